@@ -1,0 +1,131 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The whole configuration of the service, read once from the environment at start and passed down.
+ * Nothing else in the code base reads `process.env`.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  /** Origin (no trailing slash) used for every canonical URL the service prints. */
+  baseUrl: string;
+  dataDir: string;
+  /** Unset: an embedded PostgreSQL (PGlite) in `dataDir`. Set: a PostgreSQL server. */
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  trustProxy: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Load the synthetic demo dataset when the store holds no period yet. */
+  demoData: boolean;
+  demoSeed: string;
+  /** How often a running server looks for a newly published period, in milliseconds. */
+  periodPollMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const onOff = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'].includes(v), {
+    message: 'must be one of on, off, true, false, 1, 0, yes, no',
+  })
+  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+
+const port = z.coerce
+  .number({ message: 'must be a number' })
+  .int('must be an integer')
+  .min(0, 'must be between 0 and 65535')
+  .max(65535, 'must be between 0 and 65535');
+
+const postgresUrl = z
+  .string()
+  .trim()
+  .refine((v) => /^postgres(ql)?:\/\/\S+$/.test(v), { message: 'must be a postgres:// or postgresql:// URL' });
+
+const redisUrl = z
+  .string()
+  .trim()
+  .refine((v) => /^rediss?:\/\/\S+$/.test(v), { message: 'must be a redis:// or rediss:// URL' });
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine(
+    (v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && u.search === '' && u.hash === '';
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an absolute http(s) URL without query or fragment' },
+  )
+  .transform((v) => v.replace(/\/+$/, ''));
+
+/** Each variable: its schema and its default (as the string a user would have typed). */
+const variables = {
+  PORT: { schema: port, fallback: '3000' },
+  HOST: { schema: z.string().trim().min(1, 'must not be empty'), fallback: '127.0.0.1' },
+  BASE_URL: { schema: httpUrl, fallback: undefined },
+  DATA_DIR: { schema: z.string().trim().min(1, 'must not be empty'), fallback: './.data' },
+  DATABASE_URL: { schema: postgresUrl, fallback: undefined },
+  REDIS_URL: { schema: redisUrl, fallback: undefined },
+  TRUST_PROXY: { schema: onOff, fallback: 'off' },
+  LOG_LEVEL: {
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      message: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    }),
+    fallback: 'info',
+  },
+  DEMO_DATA: { schema: onOff, fallback: 'on' },
+  DEMO_SEED: { schema: z.string().trim().min(1, 'must not be empty').max(100), fallback: 'signal-service-demo' },
+  PERIOD_POLL_MS: {
+    schema: z.coerce.number({ message: 'must be a number' }).int('must be an integer').min(100).max(3_600_000),
+    fallback: '5000',
+  },
+} as const;
+
+export type VariableName = keyof typeof variables;
+export const configVariables = Object.keys(variables) as VariableName[];
+
+function read<K extends VariableName>(env: NodeJS.ProcessEnv, name: K): z.output<(typeof variables)[K]['schema']> | undefined {
+  const spec = variables[name];
+  const raw = env[name] === undefined || env[name] === '' ? spec.fallback : env[name];
+  if (raw === undefined) return undefined;
+  const parsed = spec.schema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(name, `(${JSON.stringify(raw)}) ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+  }
+  return parsed.data as z.output<(typeof variables)[K]['schema']>;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const portValue = read(env, 'PORT')!;
+  const host = read(env, 'HOST')!;
+  const hostForUrl = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return {
+    port: portValue,
+    host,
+    baseUrl: read(env, 'BASE_URL') ?? `http://${hostForUrl}:${portValue}`,
+    dataDir: path.resolve(read(env, 'DATA_DIR')!),
+    databaseUrl: read(env, 'DATABASE_URL'),
+    redisUrl: read(env, 'REDIS_URL'),
+    trustProxy: read(env, 'TRUST_PROXY')!,
+    logLevel: read(env, 'LOG_LEVEL')!,
+    demoData: read(env, 'DEMO_DATA')!,
+    demoSeed: read(env, 'DEMO_SEED')!,
+    periodPollMs: read(env, 'PERIOD_POLL_MS')!,
+  };
+}

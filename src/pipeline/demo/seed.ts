@@ -1,0 +1,46 @@
+import { sql, type Kysely } from 'kysely';
+import { addDays, lastCompletePeriod, type PeriodRef } from '../../core/periods.js';
+import { countPeriods, inTransaction, publishPeriod } from '../../store/periods.js';
+import type { Database } from '../../store/schema.js';
+import { DEMO_DATASET_NAME, generateDemoDataset } from './generate.js';
+
+export const DEMO_STARTUPS = 315;
+export const DEMO_PERIODS = 30;
+const SEED_LOCK = 724_119_301;
+
+export interface SeedOptions {
+  seed: string;
+  startups?: number;
+  periods?: number;
+  /** The newest demo week; by default the last week that has fully ended. */
+  endPeriod?: PeriodRef;
+  now?: Date;
+}
+
+/**
+ * Loads the synthetic demo dataset when the store holds no period at all. Several instances starting together
+ * serialise on an advisory lock, so the dataset is written once. Returns the number of periods written.
+ */
+export async function seedDemoIfEmpty(db: Kysely<Database>, options: SeedOptions): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    await sql`select pg_advisory_xact_lock(${SEED_LOCK})`.execute(trx);
+    if ((await countPeriods(trx)) > 0) return 0;
+    const dataset = generateDemoDataset({
+      seed: options.seed,
+      startups: options.startups ?? DEMO_STARTUPS,
+      periods: options.periods ?? DEMO_PERIODS,
+      endPeriod: options.endPeriod ?? lastCompletePeriod(options.now ?? new Date()),
+    });
+    for (const { period, ranked } of dataset.periods) {
+      await publishPeriod(trx, {
+        period,
+        ranked,
+        dataset: 'synthetic-demo',
+        datasetName: DEMO_DATASET_NAME,
+        // A simulated weekly publication: the Monday after the week, 06:00 UTC.
+        publishedAt: new Date(`${addDays(period.endsOn, 1)}T06:00:00Z`),
+      });
+    }
+    return dataset.periods.length;
+  });
+}

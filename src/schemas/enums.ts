@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** The 15 sector slugs, exactly as the interface enumerates them. */
+export const SECTOR_SLUGS = [
+  'healthcare',
+  'edtech',
+  'ecommerce-infrastructure',
+  'supply-chain',
+  'web3',
+  'enterprise-saas',
+  'data-infrastructure',
+  'robotics',
+  'legal-tech',
+  'hr-tech',
+  'proptech',
+  'agtech',
+  'gaming',
+  'space-tech',
+  'social-community',
+] as const;
+export const SectorSlug = z.enum(SECTOR_SLUGS).meta({ id: 'SectorSlug', description: 'One of the 15 sector slugs.' });
+export type SectorSlug = z.infer<typeof SectorSlug>;
+
+export const STAGES = ['Pre-seed', 'Seed', 'Series A/B', 'Growth'] as const;
+export const Stage = z.enum(STAGES).meta({ id: 'Stage' });
+export type Stage = z.infer<typeof Stage>;
+
+export const SIGNAL_TYPES = [
+  'Engineering hiring burst',
+  'Infrastructure buildout',
+  'Deploy frequency spike',
+  'Framework migration',
+] as const;
+export const SignalType = z.enum(SIGNAL_TYPES).meta({ id: 'SignalType' });
+export type SignalType = z.infer<typeof SignalType>;

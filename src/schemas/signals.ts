@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { SectorSlug, SignalType, Stage } from './enums.js';
+
+/** Signed percent text: `+42%`, `-7%`, `+0%`. */
+export const SignedPercent = z
+  .string()
+  .regex(/^[+-]\d+%$/)
+  .meta({ id: 'SignedPercent', description: 'Signed whole-number percent change, e.g. "+42%", "-7%", "+0%".' });
+
+export const Startup = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    stage: Stage,
+    geography: z.string(),
+    commitVelocity14d: z.int().min(0).describe('Total commits over the rolling 14-day window ending with the period.'),
+    commitVelocityChange: SignedPercent.describe('Percent change of commits versus the prior 14-day window.'),
+    contributors: z.int().min(0).describe('Unique human commit authors in the 14-day window.'),
+    contributorGrowth: SignedPercent.describe('Percent change of unique human authors versus the prior 14-day window.'),
+    newRepos: z.int().min(0).describe('Public repositories created in the last 30 days.'),
+    signalType: SignalType,
+    githubUrl: z.url(),
+    websiteUrl: z.url(),
+    linkedinUrl: z.url(),
+  })
+  .meta({ id: 'Startup', description: 'One tracked startup and its signal for the current period.' });
+export type Startup = z.infer<typeof Startup>;
+
+export const Sector = z
+  .object({
+    name: z.string(),
+    slug: SectorSlug,
+    description: z.string(),
+    url: z.url(),
+    startupCount: z.int().min(0),
+    startups: z.array(Startup),
+  })
+  .meta({ id: 'Sector', description: 'One sector and its ranked startups.' });
+export type Sector = z.infer<typeof Sector>;
+
+export const Period = z
+  .object({
+    slug: z.string().regex(/^\d{4}-w\d{2}$/).describe('ISO week slug, e.g. 2026-w47.'),
+    name: z.string().describe('Human name, e.g. "Week 47, 2026".'),
+  })
+  .meta({ id: 'Period' });
+
+export const Meta = z
+  .object({
+    name: z.string(),
+    period: Period,
+    totalSectors: z.int().min(0),
+    totalStartups: z.int().min(0),
+    lastUpdated: z.iso.datetime(),
+    citation: z.string(),
+  })
+  .meta({ id: 'Meta' });
+export type Meta = z.infer<typeof Meta>;
+
+export const SignalsResponse = z
+  .object({
+    meta: Meta,
+    trending: z.array(Startup).max(20).describe('Top 20 across all sectors for the current period.'),
+    sectors: z.array(Sector).describe('Per-sector rankings, one entry per sector slug.'),
+  })
+  .meta({ id: 'SignalsResponse' });
+export type SignalsResponse = z.infer<typeof SignalsResponse>;
+
+export const SignalMiss = z
+  .object({ found: z.literal(false) })
+  .meta({ id: 'SignalMiss', description: 'No tracked startup matches the query (not an error).' });
+
+/** One line of /api/dataset.jsonl: a startup in one period. */
+export const DatasetRecord = z
+  .object({
+    period: z.string().describe('ISO week slug of the period.'),
+    periodName: z.string(),
+    org: z.string().describe('GitHub organisation login.'),
+    sector: SectorSlug,
+    rank: z.int().min(1).nullable().describe('Rank across all sectors; null below the minimum-activity floor.'),
+    sectorRank: z.int().min(1).describe('Position within the sector ranking.'),
+    compositeScore: z.int().min(0).max(100),
+    ...Startup.shape,
+  })
+  .meta({ id: 'DatasetRecord', description: 'One startup in one period (one line of the JSONL dataset).' });
+export type DatasetRecord = z.infer<typeof DatasetRecord>;

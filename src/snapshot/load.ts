@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import type { SectorSlug } from '../schemas/enums.js';
+import type { Startup } from '../schemas/signals.js';
+import { listPeriods, periodStartups } from '../store/periods.js';
+import type { Database, PeriodRow } from '../store/schema.js';
+import { buildSnapshot, type PeriodInfo, type Snapshot } from './snapshot.js';
+
+export function periodInfo(row: PeriodRow): PeriodInfo {
+  return {
+    slug: row.slug,
+    name: row.name,
+    dataset: row.dataset,
+    datasetName: row.dataset_name,
+    publishedAt: new Date(row.published_at),
+    contentHash: row.content_hash,
+    startupsTracked: row.startups_tracked,
+  };
+}
+
+/** Reads the newest stored period into a snapshot; undefined while the store holds no period. */
+export async function loadSnapshot(db: Kysely<Database>, baseUrl: string): Promise<Snapshot | undefined> {
+  const rows = await listPeriods(db);
+  const latest = rows.at(-1);
+  if (!latest) return undefined;
+  const startups = await periodStartups(db, latest.slug);
+  return buildSnapshot({
+    baseUrl,
+    period: periodInfo(latest),
+    periods: rows.map(periodInfo),
+    startups: startups.map((r) => ({
+      login: r.org_login,
+      sector: r.sector as SectorSlug,
+      startup: r.startup as Startup,
+      scores: { velocity: r.score_velocity, growth: r.score_growth, novelty: r.score_novelty, composite: r.score_composite },
+      eligible: r.eligible,
+      rankOverall: r.rank_overall,
+      rankInSector: r.rank_in_sector,
+      metrics: r.metrics as Record<string, unknown>,
+    })),
+  });
+}

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { PeriodRef } from '../core/periods.js';
+import type { RankedPeriod } from '../pipeline/rank.js';
+import type { Database, NewPeriodStartupRow, PeriodRow, PeriodStartupRow } from './schema.js';
+
+export interface PublishInput {
+  period: PeriodRef;
+  dataset: 'synthetic-demo' | 'github';
+  datasetName: string;
+  ranked: RankedPeriod;
+  publishedAt: Date;
+}
+
+const INSERT_BATCH = 500;
+
+/** Runs `work` in a transaction, joining the caller's when there already is one. */
+export async function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+function toRows(slug: string, ranked: RankedPeriod): NewPeriodStartupRow[] {
+  return ranked.startups.map((s, i) => ({
+    period_slug: slug,
+    org_login: s.login,
+    position: i + 1,
+    sector: s.sector,
+    rank_overall: s.rankOverall,
+    rank_in_sector: s.rankInSector,
+    eligible: s.eligible,
+    score_velocity: s.scores.velocity,
+    score_growth: s.scores.growth,
+    score_novelty: s.scores.novelty,
+    score_composite: s.scores.composite,
+    startup: JSON.stringify(s.startup),
+    metrics: JSON.stringify({ ...s.metrics, ...s.acceleration }),
+  }));
+}
+
+/**
+ * Publishes (or republishes) one period in a single transaction: readers see the previous state or the whole new
+ * period, never a part of it.
+ */
+export async function publishPeriod(db: Kysely<Database>, input: PublishInput): Promise<PeriodRow> {
+  const rows = toRows(input.period.slug, input.ranked);
+  const contentHash = createHash('sha256')
+    .update(input.dataset)
+    .update(JSON.stringify(rows.map((r) => [r.org_login, r.position, r.startup, r.score_composite])))
+    .digest('hex');
+  return inTransaction(db, async (trx) => {
+    await trx.deleteFrom('period_startups').where('period_slug', '=', input.period.slug).execute();
+    const period = await trx
+      .insertInto('periods')
+      .values({
+        slug: input.period.slug,
+        iso_year: input.period.isoYear,
+        iso_week: input.period.isoWeek,
+        name: input.period.name,
+        starts_on: input.period.startsOn,
+        ends_on: input.period.endsOn,
+        dataset: input.dataset,
+        dataset_name: input.datasetName,
+        startups_tracked: rows.length,
+        content_hash: contentHash,
+        published_at: input.publishedAt,
+      })
+      .onConflict((oc) =>
+        oc.column('slug').doUpdateSet((eb) => ({
+          dataset: eb.ref('excluded.dataset'),
+          dataset_name: eb.ref('excluded.dataset_name'),
+          startups_tracked: eb.ref('excluded.startups_tracked'),
+          content_hash: eb.ref('excluded.content_hash'),
+          published_at: eb.ref('excluded.published_at'),
+        })),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+      await trx.insertInto('period_startups').values(rows.slice(i, i + INSERT_BATCH)).execute();
+    }
+    return period;
+  });
+}
+
+/** The newest period by ISO week (not by publication time: rebuilding an old week does not make it current). */
+export async function latestPeriod(db: Kysely<Database>): Promise<PeriodRow | undefined> {
+  return db.selectFrom('periods').selectAll().orderBy('iso_year', 'desc').orderBy('iso_week', 'desc').limit(1).executeTakeFirst();
+}
+
+export async function listPeriods(db: Kysely<Database>): Promise<PeriodRow[]> {
+  return db.selectFrom('periods').selectAll().orderBy('iso_year', 'asc').orderBy('iso_week', 'asc').execute();
+}
+
+export async function periodStartups(db: Kysely<Database>, slug: string): Promise<PeriodStartupRow[]> {
+  return db.selectFrom('period_startups').selectAll().where('period_slug', '=', slug).orderBy('position').execute();
+}
+
+/**
+ * Every startup of every period, oldest period first, in pages: callers stream it without holding it all.
+ * Keyset pagination on (iso_year, iso_week, position) keeps every page an index range scan.
+ */
+export async function* iterateAllPeriodStartups(
+  db: Kysely<Database>,
+  pageSize = 1000,
+): AsyncGenerator<{ period: PeriodRow; rows: PeriodStartupRow[] }> {
+  for (const period of await listPeriods(db)) {
+    let after = 0;
+    for (;;) {
+      const rows = await db
+        .selectFrom('period_startups')
+        .selectAll()
+        .where('period_slug', '=', period.slug)
+        .where('position', '>', after)
+        .orderBy('position')
+        .limit(pageSize)
+        .execute();
+      if (rows.length === 0) break;
+      yield { period, rows };
+      after = rows[rows.length - 1]!.position;
+      if (rows.length < pageSize) break;
+    }
+  }
+}
+
+export async function countPeriods(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('periods').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
