@@ -11,9 +11,13 @@ import { LRUCache } from 'lru-cache';
  *  - Levenshtein similarity 1 − distance / longer length (robust to typos),
  *  - a prefix score for a query that is the start of a name ("acme" → "Acme Robotics"),
  * and the highest score wins if it reaches MATCH_THRESHOLD. A query without letters or digits is always a miss.
+ * A distinctive word of a name (one that at most two entities share) is a form too, its score weighted by
+ * WORD_WEIGHT, so "galetra" finds "Galettra Base" while a common word such as "labs" does not pick an arbitrary one.
  */
 export const MATCH_THRESHOLD = 0.6;
 const MAX_CANDIDATES = 64;
+const WORD_WEIGHT = 0.9;
+const MAX_WORD_SHARING = 2;
 
 export function compactName(text: string): string {
   return text
@@ -30,14 +34,26 @@ function trigrams(compact: string): string[] {
   return [...grams];
 }
 
+function words(text: string): string[] {
+  return text
+    .split(/[\s\-_.,/&+]+/)
+    .map(compactName)
+    .filter((w) => w.length >= 3);
+}
+
+interface Form {
+  text: string;
+  grams: number;
+  weight: number;
+}
+
 export interface Match<T> {
   item: T;
   score: number;
 }
 
 export class NameMatcher<T> {
-  private readonly compacts: string[][] = [];
-  private readonly gramCounts: number[][] = [];
+  private readonly forms: Form[][] = [];
   private readonly exact = new Map<string, number>();
   private readonly postings = new Map<string, number[]>();
   private readonly cache = new LRUCache<string, { index: number; score: number } | { index: -1 }>({ max: 10_000 });
@@ -47,15 +63,22 @@ export class NameMatcher<T> {
     private readonly items: readonly T[],
     names: (item: T) => readonly string[],
   ) {
-    items.forEach((item, index) => {
-      const forms = [...new Set(names(item).map(compactName).filter(Boolean))];
-      this.compacts.push(forms);
-      this.gramCounts.push([]);
+    const itemNames = items.map((item) => names(item));
+    const wordSharing = new Map<string, number>();
+    for (const list of itemNames) {
+      for (const word of new Set(list.flatMap(words))) wordSharing.set(word, (wordSharing.get(word) ?? 0) + 1);
+    }
+    itemNames.forEach((list, index) => {
+      const full = [...new Set(list.map(compactName).filter(Boolean))];
+      const partial = [...new Set(list.flatMap(words))].filter((w) => !full.includes(w) && wordSharing.get(w)! <= MAX_WORD_SHARING);
+      const forms: Form[] = [
+        ...full.map((text) => ({ text, grams: trigrams(text).length, weight: 1 })),
+        ...partial.map((text) => ({ text, grams: trigrams(text).length, weight: WORD_WEIGHT })),
+      ];
+      this.forms.push(forms);
+      for (const form of full) if (!this.exact.has(form)) this.exact.set(form, index);
       for (const form of forms) {
-        if (!this.exact.has(form)) this.exact.set(form, index);
-        const grams = trigrams(form);
-        this.gramCounts[index]!.push(grams.length);
-        for (const gram of grams) {
+        for (const gram of trigrams(form.text)) {
           const list = this.postings.get(gram);
           if (list === undefined) this.postings.set(gram, [index]);
           else if (list[list.length - 1] !== index) list.push(index);
@@ -102,13 +125,13 @@ export class NameMatcher<T> {
 
   private score(query: string, queryGrams: number, index: number, sharedGrams: number): number {
     let best = 0;
-    this.compacts[index]!.forEach((form, f) => {
+    for (const form of this.forms[index]!) {
       // The shared count is over all of an item's forms; bounded by each form's own gram count it stays a Dice score.
-      const dice = (2 * Math.min(sharedGrams, this.gramCounts[index]![f]!)) / (queryGrams + this.gramCounts[index]![f]!);
-      const lev = 1 - distance(query, form) / Math.max(query.length, form.length);
-      const prefix = query.length >= 3 && form.startsWith(query) ? 0.8 + 0.2 * (query.length / form.length) : 0;
-      best = Math.max(best, Math.min(dice, 1), lev, prefix);
-    });
+      const dice = (2 * Math.min(sharedGrams, form.grams)) / (queryGrams + form.grams);
+      const lev = 1 - distance(query, form.text) / Math.max(query.length, form.text.length);
+      const prefix = query.length >= 3 && form.text.startsWith(query) ? 0.8 + 0.2 * (query.length / form.text.length) : 0;
+      best = Math.max(best, form.weight * Math.max(Math.min(dice, 1), lev, prefix));
+    }
     return best;
   }
 }

@@ -84,3 +84,10 @@ export const DatasetRecord = z
   })
   .meta({ id: 'DatasetRecord', description: 'One startup in one period (one line of the JSONL dataset).' });
 export type DatasetRecord = z.infer<typeof DatasetRecord>;
+
+/**
+ * A stored Startup (jsonb keeps its own key order) rebuilt in the interface's field order, and validated on the way.
+ */
+export function canonicalStartup(value: unknown): Startup {
+  return Startup.parse(value);
+}

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { SectorSlug } from '../schemas/enums.js';
-import type { Startup } from '../schemas/signals.js';
+import { canonicalStartup } from '../schemas/signals.js';
 import { listPeriods, periodStartups } from '../store/periods.js';
 import type { Database, PeriodRow } from '../store/schema.js';
 import { buildSnapshot, type PeriodInfo, type Snapshot } from './snapshot.js';
@@ -30,7 +30,7 @@ export async function loadSnapshot(db: Kysely<Database>, baseUrl: string): Promi
     startups: startups.map((r) => ({
       login: r.org_login,
       sector: r.sector as SectorSlug,
-      startup: r.startup as Startup,
+      startup: canonicalStartup(r.startup),
       scores: { velocity: r.score_velocity, growth: r.score_growth, novelty: r.score_novelty, composite: r.score_composite },
       eligible: r.eligible,
       rankOverall: r.rank_overall,

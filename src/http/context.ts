@@ -1,0 +1,18 @@
+import type { Config } from '../config.js';
+import type { SnapshotHolder } from '../snapshot/holder.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
+import type { Store } from '../store/database.js';
+import { unavailable } from './problem.js';
+
+/** What every route plugin receives: configuration, the store and the current snapshot. */
+export interface AppContext {
+  config: Config;
+  store: Store;
+  holder: SnapshotHolder;
+}
+
+export function currentSnapshot(ctx: AppContext): Snapshot {
+  const snapshot = ctx.holder.current;
+  if (!snapshot) throw unavailable('No period has been published yet. Run `signal-service pipeline run` or enable DEMO_DATA.');
+  return snapshot;
+}

@@ -1,0 +1,51 @@
+import fastifySwagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { DATA_LICENSE, INTERFACE_REVISION_DATE, INTERFACE_VERSION } from '../core/license.js';
+import { Problem } from '../schemas/problem.js';
+import { rendered, type Rendered } from '../snapshot/snapshot.js';
+import { statusTitle } from './problem.js';
+
+/** Response entries for error statuses, all RFC 9457 problem documents. */
+export function errorResponses(...statuses: number[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { description: statusTitle(status), content: { 'application/problem+json': { schema: Problem } } },
+    ]),
+  );
+}
+
+/** A non-JSON response body (CSV, JSON lines, plain text, XML) described for the OpenAPI document. */
+export function textContent(contentType: string, description: string) {
+  return { description, content: { [contentType]: { schema: z.string() } } };
+}
+
+export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Signal Service API',
+        version: INTERFACE_VERSION,
+        description: `Startup engineering-acceleration signals derived from public code-hosting activity. Interface revision ${INTERFACE_REVISION_DATE}. ${DATA_LICENSE.terms}`,
+        license: { name: DATA_LICENSE.name, url: DATA_LICENSE.url },
+      },
+      servers: [{ url: baseUrl }],
+      tags: [
+        { name: 'signals', description: 'Per-period signals and exports' },
+        { name: 'operations', description: 'Health and readiness' },
+        { name: 'meta', description: 'Interface description' },
+      ],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+    hideUntagged: false,
+  });
+}
+
+/** The OpenAPI document, generated from the registered routes once the server is ready, and rendered once. */
+export function renderOpenApi(app: FastifyInstance): Rendered {
+  return rendered(JSON.stringify(app.swagger()), 'application/json; charset=utf-8');
+}

@@ -1,0 +1,54 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { notModified, PUBLIC_CACHE } from '../conditional.js';
+import { currentSnapshot, type AppContext } from '../context.js';
+import { errorResponses, textContent } from '../openapi.js';
+import { iterateAllPeriodStartups } from '../../store/periods.js';
+import { canonicalStartup, type DatasetRecord } from '../../schemas/signals.js';
+import type { SectorSlug } from '../../schemas/enums.js';
+import { LICENSE_LINK } from './signals.js';
+
+/** Every stored period, oldest first, one JSON line per startup; read from the store page by page. */
+async function* datasetLines(ctx: AppContext): AsyncGenerator<string> {
+  for await (const { period, rows } of iterateAllPeriodStartups(ctx.store.db)) {
+    let chunk = '';
+    for (const row of rows) {
+      const record: DatasetRecord = {
+        period: period.slug,
+        periodName: period.name,
+        org: row.org_login,
+        sector: row.sector as SectorSlug,
+        rank: row.rank_overall,
+        sectorRank: row.rank_in_sector,
+        compositeScore: row.score_composite,
+        ...canonicalStartup(row.startup),
+      };
+      chunk += `${JSON.stringify(record)}\n`;
+    }
+    yield chunk;
+  }
+}
+
+export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const handler = (request: FastifyRequest, reply: FastifyReply): void => {
+    const etag = currentSnapshot(ctx).datasetEtag;
+    reply.header('etag', etag).header('cache-control', PUBLIC_CACHE).header('link', LICENSE_LINK);
+    if (notModified(request, etag)) {
+      reply.code(304).send();
+      return;
+    }
+    const stream = Readable.from(datasetLines(ctx));
+    stream.on('error', (err) => request.log.error({ err }, 'dataset stream failed'));
+    reply.header('content-type', 'application/x-ndjson; charset=utf-8').send(stream);
+  };
+  const schema = {
+    summary: 'Every startup in every stored period, one JSON object per line',
+    description: 'Each line is a DatasetRecord (see components). Streamed; oldest period first.',
+    tags: ['signals'],
+    response: { 200: textContent('application/x-ndjson', 'Newline-delimited DatasetRecord objects.'), ...errorResponses(503) },
+  };
+  r.get('/api/dataset.jsonl', { schema: { ...schema, operationId: 'getDataset' } }, handler);
+  r.get('/api/v1/dataset.jsonl', { schema: { ...schema, operationId: 'getDatasetV1' } }, handler);
+}

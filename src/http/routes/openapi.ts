@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sendRendered } from '../conditional.js';
+import { renderOpenApi } from '../openapi.js';
+import type { Rendered } from '../../snapshot/snapshot.js';
+
+export async function openApiRoutes(app: FastifyInstance): Promise<void> {
+  let document: Rendered | undefined;
+  app.addHook('onReady', async () => {
+    document = renderOpenApi(app);
+  });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  for (const [url, operationId] of [
+    ['/api/openapi.json', 'getOpenApi'],
+    ['/api/v1/openapi.json', 'getOpenApiV1'],
+  ] as const) {
+    r.get(
+      url,
+      {
+        schema: {
+          summary: 'This OpenAPI 3.1 document',
+          tags: ['meta'],
+          operationId,
+          response: { 200: z.object({ openapi: z.string() }).loose() },
+        },
+      },
+      (request, reply) => {
+        sendRendered(request, reply, (document ??= renderOpenApi(app)));
+      },
+    );
+  }
+}

@@ -1,0 +1,46 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { AppContext } from './context.js';
+import { registerOpenApi } from './openapi.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerCommonHeaders } from './plugins/headers.js';
+import { datasetRoutes } from './routes/dataset.js';
+import { healthRoutes, type ReadinessProbe } from './routes/health.js';
+import { openApiRoutes } from './routes/openapi.js';
+import { signalsRoutes } from './routes/signals.js';
+
+export interface ServerOptions {
+  logger?: Logger | boolean;
+  probes?: ReadinessProbe[];
+}
+
+/**
+ * Assembles the HTTP server: cross-cutting plugins first (errors, headers, OpenAPI), then each surface's routes.
+ * Routes are thin: they validate input from their schema, ask the snapshot or a core service, and shape the output.
+ */
+export async function buildServer(ctx: AppContext, options: ServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: typeof options.logger === 'object' ? options.logger : undefined,
+    logger: typeof options.logger === 'object' ? undefined : (options.logger ?? false),
+    trustProxy: ctx.config.trustProxy,
+    bodyLimit: 64 * 1024,
+    requestIdHeader: false,
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: false },
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  registerErrorHandling(app);
+  registerCommonHeaders(app, ctx.config.baseUrl.startsWith('https:'));
+  await registerOpenApi(app, ctx.config.baseUrl);
+
+  await app.register(async (scope) => {
+    await signalsRoutes(scope, ctx);
+    await datasetRoutes(scope, ctx);
+    await healthRoutes(scope, ctx, options.probes);
+    await openApiRoutes(scope);
+  });
+  return app;
+}

@@ -1,0 +1,17 @@
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.js';
+
+/** Structured JSON logs on stderr (stdout stays free for command output); credentials are never written. */
+export function createLogger(config: Pick<Config, 'logLevel'>, name = 'signal-service'): Logger {
+  return pino(
+    {
+      name,
+      level: config.logLevel,
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers["x-payment"]', 'req.headers.cookie', '*.token', '*.apiKey', '*.password'],
+        censor: '[redacted]',
+      },
+    },
+    pino.destination(2),
+  );
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { buildServer } from './http/server.js';
+import { seedDemoIfEmpty } from './pipeline/demo/seed.js';
+import { SnapshotHolder, startPeriodPoller } from './snapshot/holder.js';
+import { loadSnapshot } from './snapshot/load.js';
+import { migrateToLatest, openStore, type Store } from './store/database.js';
+
+export interface RunningService {
+  app: FastifyInstance;
+  store: Store;
+  holder: SnapshotHolder;
+  /** The address the server listens on, e.g. http://127.0.0.1:3000. */
+  address: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the whole service: store (migrated), demo data on an empty store, the current snapshot, the HTTP server,
+ * and the watcher that swaps in newly published periods.
+ */
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    await migrateToLatest(store.db);
+    if (config.demoData) {
+      const written = await seedDemoIfEmpty(store.db, { seed: config.demoSeed });
+      if (written > 0) logger.info({ periods: written }, 'loaded the synthetic demo dataset');
+    }
+    const holder = new SnapshotHolder(await loadSnapshot(store.db, config.baseUrl));
+    if (!holder.current) logger.warn('no period is published yet; data routes answer 503 until one is');
+
+    const app = await buildServer({ config, store, holder }, { logger });
+    const stopPolling = startPeriodPoller({
+      db: store.db,
+      baseUrl: config.baseUrl,
+      holder,
+      intervalMs: config.periodPollMs,
+      onError: (err) => logger.warn({ err }, 'could not check for a new period'),
+      onSwap: (s) => logger.info({ period: s.period.slug, startups: s.startups.length }, 'serving a newly published period'),
+    });
+    await app.listen({ port: config.port, host: config.host });
+    const addr = app.server.address();
+    const address = typeof addr === 'object' && addr ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}` : config.baseUrl;
+    logger.info({ address, baseUrl: config.baseUrl, database: store.mode, period: holder.current?.period.slug }, 'serving');
+    let closing: Promise<void> | undefined;
+    return {
+      app,
+      store,
+      holder,
+      address,
+      close() {
+        closing ??= (async () => {
+          stopPolling();
+          await app.close(); // stops accepting, lets in-flight requests finish
+          await store.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    await store.close().catch(() => {});
+    throw err;
+  }
+}
