@@ -100,7 +100,10 @@ const variables = {
 export type VariableName = keyof typeof variables;
 export const configVariables = Object.keys(variables) as VariableName[];
 
-function read<K extends VariableName>(env: NodeJS.ProcessEnv, name: K): z.output<(typeof variables)[K]['schema']> | undefined {
+function read<K extends VariableName>(
+  env: NodeJS.ProcessEnv,
+  name: K,
+): z.output<(typeof variables)[K]['schema']> | undefined {
   const spec = variables[name];
   const raw = env[name] === undefined || env[name] === '' ? spec.fallback : env[name];
   if (raw === undefined) return undefined;

@@ -8,7 +8,14 @@ export function createLogger(config: Pick<Config, 'logLevel'>, name = 'signal-se
       name,
       level: config.logLevel,
       redact: {
-        paths: ['req.headers.authorization', 'req.headers["x-payment"]', 'req.headers.cookie', '*.token', '*.apiKey', '*.password'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers["x-payment"]',
+          'req.headers.cookie',
+          '*.token',
+          '*.apiKey',
+          '*.password',
+        ],
         censor: '[redacted]',
       },
     },

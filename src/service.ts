@@ -38,12 +38,19 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       holder,
       intervalMs: config.periodPollMs,
       onError: (err) => logger.warn({ err }, 'could not check for a new period'),
-      onSwap: (s) => logger.info({ period: s.period.slug, startups: s.startups.length }, 'serving a newly published period'),
+      onSwap: (s) =>
+        logger.info({ period: s.period.slug, startups: s.startups.length }, 'serving a newly published period'),
     });
     await app.listen({ port: config.port, host: config.host });
     const addr = app.server.address();
-    const address = typeof addr === 'object' && addr ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}` : config.baseUrl;
-    logger.info({ address, baseUrl: config.baseUrl, database: store.mode, period: holder.current?.period.slug }, 'serving');
+    const address =
+      typeof addr === 'object' && addr
+        ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
+        : config.baseUrl;
+    logger.info(
+      { address, baseUrl: config.baseUrl, database: store.mode, period: holder.current?.period.slug },
+      'serving',
+    );
     let closing: Promise<void> | undefined;
     return {
       app,

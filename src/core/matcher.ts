@@ -70,7 +70,9 @@ export class NameMatcher<T> {
     }
     itemNames.forEach((list, index) => {
       const full = [...new Set(list.map(compactName).filter(Boolean))];
-      const partial = [...new Set(list.flatMap(words))].filter((w) => !full.includes(w) && wordSharing.get(w)! <= MAX_WORD_SHARING);
+      const partial = [...new Set(list.flatMap(words))].filter(
+        (w) => !full.includes(w) && wordSharing.get(w)! <= MAX_WORD_SHARING,
+      );
       const forms: Form[] = [
         ...full.map((text) => ({ text, grams: trigrams(text).length, weight: 1 })),
         ...partial.map((text) => ({ text, grams: trigrams(text).length, weight: WORD_WEIGHT })),
@@ -129,7 +131,8 @@ export class NameMatcher<T> {
       // The shared count is over all of an item's forms; bounded by each form's own gram count it stays a Dice score.
       const dice = (2 * Math.min(sharedGrams, form.grams)) / (queryGrams + form.grams);
       const lev = 1 - distance(query, form.text) / Math.max(query.length, form.text.length);
-      const prefix = query.length >= 3 && form.text.startsWith(query) ? 0.8 + 0.2 * (query.length / form.text.length) : 0;
+      const prefix =
+        query.length >= 3 && form.text.startsWith(query) ? 0.8 + 0.2 * (query.length / form.text.length) : 0;
       best = Math.max(best, form.weight * Math.max(Math.min(dice, 1), lev, prefix));
     }
     return best;

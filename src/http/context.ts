@@ -13,6 +13,7 @@ export interface AppContext {
 
 export function currentSnapshot(ctx: AppContext): Snapshot {
   const snapshot = ctx.holder.current;
-  if (!snapshot) throw unavailable('No period has been published yet. Run `signal-service pipeline run` or enable DEMO_DATA.');
+  if (!snapshot)
+    throw unavailable('No period has been published yet. Run `signal-service pipeline run` or enable DEMO_DATA.');
   return snapshot;
 }

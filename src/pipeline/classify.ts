@@ -17,7 +17,10 @@ import type { Acceleration, Classification, OrgMetrics, WatchlistEntry } from '.
  */
 export function classifySignal(metrics: OrgMetrics, acceleration: Acceleration): SignalType {
   const newPeople = metrics.contributorsCurrent - metrics.contributorsPrior;
-  if (acceleration.contributorChangePct >= HIRING_BURST_MIN_GROWTH_PCT && newPeople >= HIRING_BURST_MIN_NEW_CONTRIBUTORS) {
+  if (
+    acceleration.contributorChangePct >= HIRING_BURST_MIN_GROWTH_PCT &&
+    newPeople >= HIRING_BURST_MIN_NEW_CONTRIBUTORS
+  ) {
     return 'Engineering hiring burst';
   }
   if (metrics.newRepos30d >= INFRA_BUILDOUT_MIN_NEW_REPOS) return 'Infrastructure buildout';

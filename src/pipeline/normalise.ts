@@ -25,13 +25,18 @@ export function normaliseActivity(activity: FilteredActivity, windowEnd: string)
 
   const newSince = `${addDays(windowEnd, -NEW_REPO_DAYS)}T00:00:00Z`;
   const windowEndInstant = `${windowEnd}T00:00:00Z`;
-  const isNew = (createdAt: string) => Date.parse(createdAt) >= Date.parse(newSince) && Date.parse(createdAt) < Date.parse(windowEndInstant);
+  const isNew = (createdAt: string) =>
+    Date.parse(createdAt) >= Date.parse(newSince) && Date.parse(createdAt) < Date.parse(windowEndInstant);
   const newRepos = activity.repos.filter((r) => isNew(r.createdAt));
   const established = new Set(
-    activity.repos.filter((r) => Date.parse(r.createdAt) < Date.parse(newSince) && r.language).map((r) => r.language!.toLowerCase()),
+    activity.repos
+      .filter((r) => Date.parse(r.createdAt) < Date.parse(newSince) && r.language)
+      .map((r) => r.language!.toLowerCase()),
   );
   const newLanguages = [
-    ...new Set(newRepos.filter((r) => r.language && !established.has(r.language.toLowerCase())).map((r) => r.language!)),
+    ...new Set(
+      newRepos.filter((r) => r.language && !established.has(r.language.toLowerCase())).map((r) => r.language!),
+    ),
   ].sort();
 
   return {

@@ -19,7 +19,10 @@ export function percentileRanks(values: readonly number[]): number[] {
 }
 
 export function isAboveActivityFloor(org: ScoredOrg): boolean {
-  return org.metrics.commitsCurrent >= MIN_COMMITS_FOR_RANKING && org.metrics.contributorsCurrent >= MIN_CONTRIBUTORS_FOR_RANKING;
+  return (
+    org.metrics.commitsCurrent >= MIN_COMMITS_FOR_RANKING &&
+    org.metrics.contributorsCurrent >= MIN_CONTRIBUTORS_FOR_RANKING
+  );
 }
 
 function toStartup(org: ScoredOrg): Startup {
@@ -87,7 +90,9 @@ export function rank(orgs: readonly ScoredOrg[]): RankedPeriod {
   const candidates: Candidate[] = orgs.map((org, i) => {
     const s = { velocity: velocity[i]!, growth: growth[i]!, novelty: novelty[i]! };
     const composite = Math.round(
-      COMPOSITE_WEIGHTS.growth * s.growth + COMPOSITE_WEIGHTS.velocity * s.velocity + COMPOSITE_WEIGHTS.novelty * s.novelty,
+      COMPOSITE_WEIGHTS.growth * s.growth +
+        COMPOSITE_WEIGHTS.velocity * s.velocity +
+        COMPOSITE_WEIGHTS.novelty * s.novelty,
     );
     return { org, scores: { ...s, composite }, eligible: isAboveActivityFloor(org) };
   });

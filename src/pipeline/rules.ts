@@ -34,4 +34,5 @@ export const STAGE_BY_CONTRIBUTORS = [
 export const COMPOSITE_WEIGHTS = { growth: 0.5, velocity: 0.3, novelty: 0.2 } as const;
 
 /** Authors treated as bots: GitHub App accounts and well-known automation. */
-export const BOT_LOGIN_PATTERN = /(\[bot\]$|-bot$|^bot-|^dependabot|^renovate|^github-actions|^greenkeeper|^snyk-bot|^codecov|^mergify|^imgbot|^allcontributors|^pre-commit-ci|^semantic-release-bot)/i;
+export const BOT_LOGIN_PATTERN =
+  /(\[bot\]$|-bot$|^bot-|^dependabot|^renovate|^github-actions|^greenkeeper|^snyk-bot|^codecov|^mergify|^imgbot|^allcontributors|^pre-commit-ci|^semantic-release-bot)/i;

@@ -40,7 +40,10 @@ export type Sector = z.infer<typeof Sector>;
 
 export const Period = z
   .object({
-    slug: z.string().regex(/^\d{4}-w\d{2}$/).describe('ISO week slug, e.g. 2026-w47.'),
+    slug: z
+      .string()
+      .regex(/^\d{4}-w\d{2}$/)
+      .describe('ISO week slug, e.g. 2026-w47.'),
     name: z.string().describe('Human name, e.g. "Week 47, 2026".'),
   })
   .meta({ id: 'Period' });

@@ -31,7 +31,12 @@ export async function loadSnapshot(db: Kysely<Database>, baseUrl: string): Promi
       login: r.org_login,
       sector: r.sector as SectorSlug,
       startup: canonicalStartup(r.startup),
-      scores: { velocity: r.score_velocity, growth: r.score_growth, novelty: r.score_novelty, composite: r.score_composite },
+      scores: {
+        velocity: r.score_velocity,
+        growth: r.score_growth,
+        novelty: r.score_novelty,
+        composite: r.score_composite,
+      },
       eligible: r.eligible,
       rankOverall: r.rank_overall,
       rankInSector: r.rank_in_sector,

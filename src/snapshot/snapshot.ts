@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DATA_LICENSE } from '../core/license.js';
 import { NameMatcher } from '../core/matcher.js';
 import { sectors } from '../core/sectors.js';
+import { siteUrls } from '../core/urls.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import type { Meta, SignalsResponse, Startup } from '../schemas/signals.js';
 import type { Scores } from '../pipeline/types.js';
@@ -110,6 +111,7 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     .sort((a, b) => a.rankOverall! - b.rankOverall!)
     .slice(0, TRENDING_SIZE);
 
+  const urls = siteUrls(baseUrl);
   const meta: Meta = {
     name: metaName(synthetic),
     period: { slug: period.slug, name: period.name },
@@ -127,7 +129,7 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
         name: info.name,
         slug: info.slug,
         description: info.description,
-        url: `${baseUrl}/sectors/${info.slug}`,
+        url: urls.sector(info.slug),
         startupCount: list.length,
         startups: list.map((s) => s.startup),
       };
@@ -146,7 +148,10 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     trending,
     matcher: new NameMatcher(startups, (s) => [s.startup.name, s.login]),
     signalsJson: rendered(JSON.stringify(response), 'application/json; charset=utf-8'),
-    signalsCsv: rendered(renderSignalsCsv(period.slug, bySector, trendingRank), 'text/csv; charset=utf-8; header=present'),
+    signalsCsv: rendered(
+      renderSignalsCsv(period.slug, bySector, trendingRank),
+      'text/csv; charset=utf-8; header=present',
+    ),
     datasetEtag: `"${fingerprint.slice(0, 32)}"`,
     fingerprint,
   };

@@ -57,6 +57,8 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
+    throw new Error(
+      `database migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`,
+    );
   }
 }

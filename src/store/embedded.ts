@@ -45,7 +45,9 @@ async function startHost(dataDir: string, release: () => Promise<void>): Promise
   const useUnixSocket = socketPath.length <= MAX_SOCKET_PATH;
   if (useUnixSocket) await fs.rm(socketPath, { force: true });
   const server = new PGLiteSocketServer(
-    useUnixSocket ? { db, path: socketPath, maxConnections: 64 } : { db, host: '127.0.0.1', port: 0, maxConnections: 64 },
+    useUnixSocket
+      ? { db, path: socketPath, maxConnections: 64 }
+      : { db, host: '127.0.0.1', port: 0, maxConnections: 64 },
   );
   await server.start();
   const port = useUnixSocket ? SOCKET_PORT : Number(/:(\d+)$/.exec(server.getServerConn())?.[1]);
@@ -87,7 +89,11 @@ export async function openEmbedded(
   for (;;) {
     let release: (() => Promise<void>) | undefined;
     try {
-      release = await lockfile.lock(dataDir, { lockfilePath: path.join(dataDir, '.owner.lock'), stale: 15_000, update: 5_000 });
+      release = await lockfile.lock(dataDir, {
+        lockfilePath: path.join(dataDir, '.owner.lock'),
+        stale: 15_000,
+        update: 5_000,
+      });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
     }

@@ -76,7 +76,10 @@ export async function publishPeriod(db: Kysely<Database>, input: PublishInput): 
       .returningAll()
       .executeTakeFirstOrThrow();
     for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-      await trx.insertInto('period_startups').values(rows.slice(i, i + INSERT_BATCH)).execute();
+      await trx
+        .insertInto('period_startups')
+        .values(rows.slice(i, i + INSERT_BATCH))
+        .execute();
     }
     return period;
   });
@@ -84,7 +87,13 @@ export async function publishPeriod(db: Kysely<Database>, input: PublishInput): 
 
 /** The newest period by ISO week (not by publication time: rebuilding an old week does not make it current). */
 export async function latestPeriod(db: Kysely<Database>): Promise<PeriodRow | undefined> {
-  return db.selectFrom('periods').selectAll().orderBy('iso_year', 'desc').orderBy('iso_week', 'desc').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('periods')
+    .selectAll()
+    .orderBy('iso_year', 'desc')
+    .orderBy('iso_week', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export async function listPeriods(db: Kysely<Database>): Promise<PeriodRow[]> {
@@ -123,6 +132,9 @@ export async function* iterateAllPeriodStartups(
 }
 
 export async function countPeriods(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('periods').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('periods')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

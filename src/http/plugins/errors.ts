@@ -8,7 +8,11 @@ function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: Http
     .headers(problem.headers)
     .header('content-type', PROBLEM_CONTENT_TYPE)
     .header('cache-control', 'no-store')
-    .send(JSON.stringify(problemBody(problem.status, problem.title, problem.detail, request.url.split('?')[0], problem.extra)));
+    .send(
+      JSON.stringify(
+        problemBody(problem.status, problem.title, problem.detail, request.url.split('?')[0], problem.extra),
+      ),
+    );
 }
 
 function validationFields(error: FastifyError): ProblemField[] {
@@ -43,6 +47,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, new HttpProblem(404, statusTitle(404), `No resource at ${request.method} ${request.url.split('?')[0]}.`)),
+    sendProblem(
+      request,
+      reply,
+      new HttpProblem(404, statusTitle(404), `No resource at ${request.method} ${request.url.split('?')[0]}.`),
+    ),
   );
 }

@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 
 /** Headers every public response carries: open CORS (the data is public) and conservative security headers. */
-export const EXPOSED_HEADERS = ['ETag', 'Link', 'Retry-After', 'X-Credits-Balance', 'X-PAYMENT-RESPONSE', 'X-Request-Id'];
+export const EXPOSED_HEADERS = [
+  'ETag',
+  'Link',
+  'Retry-After',
+  'X-Credits-Balance',
+  'X-PAYMENT-RESPONSE',
+  'X-Request-Id',
+];
 export const ALLOWED_REQUEST_HEADERS = [
   'Authorization',
   'Content-Type',
@@ -37,7 +44,8 @@ export function registerCommonHeaders(app: FastifyInstance, https: boolean): voi
   // CORS preflight for every path.
   app.options('*', { schema: { hide: true } }, (request, reply) => {
     const asked = request.headers['access-control-request-headers'];
-    const allowHeaders = typeof asked === 'string' && HEADER_LIST.test(asked.trim()) ? asked.trim() : ALLOWED_REQUEST_HEADERS.join(', ');
+    const allowHeaders =
+      typeof asked === 'string' && HEADER_LIST.test(asked.trim()) ? asked.trim() : ALLOWED_REQUEST_HEADERS.join(', ');
     reply
       .code(204)
       .header('access-control-allow-methods', 'GET, HEAD, POST, OPTIONS')

@@ -47,7 +47,10 @@ export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Prom
     summary: 'Every startup in every stored period, one JSON object per line',
     description: 'Each line is a DatasetRecord (see components). Streamed; oldest period first.',
     tags: ['signals'],
-    response: { 200: textContent('application/x-ndjson', 'Newline-delimited DatasetRecord objects.'), ...errorResponses(503) },
+    response: {
+      200: textContent('application/x-ndjson', 'Newline-delimited DatasetRecord objects.'),
+      ...errorResponses(503),
+    },
   };
   r.get('/api/dataset.jsonl', { schema: { ...schema, operationId: 'getDataset' } }, handler);
   r.get('/api/v1/dataset.jsonl', { schema: { ...schema, operationId: 'getDatasetV1' } }, handler);

@@ -10,7 +10,11 @@ export interface ReadinessProbe {
   check(): Promise<void>;
 }
 
-export async function healthRoutes(app: FastifyInstance, ctx: AppContext, probes: ReadinessProbe[] = []): Promise<void> {
+export async function healthRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  probes: ReadinessProbe[] = [],
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/healthz',

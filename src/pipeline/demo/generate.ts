@@ -12,10 +12,59 @@ import { Random } from './random.js';
  */
 export const DEMO_DATASET_NAME = 'Signal Service synthetic demo dataset (fictional startups, not real data)';
 
-const PREFIX = ['Zor', 'Quil', 'Vent', 'Nim', 'Lum', 'Brix', 'Cael', 'Dax', 'Eon', 'Fyn', 'Gal', 'Hux', 'Iri', 'Jov', 'Kest',
-  'Lyr', 'Myr', 'Nov', 'Oru', 'Pax', 'Quor', 'Rhe', 'Syl', 'Tav', 'Ulm', 'Vex', 'Wyn', 'Xan', 'Yel', 'Zep', 'Bel', 'Cor'];
+const PREFIX = [
+  'Zor',
+  'Quil',
+  'Vent',
+  'Nim',
+  'Lum',
+  'Brix',
+  'Cael',
+  'Dax',
+  'Eon',
+  'Fyn',
+  'Gal',
+  'Hux',
+  'Iri',
+  'Jov',
+  'Kest',
+  'Lyr',
+  'Myr',
+  'Nov',
+  'Oru',
+  'Pax',
+  'Quor',
+  'Rhe',
+  'Syl',
+  'Tav',
+  'Ulm',
+  'Vex',
+  'Wyn',
+  'Xan',
+  'Yel',
+  'Zep',
+  'Bel',
+  'Cor',
+];
 const MIDDLE = ['a', 'e', 'i', 'o', 'u', 'ar', 'en', 'is', 'or', 'yl', 'am', 'et'];
-const SUFFIX = ['tra', 'vo', 'nix', 'dian', 'lith', 'mora', 'quent', 'sana', 'vik', 'zen', 'rion', 'tek', 'ly', 'ara', 'oda', 'mex'];
+const SUFFIX = [
+  'tra',
+  'vo',
+  'nix',
+  'dian',
+  'lith',
+  'mora',
+  'quent',
+  'sana',
+  'vik',
+  'zen',
+  'rion',
+  'tek',
+  'ly',
+  'ara',
+  'oda',
+  'mex',
+];
 const EXTRA = ['', '', '', 'ka', 'ro', 'ti', 'lo', 'sa', 'ne', 'bi', 'du', 'fe', 'go', 'hu', 'ji', 'ku'];
 
 const SECTOR_WORDS: Record<SectorSlug, readonly string[]> = {
@@ -73,14 +122,46 @@ const SECTOR_LANGUAGES: Record<SectorSlug, readonly string[]> = {
 };
 const MIGRATION_TARGETS = ['Rust', 'Go', 'Zig', 'Kotlin', 'Elixir', 'TypeScript', 'Swift'];
 
-const LOCATIONS = ['San Francisco, CA', 'Berlin, Germany', 'London, UK', 'Bengaluru, India', 'Toronto, Canada',
-  'Paris, France', 'Singapore', 'New York, NY', 'Lagos, Nigeria', 'São Paulo, Brazil', 'Stockholm, Sweden',
-  'Tel Aviv, Israel', 'Sydney, Australia', 'Remote', 'Austin, TX', 'Tallinn, Estonia', 'Seoul, South Korea',
-  'Amsterdam, Netherlands', 'Nairobi, Kenya', 'Mexico City, Mexico', 'Tokyo, Japan', 'Zürich, Switzerland', ''];
+const LOCATIONS = [
+  'San Francisco, CA',
+  'Berlin, Germany',
+  'London, UK',
+  'Bengaluru, India',
+  'Toronto, Canada',
+  'Paris, France',
+  'Singapore',
+  'New York, NY',
+  'Lagos, Nigeria',
+  'São Paulo, Brazil',
+  'Stockholm, Sweden',
+  'Tel Aviv, Israel',
+  'Sydney, Australia',
+  'Remote',
+  'Austin, TX',
+  'Tallinn, Estonia',
+  'Seoul, South Korea',
+  'Amsterdam, Netherlands',
+  'Nairobi, Kenya',
+  'Mexico City, Mexico',
+  'Tokyo, Japan',
+  'Zürich, Switzerland',
+  '',
+];
 
 type Archetype = 'steady' | 'accelerating' | 'declining' | 'hiring' | 'buildout' | 'migration' | 'spike';
-const ARCHETYPES: readonly Archetype[] = ['steady', 'steady', 'accelerating', 'accelerating', 'declining', 'hiring', 'hiring',
-  'buildout', 'migration', 'spike', 'spike'];
+const ARCHETYPES: readonly Archetype[] = [
+  'steady',
+  'steady',
+  'accelerating',
+  'accelerating',
+  'declining',
+  'hiring',
+  'hiring',
+  'buildout',
+  'migration',
+  'spike',
+  'spike',
+];
 
 interface OrgPlan {
   entry: WatchlistEntry;
@@ -130,7 +211,10 @@ function makeNames(random: Random, count: number): string[] {
 }
 
 function toLogin(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 function stageForTeam(team: number): Stage {
@@ -162,7 +246,12 @@ function planOrgs(options: DemoOptions, timelineDays: number): OrgPlan[] {
       archetype,
       baseTeam,
       perAuthorRate: 0.6 + random.next() * 1.8,
-      trendPerWeek: archetype === 'accelerating' ? 0.02 + random.next() * 0.05 : archetype === 'declining' ? -(0.01 + random.next() * 0.04) : 0,
+      trendPerWeek:
+        archetype === 'accelerating'
+          ? 0.02 + random.next() * 0.05
+          : archetype === 'declining'
+            ? -(0.01 + random.next() * 0.04)
+            : 0,
       eventDay: random.int(Math.floor(timelineDays * 0.2), timelineDays - 1),
     };
   });
@@ -175,7 +264,12 @@ function generateActivity(plan: OrgPlan, seed: string, firstDay: string, days: n
   const repos: RepoRecord[] = [];
   const repoDay = new Map<string, number>();
   const addRepo = (name: string, day: number, language: string | null, fork = false) => {
-    repos.push({ name, fork, createdAt: `${addDays(firstDay, day)}T${String(random.int(0, 23)).padStart(2, '0')}:00:00Z`, language });
+    repos.push({
+      name,
+      fork,
+      createdAt: `${addDays(firstDay, day)}T${String(random.int(0, 23)).padStart(2, '0')}:00:00Z`,
+      language,
+    });
     if (!fork) repoDay.set(name, day);
   };
   const established = random.int(2, 10);
@@ -187,7 +281,8 @@ function generateActivity(plan: OrgPlan, seed: string, firstDay: string, days: n
   }
   if (plan.archetype === 'buildout') {
     const count = random.int(3, 5);
-    for (let r = 0; r < count; r++) addRepo(`infra-${r}`, plan.eventDay + random.int(0, 6), random.pick(['HCL', 'Go', 'Shell', 'Python']));
+    for (let r = 0; r < count; r++)
+      addRepo(`infra-${r}`, plan.eventDay + random.int(0, 6), random.pick(['HCL', 'Go', 'Shell', 'Python']));
   }
   if (plan.archetype === 'migration') {
     const target = random.pick(MIGRATION_TARGETS.filter((l) => !languages.includes(l)));
@@ -203,9 +298,11 @@ function generateActivity(plan: OrgPlan, seed: string, firstDay: string, days: n
     const sinceEvent = day - plan.eventDay;
     let team = plan.baseTeam;
     let intensity = Math.exp(plan.trendPerWeek * (day / 7));
-    if (plan.archetype === 'hiring' && sinceEvent >= 0) team = Math.round(plan.baseTeam * (1.5 + Math.min(sinceEvent, 14) / 14));
+    if (plan.archetype === 'hiring' && sinceEvent >= 0)
+      team = Math.round(plan.baseTeam * (1.5 + Math.min(sinceEvent, 14) / 14));
     if (plan.archetype === 'spike' && sinceEvent >= 0 && sinceEvent < 12) intensity *= 2.6;
-    if ((plan.archetype === 'buildout' || plan.archetype === 'migration') && sinceEvent >= 0 && sinceEvent < 21) intensity *= 1.5;
+    if ((plan.archetype === 'buildout' || plan.archetype === 'migration') && sinceEvent >= 0 && sinceEvent < 21)
+      intensity *= 1.5;
     const liveRepos = [...repoDay].filter(([, created]) => created <= day).map(([name]) => name);
     for (let a = 0; a < Math.min(team, pool.length); a++) {
       if (!random.chance(0.75)) continue;
@@ -213,12 +310,20 @@ function generateActivity(plan: OrgPlan, seed: string, firstDay: string, days: n
       if (count > 0) commits.push({ date, repo: random.pick(liveRepos), author: pool[a]!, commits: count });
     }
     // Automation and forks: present in raw activity, removed by the filter stage.
-    if (weekday === 1) commits.push({ date, repo: random.pick(liveRepos), author: 'dependabot[bot]', commits: random.int(1, 6) });
-    if (random.chance(0.3)) commits.push({ date, repo: random.pick(liveRepos), author: 'github-actions[bot]', commits: random.int(1, 3) });
+    if (weekday === 1)
+      commits.push({ date, repo: random.pick(liveRepos), author: 'dependabot[bot]', commits: random.int(1, 6) });
+    if (random.chance(0.3))
+      commits.push({ date, repo: random.pick(liveRepos), author: 'github-actions[bot]', commits: random.int(1, 3) });
     if (random.chance(0.2)) commits.push({ date, repo: 'upstream-fork', author: pool[0]!, commits: random.int(1, 8) });
   }
   return {
-    profile: { login: plan.entry.login, name: plan.entry.displayName, description: plan.entry.description ?? null, location: plan.location, blog: plan.entry.website ?? null },
+    profile: {
+      login: plan.entry.login,
+      name: plan.entry.displayName,
+      description: plan.entry.description ?? null,
+      location: plan.location,
+      blog: plan.entry.website ?? null,
+    },
     repos,
     commits,
   };
@@ -234,7 +339,8 @@ export function generateDemoDataset(options: DemoOptions): DemoDataset {
   // Enough history before the first period for its 28-day windows and 30-day new-repository count.
   const firstDay = addDays(firstPeriod.startsOn, -35);
   const periods = Array.from({ length: options.periods }, (_, i) => shiftPeriod(firstPeriod, i));
-  const days = (Date.parse(`${options.endPeriod.endsOn}T00:00:00Z`) - Date.parse(`${firstDay}T00:00:00Z`)) / 86_400_000 + 1;
+  const days =
+    (Date.parse(`${options.endPeriod.endsOn}T00:00:00Z`) - Date.parse(`${firstDay}T00:00:00Z`)) / 86_400_000 + 1;
   const plans = planOrgs(options, days);
   // One organisation's raw activity at a time, so 100,000 startups fit in memory.
   const scored: ScoredOrg[][] = periods.map(() => []);

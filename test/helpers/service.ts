@@ -1,0 +1,57 @@
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startService, type RunningService } from '../../src/service.js';
+import { createTestStorage, type TestStorage } from './database.js';
+
+export interface TestService {
+  /** Where the test talks to the server, e.g. http://127.0.0.1:41234 (also the configured BASE_URL). */
+  url: string;
+  config: Config;
+  service: RunningService;
+  storage: TestStorage;
+  get(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real service on a free port over its own storage (embedded, or a fresh PostgreSQL database when
+ * DATABASE_URL is set). `env` overrides configuration variables.
+ */
+export async function startTestService(
+  env: Record<string, string> = {},
+  options: { forceEmbedded?: boolean } = {},
+): Promise<TestService> {
+  const storage = await createTestStorage(options);
+  // Find a free port first so BASE_URL (used in every canonical URL) names the address the test calls.
+  const { createServer } = await import('node:net');
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: storage.dataDir,
+    LOG_LEVEL: 'silent',
+    PERIOD_POLL_MS: '200',
+    ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
+    ...env,
+  });
+  const service = await startService(config, createLogger(config));
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    config,
+    service,
+    storage,
+    get: (path, init) => fetch(`${url}${path}`, init),
+    async close() {
+      await service.close();
+      await storage.cleanup();
+    },
+  };
+}
