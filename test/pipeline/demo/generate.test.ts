@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parsePeriodSlug } from '../../../src/core/periods.js';
+import { generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
+import { DEMO_PERIODS, DEMO_STARTUPS } from '../../../src/pipeline/demo/seed.js';
+import { SECTOR_SLUGS } from '../../../src/schemas/enums.js';
+import { Startup } from '../../../src/schemas/signals.js';
+
+const options = { seed: 'test-seed', startups: DEMO_STARTUPS, periods: DEMO_PERIODS, endPeriod: parsePeriodSlug('2026-w46') };
+const dataset = generateDemoDataset(options);
+
+describe('synthetic demo dataset', () => {
+  test('has at least 300 startups with at least 20 in each of the 15 sectors', () => {
+    assert.ok(dataset.entries.length >= 300);
+    for (const slug of SECTOR_SLUGS) {
+      assert.ok(dataset.entries.filter((e) => e.sector === slug).length >= 20, slug);
+    }
+  });
+
+  test('has at least 26 consecutive weekly periods ending with the requested one', () => {
+    assert.ok(dataset.periods.length >= 26);
+    assert.equal(dataset.periods.at(-1)!.period.slug, '2026-w46');
+    assert.equal(dataset.periods[0]!.period.slug, '2026-w17');
+  });
+
+  test('is deterministic: the same seed gives the same dataset', () => {
+    const again = generateDemoDataset({ ...options, periods: 2 });
+    const same = generateDemoDataset({ ...options, periods: 2 });
+    assert.deepEqual(JSON.stringify(again), JSON.stringify(same));
+  });
+
+  test('a different seed gives different startups', () => {
+    const other = generateDemoDataset({ ...options, seed: 'other', periods: 1 });
+    assert.notDeepEqual(other.entries.map((e) => e.displayName), dataset.entries.map((e) => e.displayName));
+  });
+
+  test('every startup says it is fictional and links only to reserved .example hosts', () => {
+    for (const { startup } of dataset.periods.at(-1)!.ranked.startups) {
+      assert.match(startup.description, /Fictional demo company/);
+      for (const url of [startup.githubUrl, startup.websiteUrl, startup.linkedinUrl]) {
+        assert.match(new URL(url).hostname, /\.example$/, url);
+      }
+    }
+  });
+
+  test('every published record matches the Startup schema', () => {
+    for (const { startup } of dataset.periods.at(-1)!.ranked.startups) Startup.parse(startup);
+  });
+
+  test('organisation logins and names are unique', () => {
+    assert.equal(new Set(dataset.entries.map((e) => e.login)).size, dataset.entries.length);
+    assert.equal(new Set(dataset.entries.map((e) => e.displayName.toLowerCase())).size, dataset.entries.length);
+  });
+
+  test('the stages produce every signal type somewhere in the history', () => {
+    const seen = new Set(dataset.periods.flatMap((p) => p.ranked.startups.map((s) => s.startup.signalType)));
+    assert.equal(seen.size, 4);
+  });
+});

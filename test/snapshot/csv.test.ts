@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { neutraliseCell, renderSignalsCsv } from '../../src/snapshot/csv.js';
+import type { Startup } from '../../src/schemas/signals.js';
+
+const startup = (over: Partial<Startup>): Startup => ({
+  name: 'Acme',
+  description: 'Plain',
+  stage: 'Seed',
+  geography: 'Germany',
+  commitVelocity14d: 10,
+  commitVelocityChange: '+42%',
+  contributors: 2,
+  contributorGrowth: '-7%',
+  newRepos: 1,
+  signalType: 'Deploy frequency spike',
+  githubUrl: 'https://github.com/acme',
+  websiteUrl: 'https://acme.example/',
+  linkedinUrl: 'https://linkedin.example/company/acme',
+  ...over,
+});
+
+describe('signals CSV', () => {
+  test('cells that could start a formula get a leading apostrophe', () => {
+    for (const v of ['=1+1', '+SUM(A1)', '-2+3', '@cmd', '\tx', '\rx', '=HYPERLINK("http://evil")']) {
+      assert.equal(neutraliseCell(v), `'${v}`, JSON.stringify(v));
+    }
+  });
+
+  test('plain signed numbers stay numbers', () => {
+    for (const v of ['+42%', '-7%', '+0%', '-3', '+1.5']) assert.equal(neutraliseCell(v), v);
+  });
+
+  test('rows end with CRLF and fields with comma, quote, CR or LF are quoted with doubled quotes', () => {
+    const csv = renderSignalsCsv(
+      '2026-w47',
+      new Map([['robotics', [{ login: 'acme', rankInSector: 1, startup: startup({ name: 'A, "B"', description: 'line1\nline2\rx' }) }]]]),
+      new Map([['acme', 3]]),
+    );
+    const lines = csv.split('\r\n');
+    assert.equal(lines.at(-1), '');
+    assert.match(lines[0]!, /^period,sector,sectorRank,trendingRank,name,description,stage,/);
+    assert.ok(csv.includes('"A, ""B"""'));
+    assert.ok(csv.includes('"line1\nline2\rx"'));
+    assert.ok(lines[1]!.startsWith('2026-w47,robotics,1,3,'));
+  });
+
+  test('a hostile name is neutralised inside the CSV', () => {
+    const csv = renderSignalsCsv(
+      '2026-w47',
+      new Map([['robotics', [{ login: 'x', rankInSector: 1, startup: startup({ name: '=cmd|"/c calc"!A1' }) }]]]),
+      new Map(),
+    );
+    assert.ok(csv.includes(`"'=cmd|""/c calc""!A1"`));
+  });
+});
