@@ -60,7 +60,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       close() {
         closing ??= (async () => {
           stopPolling();
-          await app.close(); // stops accepting, lets in-flight requests finish
+          // Stop accepting and let in-flight requests finish. A keep-alive connection whose response completes after
+          // close() began would otherwise hold the server open until its idle timeout, so sweep idle ones meanwhile.
+          const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
+          try {
+            await app.close();
+          } finally {
+            clearInterval(sweeper);
+          }
           await store.close();
         })();
         return closing;

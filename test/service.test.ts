@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import { parsePeriodSlug, shiftPeriod } from '../src/core/periods.js';
+import { createTestStorage } from './helpers/database.js';
+import { startTestService, type TestService } from './helpers/service.js';
+
+const run = promisify(execFile);
+
+describe('a running service picks up newly published periods', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(() => svc.close());
+
+  test('a period published by another process is served without a restart and without a failed request', async () => {
+    const current = ((await (await svc.get('/api/signals.json')).json()) as any).meta.period.slug as string;
+    const next = shiftPeriod(parsePeriodSlug(current), 1).slug;
+    let failures = 0;
+    let requests = 0;
+    let stop = false;
+    const hammer = (async () => {
+      while (!stop) {
+        const r = await svc.get('/api/signals.json');
+        await r.arrayBuffer();
+        requests++;
+        if (r.status !== 200) failures++;
+      }
+    })();
+    await run(process.execPath, ['--import', 'tsx', 'test/helpers/publish-demo-period.ts', next, '40'], {
+      env: { ...process.env, DATA_DIR: svc.config.dataDir, DATABASE_URL: svc.config.databaseUrl ?? '' },
+    });
+    let served = current;
+    for (let i = 0; i < 100 && served !== next; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      served = ((await (await svc.get('/api/signals.json')).json()) as any).meta.period.slug;
+    }
+    stop = true;
+    await hammer;
+    assert.equal(served, next);
+    assert.ok(requests > 0);
+    assert.equal(failures, 0);
+    const meta = ((await (await svc.get('/api/signals.json')).json()) as any).meta;
+    assert.equal(meta.totalStartups, 40);
+  });
+});
+
+describe('graceful shutdown', () => {
+  test('SIGTERM lets an in-flight response finish, then the process exits 0', async () => {
+    const storage = await createTestStorage();
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATA_DIR: storage.dataDir,
+        DATABASE_URL: storage.databaseUrl ?? '',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      for (let i = 0; i < 300; i++) {
+        const ok = await fetch(`${base}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (ok) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const res = await fetch(`${base}/api/dataset.jsonl`);
+      assert.equal(res.status, 200);
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const text = await res.text();
+      const lines = text.trimEnd().split('\n');
+      assert.ok(lines.length >= 300 * 26, `got ${lines.length} lines`);
+      assert.doesNotThrow(() => JSON.parse(lines.at(-1)!));
+      const [code] = await exited;
+      assert.equal(code, 0);
+      await assert.rejects(fetch(`${base}/healthz`));
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await storage.cleanup();
+    }
+  });
+});
