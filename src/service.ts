@@ -6,6 +6,7 @@ import { seedDemoIfEmpty } from './pipeline/demo/seed.js';
 import { SnapshotHolder, startPeriodPoller } from './snapshot/holder.js';
 import { loadSnapshot } from './snapshot/load.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
+import { createRedis, pingRedis } from './store/redis.js';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -31,7 +32,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     const holder = new SnapshotHolder(await loadSnapshot(store.db, config.baseUrl));
     if (!holder.current) logger.warn('no period is published yet; data routes answer 503 until one is');
 
-    const app = await buildServer({ config, store, holder }, { logger });
+    const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
+    if (redis) await pingRedis(redis).catch((err) => logger.warn({ err }, 'redis is not reachable yet'));
+    const probes = redis ? [{ name: 'redis', check: () => pingRedis(redis) }] : [];
+    const app = await buildServer({ config, store, holder }, { logger, probes });
     const stopPolling = startPeriodPoller({
       db: store.db,
       baseUrl: config.baseUrl,
@@ -68,6 +72,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
           } finally {
             clearInterval(sweeper);
           }
+          redis?.disconnect();
           await store.close();
         })();
         return closing;

@@ -35,11 +35,16 @@ export async function healthRoutes(
     '/readyz',
     {
       schema: {
-        summary: 'Readiness: the database answers and a period is loaded',
+        summary: 'Readiness: the database (and Redis, when configured) answer and a period is loaded',
         tags: ['operations'],
         operationId: 'readyz',
         response: {
-          200: z.object({ status: z.literal('ready'), database: z.enum(['embedded', 'postgres']), period: z.string() }),
+          200: z.object({
+            status: z.literal('ready'),
+            database: z.enum(['embedded', 'postgres']),
+            checks: z.array(z.string()).describe('Further dependencies that answered (e.g. redis).'),
+            period: z.string(),
+          }),
           ...errorResponses(503),
         },
       },
@@ -54,7 +59,7 @@ export async function healthRoutes(
       const period = ctx.holder.current?.period.slug;
       if (!period) throw unavailable('No period is loaded yet.', 5);
       reply.header('cache-control', 'no-store');
-      return { status: 'ready' as const, database: ctx.store.mode, period };
+      return { status: 'ready' as const, database: ctx.store.mode, checks: probes.map((p) => p.name), period };
     },
   );
 }
