@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { AppContext } from './context.js';
@@ -9,6 +9,10 @@ import { datasetRoutes } from './routes/dataset.js';
 import { healthRoutes, type ReadinessProbe } from './routes/health.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { signalsRoutes } from './routes/signals.js';
+import { answersRoutes } from './routes/answers.js';
+import { searchRoutes } from './routes/search.js';
+import { diligenceRoutes } from './routes/diligence.js';
+import { nlwebRoutes } from './routes/nlweb.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -26,6 +30,8 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 64 * 1024,
     requestIdHeader: false,
+    // No per-request access lines: they cost more than the request itself on the hot reads. Errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: false },
     return503OnClosing: true,
   }) as unknown as FastifyInstance;
@@ -41,6 +47,10 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await datasetRoutes(scope, ctx);
     await healthRoutes(scope, ctx, options.probes);
     await openApiRoutes(scope);
+    await answersRoutes(scope, ctx);
+    await searchRoutes(scope, ctx);
+    await diligenceRoutes(scope, ctx);
+    await nlwebRoutes(scope, ctx);
   });
   return app;
 }
