@@ -98,8 +98,13 @@ export async function openEmbedded(
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
     }
     if (release) {
-      const host = await startHost(dataDir, release);
-      return { endpoint: host.endpoint, host };
+      try {
+        const host = await startHost(dataDir, release);
+        return { endpoint: host.endpoint, host };
+      } catch (err) {
+        await release().catch(() => {});
+        throw err;
+      }
     }
     const endpoint = await readEndpoint(dataDir);
     if (endpoint && processIsAlive(endpoint.pid)) return { endpoint, host: undefined };
