@@ -21,6 +21,25 @@ export interface Config {
   demoSeed: string;
   /** How often a running server looks for a newly published period, in milliseconds. */
   periodPollMs: number;
+  /** Content of the published documents (changelog, glossary, members, markets…); undefined: the package's content/. */
+  documentsDir: string | undefined;
+  /** GitHub collector (`signal-service pipeline`). The token is read only by the collector and never logged. */
+  githubToken: string | undefined;
+  githubApiUrl: string;
+  /** GitHub HTTP requests in flight at once, per process. */
+  githubConcurrency: number;
+  /** Organisations fetched in one GraphQL query. */
+  githubOrgsPerQuery: number;
+  /** Minimum pause between two GraphQL queries (GitHub asks integrators not to fire them in bursts). */
+  githubQueryIntervalMs: number;
+  /** Base delay of the backoff for 5xx answers and statistics still being computed (202). */
+  githubRetryBaseMs: number;
+  /** Pages of 100 commits read per repository before the collector falls back to GitHub's daily statistics. */
+  githubMaxCommitPages: number;
+  /** The watchlist file `pipeline run` reads when --watchlist is not given. */
+  pipelineWatchlist: string;
+  /** Batches of organisations one pipeline process collects at once. */
+  pipelineConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -74,6 +93,14 @@ const httpUrl = z
   )
   .transform((v) => v.replace(/\/+$/, ''));
 
+function intBetween(min: number, max: number) {
+  return z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be an integer')
+    .min(min, `must be between ${min} and ${max}`)
+    .max(max, `must be between ${min} and ${max}`);
+}
+
 /** Each variable: its schema and its default (as the string a user would have typed). */
 const variables = {
   PORT: { schema: port, fallback: '3000' },
@@ -91,10 +118,27 @@ const variables = {
   },
   DEMO_DATA: { schema: onOff, fallback: 'on' },
   DEMO_SEED: { schema: z.string().trim().min(1, 'must not be empty').max(100), fallback: 'signal-service-demo' },
+  DOCUMENTS_DIR: {
+    schema: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .transform((v) => path.resolve(v)),
+    fallback: undefined,
+  },
   PERIOD_POLL_MS: {
     schema: z.coerce.number({ message: 'must be a number' }).int('must be an integer').min(100).max(3_600_000),
     fallback: '5000',
   },
+  GITHUB_TOKEN: { schema: z.string().trim().regex(/^\S{1,255}$/, 'must be one token without spaces'), fallback: undefined },
+  GITHUB_API_URL: { schema: httpUrl, fallback: 'https://api.github.com' },
+  GITHUB_CONCURRENCY: { schema: intBetween(1, 100), fallback: '8' },
+  GITHUB_ORGS_PER_QUERY: { schema: intBetween(1, 50), fallback: '5' },
+  GITHUB_QUERY_INTERVAL_MS: { schema: intBetween(0, 60_000), fallback: '1000' },
+  GITHUB_RETRY_BASE_MS: { schema: intBetween(1, 60_000), fallback: '1000' },
+  GITHUB_MAX_COMMIT_PAGES: { schema: intBetween(1, 1000), fallback: '30' },
+  PIPELINE_WATCHLIST: { schema: z.string().trim().min(1, 'must not be empty'), fallback: './watchlist.yaml' },
+  PIPELINE_CONCURRENCY: { schema: intBetween(1, 64), fallback: '4' },
 } as const;
 
 export type VariableName = keyof typeof variables;
@@ -130,5 +174,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoData: read(env, 'DEMO_DATA')!,
     demoSeed: read(env, 'DEMO_SEED')!,
     periodPollMs: read(env, 'PERIOD_POLL_MS')!,
+    documentsDir: read(env, 'DOCUMENTS_DIR'),
+    githubToken: read(env, 'GITHUB_TOKEN'),
+    githubApiUrl: read(env, 'GITHUB_API_URL')!,
+    githubConcurrency: read(env, 'GITHUB_CONCURRENCY')!,
+    githubOrgsPerQuery: read(env, 'GITHUB_ORGS_PER_QUERY')!,
+    githubQueryIntervalMs: read(env, 'GITHUB_QUERY_INTERVAL_MS')!,
+    githubRetryBaseMs: read(env, 'GITHUB_RETRY_BASE_MS')!,
+    githubMaxCommitPages: read(env, 'GITHUB_MAX_COMMIT_PAGES')!,
+    pipelineWatchlist: path.resolve(read(env, 'PIPELINE_WATCHLIST')!),
+    pipelineConcurrency: read(env, 'PIPELINE_CONCURRENCY')!,
   };
 }

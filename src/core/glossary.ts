@@ -1,0 +1,137 @@
+import type { z } from 'zod';
+import {
+  COMMIT_CHANGE_FLOOR,
+  COMPOSITE_WEIGHTS,
+  CONTRIBUTOR_CHANGE_FLOOR,
+  HIRING_BURST_MIN_GROWTH_PCT,
+  HIRING_BURST_MIN_NEW_CONTRIBUTORS,
+  INFRA_BUILDOUT_MIN_NEW_REPOS,
+  LOOKBACK_DAYS,
+  MIN_COMMITS_FOR_RANKING,
+  MIN_CONTRIBUTORS_FOR_RANKING,
+  NEW_REPO_DAYS,
+  TRENDING_SIZE,
+  WINDOW_DAYS,
+} from '../pipeline/rules.js';
+import {
+  ChangelogPeriod,
+  GlossaryContent,
+  Market,
+  MarketCandidate,
+  Pricing,
+  PricingTier,
+  type Glossary,
+} from '../schemas/documents.js';
+import { SECTOR_SLUGS, SIGNAL_TYPES, STAGES } from '../schemas/enums.js';
+import { DatasetRecord, Meta, Sector, SignalsResponse, Startup } from '../schemas/signals.js';
+import { DocumentContentError, fillTemplate, readYamlContent } from './content.js';
+import { DATA_LICENSE } from './license.js';
+import { MARKET_TEMPERATURE } from './markets.js';
+import { CREDITS_PER_MATCHED_CALL, DEEP_SIGNAL_CREDIT_PACK, formatMinor } from './pricing.js';
+import { sectors } from './sectors.js';
+import { siteUrls } from './urls.js';
+
+/**
+ * The glossary: 18 terms in content/glossary.yaml. Numbers in the descriptions are placeholders filled from the
+ * constants the code runs on, and every `usedIn` reference is checked against the schemas, so a term cannot
+ * describe a field the API does not have.
+ */
+export const GLOSSARY_FILE = 'glossary.yaml';
+
+/** The values a description may name as {{NAME}}. */
+export const GLOSSARY_VALUES: Record<string, string | number> = {
+  WINDOW_DAYS,
+  LOOKBACK_DAYS,
+  NEW_REPO_DAYS,
+  COMMIT_CHANGE_FLOOR,
+  CONTRIBUTOR_CHANGE_FLOOR,
+  MIN_COMMITS_FOR_RANKING,
+  MIN_CONTRIBUTORS_FOR_RANKING,
+  TRENDING_SIZE,
+  HIRING_BURST_MIN_GROWTH_PCT,
+  HIRING_BURST_MIN_NEW_CONTRIBUTORS,
+  INFRA_BUILDOUT_MIN_NEW_REPOS,
+  WEIGHT_GROWTH: COMPOSITE_WEIGHTS.growth,
+  WEIGHT_VELOCITY: COMPOSITE_WEIGHTS.velocity,
+  WEIGHT_NOVELTY: COMPOSITE_WEIGHTS.novelty,
+  SECTOR_COUNT: sectors.length,
+  PACK_CREDITS: DEEP_SIGNAL_CREDIT_PACK.credits,
+  PACK_PRICE_EUR: formatMinor(DEEP_SIGNAL_CREDIT_PACK.priceCents),
+  CREDITS_PER_MATCHED_CALL,
+  MARKET_TEMPERATURE,
+};
+
+type Shape = { shape: Record<string, unknown> };
+const OBJECTS: Record<string, Shape> = {
+  Startup,
+  Sector,
+  Meta,
+  SignalsResponse,
+  DatasetRecord,
+  ChangelogPeriod,
+  PricingTier,
+  Pricing,
+  Market,
+  MarketCandidate,
+} satisfies Record<string, z.ZodObject>;
+const ENUMS: Record<string, readonly string[]> = {
+  SignalType: SIGNAL_TYPES,
+  Stage: STAGES,
+  SectorSlug: SECTOR_SLUGS,
+};
+
+/** True when `ref` ("Startup.contributors", "SignalType.Framework migration") names something the API has. */
+export function usageExists(ref: string): boolean {
+  const dot = ref.indexOf('.');
+  if (dot < 1) return false;
+  const [owner, member] = [ref.slice(0, dot), ref.slice(dot + 1)];
+  if (owner in OBJECTS) return Object.hasOwn(OBJECTS[owner]!.shape, member);
+  if (owner in ENUMS) return ENUMS[owner]!.includes(member);
+  return false;
+}
+
+/** Checks what the schema cannot: unique slugs and names, placeholders that exist, usages that exist. */
+export function checkGlossary(content: GlossaryContent, where = GLOSSARY_FILE): GlossaryContent {
+  const seen = new Set<string>();
+  const terms = content.terms.map((term) => {
+    for (const key of [`slug:${term.slug}`, `name:${term.name.toLowerCase()}`]) {
+      if (seen.has(key)) throw new DocumentContentError(where, `duplicate term ${key}`);
+      seen.add(key);
+    }
+    for (const ref of term.usedIn) {
+      if (!usageExists(ref))
+        throw new DocumentContentError(where, `term ${term.slug}: usedIn ${ref} is not in the API`);
+    }
+    return { ...term, description: fillTemplate(term.description, GLOSSARY_VALUES, `${where} (${term.slug})`) };
+  });
+  return { terms };
+}
+
+export function readGlossary(dir: string): GlossaryContent {
+  return checkGlossary(readYamlContent(dir, GLOSSARY_FILE, GlossaryContent));
+}
+
+export function buildGlossary(content: GlossaryContent, baseUrl: string): Glossary {
+  const urls = siteUrls(baseUrl);
+  const setUrl = urls.api('/api/v1/glossary.json');
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'DefinedTermSet',
+    '@id': setUrl,
+    name: 'Signal Service glossary',
+    description: `The ${content.terms.length} terms the Signal Service API uses, with what each means in the published data.`,
+    url: urls.api('/glossary'),
+    inLanguage: 'en',
+    license: DATA_LICENSE.url,
+    hasDefinedTerm: content.terms.map((term) => ({
+      '@type': 'DefinedTerm',
+      '@id': urls.glossary(term.slug),
+      termCode: term.slug,
+      name: term.name,
+      description: term.description,
+      url: urls.glossary(term.slug),
+      inDefinedTermSet: setUrl,
+      usedIn: [...term.usedIn],
+    })),
+  };
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CITATION_FORMATS,
+  citationItems,
+  formatCitation,
+  isCitationFormat,
+  readPaper,
+  type CslItem,
+} from '../../core/citations.js';
+import { documentsDir } from '../../core/content.js';
+import { derive, rendered, type Rendered } from '../../snapshot/snapshot.js';
+import { sendRendered } from '../conditional.js';
+import { currentSnapshot, type AppContext } from '../context.js';
+import { errorResponses, textContent } from '../openapi.js';
+import { notFound } from '../problem.js';
+
+export const CiteParams = z.object({
+  format: z.string().describe(`One of: ${CITATION_FORMATS.join(', ')}.`),
+  slug: z.string().describe('paper (the methodology report), dataset, or a research finding slug.'),
+});
+
+/** GET /api/cite/{format}/{slug}: a reference-manager citation as plain text. */
+export async function citeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { baseUrl } = ctx.config;
+  const paper = readPaper(documentsDir(ctx.config));
+
+  // Items are computed once per snapshot; each format of each item is rendered on first request and kept.
+  const itemsOf = derive((s) => ({ items: citationItems(s, baseUrl, paper), bodies: new Map<string, Rendered>() }));
+
+  r.get(
+    '/api/cite/:format/:slug',
+    {
+      schema: {
+        summary: 'A citation of the methodology report, the dataset or a research finding',
+        description: `Formats: ${CITATION_FORMATS.join(', ')}. Unknown format or slug: 404.`,
+        tags: ['citations'],
+        operationId: 'getCitation',
+        params: CiteParams,
+        response: { 200: textContent('text/plain', 'The citation text.'), ...errorResponses(404, 503) },
+      },
+    },
+    (request, reply) => {
+      const { format, slug } = request.params;
+      const { items, bodies } = itemsOf(currentSnapshot(ctx));
+      // The 404 details name the valid values only: the request's own text is never echoed.
+      if (!isCitationFormat(format)) {
+        throw notFound(`Unknown citation format. Formats: ${CITATION_FORMATS.join(', ')}.`, {
+          formats: [...CITATION_FORMATS],
+        });
+      }
+      const item: CslItem | undefined = items.get(slug);
+      if (!item) {
+        throw notFound('Unknown citation slug. See `slugs` for the sources that can be cited.', {
+          slugs: [...items.keys()],
+        });
+      }
+      const key = `${format}/${slug}`;
+      let body = bodies.get(key);
+      if (!body) bodies.set(key, (body = rendered(formatCitation(item, format), 'text/plain; charset=utf-8')));
+      sendRendered(request, reply, body);
+    },
+  );
+}

@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { agentTools } from '../../agents/registry.js';
+import { loadBlogPosts } from '../../core/blog.js';
+import { documentsDir } from '../../core/content.js';
+import { buildFeed } from '../../core/feed.js';
+import { buildLlmsTxt, surfacesFromOpenApi, type ApiSurface } from '../../core/llms-txt.js';
+import { marketSummary, readMarkets } from '../../core/markets.js';
+import { researchFindings } from '../../core/research.js';
+import { deriveAsync } from '../../snapshot/derive-async.js';
+import { derive, rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
+import { trendingHistoryOf } from '../../store/history.js';
+import { sendRendered } from '../conditional.js';
+import { currentSnapshot, type AppContext } from '../context.js';
+import { errorResponses, textContent } from '../openapi.js';
+import { unavailable } from '../problem.js';
+
+/** The machine-readable site surfaces: the weekly RSS feed and llms.txt. */
+export async function feedRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { baseUrl } = ctx.config;
+  const posts = loadBlogPosts();
+  const markets = readMarkets(documentsDir(ctx.config)).markets.map((m) => marketSummary(m, baseUrl));
+
+  const feedOf = deriveAsync(async (s: Snapshot) =>
+    rendered(
+      buildFeed({
+        baseUrl,
+        periods: s.periods,
+        trending: await trendingHistoryOf(ctx.store.db, s),
+        posts,
+        synthetic: s.synthetic,
+      }),
+      'application/rss+xml; charset=utf-8',
+    ),
+  );
+
+  r.get(
+    '/feed.xml',
+    {
+      schema: {
+        summary: 'RSS 2.0 weekly feed: one item per published period, plus blog posts',
+        tags: ['feeds'],
+        operationId: 'getFeed',
+        response: { 200: textContent('application/rss+xml', 'An RSS 2.0 document.'), ...errorResponses(503) },
+      },
+    },
+    async (request, reply) => {
+      const snapshot = currentSnapshot(ctx);
+      let body: Rendered;
+      try {
+        body = await feedOf(snapshot);
+      } catch (err) {
+        request.log.warn({ err }, 'could not read the trending history for the feed');
+        throw unavailable('The feed cannot be built right now: the store did not answer.', 5);
+      }
+      sendRendered(request, reply, body);
+      return reply;
+    },
+  );
+
+  // The API list comes from the OpenAPI document, which is complete once every route is registered.
+  let surfaces: ApiSurface[] | undefined;
+  app.addHook('onReady', async () => {
+    surfaces = surfacesFromOpenApi(app.swagger() as { paths?: Record<string, Record<string, unknown>> });
+  });
+  const llmsOf = derive((s) =>
+    rendered(
+      buildLlmsTxt({
+        baseUrl,
+        snapshot: s,
+        surfaces: (surfaces ??= surfacesFromOpenApi(
+          app.swagger() as { paths?: Record<string, Record<string, unknown>> },
+        )),
+        tools: agentTools,
+        findings: researchFindings(s, baseUrl),
+        markets,
+      }),
+      'text/plain; charset=utf-8',
+    ),
+  );
+
+  r.get(
+    '/llms.txt',
+    {
+      schema: {
+        summary: 'Plain-text site map for language models (llms.txt)',
+        description: 'What the service is, every API surface with its URL, the sectors, and how to cite.',
+        tags: ['feeds'],
+        operationId: 'getLlmsTxt',
+        response: { 200: textContent('text/plain', 'Markdown-formatted plain text.'), ...errorResponses(503) },
+      },
+    },
+    (request, reply) => sendRendered(request, reply, llmsOf(currentSnapshot(ctx))),
+  );
+}

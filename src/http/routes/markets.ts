@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { documentsDir } from '../../core/content.js';
+import {
+  buildMarket,
+  marketStatus,
+  marketSummary,
+  readMarkets,
+  resolutionPeriod,
+  winnerFromRows,
+  winnerFromSnapshot,
+  type MarketDefinition,
+  type MarketWinner,
+} from '../../core/markets.js';
+import { parsePeriodSlug } from '../../core/periods.js';
+import { Market, MarketSummary } from '../../schemas/documents.js';
+import { Problem } from '../../schemas/problem.js';
+import { deriveAsync } from '../../snapshot/derive-async.js';
+import { rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
+import { periodStartups } from '../../store/periods.js';
+import { sendRendered } from '../conditional.js';
+import { currentSnapshot, type AppContext } from '../context.js';
+import { errorResponses } from '../openapi.js';
+import { notFound, unavailable } from '../problem.js';
+
+/** GET /api/markets/{slug}: one prediction market, computed from the current period. */
+export async function marketsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { baseUrl } = ctx.config;
+  const definitions = readMarkets(documentsDir(ctx.config)).markets;
+  const available = definitions.map((d) => marketSummary(d, baseUrl));
+
+  /** A resolved market's winner, from the snapshot itself or, for an earlier week, from the stored period. */
+  async function winnerOf(def: MarketDefinition, snapshot: Snapshot): Promise<MarketWinner | null | undefined> {
+    if (marketStatus(def, parsePeriodSlug(snapshot.period.slug)) !== 'resolved') return undefined;
+    const slug = resolutionPeriod(def).slug;
+    if (slug === snapshot.period.slug) return winnerFromSnapshot(def, snapshot);
+    if (!snapshot.periods.some((p) => p.slug === slug)) return null;
+    return winnerFromRows(def, await periodStartups(ctx.store.db, slug));
+  }
+
+  const marketsOf = deriveAsync(async (s: Snapshot) => {
+    const bodies = new Map<string, Rendered>();
+    for (const def of definitions) {
+      const market = buildMarket(def, s, baseUrl, await winnerOf(def, s));
+      bodies.set(def.slug, rendered(JSON.stringify(market), 'application/json; charset=utf-8'));
+    }
+    return bodies;
+  });
+
+  r.get(
+    '/api/markets/:slug',
+    {
+      schema: {
+        summary: 'A prediction market: question, resolver, source of truth and ranked candidates',
+        description:
+          'Candidates and their implied probabilities are computed from the current period (see probabilityFormula). An unknown slug answers 404 with the list of available markets in `markets`.',
+        tags: ['markets'],
+        operationId: 'getMarket',
+        params: z.object({ slug: z.string().describe('Market slug.') }),
+        response: {
+          200: Market,
+          404: {
+            description: 'Unknown market; `markets` lists the available ones.',
+            content: {
+              'application/problem+json': { schema: Problem.extend({ markets: z.array(MarketSummary).optional() }) },
+            },
+          },
+          ...errorResponses(503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const snapshot = currentSnapshot(ctx);
+      const known = definitions.some((d) => d.slug === request.params.slug);
+      if (!known) throw notFound('Unknown market. `markets` lists the available ones.', { markets: available });
+      let bodies: Map<string, Rendered>;
+      try {
+        bodies = await marketsOf(snapshot);
+      } catch (err) {
+        request.log.warn({ err }, 'could not compute the markets');
+        throw unavailable('Markets cannot be computed right now: the store did not answer.', 5);
+      }
+      sendRendered(request, reply, bodies.get(request.params.slug)!);
+      return reply;
+    },
+  );
+}

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { agentTools, findTool, GITHUB_USERNAME_PATTERN, toolJsonSchema } from '../../src/agents/registry.js';
+
+describe('agent tool registry', () => {
+  test('declares exactly the eight tools of the interface', () => {
+    assert.deepEqual(
+      agentTools.map((t) => t.name),
+      [
+        'get_trending_startups',
+        'search_startups_by_sector',
+        'get_startup_signal',
+        'get_diligence_dossier',
+        'get_signals_summary',
+        'get_scout_receipts',
+        'get_methodology',
+        'get_deep_signal',
+      ],
+    );
+  });
+
+  test('every argument schema is a strict object (no extra properties)', () => {
+    for (const t of agentTools) {
+      assert.equal(toolJsonSchema(t).additionalProperties, false, t.name);
+      assert.equal(t.inputSchema.safeParse({ unexpected: 1 }).success, false, t.name);
+    }
+  });
+
+  test('sector accepts only the 15 slugs', () => {
+    const tool = findTool('search_startups_by_sector')!;
+    assert.equal((toolJsonSchema(tool).properties as Record<string, { enum: string[] }>).sector!.enum.length, 15);
+    assert.equal(tool.inputSchema.safeParse({ sector: 'robotics' }).success, true);
+    assert.equal(tool.inputSchema.safeParse({ sector: 'fintech' }).success, false);
+  });
+
+  test('name is required and 1 to 100 characters', () => {
+    const tool = findTool('get_startup_signal')!;
+    assert.equal(tool.inputSchema.safeParse({}).success, false);
+    assert.equal(tool.inputSchema.safeParse({ name: '' }).success, false);
+    assert.equal(tool.inputSchema.safeParse({ name: 'x'.repeat(100) }).success, true);
+    assert.equal(tool.inputSchema.safeParse({ name: 'x'.repeat(101) }).success, false);
+    assert.deepEqual(toolJsonSchema(tool).required, ['name']);
+  });
+
+  test('github_username follows the GitHub rule, 1 to 39 characters', () => {
+    const tool = findTool('get_scout_receipts')!;
+    for (const ok of ['a', 'octo-cat', 'A1-b2-c3', 'x'.repeat(39)]) {
+      assert.equal(tool.inputSchema.safeParse({ github_username: ok }).success, true, ok);
+    }
+    for (const bad of ['', '-octo', 'octo-', 'oc--to', 'octo_cat', 'x'.repeat(40)]) {
+      assert.equal(tool.inputSchema.safeParse({ github_username: bad }).success, false, bad);
+    }
+    assert.equal(GITHUB_USERNAME_PATTERN.test('octo cat'), false);
+  });
+
+  test('read tools are read-only and idempotent; the paid tool is neither', () => {
+    for (const t of agentTools) {
+      const read = t.name !== 'get_deep_signal';
+      assert.equal(t.annotations.readOnlyHint, read, t.name);
+      assert.equal(t.annotations.idempotentHint, read, t.name);
+      assert.equal(t.paid, !read, t.name);
+    }
+  });
+
+  test('get_startup_signal maps to GET /api/signal', () => {
+    assert.deepEqual((({ method, path }) => ({ method, path }))(findTool('get_startup_signal')!.rest), {
+      method: 'GET',
+      path: '/api/signal',
+    });
+  });
+});
