@@ -2,17 +2,37 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody, statusTitle, type ProblemField } from '../problem.js';
 
+/**
+ * Problem bodies may quote the request (its path, a bad value). JSON with this content type is never rendered as
+ * HTML, but the markup characters are escaped anyway (\u003c, \u003e, \u0026), so a client that pastes the text
+ * into a page cannot be tricked by it.
+ */
+function safeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+}
+
 function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: HttpProblem): FastifyReply {
+  const instance = request.url.split('?')[0];
   return reply
     .code(problem.status)
     .headers(problem.headers)
     .header('content-type', PROBLEM_CONTENT_TYPE)
     .header('cache-control', 'no-store')
-    .send(
-      JSON.stringify(
-        problemBody(problem.status, problem.title, problem.detail, request.url.split('?')[0], problem.extra),
-      ),
-    );
+    .send(safeJson(problemBody(problem.status, problem.title, problem.detail, instance, problem.extra)));
+}
+
+/**
+ * Errors Fastify raises before routing (a malformed URL, an over-long path parameter) are answered as problems too.
+ * They skip the onRequest hooks, so the common headers are added here.
+ */
+export function frameworkErrorHandler(headers: Record<string, string>) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
+    const detail =
+      status === 414 ? 'A path segment is too long.' : status === 400 ? 'The URL is malformed.' : undefined;
+    reply.headers(headers);
+    sendProblem(request, reply, new HttpProblem(status, statusTitle(status), detail));
+  };
 }
 
 function validationFields(error: FastifyError): ProblemField[] {

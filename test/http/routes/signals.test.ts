@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { SECTOR_SLUGS, SIGNAL_TYPES, STAGES } from '../../../src/schemas/enums.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
@@ -377,10 +378,39 @@ describe('signals read API', () => {
       assert.deepEqual([p.type, p.title, p.status, p.instance], ['about:blank', 'Not Found', 404, '/api/nope']);
     });
 
-    test('error bodies never echo markup unescaped as HTML', async () => {
-      const r = await svc.get('/api/%3Cscript%3E');
-      assert.equal(r.status, 404);
-      assert.doesNotMatch(r.headers.get('content-type')!, /html/);
+    test('error bodies never echo markup unescaped', async () => {
+      // fetch() would percent-encode the markup; node:http sends the path as written.
+      const { status, contentType, text } = await new Promise<{ status: number; contentType: string; text: string }>(
+        (resolve, reject) => {
+          http
+            .get({ host: '127.0.0.1', port: new URL(svc.url).port, path: '/api/<script>alert(1)</script>' }, (res) => {
+              let text = '';
+              res.on('data', (c) => (text += c));
+              res.on('end', () =>
+                resolve({ status: res.statusCode!, contentType: res.headers['content-type']!, text }),
+              );
+            })
+            .on('error', reject);
+        },
+      );
+      assert.equal(status, 404);
+      assert.doesNotMatch(contentType, /html/);
+      assert.doesNotMatch(text, /<script>/);
+      assert.match((JSON.parse(text) as Json).instance as string, /<script>/, 'the JSON value itself is intact');
+    });
+
+    test('an over-long path parameter answers 414 problem+json with the common headers', async () => {
+      const r = await svc.get(`/api/markets/${'a'.repeat(300)}`);
+      assert.equal(r.status, 414);
+      assert.match(r.headers.get('content-type')!, /^application\/problem\+json/);
+      assert.equal(r.headers.get('access-control-allow-origin'), '*');
+      assert.equal(((await r.json()) as Json).status, 414);
+    });
+
+    test('a malformed URL answers 400 problem+json', async () => {
+      const r = await svc.get('/api/signals.json%');
+      assert.ok(r.status === 400 || r.status === 404, String(r.status));
+      assert.match(r.headers.get('content-type')!, /^application\/problem\+json/);
     });
   });
 });
