@@ -3,8 +3,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Logger } from 'pino';
 import type { AppContext } from './context.js';
 import { registerOpenApi } from './openapi.js';
-import { registerErrorHandling } from './plugins/errors.js';
-import { registerCommonHeaders } from './plugins/headers.js';
+import { frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
+import { commonHeaders, registerCommonHeaders } from './plugins/headers.js';
 import { datasetRoutes } from './routes/dataset.js';
 import { healthRoutes, type ReadinessProbe } from './routes/health.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -13,6 +13,11 @@ import { answersRoutes } from './routes/answers.js';
 import { searchRoutes } from './routes/search.js';
 import { diligenceRoutes } from './routes/diligence.js';
 import { nlwebRoutes } from './routes/nlweb.js';
+import { documentsRoutes } from './routes/documents.js';
+import { feedRoutes } from './routes/feed.js';
+import { citeRoutes } from './routes/cite.js';
+import { marketsRoutes } from './routes/markets.js';
+import { agentsRoutes } from './routes/agents.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -34,6 +39,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: false },
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler(commonHeaders(ctx.config.baseUrl.startsWith('https:'))),
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -51,6 +57,11 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await searchRoutes(scope, ctx);
     await diligenceRoutes(scope, ctx);
     await nlwebRoutes(scope, ctx);
+    await documentsRoutes(scope, ctx);
+    await feedRoutes(scope, ctx);
+    await citeRoutes(scope, ctx);
+    await marketsRoutes(scope, ctx);
+    await agentsRoutes(scope, ctx);
   });
   return app;
 }
