@@ -1,0 +1,403 @@
+import { SIGNAL_TYPES, STAGES } from '../../schemas/enums.js';
+import type { Fact, RelatedQuestion } from '../../schemas/answers.js';
+import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
+import {
+  HIRING_BURST_MIN_GROWTH_PCT,
+  HIRING_BURST_MIN_NEW_CONTRIBUTORS,
+  INFRA_BUILDOUT_MIN_NEW_REPOS,
+  MIN_COMMITS_FOR_RANKING,
+  MIN_CONTRIBUTORS_FOR_RANKING,
+  NEW_REPO_DAYS,
+  WINDOW_DAYS,
+} from '../../pipeline/rules.js';
+import { percentValue, researchFindings, SYNTHETIC_NOTE } from '../research.js';
+import { sectorInfo, sectors } from '../sectors.js';
+import { siteUrls, type SiteUrls } from '../urls.js';
+import { slugify, type AnswerEntry } from './entry.js';
+
+/**
+ * Agent queries: the questions people and agents ask about the current period, generated from the snapshot every
+ * period, with answers built from the data. Every fact links to the page or API URL that proves it. Ids are stable
+ * across periods (`signal-<login>`, `top-<sector>`, …) so links to a question keep working.
+ */
+const LIST_SIZE = 5;
+/** Comparisons generated per sector: every pair among its top three. */
+const COMPARE_TOP = 3;
+
+const SIGNAL_RULE: Record<(typeof SIGNAL_TYPES)[number], string> = {
+  'Engineering hiring burst': `contributors grew by at least ${HIRING_BURST_MIN_GROWTH_PCT}% and by at least ${HIRING_BURST_MIN_NEW_CONTRIBUTORS} people versus the prior ${WINDOW_DAYS} days`,
+  'Infrastructure buildout': `at least ${INFRA_BUILDOUT_MIN_NEW_REPOS} public repositories were created in the last ${NEW_REPO_DAYS} days`,
+  'Framework migration': `a repository created in the last ${NEW_REPO_DAYS} days uses a language no older repository of the organisation uses`,
+  'Deploy frequency spike': `none of the other rules holds: the activity comes from the same people in the same repositories`,
+};
+
+const commitChange = (s: SnapshotStartup) => percentValue(s.startup.commitVelocityChange);
+
+/** Fastest first by commit change, then by commits; startups above the activity floor only (all when none is). */
+function byAcceleration(list: readonly SnapshotStartup[]): SnapshotStartup[] {
+  const eligible = list.filter((s) => s.eligible);
+  return [...(eligible.length ? eligible : list)].sort(
+    (a, b) =>
+      commitChange(b) - commitChange(a) ||
+      b.startup.commitVelocity14d - a.startup.commitVelocity14d ||
+      (a.login < b.login ? -1 : 1),
+  );
+}
+
+class Builder {
+  readonly urls: SiteUrls;
+  readonly entries: AnswerEntry[] = [];
+  private readonly ids = new Map<string, AnswerEntry>();
+  readonly period: string;
+  readonly dataNote: string;
+
+  constructor(
+    readonly snapshot: Snapshot,
+    baseUrl: string,
+  ) {
+    this.urls = siteUrls(baseUrl);
+    this.period = snapshot.period.name;
+    this.dataNote = snapshot.synthetic
+      ? ' (Synthetic demo data: fictional startups with generated activity, not real companies.)'
+      : '';
+  }
+
+  add(entry: Omit<AnswerEntry, 'url' | 'source' | 'related'>): AnswerEntry {
+    const full: AnswerEntry = {
+      ...entry,
+      answer: entry.answer + this.dataNote,
+      url: this.urls.answer(entry.id),
+      source: 'agent-query',
+      related: [],
+    };
+    if (this.ids.has(full.id)) return this.ids.get(full.id)!;
+    this.ids.set(full.id, full);
+    this.entries.push(full);
+    return full;
+  }
+
+  get(id: string): AnswerEntry | undefined {
+    return this.ids.get(id);
+  }
+
+  relate(entry: AnswerEntry, ids: readonly string[]): void {
+    const seen = new Set<string>([entry.id]);
+    for (const id of ids) {
+      const other = this.ids.get(id);
+      if (!other || seen.has(id) || entry.related.length >= 4) continue;
+      seen.add(id);
+      entry.related.push({ question: other.question, url: other.url } satisfies RelatedQuestion);
+    }
+  }
+
+  signalApi(s: SnapshotStartup): string {
+    return this.urls.api(`/api/signal?company=${encodeURIComponent(s.login)}`);
+  }
+
+  /** "Zoravik Robotics (+42% commits, Engineering hiring burst)" */
+  brief(s: SnapshotStartup): string {
+    return `${s.startup.name} (${s.startup.commitVelocityChange} commits, ${s.startup.commitVelocity14d} in ${WINDOW_DAYS} days, ${s.startup.signalType})`;
+  }
+
+  startupFact(s: SnapshotStartup): Fact {
+    const t = s.startup;
+    return {
+      claim: `${t.name} made ${t.commitVelocity14d} commits in the ${WINDOW_DAYS} days to the end of ${this.period} (${t.commitVelocityChange} versus the prior ${WINDOW_DAYS} days); signal: ${t.signalType}.`,
+      sourceUrl: this.urls.startup(s.login),
+    };
+  }
+
+  numbered(list: readonly SnapshotStartup[]): string {
+    return list.map((s, i) => `${i + 1}. ${this.brief(s)}`).join('; ');
+  }
+}
+
+function startupEntries(b: Builder): void {
+  const { snapshot, urls, period } = b;
+  const eligible = snapshot.startups.filter((x) => x.eligible).length;
+  for (const s of snapshot.startups) {
+    const t = s.startup;
+    const info = sectorInfo(s.sector);
+    const count = snapshot.bySector.get(s.sector)?.length ?? 0;
+    const overall =
+      s.rankOverall !== null
+        ? `and ${s.rankOverall} of ${eligible} across all sectors`
+        : `and is below the activity floor (${MIN_COMMITS_FOR_RANKING} commits and ${MIN_CONTRIBUTORS_FOR_RANKING} contributors in ${WINDOW_DAYS} days) for the cross-sector ranking`;
+    b.add({
+      id: `signal-${slugify(s.login)}`,
+      question: `What is the engineering signal for ${t.name}?`,
+      answer: `${t.name} is a ${t.stage} ${info.name} startup (${t.geography}). In the ${WINDOW_DAYS} days to the end of ${period} it made ${t.commitVelocity14d} commits (${t.commitVelocityChange} versus the prior ${WINDOW_DAYS} days) by ${t.contributors} contributors (${t.contributorGrowth}) and created ${t.newRepos} repositories in ${NEW_REPO_DAYS} days; its signal is ${t.signalType}. It ranks ${s.rankInSector} of ${count} in ${info.name} ${overall}.`,
+      facts: [
+        b.startupFact(s),
+        {
+          claim: `${t.name} has ${t.contributors} contributors (${t.contributorGrowth}) and ${t.newRepos} new repositories.`,
+          sourceUrl: b.signalApi(s),
+        },
+        { claim: `${t.name} ranks ${s.rankInSector} of ${count} in ${info.name}.`, sourceUrl: urls.sector(s.sector) },
+      ],
+      kind: 'startup',
+      subjects: [s.login],
+      sector: s.sector,
+      keywords: [s.login, info.name, t.signalType, t.stage],
+    });
+  }
+}
+
+function sectorEntries(b: Builder): void {
+  const { snapshot, urls, period } = b;
+  for (const info of sectors) {
+    const list = snapshot.bySector.get(info.slug) ?? [];
+    if (list.length === 0) continue;
+    const top = list.slice(0, LIST_SIZE);
+    b.add({
+      id: `top-${info.slug}`,
+      question: `Which ${info.name} startups have the strongest engineering signals?`,
+      answer: `In ${period}, the top ${top.length} of ${list.length} ${info.name} startups by composite score (commit velocity, its change and new repositories) are: ${b.numbered(top)}.`,
+      facts: [
+        {
+          claim: `The ${info.name} ranking for ${period} lists ${list.length} startups, led by ${top[0]!.startup.name}.`,
+          sourceUrl: urls.sector(info.slug),
+        },
+        ...top.map((s) => b.startupFact(s)),
+      ],
+      kind: 'sector-top',
+      subjects: top.map((s) => s.login),
+      sector: info.slug,
+      keywords: [info.slug, info.name, 'top', 'best', 'leading', 'ranking', 'sector', 'startups'],
+    });
+    const fastest = byAcceleration(list).slice(0, LIST_SIZE);
+    b.add({
+      id: `fastest-accelerating-${info.slug}`,
+      question: `Which are the fastest accelerating ${info.name} startups?`,
+      answer: `In ${period}, the ${info.name} startups whose commit velocity grew most versus the prior ${WINDOW_DAYS} days are: ${b.numbered(fastest)}.`,
+      facts: fastest.map((s) => b.startupFact(s)),
+      kind: 'sector-fastest',
+      subjects: fastest.map((s) => s.login),
+      sector: info.slug,
+      keywords: [info.slug, info.name, 'fastest', 'accelerating', 'growth', 'momentum', 'growing', 'startups'],
+    });
+  }
+}
+
+function overallEntries(b: Builder): void {
+  const { snapshot, urls, period } = b;
+  const trending = snapshot.trending;
+  const signals = urls.api('/api/signals.json');
+  b.add({
+    id: 'trending',
+    question: 'Which startups are trending this week?',
+    answer: trending.length
+      ? `In ${period}, the ${trending.length} trending startups across all sectors are led by: ${b.numbered(trending.slice(0, 10))}.`
+      : `In ${period}, no startup is above the activity floor, so none is trending.`,
+    facts: [
+      { claim: `The trending list for ${period} has ${trending.length} startups.`, sourceUrl: signals },
+      ...trending.slice(0, LIST_SIZE).map((s) => b.startupFact(s)),
+    ],
+    kind: 'trending',
+    subjects: trending.map((s) => s.login),
+    keywords: ['trending', 'top', 'hot', 'best', 'week', 'ranking', 'startups'],
+  });
+  const fastest = byAcceleration(snapshot.startups).slice(0, LIST_SIZE);
+  b.add({
+    id: 'fastest-accelerating',
+    question: 'Which startups are accelerating fastest?',
+    answer: `In ${period}, the startups whose commit velocity grew most versus the prior ${WINDOW_DAYS} days, across all sectors, are: ${b.numbered(fastest)}.`,
+    facts: fastest.map((s) => b.startupFact(s)),
+    kind: 'fastest',
+    subjects: fastest.map((s) => s.login),
+    keywords: ['fastest', 'accelerating', 'acceleration', 'growth', 'momentum', 'growing', 'startups'],
+  });
+  for (const type of SIGNAL_TYPES) {
+    const list = snapshot.startups.filter((s) => s.startup.signalType === type);
+    const top = list.slice(0, LIST_SIZE);
+    b.add({
+      id: `signal-type-${slugify(type)}`,
+      question: `Which startups show ${/^[aeiou]/i.test(type) ? 'an' : 'a'} ${type.toLowerCase()}?`,
+      answer: `${type} means ${SIGNAL_RULE[type]}. In ${period}, ${list.length} of ${snapshot.startups.length} tracked startups show it${top.length ? `; the highest ranked are: ${b.numbered(top)}` : ''}.`,
+      facts: [
+        { claim: `${type}: ${SIGNAL_RULE[type]}.`, sourceUrl: urls.methodology() },
+        ...top.map((s) => b.startupFact(s)),
+      ],
+      kind: 'signal-type',
+      subjects: top.map((s) => s.login),
+      keywords: [type, 'signal', 'type', 'startups'],
+    });
+  }
+  for (const stage of STAGES) {
+    const list = byAcceleration(snapshot.startups.filter((s) => s.startup.stage === stage)).slice(0, LIST_SIZE);
+    if (list.length === 0) continue;
+    b.add({
+      id: `fastest-accelerating-${slugify(stage)}`,
+      question: `Which ${stage} startups are accelerating fastest?`,
+      answer: `In ${period}, the ${stage} startups whose commit velocity grew most versus the prior ${WINDOW_DAYS} days are: ${b.numbered(list)}.`,
+      facts: list.map((s) => b.startupFact(s)),
+      kind: 'stage',
+      subjects: list.map((s) => s.login),
+      keywords: [stage, 'stage', 'fastest', 'accelerating', 'startups'],
+    });
+  }
+}
+
+function comparisonPairs(snapshot: Snapshot): [SnapshotStartup, SnapshotStartup][] {
+  const pairs: [SnapshotStartup, SnapshotStartup][] = [];
+  const seen = new Set<string>();
+  const push = (a: SnapshotStartup, b: SnapshotStartup) => {
+    const key = `${a.login}\n${b.login}`;
+    if (a.login === b.login || seen.has(key)) return;
+    seen.add(key);
+    pairs.push([a, b]);
+  };
+  for (const info of sectors) {
+    const top = (snapshot.bySector.get(info.slug) ?? []).slice(0, COMPARE_TOP);
+    for (let i = 0; i < top.length; i++) for (let j = i + 1; j < top.length; j++) push(top[i]!, top[j]!);
+  }
+  const trending = snapshot.trending;
+  for (let i = 0; i + 1 < Math.min(trending.length, 10); i++) push(trending[i]!, trending[i + 1]!);
+  return pairs;
+}
+
+/** The comparison pages of the period: each sector's top three pairwise, and neighbours in the trending top 10. */
+export function comparisons(snapshot: Snapshot): [SnapshotStartup, SnapshotStartup][] {
+  return comparisonPairs(snapshot);
+}
+
+export function comparisonSummary(a: SnapshotStartup, b: SnapshotStartup, period: string): string {
+  const leader = (x: number, y: number, what: string) =>
+    x === y
+      ? `both have the same ${what}`
+      : `${x > y ? a.startup.name : b.startup.name} leads on ${what} (${Math.max(x, y)} vs ${Math.min(x, y)})`;
+  return `In ${period}, ${a.startup.name} (${sectorInfo(a.sector).name}, ${a.startup.stage}) made ${a.startup.commitVelocity14d} commits (${a.startup.commitVelocityChange}) with ${a.startup.contributors} contributors and shows ${a.startup.signalType}; ${b.startup.name} (${sectorInfo(b.sector).name}, ${b.startup.stage}) made ${b.startup.commitVelocity14d} commits (${b.startup.commitVelocityChange}) with ${b.startup.contributors} contributors and shows ${b.startup.signalType}. ${leader(a.scores.composite, b.scores.composite, 'composite score')}; ${leader(a.startup.commitVelocity14d, b.startup.commitVelocity14d, `commits in ${WINDOW_DAYS} days`)}.`;
+}
+
+function comparisonEntries(b: Builder): void {
+  for (const [x, y] of comparisonPairs(b.snapshot)) {
+    b.add({
+      id: `compare-${slugify(x.login)}-vs-${slugify(y.login)}`,
+      question: `How does ${x.startup.name} compare with ${y.startup.name}?`,
+      answer: comparisonSummary(x, y, b.period),
+      facts: [
+        b.startupFact(x),
+        b.startupFact(y),
+        {
+          claim: `Side-by-side comparison of ${x.startup.name} and ${y.startup.name} for ${b.period}.`,
+          sourceUrl: b.urls.compare(x.login, y.login),
+        },
+      ],
+      kind: 'comparison',
+      subjects: [x.login, y.login],
+      sector: x.sector === y.sector ? x.sector : undefined,
+      keywords: [x.login, y.login, 'compare', 'comparison', 'versus', 'vs', 'difference'],
+    });
+  }
+}
+
+function datasetEntries(b: Builder, baseUrl: string): void {
+  const { snapshot, urls, period } = b;
+  const eligible = snapshot.startups.filter((s) => s.eligible).length;
+  const first = snapshot.periods[0];
+  b.add({
+    id: 'dataset-coverage',
+    question: 'How many startups does the service track?',
+    answer: `In ${period}, ${snapshot.startups.length} startups are tracked across ${sectors.length} sectors; ${eligible} are above the activity floor and ranked across sectors. ${snapshot.periods.length} weekly periods are stored${first ? `, from ${first.name} to ${period}` : ''}.`,
+    facts: [
+      {
+        claim: `meta.totalStartups is ${snapshot.meta.totalStartups} and meta.totalSectors is ${snapshot.meta.totalSectors} for ${period}.`,
+        sourceUrl: urls.api('/api/signals.json'),
+      },
+      {
+        claim: `The dataset export holds one record per startup and period for ${snapshot.periods.length} periods.`,
+        sourceUrl: urls.api('/api/dataset.jsonl'),
+      },
+    ],
+    kind: 'dataset',
+    subjects: [],
+    keywords: ['dataset', 'coverage', 'count', 'number', 'tracked', 'startups', 'sectors', 'periods', 'data'],
+  });
+  b.add({
+    id: 'dataset-latest-period',
+    question: 'What is the latest data period?',
+    answer: `The current period is ${period} (${snapshot.period.slug}), published ${snapshot.period.publishedAt.toISOString()}. Periods are ISO weeks; a new one is published weekly.`,
+    facts: [
+      {
+        claim: `meta.period.slug is ${snapshot.period.slug} and meta.lastUpdated is ${snapshot.meta.lastUpdated}.`,
+        sourceUrl: urls.api('/api/signals.json'),
+      },
+    ],
+    kind: 'dataset',
+    subjects: [],
+    keywords: ['latest', 'current', 'period', 'week', 'updated', 'fresh', 'data', 'date'],
+  });
+  for (const finding of researchFindings(snapshot, baseUrl)) {
+    b.add({
+      id: `research-${finding.slug}`,
+      question: finding.question,
+      answer: finding.synthetic ? finding.claim.slice(0, -(SYNTHETIC_NOTE.length + 1)) : finding.claim,
+      facts: [
+        { claim: finding.claim, sourceUrl: finding.url },
+        { claim: `Recomputable from the ${period} data.`, sourceUrl: finding.sourceUrl },
+      ],
+      kind: 'research',
+      subjects: [],
+      keywords: ['research', 'finding', 'statistics', 'data', finding.slug.replace(/-/g, ' ')],
+    });
+  }
+}
+
+function link(b: Builder): void {
+  const { snapshot } = b;
+  const comparisonsOf = new Map<string, string[]>();
+  for (const entry of b.entries) {
+    if (entry.kind !== 'comparison') continue;
+    for (const login of entry.subjects) comparisonsOf.set(login, [...(comparisonsOf.get(login) ?? []), entry.id]);
+  }
+  for (const entry of b.entries) {
+    switch (entry.kind) {
+      case 'startup': {
+        const s = snapshot.byLogin.get(entry.subjects[0]!.toLowerCase())!;
+        b.relate(entry, [
+          `top-${s.sector}`,
+          ...(comparisonsOf.get(s.login) ?? []).slice(0, 1),
+          `signal-type-${slugify(s.startup.signalType)}`,
+          `fastest-accelerating-${s.sector}`,
+        ]);
+        break;
+      }
+      case 'sector-top':
+      case 'sector-fastest':
+        b.relate(entry, [
+          entry.kind === 'sector-top' ? `fastest-accelerating-${entry.sector}` : `top-${entry.sector}`,
+          ...entry.subjects.slice(0, 2).map((l) => `signal-${slugify(l)}`),
+          'trending',
+        ]);
+        break;
+      case 'comparison':
+        b.relate(entry, [
+          ...entry.subjects.map((l) => `signal-${slugify(l)}`),
+          ...(entry.sector ? [`top-${entry.sector}`] : ['trending']),
+        ]);
+        break;
+      case 'dataset':
+      case 'research':
+        b.relate(entry, ['dataset-coverage', 'dataset-latest-period', 'trending', 'research-signal-type-share']);
+        break;
+      default:
+        b.relate(entry, [
+          ...entry.subjects.slice(0, 2).map((l) => `signal-${slugify(l)}`),
+          entry.kind === 'trending' ? 'fastest-accelerating' : 'trending',
+          'dataset-coverage',
+        ]);
+    }
+  }
+}
+
+/** Every agent query of the snapshot's period. */
+export function buildAgentQueries(snapshot: Snapshot, baseUrl: string): AnswerEntry[] {
+  const b = new Builder(snapshot, baseUrl);
+  startupEntries(b);
+  sectorEntries(b);
+  overallEntries(b);
+  comparisonEntries(b);
+  datasetEntries(b, baseUrl);
+  link(b);
+  return b.entries;
+}

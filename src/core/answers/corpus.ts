@@ -1,0 +1,96 @@
+import { DATA_LICENSE } from '../license.js';
+import { rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
+import type { AnswersCorpus, FaqPage } from '../../schemas/answers.js';
+import { buildAgentQueries } from './agent-queries.js';
+import { AnswerIndex } from './answer-index.js';
+import type { AnswerEntry } from './entry.js';
+import { loadFaq, type ResolvedFaq } from './faq.js';
+import { siteUrls } from '../urls.js';
+import { derivePerBase } from './derive.js';
+
+export function faqEntry(faq: ResolvedFaq): AnswerEntry {
+  return {
+    id: `faq-${faq.slug}`,
+    question: faq.question,
+    answer: faq.answer,
+    url: faq.url,
+    source: 'faq',
+    facts: faq.facts,
+    related: faq.related,
+    kind: 'faq',
+    subjects: [],
+    keywords: [...faq.keywords, faq.topic],
+  };
+}
+
+export interface AnswerCorpus {
+  entries: AnswerEntry[];
+  index: AnswerIndex;
+  /** GET /api/answers.json and /api/v1/answers.json. */
+  json: Rendered;
+}
+
+function buildCorpus(snapshot: Snapshot, baseUrl: string): AnswerCorpus {
+  const agent = buildAgentQueries(snapshot, baseUrl);
+  const faq = loadFaq(baseUrl).map(faqEntry);
+  const entries = [...agent, ...faq];
+  const body: AnswersCorpus = {
+    meta: {
+      name: snapshot.synthetic
+        ? 'Signal Service question-and-answer corpus (agent queries over SYNTHETIC DEMO DATA, plus FAQ)'
+        : 'Signal Service question-and-answer corpus (agent queries and FAQ)',
+      period: { slug: snapshot.period.slug, name: snapshot.period.name },
+      lastUpdated: snapshot.meta.lastUpdated,
+      total: entries.length,
+      counts: { 'agent-query': agent.length, faq: faq.length },
+      synthetic: snapshot.synthetic,
+      license: DATA_LICENSE.terms,
+      citation: snapshot.meta.citation,
+    },
+    answers: entries.map((e) => ({
+      id: e.id,
+      question: e.question,
+      answer: e.answer,
+      url: e.url,
+      source: e.source,
+      facts: e.facts,
+      related: e.related,
+    })),
+  };
+  return {
+    entries,
+    index: new AnswerIndex(entries),
+    json: rendered(JSON.stringify(body), 'application/json; charset=utf-8'),
+  };
+}
+
+/** The corpus of the snapshot's period: agent queries generated from its data plus the FAQ. Built once per period. */
+export const answerCorpus = derivePerBase(buildCorpus);
+
+const faqPages = new Map<string, Rendered>();
+
+/** GET /api/v1/faq.json: the standalone FAQ as a schema.org FAQPage (does not depend on the period). */
+export function faqPage(baseUrl: string): Rendered {
+  let page = faqPages.get(baseUrl);
+  if (!page) {
+    const urls = siteUrls(baseUrl);
+    const body: FaqPage = {
+      '@context': 'https://schema.org',
+      '@type': 'FAQPage',
+      name: 'Signal Service: frequently asked questions',
+      url: urls.api('/faq'),
+      license: DATA_LICENSE.url,
+      inLanguage: 'en',
+      mainEntity: loadFaq(baseUrl).map((f) => ({
+        '@type': 'Question',
+        '@id': f.url,
+        name: f.question,
+        about: f.topic,
+        acceptedAnswer: { '@type': 'Answer', text: f.answer, url: f.url },
+      })),
+    };
+    page = rendered(JSON.stringify(body), 'application/json; charset=utf-8');
+    faqPages.set(baseUrl, page);
+  }
+  return page;
+}

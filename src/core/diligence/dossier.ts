@@ -1,0 +1,288 @@
+import { compactName, NameMatcher } from '../matcher.js';
+import { DATA_LICENSE } from '../license.js';
+import { derivePerBase } from '../answers/derive.js';
+import { siteUrls } from '../urls.js';
+import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
+import type { AcquisitionFact, BackingFact, Dossier } from '../../schemas/answers.js';
+import { loadDiligenceCorpus, SOURCE_THRESHOLD, type DiligenceCorpus, type DiligenceEntity } from './corpus.js';
+
+/**
+ * Diligence dossiers: for a company or fund name, its documented acquirers, acquisitions, disclosed backers and (for
+ * a tracked startup) its published signal. Names are matched by the one shared fuzzy matcher (core/matcher.ts) over
+ * the diligence entities and the tracked startups together, exactly as /api/signal matches startups.
+ */
+type Subject = { kind: 'entity'; entity: DiligenceEntity } | { kind: 'startup'; startup: SnapshotStartup };
+
+export interface CitationEntry {
+  '@type': string;
+  name: string;
+  url: string;
+  [key: string]: unknown;
+}
+
+export interface DossierResult {
+  /** 200 for a match, 404 outside the corpus. */
+  status: 200 | 404;
+  body: {
+    '@context': 'https://schema.org';
+    '@type': 'Dataset';
+    name: string;
+    dossier: Dossier;
+    citation: CitationEntry[];
+  };
+}
+
+interface DiligenceIndex {
+  corpus: DiligenceCorpus;
+  matcher: NameMatcher<Subject>;
+  /** Tracked startups by compact name, to attach a published signal to a diligence entity of the same name. */
+  startupsByName: Map<string, SnapshotStartup>;
+  usage: Record<string, unknown>;
+}
+
+function buildIndex(snapshot: Snapshot, baseUrl: string): DiligenceIndex {
+  const corpus = loadDiligenceCorpus();
+  const subjects: Subject[] = [
+    ...corpus.entities.map((entity): Subject => ({ kind: 'entity', entity })),
+    ...snapshot.startups.map((startup): Subject => ({ kind: 'startup', startup })),
+  ];
+  const matcher = new NameMatcher(subjects, (s) =>
+    s.kind === 'entity' ? [s.entity.name, ...s.entity.aliases] : [s.startup.startup.name, s.startup.login],
+  );
+  const startupsByName = new Map(snapshot.startups.map((s) => [compactName(s.startup.name), s]));
+  return { corpus, matcher, startupsByName, usage: usageEnvelope(snapshot, baseUrl, corpus) };
+}
+
+const diligenceIndex = derivePerBase(buildIndex);
+
+function datasetCitation(snapshot: Snapshot, baseUrl: string): CitationEntry {
+  return {
+    '@type': 'Dataset',
+    name: 'Signal Service diligence corpus',
+    url: siteUrls(baseUrl).api('/api/diligence.json'),
+    license: DATA_LICENSE.url,
+    citation: snapshot.meta.citation,
+  };
+}
+
+function sourceCitations(facts: readonly (AcquisitionFact | BackingFact)[]): CitationEntry[] {
+  const seen = new Set<string>();
+  const entries: CitationEntry[] = [];
+  for (const fact of facts) {
+    const title =
+      'acquirer' in fact
+        ? `${fact.acquirer} to acquire ${fact.target} (announced ${fact.announced})`
+        : `${fact.company} ${fact.round}: ${fact.investor} (announced ${fact.announced})`;
+    for (const source of fact.sources) {
+      if (seen.has(source.url)) continue;
+      seen.add(source.url);
+      entries.push({
+        '@type': 'CreativeWork',
+        name: title,
+        url: source.url,
+        publisher: source.publisher,
+        genre: source.kind,
+      });
+    }
+  }
+  return entries;
+}
+
+function describeDeal(deal: AcquisitionFact): string {
+  return `${deal.acquirer} → ${deal.target} (${deal.announced}${deal.value ? `, ${deal.value}` : ''})`;
+}
+
+function entityDossier(
+  index: DiligenceIndex,
+  snapshot: Snapshot,
+  baseUrl: string,
+  entity: DiligenceEntity,
+  query: string,
+  score: number,
+): DossierResult {
+  const tracked = index.startupsByName.get(compactName(entity.name));
+  const notes: string[] = [];
+  if (score < 1) notes.push(`"${query}" was matched to ${entity.name} by name similarity (${score}).`);
+  if (entity.acquiredBy.length === 0) notes.push(`No acquisition of ${entity.name} is documented in this corpus.`);
+  if (entity.acquisitionsMade.length === 0) {
+    notes.push(`No acquisition made by ${entity.name} is documented in this corpus.`);
+  }
+  if (entity.backedBy.length === 0) {
+    notes.push(`No publicly disclosed backer of ${entity.name} is documented in this corpus.`);
+  }
+  if (entity.investments.length > 0) {
+    notes.push(
+      `${entity.name} led or co-led ${entity.investments.length} documented round(s): ${entity.investments
+        .map((r) => `${r.company} ${r.round} (${r.announced})`)
+        .join('; ')}.`,
+    );
+  }
+  notes.push(
+    tracked
+      ? `${entity.name} is tracked: the signal is its published signal for ${snapshot.period.name}.`
+      : `${entity.name} is not among the startups tracked for ${snapshot.period.name}, so no engineering signal is published for it.`,
+  );
+  notes.push('Absence of a fact here means it is not documented in this corpus, not that it did not happen.');
+  const facts = [...entity.acquiredBy, ...entity.acquisitionsMade, ...entity.backedBy, ...entity.investments];
+  return {
+    status: 200,
+    body: {
+      '@context': 'https://schema.org',
+      '@type': 'Dataset',
+      name: `Diligence dossier: ${entity.name}`,
+      dossier: {
+        entity: entity.name,
+        found: true,
+        acquiredBy: entity.acquiredBy,
+        acquisitionsMade: entity.acquisitionsMade,
+        backedBy: entity.backedBy,
+        signal: tracked ? tracked.startup : null,
+        notes,
+      },
+      citation: [
+        datasetCitation(snapshot, baseUrl),
+        ...sourceCitations(facts),
+        ...(tracked ? [startupCitation(baseUrl, tracked, snapshot)] : []),
+      ],
+    },
+  };
+}
+
+function startupCitation(baseUrl: string, s: SnapshotStartup, snapshot: Snapshot): CitationEntry {
+  return {
+    '@type': 'WebPage',
+    name: `${s.startup.name}: engineering signal, ${snapshot.period.name}`,
+    url: siteUrls(baseUrl).startup(s.login),
+  };
+}
+
+function startupDossier(
+  snapshot: Snapshot,
+  baseUrl: string,
+  s: SnapshotStartup,
+  query: string,
+  score: number,
+): DossierResult {
+  const notes: string[] = [];
+  if (score < 1) notes.push(`"${query}" was matched to ${s.startup.name} by name similarity (${score}).`);
+  notes.push(
+    snapshot.synthetic
+      ? `${s.startup.name} is a fictional startup from the synthetic demo dataset: it has no acquisition, acquirer or backer facts, and its signal is generated data.`
+      : `No acquisition, acquirer or publicly disclosed backer of ${s.startup.name} is documented in this corpus.`,
+  );
+  notes.push(`The signal is the published signal for ${snapshot.period.name} (${snapshot.period.slug}).`);
+  return {
+    status: 200,
+    body: {
+      '@context': 'https://schema.org',
+      '@type': 'Dataset',
+      name: `Diligence dossier: ${s.startup.name}`,
+      dossier: {
+        entity: s.startup.name,
+        found: true,
+        acquiredBy: [],
+        acquisitionsMade: [],
+        backedBy: [],
+        signal: s.startup,
+        notes,
+      },
+      citation: [datasetCitation(snapshot, baseUrl), startupCitation(baseUrl, s, snapshot)],
+    },
+  };
+}
+
+function missDossier(index: DiligenceIndex, snapshot: Snapshot, baseUrl: string, query: string): DossierResult {
+  return {
+    status: 404,
+    body: {
+      '@context': 'https://schema.org',
+      '@type': 'Dataset',
+      name: 'Diligence dossier: no match',
+      dossier: {
+        entity: query,
+        found: false,
+        acquiredBy: [],
+        acquisitionsMade: [],
+        backedBy: [],
+        signal: null,
+        notes: [
+          `No tracked startup and no company or fund of the diligence corpus matches "${query}".`,
+          `The corpus covers ${snapshot.startups.length} tracked startups and ${index.corpus.entities.length} companies and funds named by ${index.corpus.acquisitions.length} documented acquisitions and ${index.corpus.backers.length} disclosed backings; GET ${siteUrls(baseUrl).api('/api/diligence.json')} lists every answerable name.`,
+          'Absence here is not evidence that no acquisition or funding exists: only facts with a press release, regulatory filing or both-sides disclosure are recorded.',
+        ],
+      },
+      citation: [datasetCitation(snapshot, baseUrl)],
+    },
+  };
+}
+
+/** The dossier for `query` (already trimmed, 1–100 characters). */
+export function diligenceDossier(snapshot: Snapshot, baseUrl: string, query: string): DossierResult {
+  const index = diligenceIndex(snapshot, baseUrl);
+  const match = index.matcher.best(query);
+  if (!match) return missDossier(index, snapshot, baseUrl, query);
+  return match.item.kind === 'entity'
+    ? entityDossier(index, snapshot, baseUrl, match.item.entity, query, match.score)
+    : startupDossier(snapshot, baseUrl, match.item.startup, query, match.score);
+}
+
+function usageEnvelope(snapshot: Snapshot, baseUrl: string, corpus: DiligenceCorpus): Record<string, unknown> {
+  const urls = siteUrls(baseUrl);
+  const answerable = [
+    ...corpus.entities.map((e) => e.name),
+    ...snapshot.startups.map((s) => s.startup.name).sort((a, b) => a.localeCompare(b, 'en')),
+  ];
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Dataset',
+    name: 'Signal Service diligence dossiers',
+    description:
+      'Public-source diligence per company or fund: documented acquirers, acquisitions made, publicly disclosed backers, and the published engineering signal of tracked startups.',
+    usage: {
+      get: `${urls.api('/api/diligence.json')}?company=GitHub`,
+      post: { url: urls.api('/api/diligence.json'), body: { company: 'GitHub' } },
+      parameters: {
+        company: 'Company or fund name, at most 100 characters; fuzzy and case-insensitive.',
+        entity: 'Alias of company.',
+        q: 'Alias of company.',
+      },
+      outcomes: {
+        '200': 'A dossier with dossier.found = true.',
+        '404': 'The name is outside the tracked corpus: dossier.found = false with notes (an expected outcome).',
+        '400': 'The name is longer than 100 characters or the body is not a JSON object.',
+      },
+    },
+    metadata: {
+      coverage: {
+        trackedCompanies: snapshot.startups.length,
+        acquirers: corpus.entities.filter((e) => e.acquisitionsMade.length > 0).length,
+        documentedAcquisitions: corpus.acquisitions.length,
+        fundsWithPortfolios: corpus.entities.filter((e) => e.investments.length > 0).length,
+        answerableEntities: answerable.length,
+      },
+      sourceThreshold: SOURCE_THRESHOLD,
+      relatedEndpoints: [
+        {
+          method: 'GET',
+          url: urls.api('/api/signal'),
+          description: 'The published signal of one tracked startup.',
+        },
+        {
+          method: 'GET',
+          url: urls.api('/api/signals.json'),
+          description: 'The current period: trending startups and sector rankings.',
+        },
+        { method: 'GET', url: urls.api('/api/ask'), description: 'Questions answered from the answer corpus.' },
+        { method: 'GET', url: urls.api('/api/llms-search'), description: 'Site-wide search.' },
+      ],
+      license: { name: DATA_LICENSE.name, url: DATA_LICENSE.url, terms: DATA_LICENSE.terms },
+      citation: snapshot.meta.citation,
+    },
+    answerableEntities: answerable,
+  };
+}
+
+/** The usage envelope answered when no company is given. */
+export function diligenceUsage(snapshot: Snapshot, baseUrl: string): Record<string, unknown> {
+  return diligenceIndex(snapshot, baseUrl).usage;
+}

@@ -1,0 +1,89 @@
+import type { Snapshot } from '../../snapshot/snapshot.js';
+import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../pipeline/rules.js';
+import { answerCorpus } from '../answers/corpus.js';
+import { derivePerBase } from '../answers/derive.js';
+import { comparisons, comparisonSummary } from '../answers/agent-queries.js';
+import { loadBlogPosts, markdownToText, type BlogPost } from '../blog.js';
+import { researchFindings } from '../research.js';
+import { sectorInfo, sectors } from '../sectors.js';
+import { siteUrls } from '../urls.js';
+import { SiteSearch, type SearchDocument } from './site-search.js';
+
+/**
+ * Every page the site search covers, for one snapshot: startups, sectors, blog posts, comparisons, agent-query
+ * answers, FAQs and research findings (the seven `type` values).
+ */
+export function searchDocuments(
+  snapshot: Snapshot,
+  baseUrl: string,
+  blog: readonly BlogPost[] = loadBlogPosts(),
+): SearchDocument[] {
+  const urls = siteUrls(baseUrl);
+  const period = snapshot.period.name;
+  const docs: SearchDocument[] = [];
+  const fiction = snapshot.synthetic ? ' Fictional startup from the synthetic demo dataset.' : '';
+
+  for (const s of snapshot.startups) {
+    const t = s.startup;
+    docs.push({
+      type: 'startup',
+      url: urls.startup(s.login),
+      title: t.name,
+      text: `${t.description} ${sectorInfo(s.sector).name}, ${t.stage}, ${t.geography}. ${t.signalType}: ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days (${t.commitVelocityChange}), ${t.contributors} contributors (${t.contributorGrowth}), ${t.newRepos} new repositories in ${NEW_REPO_DAYS} days, ${period}.${fiction}`,
+      keywords: `${s.login} ${s.sector}`,
+    });
+  }
+  for (const info of sectors) {
+    const list = snapshot.bySector.get(info.slug) ?? [];
+    docs.push({
+      type: 'sector',
+      url: urls.sector(info.slug),
+      title: `${info.name} startups`,
+      text: `${info.description} ${list.length} tracked startups in ${period}, led by ${list
+        .slice(0, 5)
+        .map((s) => s.startup.name)
+        .join(', ')}.`,
+      keywords: info.slug.replace(/-/g, ' '),
+    });
+  }
+  for (const post of blog) {
+    docs.push({
+      type: 'blog',
+      url: urls.blog(post.slug),
+      title: post.title,
+      text: `${post.summary} ${markdownToText(post.body)}`,
+      keywords: post.tags.join(' '),
+    });
+  }
+  for (const [a, b] of comparisons(snapshot)) {
+    docs.push({
+      type: 'comparison',
+      url: urls.compare(a.login, b.login),
+      title: `${a.startup.name} vs ${b.startup.name}`,
+      text: comparisonSummary(a, b, period),
+      keywords: `${a.login} ${b.login} compare versus`,
+    });
+  }
+  for (const entry of answerCorpus(snapshot, baseUrl).entries) {
+    docs.push({
+      type: entry.source === 'faq' ? 'faq' : 'answer',
+      url: entry.url,
+      title: entry.question,
+      text: entry.answer,
+      keywords: entry.keywords.join(' '),
+    });
+  }
+  for (const finding of researchFindings(snapshot, baseUrl)) {
+    docs.push({
+      type: 'research',
+      url: finding.url,
+      title: finding.title,
+      text: finding.claim,
+      keywords: `research ${finding.slug.replace(/-/g, ' ')}`,
+    });
+  }
+  return docs;
+}
+
+/** The site search of the snapshot's period, built once per period. */
+export const siteSearch = derivePerBase((snapshot, baseUrl) => new SiteSearch(searchDocuments(snapshot, baseUrl)));

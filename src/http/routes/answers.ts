@@ -1,0 +1,122 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { answerCorpus, faqPage } from '../../core/answers/corpus.js';
+import { toHit } from '../../core/answers/answer-index.js';
+import { MIN_CONFIDENCE } from '../../core/answers/confidence.js';
+import { siteUrls } from '../../core/urls.js';
+import {
+  AnswerHit,
+  AnswerMiss,
+  AnswerQuery,
+  AnswersCorpus,
+  AskQuery,
+  AskResponse,
+  FaqPage,
+} from '../../schemas/answers.js';
+import { PUBLIC_CACHE, sendRendered } from '../conditional.js';
+import { currentSnapshot, type AppContext } from '../context.js';
+import { errorResponses } from '../openapi.js';
+import { HttpProblem, statusTitle } from '../problem.js';
+import { LICENSE_LINK } from './signals.js';
+
+const CONFIDENCE_NOTE = `Confidence (0 to 1) is how much of the query the matched question covers: 0.7 × the share of the query's content words found in the question + 0.3 × the share of the question's content words found in the query. Only hits with confidence of at least ${MIN_CONFIDENCE} are returned.`;
+
+/** GET /api/answer, /api/ask, the corpus documents and the FAQ. Thin: the answer index lives in core/answers. */
+export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const urls = siteUrls(ctx.config.baseUrl);
+  // Build the corpus when a period is loaded rather than on the first request: a bad FAQ file stops the start.
+  faqPage(ctx.config.baseUrl);
+  ctx.holder.onSwap((snapshot) => answerCorpus(snapshot, ctx.config.baseUrl));
+
+  r.get(
+    '/api/answer',
+    {
+      schema: {
+        summary: 'The single best answer to a question',
+        description: `${CONFIDENCE_NOTE} When no question in the corpus reaches that confidence the answer is 404 (problem+json) with \`found: false\`, the nearest questions as \`suggestions\` and a \`searchUrl\`: an expected outcome, never a random hit.`,
+        tags: ['answers'],
+        operationId: 'getAnswer',
+        querystring: AnswerQuery,
+        response: {
+          200: AnswerHit,
+          404: { description: 'No good match.', content: { 'application/problem+json': { schema: AnswerMiss } } },
+          ...errorResponses(400, 503),
+        },
+      },
+    },
+    (request, reply) => {
+      const { q } = request.query;
+      const index = answerCorpus(currentSnapshot(ctx), ctx.config.baseUrl).index;
+      const best = index.best(q);
+      if (!best) {
+        throw new HttpProblem(
+          404,
+          statusTitle(404),
+          `No question in the corpus matches this query with confidence of at least ${MIN_CONFIDENCE}.`,
+          {
+            found: false,
+            query: q,
+            suggestions: index.suggestions(q, 3).map((s) => ({ question: s.entry.question, url: s.entry.url })),
+            searchUrl: `${urls.api('/api/llms-search')}?q=${encodeURIComponent(q)}`,
+          },
+        );
+      }
+      reply.header('cache-control', PUBLIC_CACHE);
+      return toHit(best);
+    },
+  );
+
+  r.get(
+    '/api/ask',
+    {
+      schema: {
+        summary: 'Ranked answers to a question',
+        description: `${CONFIDENCE_NOTE} \`hits\` is empty when nothing matches well enough.`,
+        tags: ['answers'],
+        operationId: 'ask',
+        querystring: AskQuery,
+        response: { 200: AskResponse, ...errorResponses(400, 503) },
+      },
+    },
+    (request, reply) => {
+      const { q, limit } = request.query;
+      const index = answerCorpus(currentSnapshot(ctx), ctx.config.baseUrl).index;
+      reply.header('cache-control', PUBLIC_CACHE);
+      return { query: q, hits: index.ask(q, limit).map(toHit) };
+    },
+  );
+
+  const corpusSchema = {
+    summary: 'The full question-and-answer corpus: agent queries of the current period and the FAQ',
+    tags: ['answers'],
+    response: { 200: AnswersCorpus, ...errorResponses(503) },
+  };
+  r.get('/api/answers.json', { schema: { ...corpusSchema, operationId: 'getAnswers' } }, (request, reply) => {
+    sendRendered(request, reply, answerCorpus(currentSnapshot(ctx), ctx.config.baseUrl).json, { link: LICENSE_LINK });
+  });
+  r.get(
+    '/api/v1/answers.json',
+    { schema: { ...corpusSchema, operationId: 'getAnswersV1', description: 'Same body as /api/answers.json.' } },
+    (request, reply) => {
+      sendRendered(request, reply, answerCorpus(currentSnapshot(ctx), ctx.config.baseUrl).json, {
+        link: `<${urls.api('/api/answers.json')}>; rel="canonical", ${LICENSE_LINK}`,
+      });
+    },
+  );
+
+  r.get(
+    '/api/v1/faq.json',
+    {
+      schema: {
+        summary: 'The standalone FAQ corpus as a schema.org FAQPage',
+        tags: ['answers'],
+        operationId: 'getFaqV1',
+        response: { 200: FaqPage },
+      },
+    },
+    (request, reply) => {
+      sendRendered(request, reply, faqPage(ctx.config.baseUrl), { link: LICENSE_LINK });
+    },
+  );
+}

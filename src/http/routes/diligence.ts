@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { diligenceDossier, diligenceUsage } from '../../core/diligence/dossier.js';
+import { DiligenceBody, DiligenceQuery, DiligenceResponse, DiligenceUsage } from '../../schemas/answers.js';
+import { PUBLIC_CACHE } from '../conditional.js';
+import { currentSnapshot, type AppContext } from '../context.js';
+import { errorResponses } from '../openapi.js';
+
+interface CompanyInput {
+  company?: string | undefined;
+  entity?: string | undefined;
+  q?: string | undefined;
+}
+
+/** `company`, else its aliases `entity` and `q`; blank counts as absent. */
+function companyOf(input: CompanyInput): string | undefined {
+  for (const value of [input.company, input.entity, input.q]) {
+    const trimmed = value?.trim();
+    if (trimmed) return trimmed;
+  }
+  return undefined;
+}
+
+/** GET and POST /api/diligence.json: public-source diligence dossiers. */
+export async function diligenceRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  // Load the diligence corpus and its matcher with each period: a bad data file stops the start.
+  ctx.holder.onSwap((snapshot) => diligenceUsage(snapshot, ctx.config.baseUrl));
+
+  const answer = (input: CompanyInput, reply: FastifyReply): void => {
+    const snapshot = currentSnapshot(ctx);
+    const company = companyOf(input);
+    reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', PUBLIC_CACHE);
+    if (!company) {
+      reply.code(200).send(JSON.stringify(diligenceUsage(snapshot, ctx.config.baseUrl)));
+      return;
+    }
+    const result = diligenceDossier(snapshot, ctx.config.baseUrl, company);
+    reply.code(result.status).send(JSON.stringify(result.body));
+  };
+
+  const description =
+    'Documented acquirers, acquisitions made and publicly disclosed backers of a company or fund (sources: press releases, regulatory filings or both-sides disclosures, each with its URL), plus the published signal of a tracked startup. Names match fuzzily, as on /api/signal. Without a company: a usage envelope with coverage metadata and the answerable names. Outside the corpus: 404 with `dossier.found: false` and notes (an expected outcome).';
+  const responses = {
+    200: {
+      description: 'A dossier, or the usage envelope when no company is given.',
+      content: { 'application/json': { schema: DiligenceResponse.or(DiligenceUsage) } },
+    },
+    404: {
+      description: 'Outside the tracked corpus: `dossier.found` is false.',
+      content: { 'application/json': { schema: DiligenceResponse } },
+    },
+    ...errorResponses(400, 503),
+  };
+
+  r.get(
+    '/api/diligence.json',
+    {
+      schema: {
+        summary: 'Diligence dossier for a company or fund',
+        description,
+        tags: ['diligence'],
+        operationId: 'getDiligence',
+        querystring: DiligenceQuery,
+        response: responses,
+      },
+    },
+    (request, reply) => {
+      answer(request.query, reply as FastifyReply);
+    },
+  );
+
+  r.post(
+    '/api/diligence.json',
+    {
+      schema: {
+        summary: 'Diligence dossier for a company or fund (JSON body)',
+        description,
+        tags: ['diligence'],
+        operationId: 'postDiligence',
+        body: DiligenceBody,
+        response: responses,
+      },
+    },
+    (request, reply) => {
+      answer(request.body, reply as FastifyReply);
+    },
+  );
+}

@@ -1,0 +1,303 @@
+import { z } from 'zod';
+
+/** Bounds the interface fixes for the answer, search, diligence and NLWeb surfaces. */
+export const QUERY_MAX = 280;
+export const ASK_LIMIT = { min: 1, max: 20, default: 5 } as const;
+export const SEARCH_LIMIT = { min: 1, max: 50, default: 10 } as const;
+export const DILIGENCE_COMPANY_MAX = 100;
+
+const notBlank = (s: string) => s.trim().length > 0;
+
+/** A free-text question: required, 1–280 characters, not only spaces. */
+export const QueryText = z
+  .string()
+  .min(1)
+  .max(QUERY_MAX)
+  .refine(notBlank, { message: 'must contain a non-space character' });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Answers
+
+export const ANSWER_SOURCES = ['agent-query', 'faq'] as const;
+export const AnswerSource = z.enum(ANSWER_SOURCES).meta({
+  id: 'AnswerSource',
+  description:
+    '`agent-query`: generated from the current period’s data; `faq`: a standalone question about the service.',
+});
+export type AnswerSource = z.infer<typeof AnswerSource>;
+
+export const Fact = z
+  .object({
+    claim: z.string(),
+    sourceUrl: z.url().describe('A page or API URL that proves the claim.'),
+  })
+  .meta({ id: 'Fact' });
+export type Fact = z.infer<typeof Fact>;
+
+export const RelatedQuestion = z.object({ question: z.string(), url: z.url() }).meta({ id: 'RelatedQuestion' });
+export type RelatedQuestion = z.infer<typeof RelatedQuestion>;
+
+export const AnswerHit = z
+  .object({
+    question: z.string(),
+    answer: z.string(),
+    url: z.url().describe('Canonical URL for verification.'),
+    source: AnswerSource,
+    confidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe(
+        'How much of the query the matched question covers, 0 to 1: 0.7 × the share of the query’s content words found in the question + 0.3 × the share of the question’s content words found in the query (words compared after stemming, small typos tolerated). 1 means the same question; hits below 0.35 are never returned.',
+      ),
+    facts: z.array(Fact).describe('Supporting facts, each with the URL that proves it.'),
+    related: z.array(RelatedQuestion),
+  })
+  .meta({ id: 'AnswerHit', description: 'One answer from the question-and-answer corpus.' });
+export type AnswerHit = z.infer<typeof AnswerHit>;
+
+export const AnswerQuery = z.object({
+  q: QueryText.describe('The question, at most 280 characters.'),
+});
+
+export const AskQuery = z.object({
+  q: QueryText.describe('The question, at most 280 characters.'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(ASK_LIMIT.min)
+    .max(ASK_LIMIT.max)
+    .default(ASK_LIMIT.default)
+    .describe('Number of hits, 1 to 20 (default 5).'),
+});
+
+export const AskResponse = z
+  .object({
+    query: z.string(),
+    hits: z.array(AnswerHit).describe('Best first; empty when no question in the corpus is a good match.'),
+  })
+  .meta({ id: 'AskResponse' });
+export type AskResponse = z.infer<typeof AskResponse>;
+
+export const AnswerMiss = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.literal(404),
+    detail: z.string(),
+    instance: z.string().optional(),
+    found: z.literal(false),
+    query: z.string(),
+    suggestions: z.array(RelatedQuestion).describe('Nearest questions below the confidence floor, if any.'),
+    searchUrl: z.url().describe('The same query on the site-wide search.'),
+  })
+  .meta({
+    id: 'AnswerMiss',
+    description: 'No question in the corpus matches well enough (confidence below 0.35): an expected outcome.',
+  });
+export type AnswerMiss = z.infer<typeof AnswerMiss>;
+
+export const AnswersCorpus = z
+  .object({
+    meta: z.object({
+      name: z.string(),
+      period: z.object({ slug: z.string(), name: z.string() }),
+      lastUpdated: z.iso.datetime(),
+      total: z.int(),
+      counts: z.object({ 'agent-query': z.int(), faq: z.int() }),
+      synthetic: z.boolean(),
+      license: z.string(),
+      citation: z.string(),
+    }),
+    answers: z.array(
+      z.object({
+        id: z.string(),
+        question: z.string(),
+        answer: z.string(),
+        url: z.url(),
+        source: AnswerSource,
+        facts: z.array(Fact),
+        related: z.array(RelatedQuestion),
+      }),
+    ),
+  })
+  .meta({ id: 'AnswersCorpus', description: 'The whole question-and-answer corpus: agent queries and FAQs.' });
+export type AnswersCorpus = z.infer<typeof AnswersCorpus>;
+
+export const FaqPage = z
+  .object({
+    '@context': z.literal('https://schema.org'),
+    '@type': z.literal('FAQPage'),
+    name: z.string(),
+    url: z.url(),
+    license: z.url(),
+    inLanguage: z.string(),
+    mainEntity: z.array(
+      z.object({
+        '@type': z.literal('Question'),
+        '@id': z.url(),
+        name: z.string(),
+        about: z.string(),
+        acceptedAnswer: z.object({ '@type': z.literal('Answer'), text: z.string(), url: z.url() }),
+      }),
+    ),
+  })
+  .meta({ id: 'FaqPage', description: 'The standalone FAQ corpus as a schema.org FAQPage.' });
+export type FaqPage = z.infer<typeof FaqPage>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Site search
+
+export const SEARCH_TYPES = ['startup', 'sector', 'blog', 'comparison', 'answer', 'faq', 'research'] as const;
+export const SearchType = z.enum(SEARCH_TYPES).meta({ id: 'SearchType' });
+export type SearchType = z.infer<typeof SearchType>;
+
+export const SearchHit = z
+  .object({
+    url: z.url(),
+    title: z.string(),
+    snippet: z.string().describe('Text around the matched terms.'),
+    type: SearchType,
+    score: z.number().describe('BM25 relevance (higher is better); comparable only within one response.'),
+  })
+  .meta({ id: 'SearchHit' });
+export type SearchHit = z.infer<typeof SearchHit>;
+
+export const SearchQuery = z.object({
+  q: QueryText.describe('Search words, at most 280 characters.'),
+  type: SearchType.optional().describe('Only hits of this type.'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(SEARCH_LIMIT.min)
+    .max(SEARCH_LIMIT.max)
+    .default(SEARCH_LIMIT.default)
+    .describe('Number of hits, 1 to 50 (default 10).'),
+});
+
+export const SearchResponse = z
+  .object({
+    query: z.string(),
+    total: z.int().min(0).describe('Documents matching, before the limit.'),
+    hits: z.array(SearchHit),
+  })
+  .meta({ id: 'SearchResponse' });
+export type SearchResponse = z.infer<typeof SearchResponse>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Diligence
+
+const companyName = z.string().max(DILIGENCE_COMPANY_MAX);
+
+export const DiligenceQuery = z.object({
+  company: companyName.optional().describe('Company or fund name (at most 100 characters); fuzzy, case-insensitive.'),
+  entity: companyName.optional().describe('Alias of `company`.'),
+  q: companyName.optional().describe('Alias of `company`.'),
+});
+
+export const DiligenceBody = z
+  .object({
+    company: companyName.optional().describe('Company or fund name (at most 100 characters).'),
+    entity: companyName.optional().describe('Alias of `company`.'),
+    q: companyName.optional().describe('Alias of `company`.'),
+  })
+  .meta({ id: 'DiligenceRequest' });
+
+export const SOURCE_KINDS = ['press-release', 'regulatory-filing', 'both-sides'] as const;
+export const SourceKind = z.enum(SOURCE_KINDS);
+
+/** YYYY-MM-DD, or YYYY-MM when only the month is on record. */
+export const PartialDate = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$/, 'must be YYYY-MM-DD or YYYY-MM');
+
+const dealFields = {
+  announced: PartialDate,
+  completed: z.iso.date().nullable(),
+  value: z.string().nullable().describe('As disclosed, with currency; null when undisclosed.'),
+  sources: z.array(z.object({ url: z.url(), kind: SourceKind, publisher: z.string() })).min(1),
+};
+
+export const AcquisitionFact = z
+  .object({ acquirer: z.string(), target: z.string(), ...dealFields })
+  .meta({ id: 'AcquisitionFact' });
+export type AcquisitionFact = z.infer<typeof AcquisitionFact>;
+
+export const BackingFact = z
+  .object({
+    investor: z.string(),
+    company: z.string(),
+    round: z.string(),
+    announced: PartialDate,
+    sources: dealFields.sources,
+  })
+  .meta({ id: 'BackingFact' });
+export type BackingFact = z.infer<typeof BackingFact>;
+
+export const Dossier = z
+  .object({
+    entity: z.string(),
+    found: z.boolean(),
+    acquiredBy: z.array(AcquisitionFact),
+    acquisitionsMade: z.array(AcquisitionFact),
+    backedBy: z.array(BackingFact),
+    signal: z.record(z.string(), z.unknown()).nullable().describe('The published Startup signal, when tracked.'),
+    notes: z.array(z.string()),
+  })
+  .meta({ id: 'Dossier' });
+export type Dossier = z.infer<typeof Dossier>;
+
+export const CitationEntry = z
+  .object({ '@type': z.string(), name: z.string(), url: z.url() })
+  .loose()
+  .meta({ id: 'CitationEntry' });
+
+export const DiligenceResponse = z
+  .object({
+    '@context': z.literal('https://schema.org'),
+    '@type': z.literal('Dataset'),
+    dossier: Dossier,
+    citation: z.array(CitationEntry),
+  })
+  .loose()
+  .meta({ id: 'DiligenceResponse', description: 'A public-source diligence dossier.' });
+export type DiligenceResponse = z.infer<typeof DiligenceResponse>;
+
+export const DiligenceUsage = z
+  .object({
+    '@context': z.literal('https://schema.org'),
+    '@type': z.literal('Dataset'),
+    usage: z.object({}).loose(),
+    metadata: z.object({
+      coverage: z.object({
+        trackedCompanies: z.int(),
+        acquirers: z.int(),
+        documentedAcquisitions: z.int(),
+        fundsWithPortfolios: z.int(),
+        answerableEntities: z.int(),
+      }),
+      sourceThreshold: z.string(),
+      relatedEndpoints: z.array(z.object({ method: z.string(), url: z.url(), description: z.string() })),
+      license: z.object({ name: z.string(), url: z.url(), terms: z.string() }),
+      citation: z.string(),
+    }),
+    answerableEntities: z.array(z.string()),
+  })
+  .loose()
+  .meta({ id: 'DiligenceUsage', description: 'Usage envelope: how to ask, what is covered, who can be asked about.' });
+
+// ---------------------------------------------------------------------------------------------------------------
+// NLWeb
+
+export const NlwebBody = z
+  .object({ query: QueryText.describe('A natural-language question, at most 280 characters.') })
+  .meta({ id: 'NlwebRequest' });
+
+export const JsonLd = z
+  .object({ '@context': z.literal('https://schema.org'), '@type': z.string() })
+  .loose()
+  .meta({
+    id: 'NlwebResult',
+    description:
+      'schema.org JSON-LD: ItemList for list questions, Organization for one startup, Dataset for questions about the data; an empty ItemList named "No result" when nothing answers.',
+  });

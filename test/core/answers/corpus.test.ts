@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { answerCorpus, faqPage } from '../../../src/core/answers/corpus.js';
+import { toHit } from '../../../src/core/answers/answer-index.js';
+import { MIN_CONFIDENCE } from '../../../src/core/answers/confidence.js';
+import { readFaq } from '../../../src/core/answers/faq.js';
+import { AnswerHit, AnswersCorpus, FaqPage } from '../../../src/schemas/answers.js';
+import { BASE, demoSnapshot } from '../fixtures.js';
+
+const snapshot = demoSnapshot();
+const corpus = answerCorpus(snapshot, BASE);
+const agent = corpus.entries.filter((e) => e.source === 'agent-query');
+
+describe('answer corpus', () => {
+  test('has one agent query per tracked startup', () => {
+    for (const s of snapshot.startups) {
+      const entry = agent.find((e) => e.kind === 'startup' && e.subjects[0] === s.login);
+      assert.ok(entry, s.login);
+      assert.equal(entry.question, `What is the engineering signal for ${s.startup.name}?`);
+      assert.ok(entry.answer.includes(`${s.startup.commitVelocity14d} commits`));
+      assert.ok(entry.answer.includes(s.startup.signalType));
+    }
+  });
+
+  test('has top and fastest-accelerating questions for every sector, trending, signal types and comparisons', () => {
+    const ids = new Set(agent.map((e) => e.id));
+    for (const slug of snapshot.bySector.keys()) {
+      assert.ok(ids.has(`top-${slug}`), slug);
+      assert.ok(ids.has(`fastest-accelerating-${slug}`), slug);
+    }
+    for (const id of ['trending', 'fastest-accelerating', 'signal-type-engineering-hiring-burst', 'dataset-coverage']) {
+      assert.ok(ids.has(id), id);
+    }
+    assert.ok(agent.some((e) => e.kind === 'comparison'));
+    assert.ok(agent.some((e) => e.kind === 'research'));
+  });
+
+  test('the fastest-accelerating list of a sector is ordered by commit change', () => {
+    const entry = agent.find((e) => e.id === 'fastest-accelerating-robotics')!;
+    const changes = entry.subjects.map((l) => parseInt(snapshot.byLogin.get(l)!.startup.commitVelocityChange, 10));
+    assert.deepEqual(
+      changes,
+      [...changes].sort((a, b) => b - a),
+    );
+  });
+
+  test('every answer has facts with absolute source URLs on the service and related questions', () => {
+    for (const e of corpus.entries) {
+      assert.ok(e.facts.length > 0, e.id);
+      for (const f of e.facts) {
+        assert.ok(
+          e.source === 'faq' ? /^https:\/\//.test(f.sourceUrl) : f.sourceUrl.startsWith(`${BASE}/`),
+          `${e.id}: ${f.sourceUrl}`,
+        );
+      }
+      for (const r of e.related) assert.ok(r.url.startsWith(`${BASE}/`));
+    }
+    assert.ok(agent.every((e) => e.related.length > 0));
+  });
+
+  test('answers from the synthetic dataset say they are synthetic', () => {
+    for (const e of agent) assert.match(e.answer, /Synthetic demo data/, e.id);
+  });
+
+  test('the FAQ entries are part of the corpus', () => {
+    assert.equal(corpus.entries.filter((e) => e.source === 'faq').length, readFaq().length);
+  });
+
+  test('the rendered corpus matches its schema and counts both sources', () => {
+    const body = AnswersCorpus.parse(JSON.parse(corpus.json.body.toString()));
+    assert.equal(body.meta.total, corpus.entries.length);
+    assert.equal(body.meta.counts['agent-query'], agent.length);
+    assert.equal(body.meta.synthetic, true);
+    assert.equal(body.meta.period.slug, snapshot.period.slug);
+  });
+
+  test('the corpus is built once per snapshot and rebuilt for a new one', () => {
+    assert.equal(answerCorpus(snapshot, BASE), corpus);
+    const next = demoSnapshot({ startups: 45, seed: 'next-period' });
+    assert.notEqual(answerCorpus(next, BASE), corpus);
+  });
+
+  test('the FAQ page is a schema.org FAQPage with every question', () => {
+    const page = FaqPage.parse(JSON.parse(faqPage(BASE).body.toString()));
+    assert.equal(page.mainEntity.length, readFaq().length);
+  });
+});
+
+describe('answer index', () => {
+  const { index } = corpus;
+
+  test('a sector question finds the sector answer with full confidence', () => {
+    const best = index.best('Which are the fastest accelerating robotics startups?')!;
+    assert.equal(best.entry.id, 'fastest-accelerating-robotics');
+    assert.equal(best.confidence, 1);
+  });
+
+  test('a startup name finds that startup first', () => {
+    const s = snapshot.startups[10]!;
+    assert.equal(index.best(`${s.startup.name} signal`)!.entry.id, `signal-${s.login}`);
+  });
+
+  test('a question with a typo still finds its answer', () => {
+    assert.equal(index.best('how oftn is the data refreshed')!.entry.id, 'faq-how-often-is-data-refreshed');
+  });
+
+  test('an unrelated question has no answer', () => {
+    assert.equal(index.best('banana smoothie recipe'), undefined);
+    assert.deepEqual(index.ask('banana smoothie recipe', 5), []);
+  });
+
+  test('ask returns at most limit hits, best confidence first, none below the floor', () => {
+    const hits = index.ask('robotics startups', 7);
+    assert.ok(hits.length > 0 && hits.length <= 7);
+    for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1]!.confidence >= hits[i]!.confidence);
+    assert.ok(hits.every((h) => h.confidence >= MIN_CONFIDENCE && h.confidence <= 1));
+  });
+
+  test('a hit has exactly the AnswerHit fields', () => {
+    const hit = toHit(index.best('what is the data licence')!);
+    assert.deepEqual(Object.keys(hit).sort(), [
+      'answer',
+      'confidence',
+      'facts',
+      'question',
+      'related',
+      'source',
+      'url',
+    ]);
+    AnswerHit.parse(hit);
+  });
+});

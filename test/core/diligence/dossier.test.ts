@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { diligenceDossier, diligenceUsage } from '../../../src/core/diligence/dossier.js';
+import { DiligenceResponse, DiligenceUsage } from '../../../src/schemas/answers.js';
+import { BASE, demoSnapshot } from '../fixtures.js';
+
+const snapshot = demoSnapshot();
+
+describe('diligence dossiers', () => {
+  test('a documented company has its acquirer with the source URL, in the contract shape', () => {
+    const result = diligenceDossier(snapshot, BASE, 'GitHub');
+    assert.equal(result.status, 200);
+    const body = DiligenceResponse.parse(result.body);
+    assert.deepEqual(Object.keys(body.dossier), [
+      'entity',
+      'found',
+      'acquiredBy',
+      'acquisitionsMade',
+      'backedBy',
+      'signal',
+      'notes',
+    ]);
+    assert.equal(body.dossier.found, true);
+    assert.equal(body.dossier.acquiredBy[0]!.acquirer, 'Microsoft');
+    const url = body.dossier.acquiredBy[0]!.sources[0]!.url;
+    assert.ok(body.citation.some((c) => c.url === url));
+  });
+
+  test('a misspelt name is matched by the shared fuzzy matcher and the note says so', () => {
+    const result = diligenceDossier(snapshot, BASE, 'Microsft');
+    assert.equal(result.body.dossier.entity, 'Microsoft');
+    assert.match(result.body.dossier.notes[0]!, /matched to Microsoft by name similarity/);
+  });
+
+  test('an alias finds its entity', () => {
+    assert.equal(diligenceDossier(snapshot, BASE, 'Sequoia Capital India').body.dossier.entity, 'Peak XV Partners');
+  });
+
+  test('a demo startup has no M&A facts, its published signal, and notes that say it is fictional', () => {
+    const s = snapshot.startups[3]!;
+    const { status, body } = diligenceDossier(snapshot, BASE, s.login);
+    assert.equal(status, 200);
+    assert.equal(body.dossier.entity, s.startup.name);
+    assert.deepEqual(body.dossier.signal, s.startup);
+    assert.deepEqual([body.dossier.acquiredBy, body.dossier.acquisitionsMade, body.dossier.backedBy], [[], [], []]);
+    assert.match(body.dossier.notes.join(' '), /fictional startup from the synthetic demo dataset/);
+  });
+
+  test('a name outside the corpus is a 404 dossier with found false and honest notes', () => {
+    const { status, body } = diligenceDossier(snapshot, BASE, 'Qwertyuiop Holdings');
+    assert.equal(status, 404);
+    assert.equal(body.dossier.found, false);
+    assert.equal(body.dossier.entity, 'Qwertyuiop Holdings');
+    assert.equal(body.dossier.signal, null);
+    assert.match(body.dossier.notes.join(' '), /not evidence that no acquisition or funding exists/);
+  });
+
+  test('the usage envelope counts the coverage and lists every answerable name', () => {
+    const usage = DiligenceUsage.parse(diligenceUsage(snapshot, BASE));
+    assert.equal(usage.metadata.coverage.trackedCompanies, snapshot.startups.length);
+    assert.ok(usage.metadata.coverage.documentedAcquisitions >= 40);
+    assert.equal(usage.metadata.coverage.answerableEntities, usage.answerableEntities.length);
+    assert.ok(usage.answerableEntities.includes('GitHub'));
+    assert.ok(usage.answerableEntities.includes(snapshot.startups[0]!.startup.name));
+  });
+});

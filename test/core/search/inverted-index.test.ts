@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { InvertedIndex } from '../../../src/core/search/inverted-index.js';
+
+const docs = [
+  ['Robotics fleet orchestration', 'robots fleets'],
+  ['Data streaming engine', 'streams'],
+  ['Robot arms', ''],
+  ['Payroll software for robotics teams', ''],
+  ['Common word', ''],
+];
+const index = new InvertedIndex(docs, { fields: [{ boost: 3 }, { boost: 1 }] });
+
+describe('inverted index', () => {
+  test('total counts every document matching a term and hits are best first', () => {
+    const result = index.search('robotics', 10);
+    assert.deepEqual(result.hits.map((h) => h.doc).sort(), [0, 2, 3]);
+    assert.equal(result.total, 3);
+    const scores = result.hits.map((h) => h.score);
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+    );
+  });
+
+  test('a shorter field with the term outranks a longer one (length normalisation)', () => {
+    const order = index.search('robot', 10).hits.map((h) => h.doc);
+    assert.ok(order.indexOf(2) < order.indexOf(3), order.join());
+  });
+
+  test('limit cuts the hits but not the total', () => {
+    const result = index.search('robotics', 1);
+    assert.equal(result.hits.length, 1);
+    assert.equal(result.total, 3);
+  });
+
+  test('accept filters hits and total', () => {
+    const result = index.search('robotics', 10, (doc) => doc !== 0);
+    assert.deepEqual(result.hits.map((h) => h.doc).sort(), [2, 3]);
+    assert.equal(result.total, 2);
+  });
+
+  test('a prefix of 4+ letters matches longer words, a typo matches its word', () => {
+    assert.deepEqual(
+      index.search('orch', 10).hits.map((h) => h.doc),
+      [0],
+    );
+    assert.deepEqual(
+      index.search('payrol', 10).hits.map((h) => h.doc),
+      [3],
+    );
+  });
+
+  test('stop words and unknown words find nothing', () => {
+    assert.deepEqual(index.search('the of and', 10), { total: 0, hits: [], terms: [] });
+    assert.equal(index.search('zzzzzz', 10).total, 0);
+  });
+
+  test('commonShare drops a term in most documents when the query has a rarer one', () => {
+    const common = new InvertedIndex(
+      [['alpha common'], ['beta common'], ['gamma common'], ['delta common'], ['common']],
+      { fields: [{ boost: 1 }] },
+    );
+    assert.equal(common.search('alpha common', 10).total, 5);
+    assert.equal(common.search('alpha common', 10, undefined, 0.5).total, 1);
+    assert.equal(common.search('common', 10, undefined, 0.5).total, 5);
+  });
+
+  test('scores are reset between queries', () => {
+    const first = index.search('robotics', 10).hits.map((h) => h.score);
+    const second = index.search('robotics', 10).hits.map((h) => h.score);
+    assert.deepEqual(first, second);
+  });
+});

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { searchDocuments, siteSearch } from '../../../src/core/search/documents.js';
+import { SiteSearch } from '../../../src/core/search/site-search.js';
+import { SEARCH_TYPES, SearchHit } from '../../../src/schemas/answers.js';
+import { BASE, demoSnapshot } from '../fixtures.js';
+
+const snapshot = demoSnapshot();
+const search = siteSearch(snapshot, BASE);
+
+describe('site search', () => {
+  test('the index holds documents of all seven types', () => {
+    const types = new Set(searchDocuments(snapshot, BASE).map((d) => d.type));
+    assert.deepEqual([...types].sort(), [...SEARCH_TYPES].sort());
+  });
+
+  test('each type filter returns only hits of that type', () => {
+    const queries: Record<string, string> = {
+      startup: snapshot.startups[0]!.startup.name,
+      sector: 'robotics',
+      blog: 'demo dataset',
+      comparison: snapshot.startups[0]!.startup.name,
+      answer: 'fastest accelerating robotics',
+      faq: 'credits expire',
+      research: 'median commit velocity',
+    };
+    for (const type of SEARCH_TYPES) {
+      const result = search.search(queries[type]!, { type, limit: 50 });
+      assert.ok(result.hits.length > 0, type);
+      assert.ok(
+        result.hits.every((h) => h.type === type),
+        type,
+      );
+    }
+  });
+
+  test('a startup name ranks its own page first', () => {
+    const s = snapshot.startups[42]!;
+    const hit = search.search(s.startup.name, { type: 'startup', limit: 1 }).hits[0]!;
+    assert.equal(hit.url, `${BASE}/startups/${s.login}`);
+    assert.equal(hit.title, s.startup.name);
+  });
+
+  test('total counts every match and hits stop at the limit, best score first', () => {
+    const result = search.search('robotics startups', { limit: 3 });
+    assert.equal(result.hits.length, 3);
+    assert.ok(result.total > 3);
+    const scores = result.hits.map((h) => h.score);
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+    );
+  });
+
+  test('hits have exactly the SearchHit fields and a snippet with a matched word', () => {
+    const result = search.search('contributor growth', { limit: 5 });
+    for (const hit of result.hits) {
+      SearchHit.parse(hit);
+      assert.deepEqual(Object.keys(hit).sort(), ['score', 'snippet', 'title', 'type', 'url']);
+    }
+    assert.match(result.hits.map((h) => `${h.title} ${h.snippet}`).join(' '), /contributor|growth/i);
+  });
+
+  test('a query of stop words only finds nothing', () => {
+    assert.deepEqual(search.search('what is the', { limit: 10 }), { total: 0, hits: [] });
+  });
+
+  test('words that occur nowhere find nothing', () => {
+    assert.equal(search.search('xylophonequartz', { limit: 10 }).total, 0);
+  });
+
+  test('an index over given documents finds by prefix and by typo', () => {
+    const index = new SiteSearch([
+      { type: 'blog', url: 'https://s.test/blog/a', title: 'Kubernetes operators', text: 'Operators reconcile state.' },
+      { type: 'blog', url: 'https://s.test/blog/b', title: 'Postgres tuning', text: 'Vacuum and indexes.' },
+    ]);
+    assert.equal(index.search('kubern', { limit: 5 }).hits[0]!.url, 'https://s.test/blog/a');
+    assert.equal(index.search('vacuun', { limit: 5 }).hits[0]!.url, 'https://s.test/blog/b');
+  });
+});
