@@ -35,6 +35,17 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
       servers: [{ url: baseUrl }],
       tags: [
         { name: 'signals', description: 'Per-period signals and exports' },
+        { name: 'answers', description: 'Citation-ready answers over the agent-query and FAQ corpus' },
+        {
+          name: 'search',
+          description: 'Site-wide search over startups, sectors, posts, comparisons, answers, FAQs and research',
+        },
+        { name: 'diligence', description: 'Public-source diligence dossiers' },
+        { name: 'documents', description: 'Methodology, glossary, changelog, pricing and ledgers' },
+        { name: 'feeds', description: 'RSS feed and llms.txt' },
+        { name: 'citations', description: 'Reference-manager citation exports' },
+        { name: 'markets', description: 'Prediction markets computed from the current period' },
+        { name: 'agents', description: 'Agent catalog and NLWeb' },
         { name: 'operations', description: 'Health and readiness' },
         { name: 'meta', description: 'Interface description' },
       ],

@@ -111,8 +111,11 @@ export async function periodStartups(db: Kysely<Database>, slug: string): Promis
 export async function* iterateAllPeriodStartups(
   db: Kysely<Database>,
   pageSize = 1000,
+  onlySlugs?: readonly string[],
 ): AsyncGenerator<{ period: PeriodRow; rows: PeriodStartupRow[] }> {
+  const wanted = onlySlugs && new Set(onlySlugs);
   for (const period of await listPeriods(db)) {
+    if (wanted && !wanted.has(period.slug)) continue;
     let after = 0;
     for (;;) {
       const rows = await db

@@ -9,9 +9,12 @@ import { canonicalStartup, type DatasetRecord } from '../../schemas/signals.js';
 import type { SectorSlug } from '../../schemas/enums.js';
 import { LICENSE_LINK } from './signals.js';
 
-/** Every stored period, oldest first, one JSON line per startup; read from the store page by page. */
-async function* datasetLines(ctx: AppContext): AsyncGenerator<string> {
-  for await (const { period, rows } of iterateAllPeriodStartups(ctx.store.db)) {
+/**
+ * The periods the current snapshot knows (so the body matches its ETag even while a newer period is being swapped
+ * in), oldest first, one JSON line per startup; read from the store page by page.
+ */
+async function* datasetLines(ctx: AppContext, slugs: string[]): AsyncGenerator<string> {
+  for await (const { period, rows } of iterateAllPeriodStartups(ctx.store.db, 1000, slugs)) {
     let chunk = '';
     for (const row of rows) {
       const record: DatasetRecord = {
@@ -32,14 +35,21 @@ async function* datasetLines(ctx: AppContext): AsyncGenerator<string> {
 
 export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const handler = (request: FastifyRequest, reply: FastifyReply): void => {
-    const etag = currentSnapshot(ctx).datasetEtag;
-    reply.header('etag', etag).header('cache-control', PUBLIC_CACHE).header('link', LICENSE_LINK);
+  const canonical = `<${ctx.config.baseUrl}/api/dataset.jsonl>; rel="canonical", ${LICENSE_LINK}`;
+  const handler = (request: FastifyRequest, reply: FastifyReply, link: string): void => {
+    const snapshot = currentSnapshot(ctx);
+    const etag = snapshot.datasetEtag;
+    reply.header('etag', etag).header('cache-control', PUBLIC_CACHE).header('link', link);
     if (notModified(request, etag)) {
       reply.code(304).send();
       return;
     }
-    const stream = Readable.from(datasetLines(ctx));
+    const stream = Readable.from(
+      datasetLines(
+        ctx,
+        snapshot.periods.map((p) => p.slug),
+      ),
+    );
     stream.on('error', (err) => request.log.error({ err }, 'dataset stream failed'));
     reply.header('content-type', 'application/x-ndjson; charset=utf-8').send(stream);
   };
@@ -52,6 +62,10 @@ export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Prom
       ...errorResponses(503),
     },
   };
-  r.get('/api/dataset.jsonl', { schema: { ...schema, operationId: 'getDataset' } }, handler);
-  r.get('/api/v1/dataset.jsonl', { schema: { ...schema, operationId: 'getDatasetV1' } }, handler);
+  r.get('/api/dataset.jsonl', { schema: { ...schema, operationId: 'getDataset' } }, (request, reply) =>
+    handler(request, reply, LICENSE_LINK),
+  );
+  r.get('/api/v1/dataset.jsonl', { schema: { ...schema, operationId: 'getDatasetV1' } }, (request, reply) =>
+    handler(request, reply, canonical),
+  );
 }

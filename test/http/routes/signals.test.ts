@@ -281,6 +281,7 @@ describe('signals read API', () => {
 
     test('/api/v1/dataset.jsonl is the same export, and If-None-Match answers 304', async () => {
       const v1 = await svc.get('/api/v1/dataset.jsonl');
+      assert.match(v1.headers.get('link')!, new RegExp(`<${svc.url}/api/dataset\\.jsonl>; rel="canonical"`));
       assert.equal(v1.headers.get('etag'), jsonlRes.headers.get('etag'));
       assert.equal((await v1.text()).split('\n').length - 1, lines.length);
       const cached = await svc.get('/api/dataset.jsonl', {
