@@ -3,13 +3,13 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ContentError, repoPath, splitFrontMatter } from './answers/content-files.js';
-import { interpolate, unknownPlaceholders } from './answers/content-values.js';
+import { interpolate, unknownPlaceholders } from '../content/values.js';
 import { siteUrls } from './urls.js';
 
 /**
  * Blog posts: Markdown files in content/blog/ with YAML front matter (title, date, summary). The file name without
  * `.md` is the slug. Checked against a schema when first loaded; a bad file stops the start with its name. Numbers
- * the methodology fixes are written as `{{NAME}}` placeholders (see answers/content-values.ts), so a post cannot
+ * the methodology fixes are written as `{{NAME}}` placeholders (see src/content/values.ts), so a post cannot
  * drift from the rules.
  */
 export interface BlogPost {

@@ -24,6 +24,7 @@ import {
 } from '../schemas/documents.js';
 import { SECTOR_SLUGS, SIGNAL_TYPES, STAGES } from '../schemas/enums.js';
 import { DatasetRecord, Meta, Sector, SignalsResponse, Startup } from '../schemas/signals.js';
+import { CONTENT_VALUES } from '../content/values.js';
 import { DocumentContentError, fillTemplate, readYamlContent } from './content.js';
 import { DATA_LICENSE } from './license.js';
 import { MARKET_TEMPERATURE } from './markets.js';
@@ -37,29 +38,6 @@ import { siteUrls } from './urls.js';
  * describe a field the API does not have.
  */
 export const GLOSSARY_FILE = 'glossary.yaml';
-
-/** The values a description may name as {{NAME}}. */
-export const GLOSSARY_VALUES: Record<string, string | number> = {
-  WINDOW_DAYS,
-  LOOKBACK_DAYS,
-  NEW_REPO_DAYS,
-  COMMIT_CHANGE_FLOOR,
-  CONTRIBUTOR_CHANGE_FLOOR,
-  MIN_COMMITS_FOR_RANKING,
-  MIN_CONTRIBUTORS_FOR_RANKING,
-  TRENDING_SIZE,
-  HIRING_BURST_MIN_GROWTH_PCT,
-  HIRING_BURST_MIN_NEW_CONTRIBUTORS,
-  INFRA_BUILDOUT_MIN_NEW_REPOS,
-  WEIGHT_GROWTH: COMPOSITE_WEIGHTS.growth,
-  WEIGHT_VELOCITY: COMPOSITE_WEIGHTS.velocity,
-  WEIGHT_NOVELTY: COMPOSITE_WEIGHTS.novelty,
-  SECTOR_COUNT: sectors.length,
-  PACK_CREDITS: DEEP_SIGNAL_CREDIT_PACK.credits,
-  PACK_PRICE_EUR: formatMinor(DEEP_SIGNAL_CREDIT_PACK.priceCents),
-  CREDITS_PER_MATCHED_CALL,
-  MARKET_TEMPERATURE,
-};
 
 type Shape = { shape: Record<string, unknown> };
 const OBJECTS: Record<string, Shape> = {
@@ -102,7 +80,7 @@ export function checkGlossary(content: GlossaryContent, where = GLOSSARY_FILE): 
       if (!usageExists(ref))
         throw new DocumentContentError(where, `term ${term.slug}: usedIn ${ref} is not in the API`);
     }
-    return { ...term, description: fillTemplate(term.description, GLOSSARY_VALUES, `${where} (${term.slug})`) };
+    return { ...term, description: fillTemplate(term.description, CONTENT_VALUES, `${where} (${term.slug})`) };
   });
   return { terms };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { blogPostUrl, loadBlogPosts, markdownToText, parseBlogPost, readBlogPosts } from '../../src/core/blog.js';
 import { ContentError } from '../../src/core/answers/content-files.js';
-import { CONTENT_VALUES } from '../../src/core/answers/content-values.js';
+import { CONTENT_VALUES } from '../../src/content/values.js';
 
 const valid = `---
 title: A post

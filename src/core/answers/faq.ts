@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ContentError, repoPath } from './content-files.js';
-import { interpolate, unknownPlaceholders } from './content-values.js';
+import { interpolate, unknownPlaceholders } from '../../content/values.js';
 import { siteUrls } from '../urls.js';
 import type { Fact, RelatedQuestion } from '../../schemas/answers.js';
 
@@ -12,7 +12,7 @@ import type { Fact, RelatedQuestion } from '../../schemas/answers.js';
  * schema when loaded: slugs unique, related slugs existing, placeholders known. A bad file stops the start and names
  * itself.
  *
- * Text may use `{{NAME}}` placeholders (see content-values.ts) and `{{BASE_URL}}` for this service's origin.
+ * Text may use `{{NAME}}` placeholders (see src/content/values.ts) and `{{BASE_URL}}` for this service's origin.
  */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 

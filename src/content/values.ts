@@ -1,8 +1,15 @@
-import { DATA_LICENSE, INTERFACE_VERSION } from '../license.js';
-import { MATCH_THRESHOLD } from '../matcher.js';
-import { DEEP_SIGNAL_CREDIT_PACK, formatMinor, SOLANA_CREDIT_PACK, X402_PAY_PER_CALL } from '../pricing.js';
-import { sectors } from '../sectors.js';
-import { DEMO_PERIODS, DEMO_STARTUPS } from '../../pipeline/demo/seed.js';
+import { DATA_LICENSE, INTERFACE_VERSION } from '../core/license.js';
+import { MATCH_THRESHOLD } from '../core/matcher.js';
+import { MARKET_TEMPERATURE } from '../core/markets.js';
+import {
+  CREDITS_PER_MATCHED_CALL,
+  DEEP_SIGNAL_CREDIT_PACK,
+  formatMinor,
+  SOLANA_CREDIT_PACK,
+  X402_PAY_PER_CALL,
+} from '../core/pricing.js';
+import { sectors } from '../core/sectors.js';
+import { DEMO_PERIODS, DEMO_STARTUPS } from '../pipeline/demo/seed.js';
 import {
   COMMIT_CHANGE_FLOOR,
   COMPOSITE_WEIGHTS,
@@ -16,12 +23,12 @@ import {
   NEW_REPO_DAYS,
   TRENDING_SIZE,
   WINDOW_DAYS,
-} from '../../pipeline/rules.js';
-import { ASK_LIMIT, DILIGENCE_COMPANY_MAX, QUERY_MAX, SEARCH_LIMIT } from '../../schemas/answers.js';
-import { MIN_CONFIDENCE } from './confidence.js';
+} from '../pipeline/rules.js';
+import { ASK_LIMIT, DILIGENCE_COMPANY_MAX, QUERY_MAX, SEARCH_LIMIT } from '../schemas/answers.js';
+import { MIN_CONFIDENCE } from '../core/answers/confidence.js';
 
 /**
- * The numbers that FAQ answers and blog posts quote, taken from the code that enforces them. Content files write
+ * The numbers that FAQ answers, blog posts and glossary terms quote, taken from the code that enforces them. Content files write
  * `{{NAME}}` and get the value, so a changed rule changes the text. An unknown name stops the start.
  *
  * Prices come from core/pricing.ts (the one source the pricing document and the payment routes use). The rate limits
@@ -61,6 +68,9 @@ export const CONTENT_VALUES: Readonly<Record<string, string | number>> = {
   INTERFACE_VERSION,
   CREDIT_PACK_CREDITS: DEEP_SIGNAL_CREDIT_PACK.credits,
   CREDIT_PACK_PRICE_EUR: DEEP_SIGNAL_CREDIT_PACK.priceCents / 100,
+  CREDIT_PACK_PRICE_EUR_CENTS: formatMinor(DEEP_SIGNAL_CREDIT_PACK.priceCents),
+  CREDITS_PER_MATCHED_CALL,
+  MARKET_TEMPERATURE,
   CREDIT_PRICE_EUR: formatMinor(Math.round(DEEP_SIGNAL_CREDIT_PACK.priceCents / DEEP_SIGNAL_CREDIT_PACK.credits)),
   X402_PRICE_USD: formatMinor(X402_PAY_PER_CALL.priceCents),
   SOLANA_PACK_UNITS: SOLANA_CREDIT_PACK.priceCents / 100,
