@@ -49,6 +49,7 @@ async function startHost(dataDir: string, release: () => Promise<void>): Promise
       ? { db, path: socketPath, maxConnections: 64 }
       : { db, host: '127.0.0.1', port: 0, maxConnections: 64 },
   );
+  keepConnectionsApart(server, db);
   await server.start();
   const port = useUnixSocket ? SOCKET_PORT : Number(/:(\d+)$/.exec(server.getServerConn())?.[1]);
   const endpoint: EmbeddedEndpoint = { host: useUnixSocket ? dataDir : '127.0.0.1', port, pid: process.pid };
@@ -64,6 +65,80 @@ async function startHost(dataDir: string, release: () => Promise<void>): Promise
       await fs.rm(path.join(dataDir, ENDPOINT_FILE), { force: true });
       await release();
     },
+  };
+}
+
+interface QueuedMessage {
+  handlerId: number;
+  message: Uint8Array;
+  onData(data: Uint8Array): void;
+  resolve(bytes: number): void;
+  reject(err: unknown): void;
+}
+interface MessageQueue {
+  queue: QueuedMessage[];
+  processing: boolean;
+  lastHandlerId: number | null;
+  processQueue(): Promise<void>;
+  clearTransactionIfNeeded(handlerId: number): Promise<void>;
+}
+
+const READY_FOR_QUERY = 0x5a; // 'Z'
+const IDLE = 0x49; // 'I'
+
+/**
+ * pglite-socket multiplexes its connections onto PGlite's single session one protocol message at a time, and keeps a
+ * connection's messages together only inside a transaction. Outside one, an extended-protocol exchange (Parse, Bind,
+ * Execute, Sync) of one connection can interleave with another's, and the other's Bind replaces the unnamed portal.
+ * This widens the rule: once a connection has sent a message, only its messages run until PostgreSQL reports the
+ * session idle again (ReadyForQuery with status 'I', which ends every exchange and every transaction).
+ */
+function keepConnectionsApart(server: PGLiteSocketServer, db: PGlite): void {
+  const queue = (server as unknown as { queryQueue: MessageQueue }).queryQueue;
+  let owner: number | null = null;
+  queue.processQueue = async function processQueue(this: MessageQueue) {
+    if (this.processing) return;
+    this.processing = true;
+    try {
+      while (this.queue.length > 0) {
+        const index = owner === null ? 0 : this.queue.findIndex((q) => q.handlerId === owner);
+        if (index < 0) break; // the owner's next message has not arrived yet
+        const item = this.queue.splice(index, 1)[0]!;
+        let tail = new Uint8Array(0);
+        try {
+          await db.runExclusive(() =>
+            db.execProtocolRawStream(item.message, {
+              onRawData: (data: Uint8Array) => {
+                const joined = new Uint8Array(tail.length + data.length);
+                joined.set(tail);
+                joined.set(data, tail.length);
+                tail = joined.slice(-6);
+                item.onData(data);
+              },
+            }),
+          );
+        } catch (err) {
+          owner = null;
+          item.reject(err);
+          continue;
+        }
+        const idle = tail.length === 6 && tail[0] === READY_FOR_QUERY && tail[5] === IDLE;
+        owner = idle && !db.isInTransaction() ? null : item.handlerId;
+        this.lastHandlerId = item.handlerId;
+        item.resolve(tail.length);
+      }
+    } finally {
+      this.processing = false;
+    }
+  };
+  const clear = queue.clearTransactionIfNeeded.bind(queue);
+  queue.clearTransactionIfNeeded = async function clearTransactionIfNeeded(handlerId: number) {
+    if (owner === handlerId) {
+      owner = null;
+      if (db.isInTransaction()) await db.exec('ROLLBACK');
+    }
+    await clear(handlerId);
+    await queue.processQueue();
   };
 }
 
