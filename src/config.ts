@@ -130,7 +130,13 @@ const variables = {
     schema: z.coerce.number({ message: 'must be a number' }).int('must be an integer').min(100).max(3_600_000),
     fallback: '5000',
   },
-  GITHUB_TOKEN: { schema: z.string().trim().regex(/^\S{1,255}$/, 'must be one token without spaces'), fallback: undefined },
+  GITHUB_TOKEN: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^\S{1,255}$/, 'must be one token without spaces'),
+    fallback: undefined,
+  },
   GITHUB_API_URL: { schema: httpUrl, fallback: 'https://api.github.com' },
   GITHUB_CONCURRENCY: { schema: intBetween(1, 100), fallback: '8' },
   GITHUB_ORGS_PER_QUERY: { schema: intBetween(1, 50), fallback: '5' },

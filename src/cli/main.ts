@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startService } from '../service.js';
+import { registerPipelineCommands } from './pipeline.js';
 
 const program = new Command()
   .name('signal-service')
@@ -29,6 +30,8 @@ program
     process.once('SIGTERM', () => shutdown('SIGTERM'));
     process.once('SIGINT', () => shutdown('SIGINT'));
   });
+
+registerPipelineCommands(program);
 
 program.parseAsync().catch((err: unknown) => {
   if (err instanceof ConfigError) {

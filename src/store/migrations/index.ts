@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { migration as m0001 } from './0001_periods.js';
+import { migration as m0002 } from './0002_pipeline.js';
 
 /**
  * Versioned migrations, applied in name order at start by Kysely's Migrator (which takes a lock, so several
@@ -8,6 +9,7 @@ import { migration as m0001 } from './0001_periods.js';
  */
 const migrations: Record<string, Migration> = {
   '0001_periods': m0001,
+  '0002_pipeline': m0002,
 };
 
 export const migrationProvider: MigrationProvider = {

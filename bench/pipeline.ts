@@ -1,0 +1,202 @@
+/**
+ * Pipeline benchmark: a full refresh and a no-change re-run of 1,000 and 10,000 organisations against the fake
+ * GitHub API (test/helpers/fake-github.ts) running in a child process, so the measured process holds only the
+ * collector and its store. Reports requests per organisation (the goal: at most 2 on a full refresh, only 304s on a
+ * re-run), wall time and peak memory (resident set size of this process, sampled every 50 ms; in embedded mode it
+ * includes the PGlite database engine this process hosts).
+ *
+ * The organisations are synthetic: mostly small teams with a few active repositories, 3% with a repository busy
+ * enough to need several pages of commits, 2% with more than 100 repositories.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.js';
+import { addDays, parsePeriodSlug } from '../src/core/periods.js';
+import { Random } from '../src/pipeline/demo/random.js';
+import { executeRun } from '../src/pipeline/queue/index.js';
+import { createGitHubClient, openPipelineStore, prepareRun, type PipelineContext } from '../src/pipeline/run.js';
+import type { WatchlistEntry } from '../src/pipeline/types.js';
+import { SECTOR_SLUGS } from '../src/schemas/enums.js';
+import { migrateToLatest } from '../src/store/database.js';
+import { getRun } from '../src/store/pipeline.js';
+import { createTestStorage } from '../test/helpers/database.js';
+import { FakeGitHub, type FakeCommit, type FakeOrg, type FakeRepo } from '../test/helpers/fake-github.js';
+import { printTable, type BenchResult } from './types.js';
+
+const PERIOD = parsePeriodSlug('2026-w10');
+const NOW = new Date('2026-03-09T06:00:00Z');
+const FIRST_DAY = '2026-02-02';
+const SIZES = (process.env.BENCH_PIPELINE_SIZES ?? '1000,10000').split(',').map(Number);
+const LANGUAGES = ['TypeScript', 'Go', 'Python', 'Rust', 'Java', 'Kotlin'];
+
+function login(i: number): string {
+  return `bench-org-${String(i).padStart(5, '0')}`;
+}
+
+/** One synthetic organisation, the same for the same index. */
+export function syntheticOrg(i: number): FakeOrg {
+  const random = new Random(`bench-pipeline:${i}`);
+  const team = Array.from({ length: random.int(2, 12) }, (_, a) => `dev-${i}-${a}`);
+  const busy = random.chance(0.03);
+  const manyRepos = random.chance(0.02);
+  const repoCount = manyRepos ? random.int(110, 160) : random.int(2, 8);
+  const active = Math.min(repoCount, random.int(1, 3));
+  const repos: FakeRepo[] = [];
+  for (let r = 0; r < repoCount; r++) {
+    const commits: FakeCommit[] = [];
+    if (r < active) {
+      const total = busy && r === 0 ? random.int(220, 320) : random.int(10, 90);
+      for (let c = 0; c < total; c++) {
+        const day = addDays(FIRST_DAY, random.int(0, 34));
+        commits.push({
+          committedDate: `${day}T${String(random.int(0, 23)).padStart(2, '0')}:00:00Z`,
+          login: random.pick(team),
+        });
+      }
+      for (let c = random.int(0, 4); c > 0; c--) {
+        commits.push({
+          committedDate: `${addDays(FIRST_DAY, random.int(0, 34))}T05:00:00Z`,
+          name: 'dependabot[bot]',
+          email: '49699333+dependabot[bot]@users.noreply.github.com',
+        });
+      }
+    }
+    repos.push({
+      name: `repo-${r}`,
+      language: random.pick(LANGUAGES),
+      createdAt: r === active - 1 && random.chance(0.2) ? '2026-02-20T10:00:00Z' : '2023-06-01T10:00:00Z',
+      pushedAt: commits.length ? undefined : '2024-01-01T00:00:00Z',
+      fork: r > 0 && random.chance(0.05),
+      commits,
+    });
+  }
+  return {
+    login: login(i),
+    name: `Bench Org ${i}`,
+    location: random.pick(['Berlin', 'Austin, TX', 'Remote', '']),
+    repos,
+  };
+}
+
+/** Child-process mode: serve `count` synthetic organisations and answer counter queries over IPC. */
+async function serveFake(count: number): Promise<void> {
+  const cache = new Map<string, FakeOrg>();
+  const fake = await FakeGitHub.start({
+    keepLog: false,
+    rateLimit: 1_000_000,
+    resolve: (key) => {
+      const hit = cache.get(key);
+      if (hit) return hit;
+      const match = /^bench-org-(\d{5})$/.exec(key);
+      if (!match || Number(match[1]) >= count) return undefined;
+      const org = syntheticOrg(Number(match[1]));
+      cache.set(key, org);
+      if (cache.size > 2000) cache.delete(cache.keys().next().value!);
+      return org;
+    },
+  });
+  process.on('message', (msg: string) => {
+    if (msg === 'counts') process.send!({ total: fake.counts.total, notModified: fake.counts.notModified });
+    if (msg === 'reset') {
+      fake.resetCounts();
+      process.send!({ reset: true });
+    }
+  });
+  // Never outlive the benchmark that started it.
+  process.on('disconnect', () => process.exit(0));
+  process.send!({ url: fake.url, token: fake.token });
+}
+
+function ask<T>(child: ChildProcess, message: string): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(message);
+  });
+}
+
+async function measure<T>(work: () => Promise<T>): Promise<{ value: T; ms: number; peakMb: number }> {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const started = performance.now();
+  try {
+    const value = await work();
+    return {
+      value,
+      ms: performance.now() - started,
+      peakMb: Math.round(Math.max(peak, process.memoryUsage().rss) / 2 ** 20),
+    };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function benchSize(count: number): Promise<BenchResult[]> {
+  const child = fork(fileURLToPath(import.meta.url), ['--fake-server', String(count)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const { url, token } = await new Promise<{ url: string; token: string }>((resolve) =>
+    child.once('message', (m) => resolve(m as never)),
+  );
+  const storage = await createTestStorage();
+  const config = loadConfig({
+    DATA_DIR: storage.dataDir,
+    ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
+    GITHUB_TOKEN: token,
+    GITHUB_API_URL: url,
+    GITHUB_QUERY_INTERVAL_MS: '0',
+    GITHUB_CONCURRENCY: '32',
+    PIPELINE_CONCURRENCY: '8',
+    LOG_LEVEL: 'silent',
+  });
+  const store = await openPipelineStore(config);
+  await migrateToLatest(store.db);
+  const entries: WatchlistEntry[] = Array.from({ length: count }, (_, i) => ({
+    login: login(i),
+    displayName: `Bench Org ${i}`,
+    sector: SECTOR_SLUGS[i % SECTOR_SLUGS.length]!,
+  }));
+  const results: BenchResult[] = [];
+  try {
+    for (const kind of ['full refresh', 'no-change re-run'] as const) {
+      const ctx: PipelineContext = { db: store.db, config, client: createGitHubClient(config), now: () => NOW };
+      await ask(child, 'reset');
+      const { value, ms, peakMb } = await measure(async () => {
+        const prepared = await prepareRun(ctx, { period: PERIOD, entries, dryRun: false, fullRefresh: false });
+        const settled = await executeRun(ctx, prepared.run.id);
+        return { run: (await getRun(store.db, prepared.run.id))!, state: settled.state };
+      });
+      const served = await ask<{ total: number; notModified: number }>(child, 'counts');
+      if (value.state !== 'published') throw new Error(`bench run ended ${value.state}: ${value.run.message}`);
+      results.push({
+        name: `${count.toLocaleString('en-US')} orgs, ${kind} (${store.mode})`,
+        metrics: {
+          'requests/org': (served.total / count).toFixed(2),
+          '304 share': `${Math.round((100 * served.notModified) / Math.max(served.total, 1))}%`,
+          'wall s': (ms / 1000).toFixed(1),
+          'orgs/s': Math.round(count / (ms / 1000)),
+          'peak RSS MB': peakMb,
+        },
+      });
+    }
+  } finally {
+    await store.close();
+    await storage.cleanup();
+    child.kill();
+  }
+  return results;
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  for (const size of SIZES) results.push(...(await benchSize(size)));
+  return results;
+}
+
+const self = fileURLToPath(import.meta.url);
+if (process.argv[1] && path.resolve(process.argv[1]) === self) {
+  const at = process.argv.indexOf('--fake-server');
+  if (at >= 0) await serveFake(Number(process.argv[at + 1]));
+  else printTable('Pipeline against the fake GitHub API', await run());
+}

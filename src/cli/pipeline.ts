@@ -1,0 +1,466 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import cliProgress from 'cli-progress';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import lockfile from 'proper-lockfile';
+import { loadConfig, type Config } from '../config.js';
+import { SECTOR_SLUGS, type SectorSlug } from '../schemas/enums.js';
+import { discoverCandidates } from '../pipeline/collect/discover.js';
+import { GitHubAuthError, type GitHubClient } from '../pipeline/collect/github.js';
+import { executeRun, PgBossQueue } from '../pipeline/queue/index.js';
+import {
+  createGitHubClient,
+  openPipelineStore,
+  PipelineError,
+  prepareRun,
+  rebuildPeriod,
+  resolvePeriod,
+  type PipelineContext,
+  type PublishSummary,
+  type SettleResult,
+} from '../pipeline/run.js';
+import { readWatchlist, watchlistYaml, WatchlistError } from '../pipeline/watchlist.js';
+import type { Startup } from '../schemas/signals.js';
+import { latestPeriod, periodStartups } from '../store/periods.js';
+import { migrateToLatest, type Store } from '../store/database.js';
+import { getRun, listRuns, runProblems, statusCounts, type OrgStatus, type RunRow } from '../store/pipeline.js';
+
+/**
+ * `signal-service pipeline …`: run (collect and publish a week), rebuild (recompute a week from stored activity),
+ * status, worker (PostgreSQL: share runs across machines) and discover (candidate organisations per sector).
+ * Command output goes to stdout; progress and notes go to stderr.
+ */
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const note = (line: string) => process.stderr.write(`${line}\n`);
+
+function parseSectors(value: string, previous: SectorSlug[] = []): SectorSlug[] {
+  const slugs = value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  for (const slug of slugs) {
+    if (!(SECTOR_SLUGS as readonly string[]).includes(slug)) {
+      throw new InvalidArgumentError(`unknown sector "${slug}"; one of: ${SECTOR_SLUGS.join(', ')}`);
+    }
+  }
+  return [...new Set([...previous, ...(slugs as SectorSlug[])])];
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+async function withStore<T>(config: Config, work: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openPipelineStore(config);
+  try {
+    await migrateToLatest(store.db);
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const fmt = new Intl.NumberFormat('en-US');
+
+function countsText(counts: Record<OrgStatus, number>): string {
+  return (
+    (Object.entries(counts) as [OrgStatus, number][])
+      .filter(([, n]) => n > 0)
+      .map(([status, n]) => `${fmt.format(n)} ${status.replace('_', ' ')}`)
+      .join(', ') || 'none'
+  );
+}
+
+function seconds(ms: number): string {
+  return ms < 60_000
+    ? `${(ms / 1000).toFixed(1)} s`
+    : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** Live progress from the database (so it includes other workers' progress on PostgreSQL). */
+function startProgress(ctx: PipelineContext, run: RunRow, client: GitHubClient): () => Promise<void> {
+  const tty = Boolean(process.stderr.isTTY);
+  const bar = new cliProgress.SingleBar(
+    {
+      format: `${run.period_slug} {bar} {value}/{total} orgs | {requests} requests ({notModified} × 304) | rate limit left {rate} | ETA {eta_formatted}`,
+      stream: process.stderr,
+      hideCursor: tty,
+      etaBuffer: 50,
+      fps: 5,
+      noTTYOutput: !tty,
+      notTTYSchedule: 5000,
+      barsize: 24,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const payload = (r: RunRow | undefined) => {
+    const remaining = client.remaining();
+    const rate = [
+      remaining.core !== null ? `REST ${fmt.format(remaining.core)}` : undefined,
+      remaining.graphql !== null ? `GraphQL ${fmt.format(remaining.graphql)}` : undefined,
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    return {
+      requests: fmt.format(Number(r?.requests ?? 0)),
+      notModified: fmt.format(Number(r?.not_modified ?? 0)),
+      rate: rate || '?',
+    };
+  };
+  let stopped = false;
+  let ticking: Promise<void> = Promise.resolve();
+  const tick = async () => {
+    const [counts, current] = await Promise.all([statusCounts(ctx.db, run.id), getRun(ctx.db, run.id)]);
+    const done = run.total_orgs - counts.pending;
+    if (!stopped) bar.update(done, payload(current));
+  };
+  bar.start(run.total_orgs, 0, payload(run));
+  const timer = setInterval(() => {
+    ticking = tick().catch(() => {});
+  }, 500);
+  return async () => {
+    clearInterval(timer);
+    await ticking;
+    await tick().catch(() => {});
+    stopped = true;
+    bar.stop();
+  };
+}
+
+async function printSummary(
+  ctx: PipelineContext,
+  runId: number,
+  result: SettleResult,
+  startedAt: number,
+): Promise<void> {
+  const run = (await getRun(ctx.db, runId))!;
+  const counts = await statusCounts(ctx.db, runId);
+  const requests = Number(run.requests);
+  const collected = run.total_orgs - counts.carried;
+  out(`Run ${run.id} · ${run.period_slug} · ${run.status}${run.dry_run ? ' (dry run)' : ''}`);
+  out(`  organisations  ${countsText(counts)} (${fmt.format(run.total_orgs)} in the run)`);
+  out(
+    `  requests       ${fmt.format(requests)} (${collected > 0 ? (requests / collected).toFixed(2) : '0'} per organisation), ${fmt.format(Number(run.not_modified))} answered 304 Not Modified`,
+  );
+  if (run.rate_remaining !== null) out(`  rate limit     ${fmt.format(run.rate_remaining)} REST requests left`);
+  out(`  time           ${seconds(Date.now() - startedAt)}`);
+  if (run.message) out(`  ${run.message}`);
+  const published: PublishSummary | undefined = 'published' in result ? result.published : undefined;
+  if (published && published.demoPeriodsRemoved > 0) {
+    out(`  replaced the synthetic demo dataset (${published.demoPeriodsRemoved} periods) with real data`);
+  }
+  // Read back from the store: on PostgreSQL another worker may have been the one that published.
+  const top =
+    run.status === 'published'
+      ? (await periodStartups(ctx.db, run.period_slug)).filter((r) => r.rank_overall !== null).slice(0, 5)
+      : (published?.ranked.trending.slice(0, 5).map((s) => ({ sector: s.sector, startup: s.startup })) ?? []);
+  if (top.length > 0) {
+    out('  trending');
+    top.forEach((row, i) => {
+      const s = row.startup as Startup;
+      out(
+        `    ${i + 1}. ${s.name} (${row.sector}) ${s.commitVelocity14d} commits, ${s.commitVelocityChange}, ${s.signalType}`,
+      );
+    });
+  }
+  const problems = await runProblems(ctx.db, runId, 20);
+  if (problems.length > 0) {
+    out('  needs attention');
+    for (const p of problems)
+      out(`    ${p.login.padEnd(24)} ${p.status.replace('_', ' ').padEnd(10)} ${p.message ?? ''}`);
+  }
+}
+
+async function lockEmbeddedPipeline(config: Config): Promise<() => Promise<void>> {
+  if (config.databaseUrl) return async () => {};
+  try {
+    // A lock of its own (the embedded store already holds one on DATA_DIR itself).
+    return await lockfile.lock(path.join(config.dataDir, 'pipeline'), {
+      realpath: false,
+      lockfilePath: path.join(config.dataDir, 'pipeline.lock'),
+      // A killed run leaves its lock behind; it counts as abandoned once not refreshed for 10 s.
+      stale: 10_000,
+      update: 2_000,
+      retries: { retries: 12, minTimeout: 1000, maxTimeout: 1000 },
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
+      throw new PipelineError(
+        `another \`signal-service pipeline\` process is collecting in ${config.dataDir}; wait for it, or stop it and run again to resume`,
+      );
+    }
+    throw err;
+  }
+}
+
+interface RunFlags {
+  period?: string;
+  watchlist?: string;
+  sector?: SectorSlug[];
+  dryRun?: boolean;
+  fullRefresh?: boolean;
+}
+
+async function runCommand(flags: RunFlags): Promise<number> {
+  const config = loadConfig();
+  const startedAt = Date.now();
+  const period = resolvePeriod(flags.period, new Date());
+  const watchlistFile = path.resolve(flags.watchlist ?? config.pipelineWatchlist);
+  const entries = await readWatchlist(watchlistFile);
+  let waitNote = 0;
+  const client = createGitHubClient(config, (wait) => {
+    if (Date.now() - waitNote > 5000) {
+      waitNote = Date.now();
+      note(
+        `GitHub ${wait.kind === 'rate-limit' ? 'rate limit reached' : 'secondary rate limit'}: waiting ${wait.seconds} s before retrying`,
+      );
+    }
+  });
+  return withStore(config, async (store) => {
+    const ctx: PipelineContext = { db: store.db, config, client };
+    const unlock = await lockEmbeddedPipeline(config);
+    try {
+      const prepared = await prepareRun(ctx, {
+        period,
+        entries,
+        sectors: flags.sector,
+        dryRun: Boolean(flags.dryRun),
+        fullRefresh: Boolean(flags.fullRefresh),
+      });
+      for (const line of prepared.notes) note(line);
+      note(
+        `collecting ${period.slug} (${period.name}) for ${fmt.format(prepared.run.total_orgs)} organisations from ${watchlistFile} (${store.mode} store)`,
+      );
+      const stopProgress = startProgress(ctx, prepared.run, client);
+      const controller = new AbortController();
+      const onSignal = () => {
+        note('stopping: finishing the batches in flight; run the same command again to resume');
+        controller.abort();
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      let result: SettleResult;
+      try {
+        result = await executeRun(ctx, prepared.run.id, { signal: controller.signal });
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        await stopProgress();
+      }
+      await printSummary(ctx, prepared.run.id, result, startedAt);
+      if (result.state === 'collecting') {
+        note(`run ${prepared.run.id} stopped before the end; run the same command again to resume it`);
+        return 130;
+      }
+      return result.state === 'published' || result.state === 'complete' ? 0 : 1;
+    } finally {
+      await unlock();
+    }
+  });
+}
+
+async function rebuildCommand(flags: { period?: string; dryRun?: boolean }): Promise<number> {
+  const config = loadConfig();
+  const period = resolvePeriod(flags.period, new Date());
+  return withStore(config, async (store) => {
+    const { sourceRun, summary } = await rebuildPeriod({ db: store.db, config }, period, Boolean(flags.dryRun));
+    out(
+      `${summary.published ? 'Rebuilt and published' : 'Recomputed (dry run, not published)'} ${period.slug} from the activity stored by run ${sourceRun.id} (${sourceRun.period_slug}): ${summary.startups} startups, no GitHub request`,
+    );
+    if (summary.demoPeriodsRemoved > 0)
+      out(`  replaced the synthetic demo dataset (${summary.demoPeriodsRemoved} periods)`);
+    summary.ranked.trending
+      .slice(0, 5)
+      .forEach((s, i) =>
+        out(
+          `    ${i + 1}. ${s.startup.name} ${s.startup.commitVelocity14d} commits, ${s.startup.commitVelocityChange}`,
+        ),
+      );
+    return 0;
+  });
+}
+
+async function statusCommand(flags: { limit: number }): Promise<number> {
+  const config = loadConfig();
+  return withStore(config, async (store) => {
+    const latest = await latestPeriod(store.db);
+    out(
+      latest
+        ? `Serving ${latest.slug} (${latest.dataset_name}; ${latest.startups_tracked} startups; published ${new Date(latest.published_at).toISOString()})`
+        : 'No period is published yet.',
+    );
+    const runs = await listRuns(store.db, flags.limit);
+    if (runs.length === 0) {
+      out('No pipeline run yet: `signal-service pipeline run --watchlist FILE`.');
+      return 0;
+    }
+    out('Runs (newest first):');
+    for (const run of runs) {
+      const counts = await statusCounts(store.db, run.id);
+      out(
+        `  #${run.id}  ${run.period_slug}  ${run.status.padEnd(10)} ${countsText(counts)}; ${fmt.format(Number(run.requests))} requests (${fmt.format(Number(run.not_modified))} × 304); started ${run.created_at.toISOString()}${run.finished_at ? `, finished ${run.finished_at.toISOString()}` : ''}`,
+      );
+      if (run.message) out(`        ${run.message}`);
+    }
+    const problems = await runProblems(store.db, runs[0]!.id, 50);
+    if (problems.length > 0) {
+      out(`Organisations needing attention in run #${runs[0]!.id}:`);
+      for (const p of problems)
+        out(`  ${p.login.padEnd(24)} ${p.status.replace('_', ' ').padEnd(10)} ${p.message ?? ''}`);
+    }
+    return 0;
+  });
+}
+
+async function workerCommand(): Promise<number> {
+  const config = loadConfig();
+  if (!config.databaseUrl) {
+    throw new PipelineError(
+      '`pipeline worker` shares runs through PostgreSQL: set DATABASE_URL. With the embedded store, `pipeline run` does the work in its own process.',
+    );
+  }
+  const client = createGitHubClient(config);
+  const store = await openPipelineStore(config);
+  await migrateToLatest(store.db);
+  const ctx: PipelineContext = { db: store.db, config, client };
+  const queue = await PgBossQueue.start(ctx, (err) => note(`queue error: ${(err as Error).message}`));
+  await queue.work(config.pipelineConcurrency, {
+    onBatch: ({ runId, orgs, written }) => note(`run ${runId}: ${written}/${orgs} organisations collected`),
+    onError: (err) => note(`run stopped: ${(err as Error).message}`),
+  });
+  note(`worker ready: ${config.pipelineConcurrency} batch(es) at a time; Ctrl-C to stop`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  note('stopping: finishing the batches in flight');
+  await queue.stop();
+  await store.close();
+  return 0;
+}
+
+async function discoverCommand(flags: {
+  sector: SectorSlug[];
+  watchlist?: string;
+  out?: string;
+  pages: number;
+  limit: number;
+}): Promise<number> {
+  const config = loadConfig();
+  const client = createGitHubClient(config);
+  const watchlistFile = path.resolve(flags.watchlist ?? config.pipelineWatchlist);
+  let tracked = new Set<string>();
+  try {
+    tracked = new Set((await readWatchlist(watchlistFile)).map((e) => e.login.toLowerCase()));
+  } catch (err) {
+    if (flags.watchlist) throw err;
+  }
+  const result = await discoverCandidates(client, {
+    sectors: flags.sector,
+    tracked,
+    pagesPerTopic: flags.pages,
+    perSector: flags.limit,
+    orgsPerQuery: config.githubOrgsPerQuery,
+  });
+  const comments = new Map(
+    result.candidates.map((c) => [
+      c.entry.login.toLowerCase(),
+      `${c.matchedRepos} repositories tagged ${c.topics.join(', ')}; ${c.publicRepos} public repositories. Candidate: review before tracking.`,
+    ]),
+  );
+  const yaml =
+    `# Candidate organisations found by \`signal-service pipeline discover\` from GitHub topics.\n` +
+    `# Review each one (is it a startup? is the sector right?) and copy the ones to track into your watchlist.\n` +
+    (result.candidates.length > 0
+      ? watchlistYaml(
+          result.candidates.map((c) => c.entry),
+          comments,
+        )
+      : 'orgs: []\n');
+  if (flags.out) {
+    await fs.writeFile(flags.out, yaml);
+    note(`wrote ${result.candidates.length} candidate(s) to ${flags.out}`);
+  } else {
+    out(yaml.trimEnd());
+  }
+  const byReason = new Map<string, number>();
+  for (const e of result.excluded) byReason.set(e.reason, (byReason.get(e.reason) ?? 0) + 1);
+  note(
+    `excluded: ${[...byReason].map(([r, n]) => `${n} ${r}`).join(', ') || 'none'}; ${result.meter.requests} GitHub requests`,
+  );
+  return 0;
+}
+
+function exitWith(code: number): never {
+  process.exit(code);
+}
+
+async function guarded(work: () => Promise<number>): Promise<void> {
+  try {
+    exitWith(await work());
+  } catch (err) {
+    if (err instanceof PipelineError || err instanceof WatchlistError || err instanceof GitHubAuthError) {
+      process.stderr.write(`signal-service pipeline: ${err.message}\n`);
+      exitWith(err instanceof GitHubAuthError ? 3 : 2);
+    }
+    throw err;
+  }
+}
+
+export function registerPipelineCommands(program: Command): void {
+  const pipeline = program
+    .command('pipeline')
+    .description('Collect public GitHub activity for the watchlist and publish weekly periods.');
+
+  pipeline
+    .command('run')
+    .description(
+      'Collect a week (default: the last complete ISO week) and publish it atomically; resumes an interrupted run.',
+    )
+    .option('--period <YYYY-wNN>', 'the ISO week to publish, e.g. 2026-w47')
+    .option('--watchlist <file>', 'watchlist file (YAML or JSON); default PIPELINE_WATCHLIST')
+    .addOption(
+      new Option(
+        '--sector <slugs...>',
+        'collect only these sectors (others are carried from stored activity)',
+      ).argParser((value: string, previous: SectorSlug[] | undefined) => parseSectors(value, previous)),
+    )
+    .option('--dry-run', 'collect and compute, print the result, publish nothing')
+    .option('--full-refresh', 'ignore stored ETags and read every organisation again')
+    .action((flags: RunFlags) => guarded(() => runCommand(flags)));
+
+  pipeline
+    .command('rebuild')
+    .description('Recompute a week from stored activity, without asking GitHub, and publish it again.')
+    .option('--period <YYYY-wNN>', 'the ISO week to rebuild (default: the last complete week)')
+    .option('--dry-run', 'compute and print, publish nothing')
+    .action((flags: { period?: string; dryRun?: boolean }) => guarded(() => rebuildCommand(flags)));
+
+  pipeline
+    .command('status')
+    .description('Show the published period, recent runs and organisations that need attention.')
+    .option('--limit <n>', 'runs to list', positiveInt, 10)
+    .action((flags: { limit: number }) => guarded(() => statusCommand(flags)));
+
+  pipeline
+    .command('worker')
+    .description('Work on queued collection jobs of any run (PostgreSQL only); run one per machine.')
+    .action(() => guarded(() => workerCommand()));
+
+  pipeline
+    .command('discover')
+    .description('Propose candidate organisations per sector from GitHub topics (writes a watchlist fragment).')
+    .requiredOption('--sector <slugs...>', 'sectors to search', (value: string, previous: SectorSlug[] | undefined) =>
+      parseSectors(value, previous),
+    )
+    .option('--watchlist <file>', 'watchlist whose organisations are skipped; default PIPELINE_WATCHLIST')
+    .option('--out <file>', 'write the candidates here instead of stdout')
+    .option('--pages <n>', 'search pages (100 repositories each) per topic', positiveInt, 2)
+    .option('--limit <n>', 'candidates per sector', positiveInt, 25)
+    .action((flags: { sector: SectorSlug[]; watchlist?: string; out?: string; pages: number; limit: number }) =>
+      guarded(() => discoverCommand(flags)),
+    );
+}

@@ -1,0 +1,297 @@
+import { Octokit } from '@octokit/core';
+import { paginateRest } from '@octokit/plugin-paginate-rest';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import Bottleneck from 'bottleneck';
+
+/**
+ * The GitHub client of the collect stage: Octokit with its throttling plugin (primary limits wait for
+ * `x-ratelimit-reset`, secondary limits for `Retry-After`; bounded concurrency; GraphQL queries spaced out) and its
+ * retry plugin (5xx with backoff), plus what the collector needs on top: conditional requests, statistics endpoints
+ * that answer 202 while GitHub computes, and counting of every HTTP request actually sent.
+ */
+
+export interface GitHubClientOptions {
+  token: string;
+  apiUrl: string;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Minimum pause between two GraphQL queries. */
+  queryIntervalMs: number;
+  /** Base of the backoff for 5xx answers and for statistics still being computed. */
+  retryBaseMs: number;
+  /** Called when the client waits for a rate limit, so the caller can tell the user. */
+  onWait?: (event: { kind: 'rate-limit' | 'secondary-limit'; seconds: number; url: string }) => void;
+}
+
+/** The token is missing or rejected: nothing can be collected until it is fixed. */
+export class GitHubAuthError extends Error {
+  override name = 'GitHubAuthError';
+}
+
+/** GitHub answered 404: the organisation or repository does not exist (any more) or is not visible. */
+export class GitHubNotFoundError extends Error {
+  override name = 'GitHubNotFoundError';
+}
+
+/** GitHub could not be used for now (5xx after retries, network failure, rate limits exhausted). */
+export class GitHubUnavailableError extends Error {
+  override name = 'GitHubUnavailableError';
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** Counts requests for one piece of work (one organisation or one batch). */
+export interface Meter {
+  requests: number;
+  notModified: number;
+}
+
+export function newMeter(): Meter {
+  return { requests: 0, notModified: 0 };
+}
+
+export interface RateLimitState {
+  /** Last `x-ratelimit-remaining` seen per resource (core = REST, graphql, search). */
+  remaining: Record<string, number>;
+  /** Last `x-ratelimit-reset` seen per resource, epoch seconds. */
+  reset: Record<string, number>;
+}
+
+export interface GraphqlErrorItem {
+  type?: string;
+  message: string;
+  path?: (string | number)[];
+}
+
+export type ConditionalResult<T> = { status: 200; data: T; etag: string | null } | { status: 304; etag: string | null };
+
+export type CommitActivityResult =
+  | { kind: 'ok'; weeks: { week: number; days: number[]; total: number }[] }
+  | { kind: 'empty' }
+  | { kind: 'too-large'; message: string }
+  | { kind: 'not-ready'; attempts: number };
+
+const MAX_PRIMARY_RETRIES = 3;
+const MAX_SECONDARY_RETRIES = 5;
+const STATS_ATTEMPTS = 6;
+
+const ClientClass = Octokit.plugin(throttling, retry, paginateRest);
+type Client = InstanceType<typeof ClientClass>;
+
+interface HttpishError {
+  status?: number;
+  message: string;
+  response?: { headers?: Record<string, string | undefined>; data?: unknown };
+}
+
+function describe(err: HttpishError): string {
+  const data = err.response?.data as { message?: string } | undefined;
+  return data?.message ?? err.message;
+}
+
+export class GitHubClient {
+  readonly total: Meter = newMeter();
+  readonly rate: RateLimitState = { remaining: {}, reset: {} };
+  private readonly octokit: Client;
+  private readonly retryBaseMs: number;
+  private authFailure: GitHubAuthError | undefined;
+
+  constructor(private readonly options: GitHubClientOptions) {
+    this.retryBaseMs = options.retryBaseMs;
+    const id = `signal-service-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    // Octokit's own groups are shared by every client in the process; these are this client's, sized by config.
+    // (`global` is read by the plugin but missing from its option type.)
+    const throttle = {
+      id,
+      global: new Bottleneck.Group({ maxConcurrent: options.concurrency }),
+      write: new Bottleneck.Group({ maxConcurrent: 1, minTime: options.queryIntervalMs }),
+      onRateLimit: (retryAfter: number, req: { url: string }, _octokit: unknown, retryCount: number) => {
+        options.onWait?.({ kind: 'rate-limit', seconds: retryAfter, url: req.url });
+        return retryCount < MAX_PRIMARY_RETRIES;
+      },
+      onSecondaryRateLimit: (retryAfter: number, req: { url: string }, _octokit: unknown, retryCount: number) => {
+        options.onWait?.({ kind: 'secondary-limit', seconds: retryAfter, url: req.url });
+        return retryCount < MAX_SECONDARY_RETRIES;
+      },
+    };
+    this.octokit = new ClientClass({
+      auth: options.token,
+      baseUrl: options.apiUrl,
+      userAgent: 'signal-service-pipeline',
+      request: { fetch: this.meteredFetch(undefined) },
+      throttle,
+      // 429 is the throttling plugin's to handle (it honours Retry-After); 5xx are retried here with backoff.
+      retry: {
+        retries: 3,
+        doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451],
+        retryAfterBaseValue: this.retryBaseMs,
+      },
+    });
+  }
+
+  /** A fetch that counts what is really sent (retries included) and remembers the rate-limit headers. */
+  private meteredFetch(meter: Meter | undefined): typeof fetch {
+    return async (input, init) => {
+      this.total.requests++;
+      if (meter) meter.requests++;
+      const response = await fetch(input, init);
+      if (response.status === 304) {
+        this.total.notModified++;
+        if (meter) meter.notModified++;
+      }
+      const resource = response.headers.get('x-ratelimit-resource') ?? 'core';
+      const remaining = response.headers.get('x-ratelimit-remaining');
+      const reset = response.headers.get('x-ratelimit-reset');
+      if (remaining !== null && Number.isFinite(Number(remaining))) this.rate.remaining[resource] = Number(remaining);
+      if (reset !== null && Number.isFinite(Number(reset))) this.rate.reset[resource] = Number(reset);
+      return response;
+    };
+  }
+
+  private translate(err: unknown, what: string): Error {
+    const e = err as HttpishError;
+    if (e.status === 401) {
+      this.authFailure ??= new GitHubAuthError(
+        `GitHub rejected the token (401 ${describe(e)}): check GITHUB_TOKEN (a classic or fine-grained token; public data needs no scopes)`,
+      );
+      return this.authFailure;
+    }
+    if (e.status === 404) return new GitHubNotFoundError(`${what}: 404 ${describe(e)}`);
+    if (e.status === 403 || e.status === 429) {
+      return new GitHubUnavailableError(
+        `${what}: ${e.status} ${describe(e)} (rate limit still exceeded after waiting)`,
+        e.status,
+      );
+    }
+    if (typeof e.status === 'number' && e.status >= 500) {
+      return new GitHubUnavailableError(`${what}: GitHub answered ${e.status} ${describe(e)} after retries`, e.status);
+    }
+    if (e.status === undefined || e.status === 500) {
+      return new GitHubUnavailableError(`${what}: GitHub could not be reached (${describe(e)})`, e.status);
+    }
+    return new GitHubUnavailableError(`${what}: ${e.status} ${describe(e)}`, e.status);
+  }
+
+  /** Once the token is known to be bad, every further call fails at once instead of spending requests. */
+  private guard(): void {
+    if (this.authFailure) throw this.authFailure;
+  }
+
+  /** A GET with `If-None-Match`; a 304 costs no quota. */
+  async getConditional<T>(
+    route: string,
+    params: Record<string, string | number>,
+    etag: string | null | undefined,
+    meter?: Meter,
+  ): Promise<ConditionalResult<T>> {
+    this.guard();
+    try {
+      const res = await this.octokit.request(route, {
+        ...params,
+        headers: { 'x-github-api-version': '2022-11-28', ...(etag ? { 'if-none-match': etag } : {}) },
+        request: { fetch: this.meteredFetch(meter) },
+      });
+      return { status: 200, data: res.data as T, etag: res.headers.etag ?? null };
+    } catch (err) {
+      const e = err as HttpishError;
+      if (e.status === 304) return { status: 304, etag: e.response?.headers?.etag ?? etag ?? null };
+      throw this.translate(err, `GET ${route.replace(/^GET /, '')}`);
+    }
+  }
+
+  /**
+   * A GraphQL query. Partial answers are normal (one organisation of a batch not found): the data is returned with
+   * the errors, and only transport-level failures throw.
+   */
+  async graphql<T>(
+    query: string,
+    variables: Record<string, unknown>,
+    meter?: Meter,
+  ): Promise<{ data: T; errors: GraphqlErrorItem[] }> {
+    this.guard();
+    try {
+      const data = await this.octokit.graphql<T>(query, { ...variables, request: { fetch: this.meteredFetch(meter) } });
+      return { data, errors: [] };
+    } catch (err) {
+      const e = err as { name?: string; data?: T; errors?: GraphqlErrorItem[] };
+      if (e.name === 'GraphqlResponseError' && e.data) return { data: e.data, errors: e.errors ?? [] };
+      if (e.name === 'GraphqlResponseError') {
+        throw new GitHubUnavailableError(
+          `GraphQL query failed: ${(e.errors ?? []).map((x) => x.message).join('; ')}`,
+          200,
+        );
+      }
+      throw this.translate(err, 'POST /graphql');
+    }
+  }
+
+  /**
+   * Daily commit counts of a repository for the last year. GitHub answers 202 while it computes the statistics;
+   * the request is repeated with a doubling backoff. 422 means the repository is too large for statistics.
+   */
+  async commitActivity(owner: string, repo: string, meter?: Meter): Promise<CommitActivityResult> {
+    for (let attempt = 1; attempt <= STATS_ATTEMPTS; attempt++) {
+      this.guard();
+      try {
+        const res = await this.octokit.request('GET /repos/{owner}/{repo}/stats/commit_activity', {
+          owner,
+          repo,
+          headers: { 'x-github-api-version': '2022-11-28' },
+          request: { fetch: this.meteredFetch(meter) },
+        });
+        if ((res.status as number) === 204) return { kind: 'empty' };
+        if ((res.status as number) === 202) {
+          await sleep(this.retryBaseMs * 2 ** (attempt - 1));
+          continue;
+        }
+        return { kind: 'ok', weeks: res.data as { week: number; days: number[]; total: number }[] };
+      } catch (err) {
+        const e = err as HttpishError;
+        if (e.status === 422) return { kind: 'too-large', message: describe(e) };
+        throw this.translate(err, `GET /repos/${owner}/${repo}/stats/commit_activity`);
+      }
+    }
+    return { kind: 'not-ready', attempts: STATS_ATTEMPTS };
+  }
+
+  /** Repository search, following `Link: rel="next"` for at most `maxPages` pages of 100. */
+  async searchRepositories<T>(q: string, maxPages: number, meter?: Meter): Promise<T[]> {
+    this.guard();
+    const items: T[] = [];
+    let pages = 0;
+    try {
+      const iterate = this.octokit.paginate.iterator as (
+        route: string,
+        params: Record<string, unknown>,
+      ) => AsyncIterable<{ data: unknown }>;
+      for await (const page of iterate('GET /search/repositories', {
+        q,
+        sort: 'updated',
+        order: 'desc',
+        per_page: 100,
+        headers: { 'x-github-api-version': '2022-11-28' },
+        request: { fetch: this.meteredFetch(meter) },
+      })) {
+        items.push(...(page.data as unknown as T[]));
+        if (++pages >= maxPages) break;
+      }
+    } catch (err) {
+      throw this.translate(err, 'GET /search/repositories');
+    }
+    return items;
+  }
+
+  /** What the last answers said about the remaining quota (REST core and GraphQL). */
+  remaining(): { core: number | null; graphql: number | null } {
+    return { core: this.rate.remaining.core ?? null, graphql: this.rate.remaining.graphql ?? null };
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

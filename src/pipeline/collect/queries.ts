@@ -1,0 +1,147 @@
+/**
+ * The GraphQL documents of the collector. Each one batches several organisations or repositories under aliases
+ * (`o0`, `o1`, … / `r0`, `r1`, …), so one request serves many of them. Logins and names travel as variables, never
+ * spliced into the query text.
+ */
+
+/**
+ * GitHub prices a GraphQL query by the connections it asks for (first: values), not by what comes back: the first
+ * page asks for 30 repositories, each with up to 100 commits, so a query over 5 organisations costs about 2 of the
+ * 5,000 points of an hour. Larger organisations get further pages of 100, with commit history only while their
+ * repositories were pushed inside the window.
+ */
+export const FIRST_REPOS_PAGE = 30;
+export const REPOS_PER_PAGE = 100;
+export const COMMITS_PER_PAGE = 100;
+
+const FRAGMENTS = `
+fragment History on CommitHistoryConnection {
+  pageInfo { hasNextPage endCursor }
+  nodes { oid committedDate author { name email user { login } } }
+}
+fragment RepoPage on RepositoryConnection {
+  pageInfo { hasNextPage endCursor }
+  nodes {
+    name isFork createdAt pushedAt
+    primaryLanguage { name }
+    defaultBranchRef {
+      target {
+        ... on Commit {
+          history(first: ${COMMITS_PER_PAGE}, since: $since, until: $until) @include(if: $withHistory) { ...History }
+        }
+      }
+    }
+  }
+}`;
+
+const REPOSITORIES_ARGS = `privacy: PUBLIC, isFork: false, orderBy: { field: PUSHED_AT, direction: DESC }`;
+
+function declare(prefixes: string[], count: number): string {
+  const vars: string[] = [];
+  for (let i = 0; i < count; i++) for (const p of prefixes) vars.push(`$${p}${i}: String!`);
+  return vars.join(', ');
+}
+
+/** Profile, first page of public non-fork repositories (most recently pushed first) and their recent commits. */
+export function orgsQuery(count: number): string {
+  const fields = Array.from(
+    { length: count },
+    (_, i) => `  o${i}: organization(login: $l${i}) {
+    login name description location websiteUrl
+    repositories(first: ${FIRST_REPOS_PAGE}, ${REPOSITORIES_ARGS}) { ...RepoPage }
+  }`,
+  ).join('\n');
+  return `query CollectOrgs($since: GitTimestamp!, $until: GitTimestamp!, $withHistory: Boolean!, ${declare(['l'], count)}) {
+${fields}
+}
+${FRAGMENTS}`;
+}
+
+/** Further pages of repositories for organisations with more than one page. */
+export function moreReposQuery(count: number): string {
+  const fields = Array.from(
+    { length: count },
+    (_, i) => `  o${i}: organization(login: $l${i}) {
+    repositories(first: ${REPOS_PER_PAGE}, after: $c${i}, ${REPOSITORIES_ARGS}) { ...RepoPage }
+  }`,
+  ).join('\n');
+  return `query MoreRepos($since: GitTimestamp!, $until: GitTimestamp!, $withHistory: Boolean!, ${declare(['l', 'c'], count)}) {
+${fields}
+}
+${FRAGMENTS}`;
+}
+
+/** Further pages of commit history for busy repositories, several repositories per query. */
+export function moreHistoryQuery(count: number): string {
+  const fields = Array.from(
+    { length: count },
+    (_, i) => `  r${i}: repository(owner: $o${i}, name: $n${i}) {
+    defaultBranchRef {
+      target {
+        ... on Commit { history(first: ${COMMITS_PER_PAGE}, since: $since, until: $until, after: $c${i}) { ...History } }
+      }
+    }
+  }`,
+  ).join('\n');
+  return `query MoreHistory($since: GitTimestamp!, $until: GitTimestamp!, ${declare(['o', 'n', 'c'], count)}) {
+${fields}
+}
+fragment History on CommitHistoryConnection {
+  pageInfo { hasNextPage endCursor }
+  nodes { oid committedDate author { name email user { login } } }
+}`;
+}
+
+/** Public details of candidate organisations (discovery). */
+export function orgDetailsQuery(count: number): string {
+  const fields = Array.from(
+    { length: count },
+    (_, i) => `  o${i}: organization(login: $l${i}) {
+    login name description location websiteUrl
+    repositories(privacy: PUBLIC) { totalCount }
+    sources: repositories(privacy: PUBLIC, isFork: false) { totalCount }
+  }`,
+  ).join('\n');
+  return `query OrgDetails(${declare(['l'], count)}) {
+${fields}
+}`;
+}
+
+export interface PageInfo {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+export interface CommitNode {
+  oid: string;
+  committedDate: string;
+  author: { name: string | null; email: string | null; user: { login: string } | null } | null;
+}
+
+export interface HistoryConnection {
+  pageInfo: PageInfo;
+  nodes: CommitNode[];
+}
+
+export interface RepoNode {
+  name: string;
+  isFork: boolean;
+  createdAt: string;
+  pushedAt: string | null;
+  primaryLanguage: { name: string } | null;
+  defaultBranchRef: { target: { history?: HistoryConnection } | null } | null;
+}
+
+export interface RepoConnection {
+  pageInfo: PageInfo;
+  nodes: RepoNode[];
+}
+
+export interface OrgNode {
+  login: string;
+  name: string | null;
+  description: string | null;
+  location: string | null;
+  websiteUrl: string | null;
+  repositories: RepoConnection;
+}

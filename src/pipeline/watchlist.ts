@@ -1,0 +1,155 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import YAML from 'yaml';
+import { z } from 'zod';
+import { SectorSlug, Stage } from '../schemas/enums.js';
+import type { WatchlistEntry } from './types.js';
+
+/**
+ * The watchlist: the organisations a user tracks, in a file the user owns (YAML or JSON). Either a list of entries
+ * or an object with an `orgs` list:
+ *
+ *   orgs:
+ *     - login: medplum          # GitHub organisation login
+ *       name: Medplum           # display name
+ *       sector: healthcare      # one of the 15 sector slugs
+ *       stage: Seed             # optional: Pre-seed, Seed, Series A/B, Growth (estimated when absent)
+ *       website: https://…      # optional
+ *       linkedin: https://…     # optional
+ *
+ * An organisation sits in exactly one sector, so a login may appear only once.
+ */
+
+/** GitHub login rules: alphanumerics and single hyphens, not starting or ending with one, at most 39 characters. */
+export const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine(
+    (v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === 'http:' || u.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an absolute http(s) URL' },
+  );
+
+export const WatchlistEntrySchema = z
+  .object({
+    login: z
+      .string()
+      .trim()
+      .regex(GITHUB_LOGIN, 'must be a GitHub organisation login (letters, digits, single hyphens)'),
+    name: z.string().trim().min(1, 'must not be empty').max(100),
+    sector: SectorSlug,
+    stage: Stage.optional(),
+    description: z.string().trim().max(500).optional(),
+    website: httpUrl.optional(),
+    linkedin: httpUrl.optional(),
+  })
+  .strict();
+
+const WatchlistFileSchema = z.union([
+  z.array(z.unknown()),
+  z.object({ orgs: z.array(z.unknown()) }).transform((v) => v.orgs),
+]);
+
+export class WatchlistError extends Error {
+  override name = 'WatchlistError';
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return `${where}${issue.message}`;
+}
+
+/** Validates parsed watchlist data; `source` names the file in messages. */
+export function parseWatchlist(data: unknown, source = 'watchlist'): WatchlistEntry[] {
+  const file = WatchlistFileSchema.safeParse(data);
+  if (!file.success) throw new WatchlistError(`${source}: expected a list of organisations or {orgs: [...]}`);
+  const problems: string[] = [];
+  const entries: WatchlistEntry[] = [];
+  const seen = new Map<string, number>();
+  file.data.forEach((raw, i) => {
+    const parsed = WatchlistEntrySchema.safeParse(raw);
+    const label = `entry ${i + 1}${typeof (raw as { login?: unknown })?.login === 'string' ? ` (${(raw as { login: string }).login})` : ''}`;
+    if (!parsed.success) {
+      problems.push(`${label}: ${parsed.error.issues.map(describeIssue).join('; ')}`);
+      return;
+    }
+    const key = parsed.data.login.toLowerCase();
+    const first = seen.get(key);
+    if (first !== undefined) {
+      problems.push(`${label}: ${parsed.data.login} is already entry ${first + 1}; an organisation sits in one sector`);
+      return;
+    }
+    seen.set(key, i);
+    entries.push({
+      login: parsed.data.login,
+      displayName: parsed.data.name,
+      sector: parsed.data.sector,
+      stage: parsed.data.stage,
+      description: parsed.data.description,
+      website: parsed.data.website,
+      linkedin: parsed.data.linkedin,
+    });
+  });
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 20);
+    const more = problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : '';
+    throw new WatchlistError(`${source} is not valid:\n  ${shown.join('\n  ')}${more}`);
+  }
+  if (entries.length === 0) throw new WatchlistError(`${source} lists no organisations`);
+  return entries;
+}
+
+/** Reads a watchlist file: `.json` as JSON, anything else as YAML (which also accepts JSON). */
+export async function readWatchlist(file: string): Promise<WatchlistEntry[]> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new WatchlistError(
+      code === 'ENOENT'
+        ? `watchlist ${file} does not exist: copy watchlist.example.yaml, or pass --watchlist FILE`
+        : `watchlist ${file} cannot be read: ${(err as Error).message}`,
+    );
+  }
+  let data: unknown;
+  try {
+    data = path.extname(file).toLowerCase() === '.json' ? JSON.parse(text) : YAML.parse(text);
+  } catch (err) {
+    throw new WatchlistError(
+      `watchlist ${file} is not valid ${path.extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(err as Error).message}`,
+    );
+  }
+  return parseWatchlist(data, `watchlist ${file}`);
+}
+
+/** Renders entries as a watchlist YAML document (used by discovery to write candidates). */
+export function watchlistYaml(
+  entries: readonly WatchlistEntry[],
+  comments: ReadonlyMap<string, string> = new Map(),
+): string {
+  const doc = new YAML.Document({
+    orgs: entries.map((e) => ({
+      login: e.login,
+      name: e.displayName,
+      sector: e.sector,
+      ...(e.stage ? { stage: e.stage } : {}),
+      ...(e.website ? { website: e.website } : {}),
+      ...(e.linkedin ? { linkedin: e.linkedin } : {}),
+    })),
+  });
+  const list = doc.get('orgs') as YAML.YAMLSeq;
+  list.items.forEach((item, i) => {
+    const comment = comments.get(entries[i]!.login.toLowerCase());
+    if (comment) (item as YAML.YAMLMap).commentBefore = ` ${comment}`;
+  });
+  return doc.toString({ lineWidth: 0 });
+}

@@ -1,0 +1,646 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildSchema, graphql as executeGraphql, type GraphQLFormattedError } from 'graphql';
+
+/**
+ * A local fake of the GitHub API on 127.0.0.1, speaking the shapes the collector relies on:
+ * - REST: `GET /orgs/{org}`, `GET /orgs/{org}/repos` (type, sort, direction, per_page, page; `Link` pagination;
+ *   weak ETags and 304 for a matching `If-None-Match`), `GET /repos/{o}/{r}/stats/commit_activity` (202 while
+ *   "computing", 422 for a repository too large), `GET /search/repositories` (topic and fork qualifiers, `Link`);
+ * - GraphQL at `POST /graphql`, executed by graphql-js over a subset of GitHub's schema (organization, repository,
+ *   repositories with privacy/isFork/orderBy, default-branch commit history with since/until, cursors, NOT_FOUND
+ *   errors with GitHub's `type`);
+ * - authentication (401 Bad credentials), primary rate limits (`x-ratelimit-*` headers, 403 when exhausted; a 304
+ *   costs nothing), and injected faults: secondary limits (403/429 with `Retry-After`), 5xx, anything.
+ * Every request is counted.
+ */
+
+export interface FakeCommit {
+  oid?: string;
+  committedDate: string;
+  login?: string | null;
+  email?: string | null;
+  name?: string | null;
+}
+
+export interface FakeRepo {
+  name: string;
+  fork?: boolean;
+  private?: boolean;
+  createdAt: string;
+  pushedAt?: string;
+  language?: string | null;
+  topics?: string[];
+  stars?: number;
+  commits: FakeCommit[];
+  /** Statistics: how many 202 answers before the 200, or too large (422). */
+  statsComputing?: number;
+  statsTooLarge?: boolean;
+}
+
+export interface FakeOrg {
+  login: string;
+  name?: string | null;
+  description?: string | null;
+  location?: string | null;
+  blog?: string | null;
+  repos: FakeRepo[];
+}
+
+export interface FakeGitHubOptions {
+  orgs?: FakeOrg[];
+  /** Organisations made on demand (large benchmarks): login → organisation. */
+  resolve?: (login: string) => FakeOrg | undefined;
+  token?: string;
+  /** REST requests per window before 403 (default 5000). */
+  rateLimit?: number;
+  /** Length of a rate-limit window in seconds (default 3600). */
+  rateWindowSeconds?: number;
+  /** Keep every request in `log` (default true; the benchmark turns it off). */
+  keepLog?: boolean;
+}
+
+export interface RequestRecord {
+  method: string;
+  path: string;
+  status: number;
+  kind: 'rest' | 'graphql';
+  operation?: string | undefined;
+}
+
+export interface Fault {
+  /** `body` is the request body (a GraphQL query and its variables). */
+  match: (req: { method: string; path: string; kind: 'rest' | 'graphql'; body: string }) => boolean;
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** How many matching requests get this answer (default 1). */
+  times?: number;
+}
+
+export const SECONDARY_LIMIT_MESSAGE =
+  'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.';
+
+const SCHEMA = buildSchema(`
+  scalar GitTimestamp
+  scalar DateTime
+  scalar URI
+  scalar GitObjectID
+  enum RepositoryPrivacy { PUBLIC PRIVATE }
+  enum OrderDirection { ASC DESC }
+  enum RepositoryOrderField { CREATED_AT UPDATED_AT PUSHED_AT NAME STARGAZERS }
+  input RepositoryOrder { field: RepositoryOrderField! direction: OrderDirection! }
+  type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+  type RateLimit { limit: Int! cost: Int! remaining: Int! used: Int! resetAt: DateTime! }
+  type Query {
+    organization(login: String!): Organization
+    repository(owner: String!, name: String!): Repository
+    rateLimit: RateLimit
+  }
+  type Organization {
+    login: String!
+    name: String
+    description: String
+    location: String
+    websiteUrl: URI
+    repositories(first: Int, after: String, privacy: RepositoryPrivacy, isFork: Boolean, orderBy: RepositoryOrder): RepositoryConnection!
+  }
+  type RepositoryConnection { totalCount: Int! pageInfo: PageInfo! nodes: [Repository] }
+  type Repository {
+    name: String!
+    isFork: Boolean!
+    isPrivate: Boolean!
+    createdAt: DateTime!
+    pushedAt: DateTime
+    primaryLanguage: Language
+    defaultBranchRef: Ref
+  }
+  type Language { name: String! }
+  type Ref { name: String! target: GitObject }
+  interface GitObject { oid: GitObjectID! }
+  type Commit implements GitObject {
+    oid: GitObjectID!
+    committedDate: DateTime!
+    author: GitActor
+    history(first: Int, after: String, since: GitTimestamp, until: GitTimestamp): CommitHistoryConnection!
+  }
+  type Tree implements GitObject { oid: GitObjectID! }
+  type GitActor { name: String email: String user: User }
+  type User { login: String! }
+  type CommitHistoryConnection { totalCount: Int! pageInfo: PageInfo! nodes: [Commit] }
+`);
+
+class NotFound extends Error {
+  readonly type = 'NOT_FOUND';
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(`cursor:${offset}`).toString('base64');
+}
+
+function decodeCursor(cursor: string | null | undefined): number {
+  if (!cursor) return 0;
+  const match = /^cursor:(\d+)$/.exec(Buffer.from(cursor, 'base64').toString('utf8'));
+  if (!match) throw new Error(`\`${cursor}\` does not appear to be a valid cursor.`);
+  return Number(match[1]);
+}
+
+function paginate<T>(items: T[], first: number | null | undefined, after: string | null | undefined) {
+  const start = decodeCursor(after);
+  const size = Math.min(Math.max(first ?? 100, 1), 100);
+  const nodes = items.slice(start, start + size);
+  const end = start + nodes.length;
+  return {
+    totalCount: items.length,
+    nodes,
+    pageInfo: {
+      hasNextPage: end < items.length,
+      hasPreviousPage: start > 0,
+      startCursor: nodes.length ? encodeCursor(start) : null,
+      endCursor: nodes.length ? encodeCursor(end) : null,
+    },
+  };
+}
+
+function commitOid(org: string, repo: string, commit: FakeCommit, index: number): string {
+  return commit.oid ?? createHash('sha1').update(`${org}/${repo}#${index}@${commit.committedDate}`).digest('hex');
+}
+
+function pushedAtOf(repo: FakeRepo): string {
+  if (repo.pushedAt) return repo.pushedAt;
+  const latest = repo.commits.reduce((max, c) => (c.committedDate > max ? c.committedDate : max), repo.createdAt);
+  return latest;
+}
+
+export class FakeGitHub {
+  url = '';
+  readonly log: RequestRecord[] = [];
+  readonly counts = { total: 0, rest: 0, graphql: 0, notModified: 0, byStatus: new Map<number, number>() };
+  /** How many times each organisation was read by a `CollectOrgs` GraphQL query (lower-case login). */
+  readonly orgReads = new Map<string, number>();
+  private readonly orgs = new Map<string, FakeOrg>();
+  private faults: (Fault & { left: number })[] = [];
+  private readonly limits = new Map<string, { remaining: number; resetAt: number }>();
+  private server: Server | undefined;
+  /** Delay every answer by this many milliseconds (to stop a run in the middle in tests). */
+  delayMs = 0;
+
+  constructor(private readonly options: FakeGitHubOptions = {}) {
+    for (const org of options.orgs ?? []) this.orgs.set(org.login.toLowerCase(), org);
+  }
+
+  static async start(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+    const fake = new FakeGitHub(options);
+    await fake.listen();
+    return fake;
+  }
+
+  get token(): string {
+    return this.options.token ?? 'test-token';
+  }
+
+  private async listen(): Promise<void> {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        this.send(res, { method: req.method ?? 'GET', path: req.url ?? '/', kind: 'rest' }, 500, {
+          message: String((err as Error).stack ?? err),
+        });
+      });
+    });
+    this.server.keepAliveTimeout = 1000;
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async close(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    this.server = undefined;
+  }
+
+  org(login: string): FakeOrg | undefined {
+    const key = login.toLowerCase();
+    return this.orgs.get(key) ?? this.options.resolve?.(key);
+  }
+
+  setOrg(org: FakeOrg): void {
+    this.orgs.set(org.login.toLowerCase(), org);
+  }
+
+  removeOrg(login: string): void {
+    this.orgs.delete(login.toLowerCase());
+  }
+
+  /** Adds a commit (and moves the repository's pushed time), as a push would. */
+  pushCommit(login: string, repoName: string, commit: FakeCommit): void {
+    const org = this.org(login);
+    const repo = org?.repos.find((r) => r.name === repoName);
+    if (!org || !repo) throw new Error(`no repository ${login}/${repoName}`);
+    repo.commits.push(commit);
+    repo.pushedAt = new Date(Math.max(Date.parse(pushedAtOf(repo)), Date.parse(commit.committedDate))).toISOString();
+    this.orgs.set(org.login.toLowerCase(), org);
+  }
+
+  injectFault(fault: Fault): void {
+    this.faults.push({ ...fault, left: fault.times ?? 1 });
+  }
+
+  clearFaults(): void {
+    this.faults = [];
+  }
+
+  /** Sets the remaining REST quota of the current window (the next request beyond it gets 403). */
+  setRemaining(resource: 'core' | 'graphql' | 'search', remaining: number, resetInSeconds?: number): void {
+    const limit = this.limit(resource);
+    limit.remaining = remaining;
+    if (resetInSeconds !== undefined) limit.resetAt = Math.ceil(Date.now() / 1000) + resetInSeconds;
+  }
+
+  resetCounts(): void {
+    this.log.length = 0;
+    this.counts.total = this.counts.rest = this.counts.graphql = this.counts.notModified = 0;
+    this.counts.byStatus.clear();
+    this.orgReads.clear();
+  }
+
+  countWhere(predicate: (r: RequestRecord) => boolean): number {
+    return this.log.filter(predicate).length;
+  }
+
+  private limit(resource: string) {
+    const now = Math.floor(Date.now() / 1000);
+    let state = this.limits.get(resource);
+    if (!state || now >= state.resetAt) {
+      state = {
+        remaining: this.options.rateLimit ?? 5000,
+        resetAt: now + (this.options.rateWindowSeconds ?? 3600),
+      };
+      this.limits.set(resource, state);
+    }
+    return state;
+  }
+
+  private rateHeaders(resource: string): Record<string, string> {
+    const state = this.limit(resource);
+    const limit = this.options.rateLimit ?? 5000;
+    return {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(Math.max(state.remaining, 0)),
+      'x-ratelimit-used': String(limit - Math.max(state.remaining, 0)),
+      'x-ratelimit-reset': String(state.resetAt),
+      'x-ratelimit-resource': resource,
+    };
+  }
+
+  private record(entry: RequestRecord): void {
+    this.counts.total++;
+    if (entry.kind === 'rest') this.counts.rest++;
+    else this.counts.graphql++;
+    if (entry.status === 304) this.counts.notModified++;
+    this.counts.byStatus.set(entry.status, (this.counts.byStatus.get(entry.status) ?? 0) + 1);
+    if (this.options.keepLog !== false) this.log.push(entry);
+  }
+
+  private send(
+    res: ServerResponse,
+    entry: Omit<RequestRecord, 'status'>,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
+    this.record({ ...entry, status });
+    const text = body === undefined ? '' : JSON.stringify(body);
+    res.writeHead(status, {
+      ...(text ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+      'x-github-media-type': 'github.v3; format=json',
+      ...headers,
+    });
+    res.end(text);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const method = req.method ?? 'GET';
+    const kind: 'rest' | 'graphql' = url.pathname === '/graphql' ? 'graphql' : 'rest';
+    const resource = kind === 'graphql' ? 'graphql' : url.pathname.startsWith('/search/') ? 'search' : 'core';
+    const body = method === 'POST' ? await readBody(req) : '';
+    if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
+    const entry = { method, path: url.pathname + url.search, kind };
+
+    const fault = this.faults.find((f) => f.left > 0 && f.match({ ...entry, body }));
+    if (fault) {
+      fault.left--;
+      this.send(res, entry, fault.status, fault.body ?? { message: 'Server Error' }, {
+        ...this.rateHeaders(resource),
+        ...fault.headers,
+      });
+      return;
+    }
+
+    const auth = req.headers.authorization ?? '';
+    if (!/^(token|bearer) /i.test(auth) || auth.replace(/^(token|bearer) /i, '') !== this.token) {
+      this.send(res, entry, 401, {
+        message: 'Bad credentials',
+        documentation_url: 'https://docs.github.com/rest',
+        status: '401',
+      });
+      return;
+    }
+
+    const limit = this.limit(resource);
+    if (limit.remaining <= 0) {
+      this.send(
+        res,
+        entry,
+        403,
+        { message: 'API rate limit exceeded for user ID 1.', documentation_url: 'https://docs.github.com/rest' },
+        this.rateHeaders(resource),
+      );
+      return;
+    }
+
+    if (kind === 'graphql') {
+      await this.handleGraphql(res, entry, body, limit);
+      return;
+    }
+    const answer = this.route(method, url, req.headers['if-none-match']);
+    if (answer.status !== 304) limit.remaining--;
+    this.send(res, entry, answer.status, answer.body, { ...this.rateHeaders(resource), ...answer.headers });
+  }
+
+  private route(
+    method: string,
+    url: URL,
+    ifNoneMatch: string | undefined,
+  ): { status: number; body: unknown; headers?: Record<string, string> } {
+    const notFound = { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
+    if (method !== 'GET') return notFound;
+    let m = /^\/orgs\/([^/]+)$/.exec(url.pathname);
+    if (m) {
+      const org = this.org(decodeURIComponent(m[1]!));
+      if (!org) return notFound;
+      return this.conditional(
+        {
+          login: org.login,
+          type: 'Organization',
+          name: org.name ?? null,
+          description: org.description ?? null,
+          location: org.location ?? null,
+          blog: org.blog ?? '',
+          public_repos: org.repos.filter((r) => !r.private).length,
+        },
+        ifNoneMatch,
+      );
+    }
+    m = /^\/orgs\/([^/]+)\/repos$/.exec(url.pathname);
+    if (m) {
+      const org = this.org(decodeURIComponent(m[1]!));
+      if (!org) return notFound;
+      return this.orgRepos(org, url, ifNoneMatch);
+    }
+    m = /^\/repos\/([^/]+)\/([^/]+)\/stats\/commit_activity$/.exec(url.pathname);
+    if (m) {
+      const repo = this.org(decodeURIComponent(m[1]!))?.repos.find((r) => r.name === decodeURIComponent(m![2]!));
+      if (!repo) return notFound;
+      return this.commitActivity(repo);
+    }
+    if (url.pathname === '/search/repositories') return this.search(url);
+    return notFound;
+  }
+
+  private conditional(body: unknown, ifNoneMatch: string | undefined, headers: Record<string, string> = {}) {
+    const etag = `W/"${createHash('sha1').update(JSON.stringify(body)).digest('hex')}"`;
+    if (ifNoneMatch && ifNoneMatch === etag) return { status: 304, body: undefined, headers: { etag, ...headers } };
+    return { status: 200, body, headers: { etag, ...headers } };
+  }
+
+  private linkHeader(url: URL, page: number, perPage: number, total: number): Record<string, string> {
+    const last = Math.max(1, Math.ceil(total / perPage));
+    const link = (p: number, rel: string) => {
+      const u = new URL(url.toString());
+      u.searchParams.set('page', String(p));
+      u.searchParams.set('per_page', String(perPage));
+      return `<${u.toString()}>; rel="${rel}"`;
+    };
+    const parts: string[] = [];
+    if (page > 1) parts.push(link(page - 1, 'prev'));
+    if (page < last) parts.push(link(page + 1, 'next'), link(last, 'last'));
+    if (page > 1) parts.push(link(1, 'first'));
+    return parts.length ? { link: parts.join(', ') } : {};
+  }
+
+  private orgRepos(org: FakeOrg, url: URL, ifNoneMatch: string | undefined) {
+    const type = url.searchParams.get('type') ?? 'all';
+    const sort = url.searchParams.get('sort') ?? 'created';
+    const direction = url.searchParams.get('direction') ?? (sort === 'full_name' ? 'asc' : 'desc');
+    const perPage = Math.min(Math.max(Number(url.searchParams.get('per_page') ?? 30), 1), 100);
+    const page = Math.max(Number(url.searchParams.get('page') ?? 1), 1);
+    let repos = org.repos.filter((r) => !r.private);
+    if (type === 'sources') repos = repos.filter((r) => !r.fork);
+    if (type === 'forks') repos = repos.filter((r) => r.fork);
+    const key = (r: FakeRepo) =>
+      sort === 'pushed' ? pushedAtOf(r) : sort === 'full_name' ? r.name.toLowerCase() : r.createdAt;
+    repos = [...repos].sort(
+      (a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * (direction === 'asc' ? 1 : -1),
+    );
+    const items = repos.slice((page - 1) * perPage, page * perPage).map((r) => this.restRepo(org, r));
+    return this.conditional(items, ifNoneMatch, this.linkHeader(url, page, perPage, repos.length));
+  }
+
+  private restRepo(org: FakeOrg, r: FakeRepo) {
+    return {
+      name: r.name,
+      full_name: `${org.login}/${r.name}`,
+      private: Boolean(r.private),
+      fork: Boolean(r.fork),
+      owner: { login: org.login, type: 'Organization' },
+      created_at: r.createdAt,
+      pushed_at: pushedAtOf(r),
+      language: r.language ?? null,
+      topics: r.topics ?? [],
+      stargazers_count: r.stars ?? 0,
+    };
+  }
+
+  private commitActivity(repo: FakeRepo): { status: number; body: unknown } {
+    if (repo.statsTooLarge) {
+      return { status: 422, body: { message: 'Repository contains more than 10,000 commits', status: '422' } };
+    }
+    if ((repo.statsComputing ?? 0) > 0) {
+      repo.statsComputing!--;
+      return { status: 202, body: {} };
+    }
+    if (repo.commits.length === 0) return { status: 204, body: undefined };
+    const DAY = 86_400_000;
+    const sundayOf = (ms: number) => {
+      const d = new Date(ms);
+      const midnight = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+      return midnight - d.getUTCDay() * DAY;
+    };
+    const times = repo.commits.map((c) => Date.parse(c.committedDate));
+    const first = sundayOf(Math.min(...times));
+    const last = sundayOf(Math.max(...times));
+    const weeks: { days: number[]; total: number; week: number }[] = [];
+    for (let w = first; w <= last; w += 7 * DAY) weeks.push({ days: [0, 0, 0, 0, 0, 0, 0], total: 0, week: w / 1000 });
+    for (const t of times) {
+      const week = weeks[Math.floor((sundayOf(t) - first) / (7 * DAY))]!;
+      week.days[Math.floor((t - sundayOf(t)) / DAY)]!++;
+      week.total++;
+    }
+    return { status: 200, body: weeks };
+  }
+
+  private search(url: URL) {
+    const q = url.searchParams.get('q') ?? '';
+    const perPage = Math.min(Math.max(Number(url.searchParams.get('per_page') ?? 30), 1), 100);
+    const page = Math.max(Number(url.searchParams.get('page') ?? 1), 1);
+    const topics = [...q.matchAll(/topic:([^\s]+)/g)].map((m) => m[1]!.toLowerCase());
+    const noForks = /fork:false/.test(q);
+    const items: unknown[] = [];
+    for (const org of this.orgs.values()) {
+      for (const repo of org.repos) {
+        if (repo.private || (noForks && repo.fork)) continue;
+        if (topics.length && !topics.every((t) => (repo.topics ?? []).includes(t))) continue;
+        items.push(this.restRepo(org, repo));
+      }
+    }
+    items.sort((a, b) => ((a as { pushed_at: string }).pushed_at < (b as { pushed_at: string }).pushed_at ? 1 : -1));
+    return {
+      status: 200,
+      body: {
+        total_count: items.length,
+        incomplete_results: false,
+        items: items.slice((page - 1) * perPage, page * perPage),
+      },
+      headers: this.linkHeader(url, page, perPage, items.length),
+    };
+  }
+
+  private async handleGraphql(
+    res: ServerResponse,
+    entry: Omit<RequestRecord, 'status'>,
+    text: string,
+    limit: { remaining: number },
+  ): Promise<void> {
+    let request: { query?: string; variables?: Record<string, unknown>; operationName?: string };
+    try {
+      request = JSON.parse(text);
+    } catch {
+      this.send(res, entry, 400, { message: 'Problems parsing JSON' });
+      return;
+    }
+    limit.remaining--;
+    const operation = /^\s*query\s+(\w+)/.exec(request.query ?? '')?.[1];
+    const result = await executeGraphql({
+      schema: SCHEMA,
+      source: request.query ?? '',
+      variableValues: request.variables ?? {},
+      rootValue: this.graphqlRoot(operation),
+    });
+    const errors: (GraphQLFormattedError & { type?: string })[] | undefined = result.errors?.map((e) => {
+      const type = e.originalError instanceof NotFound ? e.originalError.type : undefined;
+      return { ...e.toJSON(), ...(type ? { type } : {}) };
+    });
+    this.send(
+      res,
+      { ...entry, operation },
+      200,
+      { data: result.data ?? null, ...(errors ? { errors } : {}) },
+      this.rateHeaders('graphql'),
+    );
+  }
+
+  private graphqlRoot(operation: string | undefined) {
+    const repository = (org: FakeOrg, repo: FakeRepo) => {
+      const commits = repo.commits
+        .map((c, i) => ({ c, oid: commitOid(org.login, repo.name, c, i) }))
+        .sort((a, b) => (a.c.committedDate < b.c.committedDate ? 1 : a.c.committedDate > b.c.committedDate ? -1 : 0));
+      const toNode = ({ c, oid }: { c: FakeCommit; oid: string }) => ({
+        oid,
+        committedDate: c.committedDate,
+        author: { name: c.name ?? null, email: c.email ?? null, user: c.login ? { login: c.login } : null },
+      });
+      return {
+        name: repo.name,
+        isFork: Boolean(repo.fork),
+        isPrivate: Boolean(repo.private),
+        createdAt: repo.createdAt,
+        pushedAt: pushedAtOf(repo),
+        primaryLanguage: repo.language ? { name: repo.language } : null,
+        defaultBranchRef:
+          commits.length === 0
+            ? null
+            : {
+                name: 'main',
+                target: {
+                  __typename: 'Commit',
+                  ...toNode(commits[0]!),
+                  history: (args: { first?: number; after?: string; since?: string; until?: string }) => {
+                    const since = args.since ? Date.parse(args.since) : -Infinity;
+                    const until = args.until ? Date.parse(args.until) : Infinity;
+                    const inRange = commits.filter((x) => {
+                      const t = Date.parse(x.c.committedDate);
+                      return t >= since && t <= until;
+                    });
+                    const page = paginate(inRange, args.first, args.after);
+                    return { ...page, nodes: page.nodes.map((x) => ({ __typename: 'Commit', ...toNode(x) })) };
+                  },
+                },
+              },
+      };
+    };
+    return {
+      organization: ({ login }: { login: string }) => {
+        const org = this.org(login);
+        if (!org) throw new NotFound(`Could not resolve to an Organization with the login of '${login}'.`);
+        if (operation === 'CollectOrgs')
+          this.orgReads.set(login.toLowerCase(), (this.orgReads.get(login.toLowerCase()) ?? 0) + 1);
+        return {
+          login: org.login,
+          name: org.name ?? null,
+          description: org.description ?? null,
+          location: org.location ?? null,
+          websiteUrl: org.blog || null,
+          repositories: (args: {
+            first?: number;
+            after?: string;
+            privacy?: string;
+            isFork?: boolean;
+            orderBy?: { field: string; direction: string };
+          }) => {
+            let repos = org.repos;
+            if (args.privacy === 'PUBLIC') repos = repos.filter((r) => !r.private);
+            if (args.privacy === 'PRIVATE') repos = repos.filter((r) => r.private);
+            if (args.isFork !== undefined && args.isFork !== null)
+              repos = repos.filter((r) => Boolean(r.fork) === args.isFork);
+            const field = args.orderBy?.field ?? 'CREATED_AT';
+            const key = (r: FakeRepo) =>
+              field === 'PUSHED_AT' ? pushedAtOf(r) : field === 'NAME' ? r.name.toLowerCase() : r.createdAt;
+            const sign = (args.orderBy?.direction ?? 'ASC') === 'DESC' ? -1 : 1;
+            repos = [...repos].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * sign);
+            const page = paginate(repos, args.first, args.after);
+            return { ...page, nodes: page.nodes.map((r) => repository(org, r)) };
+          },
+        };
+      },
+      repository: ({ owner, name }: { owner: string; name: string }) => {
+        const org = this.org(owner);
+        const repo = org?.repos.find((r) => r.name === name);
+        if (!org || !repo) throw new NotFound(`Could not resolve to a Repository with the name '${owner}/${name}'.`);
+        return repository(org, repo);
+      },
+      rateLimit: () => ({ limit: 5000, cost: 1, remaining: 5000, used: 0, resetAt: new Date().toISOString() }),
+    };
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

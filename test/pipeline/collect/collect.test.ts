@@ -1,0 +1,335 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { collectOrgs, type CachedOrg, type CollectOptions } from '../../../src/pipeline/collect/collect.js';
+import { UNATTRIBUTED_AUTHOR } from '../../../src/pipeline/collect/authors.js';
+import { GitHubAuthError, GitHubClient } from '../../../src/pipeline/collect/github.js';
+import { computePeriod } from '../../../src/pipeline/stages.js';
+import { activityDigest } from '../../../src/store/pipeline.js';
+import { FakeGitHub, type FakeOrg } from '../../helpers/fake-github.js';
+import { acmeEntry, acmeOrg, COLLECT_FROM, commits, NOW, PERIOD, quietEntry, quietOrg } from '../fixtures.js';
+
+describe('collect stage against a fake GitHub', () => {
+  let fake: FakeGitHub;
+  let client: GitHubClient;
+  const options = (overrides: Partial<CollectOptions> = {}): CollectOptions => ({
+    client,
+    window: { from: COLLECT_FROM, until: NOW },
+    fullRefresh: false,
+    orgsPerQuery: 5,
+    maxCommitPages: 30,
+    ...overrides,
+  });
+
+  before(async () => {
+    fake = await FakeGitHub.start({ orgs: [acmeOrg(), quietOrg()] });
+  });
+  after(() => fake.close());
+  beforeEach(() => {
+    fake.resetCounts();
+    fake.clearFaults();
+    client = new GitHubClient({
+      token: fake.token,
+      apiUrl: fake.url,
+      concurrency: 4,
+      queryIntervalMs: 0,
+      retryBaseMs: 5,
+    });
+  });
+
+  test('metrics computed from collected activity equal the hand-computed values of the fixture', async () => {
+    const { outcomes } = await collectOrgs([acmeEntry], new Map(), options());
+    assert.equal(outcomes[0]!.status, 'collected');
+    const ranked = computePeriod([{ entry: acmeEntry, raw: outcomes[0]!.activity! }], PERIOD);
+    assert.deepEqual(ranked.startups[0]!.startup, {
+      name: 'Acme Labs',
+      description: 'Developer tools',
+      stage: 'Pre-seed',
+      geography: 'Germany',
+      commitVelocity14d: 23,
+      commitVelocityChange: '+65%',
+      contributors: 3,
+      contributorGrowth: '+33%',
+      newRepos: 1,
+      signalType: 'Framework migration',
+      githubUrl: 'https://github.com/acme-labs',
+      websiteUrl: 'https://acme.example/',
+      linkedinUrl: 'https://www.linkedin.com/search/results/companies/?keywords=Acme%20Labs',
+    });
+    assert.deepEqual(ranked.startups[0]!.metrics.newLanguages, ['Rust']);
+    assert.equal(ranked.startups[0]!.metrics.commitsPrior, 10);
+  });
+
+  test('three organisations cost one probe each plus one GraphQL query', async () => {
+    const { outcomes, meter } = await collectOrgs(
+      [acmeEntry, quietEntry(), { ...quietEntry('gone-org') }],
+      new Map(),
+      options(),
+    );
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['collected', 'collected', 'not_found'],
+    );
+    assert.equal(fake.counts.rest, 3);
+    assert.equal(fake.counts.graphql, 1);
+    assert.equal(meter.requests, 4);
+  });
+
+  test('forks are never read and commits before the collect window are not collected', async () => {
+    const { outcomes } = await collectOrgs([acmeEntry], new Map(), options());
+    const activity = outcomes[0]!.activity!;
+    assert.deepEqual(
+      activity.repos.map((r) => r.name),
+      ['api', 'engine'],
+    );
+    assert.ok(activity.commits.every((c) => c.date >= COLLECT_FROM));
+    assert.equal(
+      activity.commits.filter((c) => c.author === 'alice').reduce((n, c) => n + c.commits, 0),
+      4 + 6 + 6 + 3 + 2,
+    );
+  });
+
+  test('a bot committing through its no-reply address is recorded under its bot login', async () => {
+    const { outcomes } = await collectOrgs([acmeEntry], new Map(), options());
+    const bot = outcomes[0]!.activity!.commits.filter((c) => c.author === 'dependabot[bot]');
+    assert.deepEqual(bot, [{ date: '2026-03-02', repo: 'api', author: 'dependabot[bot]', commits: 4 }]);
+  });
+
+  test('an author without a GitHub account is keyed by a hash of the e-mail, never the address', async () => {
+    const { outcomes } = await collectOrgs([acmeEntry], new Map(), options());
+    const engine = outcomes[0]!.activity!.commits.filter((c) => c.repo === 'engine');
+    assert.equal(engine.length, 1);
+    assert.match(engine[0]!.author, /^email:[0-9a-f]{16}$/);
+    assert.ok(!JSON.stringify(outcomes[0]!.activity).includes('carol@acme.example'));
+  });
+
+  test('an organisation answering 304 to its stored ETag reuses the stored activity without a GraphQL query', async () => {
+    const first = await collectOrgs([acmeEntry], new Map(), options());
+    const o = first.outcomes[0]!;
+    const cache = new Map<string, CachedOrg>([
+      [
+        'acme-labs',
+        { etag: o.probeEtag!, digest: activityDigest(o.activity!), coversFrom: COLLECT_FROM, coversUntil: NOW },
+      ],
+    ]);
+    fake.resetCounts();
+    const second = await collectOrgs([acmeEntry], cache, options());
+    assert.equal(second.outcomes[0]!.status, 'unchanged');
+    assert.equal(second.outcomes[0]!.digest, activityDigest(o.activity!));
+    assert.equal(fake.counts.total, 1);
+    assert.equal(fake.counts.notModified, 1);
+    assert.equal(second.meter.notModified, 1);
+  });
+
+  test('a push changes the ETag and the organisation is read again', async () => {
+    const first = await collectOrgs([quietEntry()], new Map(), options());
+    const o = first.outcomes[0]!;
+    const cache = new Map<string, CachedOrg>([
+      [
+        'quiet-co',
+        { etag: o.probeEtag!, digest: activityDigest(o.activity!), coversFrom: COLLECT_FROM, coversUntil: NOW },
+      ],
+    ]);
+    fake.pushCommit('quiet-co', 'core', { committedDate: '2026-03-05T10:00:00Z', login: 'eli' });
+    try {
+      const second = await collectOrgs([quietEntry()], cache, options());
+      assert.equal(second.outcomes[0]!.status, 'collected');
+      assert.equal(fake.counts.graphql, 2);
+    } finally {
+      fake.setOrg(quietOrg());
+    }
+  });
+
+  test('a stored ETag is not used when the stored activity starts after the window needed', async () => {
+    const first = await collectOrgs([quietEntry()], new Map(), options());
+    const o = first.outcomes[0]!;
+    const cache = new Map<string, CachedOrg>([
+      [
+        'quiet-co',
+        { etag: o.probeEtag!, digest: activityDigest(o.activity!), coversFrom: '2026-02-20', coversUntil: NOW },
+      ],
+    ]);
+    fake.resetCounts();
+    const second = await collectOrgs([quietEntry()], cache, options());
+    assert.equal(second.outcomes[0]!.status, 'collected');
+    assert.equal(fake.counts.notModified, 0);
+  });
+
+  test('an organisation with 150 repositories and a repository with 250 commits is read page by page', async () => {
+    const many: FakeOrg = {
+      login: 'many-repos',
+      repos: [
+        {
+          name: 'busy',
+          language: 'Go',
+          createdAt: '2021-01-01T00:00:00Z',
+          commits: [
+            ...commits(50, '2026-03-03', { login: 'a' }),
+            ...commits(50, '2026-03-04', { login: 'b' }),
+            ...commits(50, '2026-03-05', { login: 'c' }),
+            ...commits(50, '2026-02-12', { login: 'a' }),
+            ...commits(50, '2026-02-13', { login: 'd' }),
+          ],
+        },
+        ...Array.from({ length: 149 }, (_, i) => ({
+          name: `lib-${String(i).padStart(3, '0')}`,
+          language: 'Go',
+          createdAt: '2020-01-01T00:00:00Z',
+          pushedAt: '2021-01-01T00:00:00Z',
+          commits: [],
+        })),
+      ],
+    };
+    fake.setOrg(many);
+    const entry = { login: 'many-repos', displayName: 'Many Repos', sector: 'robotics' as const };
+    const { outcomes } = await collectOrgs([entry], new Map(), options());
+    const activity = outcomes[0]!.activity!;
+    assert.equal(activity.repos.length, 150);
+    assert.equal(
+      activity.commits.reduce((n, c) => n + c.commits, 0),
+      250,
+    );
+    const ops = fake.log.filter((r) => r.kind === 'graphql').map((r) => r.operation);
+    // First page: 30 repositories with history; then 120 more, all pushed before the window, in pages of 100
+    // without history; the busy repository's 250 commits take 3 pages.
+    assert.deepEqual(ops.sort(), ['CollectOrgs', 'MoreHistory', 'MoreHistory', 'MoreRepos', 'MoreRepos']);
+  });
+
+  test('a repository beyond the page budget is completed from daily statistics after their 202 answers', async () => {
+    const busy: FakeOrg = {
+      login: 'stats-co',
+      repos: [
+        {
+          name: 'mono',
+          language: 'Python',
+          createdAt: '2020-01-01T00:00:00Z',
+          statsComputing: 2,
+          commits: [
+            ...commits(60, '2026-03-04', { login: 'a' }),
+            ...commits(60, '2026-03-03', { login: 'b' }),
+            ...commits(30, '2026-02-20', { login: 'c' }),
+          ],
+        },
+      ],
+    };
+    fake.setOrg(busy);
+    const entry = { login: 'stats-co', displayName: 'Stats Co', sector: 'robotics' as const };
+    const { outcomes } = await collectOrgs([entry], new Map(), options({ maxCommitPages: 1 }));
+    const o = outcomes[0]!;
+    assert.equal(o.status, 'partial');
+    assert.match(o.message!, /mono: more than 100 commits/);
+    assert.equal(
+      fake.countWhere((r) => r.path.endsWith('/stats/commit_activity') && r.status === 202),
+      2,
+    );
+    assert.equal(
+      o.activity!.commits.reduce((n, c) => n + c.commits, 0),
+      150,
+    );
+  });
+
+  test('days the commit pages did not reach are counted from statistics under an unattributed author', async () => {
+    const busy: FakeOrg = {
+      login: 'deep-co',
+      repos: [
+        {
+          name: 'mono',
+          language: 'Python',
+          createdAt: '2020-01-01T00:00:00Z',
+          commits: [
+            ...commits(60, '2026-03-04', { login: 'a' }),
+            ...commits(60, '2026-03-03', { login: 'b' }),
+            ...commits(30, '2026-02-20', { login: 'c' }),
+          ],
+        },
+      ],
+    };
+    fake.setOrg(busy);
+    const entry = { login: 'deep-co', displayName: 'Deep Co', sector: 'robotics' as const };
+    const { outcomes } = await collectOrgs([entry], new Map(), options({ maxCommitPages: 1 }));
+    const activity = outcomes[0]!.activity!;
+    // Page 1 (newest first) holds the 60 of 03-04 and 40 of 03-03; 03-03 and older come from statistics, whole.
+    assert.deepEqual(
+      activity.commits.map((c) => [c.date, c.author, c.commits]),
+      [
+        ['2026-02-20', UNATTRIBUTED_AUTHOR, 30],
+        ['2026-03-03', UNATTRIBUTED_AUTHOR, 60],
+        ['2026-03-04', 'a', 60],
+      ],
+    );
+    assert.equal(outcomes[0]!.status, 'partial');
+  });
+
+  test('a repository too large for the statistics endpoint keeps the pages read and says so', async () => {
+    const huge: FakeOrg = {
+      login: 'huge-co',
+      repos: [
+        {
+          name: 'giant',
+          language: 'C',
+          createdAt: '2010-01-01T00:00:00Z',
+          statsTooLarge: true,
+          commits: commits(150, '2026-03-04', { login: 'a' }),
+        },
+      ],
+    };
+    fake.setOrg(huge);
+    const entry = { login: 'huge-co', displayName: 'Huge Co', sector: 'robotics' as const };
+    const { outcomes } = await collectOrgs([entry], new Map(), options({ maxCommitPages: 1 }));
+    assert.equal(outcomes[0]!.status, 'partial');
+    assert.match(outcomes[0]!.message!, /giant: .*too large for GitHub's statistics endpoint \(422/);
+    assert.equal(
+      outcomes[0]!.activity!.commits.reduce((n, c) => n + c.commits, 0),
+      100,
+    );
+  });
+
+  test('an organisation GraphQL cannot resolve is recorded as not found', async () => {
+    fake.injectFault({
+      match: (r) => r.kind === 'rest' && r.path.startsWith('/orgs/vanishing/'),
+      status: 200,
+      body: [],
+    });
+    const { outcomes } = await collectOrgs(
+      [{ login: 'vanishing', displayName: 'Vanishing', sector: 'gaming' }, quietEntry()],
+      new Map(),
+      options(),
+    );
+    assert.equal(outcomes[0]!.status, 'not_found');
+    assert.match(outcomes[0]!.message!, /NOT_FOUND/);
+    assert.equal(outcomes[1]!.status, 'collected');
+  });
+
+  test('a GraphQL query failing with 502 after retries fails only the organisations of that query', async () => {
+    fake.injectFault({
+      match: (r) => r.kind === 'graphql' && r.body.includes('"quiet-co"'),
+      status: 502,
+      body: { message: 'Bad Gateway' },
+      times: 10,
+    });
+    const { outcomes } = await collectOrgs([acmeEntry, quietEntry()], new Map(), options({ orgsPerQuery: 1 }));
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['collected', 'failed'],
+    );
+    assert.match(outcomes[1]!.message!, /GitHub answered 502 Bad Gateway after retries/);
+    assert.equal(
+      fake.countWhere((r) => r.kind === 'graphql' && r.status === 502),
+      4,
+    );
+  });
+
+  test('a rejected token stops the batch with an authentication error', async () => {
+    const bad = new GitHubClient({
+      token: 'wrong',
+      apiUrl: fake.url,
+      concurrency: 2,
+      queryIntervalMs: 0,
+      retryBaseMs: 5,
+    });
+    await assert.rejects(
+      collectOrgs([acmeEntry, quietEntry()], new Map(), options({ client: bad })),
+      (err: unknown) => err instanceof GitHubAuthError && /401 Bad credentials/.test((err as Error).message),
+    );
+    assert.equal(fake.counts.graphql, 0);
+  });
+});

@@ -1,0 +1,110 @@
+import { parsePeriodSlug } from '../../src/core/periods.js';
+import type { WatchlistEntry } from '../../src/pipeline/types.js';
+import type { FakeCommit, FakeOrg } from '../helpers/fake-github.js';
+
+/**
+ * Hand-made activity around week 2026-w10 (Monday 2 March to Sunday 8 March 2026). The windows of that period end
+ * at 2026-03-09 00:00 UTC: current window 2026-02-23 … 2026-03-08, prior window 2026-02-09 … 2026-02-22.
+ * The collector reads from 2026-03-09 − 35 days = 2026-02-02.
+ */
+export const PERIOD = parsePeriodSlug('2026-w10');
+export const NOW = new Date('2026-03-09T06:00:00Z');
+export const COLLECT_FROM = '2026-02-02';
+
+export function commits(count: number, day: string, author: Partial<FakeCommit>, hour = 10): FakeCommit[] {
+  return Array.from({ length: count }, (_, i) => ({
+    committedDate: `${day}T${String(hour).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00Z`,
+    ...author,
+  }));
+}
+
+const alice = { login: 'alice', name: 'Alice', email: 'alice@acme.example' };
+const bob = { login: 'bob', name: 'Bob', email: 'bob@acme.example' };
+/** Not linked to a GitHub account: known only by e-mail. */
+const carol = { login: null, name: 'Carol', email: 'carol@acme.example' };
+/** How GitHub shows an App bot's commit: no linked user, a no-reply address with the bot's login. */
+const dependabot = { login: null, name: 'dependabot[bot]', email: '49699333+dependabot[bot]@users.noreply.github.com' };
+
+/**
+ * Acme Labs, by hand:
+ * - current window: alice 10 (4 on 02-24, 6 on 03-02), bob 8 (02-25), carol 5 (03-03, new repo) → 23 commits,
+ *   3 authors; dependabot 4 (03-02) is a bot and does not count;
+ * - prior window: alice 6 (02-10), bob 4 (02-16) → 10 commits, 2 authors;
+ * - alice 3 on 02-05 (collected, but before the 28-day look-back) and 2 on 03-09 (after the period) never count;
+ * - `web` is a fork, never read; `engine` (Rust, created 2026-02-27) is the only repository of the last 30 days and
+ *   brings a language no older repository uses.
+ * Expected: commitVelocity14d 23, change (23 − 10) / max(10, 20) = +65%; contributors 3, growth (3 − 2) / max(2, 3) =
+ * +33%; newRepos 1; signal Framework migration (growth ≥ 25% but only 1 new person; fewer than 3 new repos; Rust is
+ * new); stage estimated from 3 authors over 28 days = Pre-seed; geography Germany.
+ */
+export function acmeOrg(): FakeOrg {
+  return {
+    login: 'acme-labs',
+    name: 'Acme Labs',
+    description: 'Developer tools',
+    location: 'Berlin, Germany',
+    blog: 'acme.example',
+    repos: [
+      {
+        name: 'api',
+        language: 'TypeScript',
+        createdAt: '2024-01-10T09:00:00Z',
+        commits: [
+          ...commits(4, '2026-02-24', alice),
+          ...commits(6, '2026-03-02', alice),
+          ...commits(8, '2026-02-25', bob),
+          ...commits(4, '2026-03-02', dependabot, 3),
+          ...commits(6, '2026-02-10', alice),
+          ...commits(4, '2026-02-16', bob),
+          ...commits(3, '2026-02-05', alice),
+          ...commits(2, '2026-03-09', alice, 2),
+          ...commits(7, '2026-01-15', alice),
+        ],
+      },
+      {
+        name: 'web',
+        fork: true,
+        language: 'JavaScript',
+        createdAt: '2023-05-01T09:00:00Z',
+        commits: commits(9, '2026-02-26', alice),
+      },
+      {
+        name: 'engine',
+        language: 'Rust',
+        createdAt: '2026-02-27T12:00:00Z',
+        commits: commits(5, '2026-03-03', carol),
+      },
+    ],
+  };
+}
+
+export const acmeEntry: WatchlistEntry = {
+  login: 'acme-labs',
+  displayName: 'Acme Labs',
+  sector: 'data-infrastructure',
+};
+
+/** A quiet organisation: one repository, two people, a few commits in each window. */
+export function quietOrg(login = 'quiet-co'): FakeOrg {
+  return {
+    login,
+    name: 'Quiet Co',
+    location: 'Toronto, Canada',
+    repos: [
+      {
+        name: 'core',
+        language: 'Go',
+        createdAt: '2022-03-01T00:00:00Z',
+        commits: [
+          ...commits(3, '2026-03-04', { login: 'dana' }),
+          ...commits(2, '2026-02-12', { login: 'dana' }),
+          ...commits(2, '2026-02-13', { login: 'eli' }),
+        ],
+      },
+    ],
+  };
+}
+
+export function quietEntry(login = 'quiet-co'): WatchlistEntry {
+  return { login, displayName: 'Quiet Co', sector: 'healthcare', stage: 'Seed' };
+}

@@ -1,0 +1,390 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config.js';
+import { parsePeriodSlug } from '../../src/core/periods.js';
+import { GitHubAuthError } from '../../src/pipeline/collect/github.js';
+import { seedDemoIfEmpty } from '../../src/pipeline/demo/seed.js';
+import { executeRun } from '../../src/pipeline/queue/index.js';
+import {
+  createGitHubClient,
+  openPipelineStore,
+  PipelineError,
+  prepareRun,
+  rebuildPeriod,
+  type PipelineContext,
+  type RunRequest,
+} from '../../src/pipeline/run.js';
+import type { WatchlistEntry } from '../../src/pipeline/types.js';
+import { migrateToLatest, type Store } from '../../src/store/database.js';
+import { listPeriods, periodStartups } from '../../src/store/periods.js';
+import { getRun, pipelineDb, statusCounts } from '../../src/store/pipeline.js';
+import { createTestStorage, type TestStorage } from '../helpers/database.js';
+import { FakeGitHub } from '../helpers/fake-github.js';
+import { acmeEntry, acmeOrg, NOW, PERIOD, quietEntry, quietOrg } from './fixtures.js';
+
+const W09 = parsePeriodSlug('2026-w09');
+
+interface Harness {
+  ctx: PipelineContext;
+  store: Store;
+  storage: TestStorage;
+  close(): Promise<void>;
+}
+
+async function harness(fake: FakeGitHub, env: Record<string, string> = {}): Promise<Harness> {
+  const storage = await createTestStorage();
+  const config = loadConfig({
+    DATA_DIR: storage.dataDir,
+    ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
+    GITHUB_TOKEN: fake.token,
+    GITHUB_API_URL: fake.url,
+    GITHUB_QUERY_INTERVAL_MS: '0',
+    GITHUB_RETRY_BASE_MS: '2',
+    GITHUB_ORGS_PER_QUERY: '2',
+    PIPELINE_CONCURRENCY: '2',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const store = await openPipelineStore(config);
+  await migrateToLatest(store.db);
+  const ctx: PipelineContext = { db: store.db, config, client: createGitHubClient(config), now: () => NOW };
+  return {
+    ctx,
+    store,
+    storage,
+    async close() {
+      await store.close();
+      await storage.cleanup();
+    },
+  };
+}
+
+async function run(
+  ctx: PipelineContext,
+  request: Partial<RunRequest> & { entries: WatchlistEntry[] },
+  signal?: AbortSignal,
+) {
+  const prepared = await prepareRun(ctx, { period: PERIOD, dryRun: false, fullRefresh: false, ...request });
+  const result = await executeRun(ctx, prepared.run.id, { signal });
+  return { prepared, result };
+}
+
+function orgs(n: number) {
+  return Array.from({ length: n }, (_, i) => quietOrg(`team-${i}`));
+}
+function entries(n: number): WatchlistEntry[] {
+  return Array.from({ length: n }, (_, i) => ({ ...quietEntry(`team-${i}`), displayName: `Team ${i}` }));
+}
+
+describe('pipeline runs over the store', () => {
+  let fake: FakeGitHub;
+  before(async () => {
+    fake = await FakeGitHub.start({ orgs: [acmeOrg(), quietOrg(), ...orgs(6)] });
+  });
+  after(() => fake.close());
+  beforeEach(() => {
+    fake.resetCounts();
+    fake.clearFaults();
+    fake.delayMs = 0;
+  });
+
+  test('a run publishes the week as a github dataset with the hand-computed startup, replacing the demo data', async () => {
+    const h = await harness(fake);
+    try {
+      await seedDemoIfEmpty(h.store.db, { seed: 't', startups: 15, periods: 3, now: NOW });
+      const { result } = await run(h.ctx, { entries: [acmeEntry, quietEntry()] });
+      assert.equal(result.state, 'published');
+      const periods = await listPeriods(h.store.db);
+      assert.deepEqual(
+        periods.map((p) => [p.slug, p.dataset, p.startups_tracked, p.dataset_name]),
+        [['2026-w10', 'github', 2, 'Public GitHub activity of 2 tracked organisations']],
+      );
+      const rows = await periodStartups(h.store.db, '2026-w10');
+      assert.deepEqual(
+        rows.map((r) => [r.org_login, r.rank_overall]),
+        [
+          ['acme-labs', 1],
+          ['quiet-co', null],
+        ],
+      );
+      assert.deepEqual(
+        {
+          ...(rows[0]!.startup as object),
+        },
+        {
+          name: 'Acme Labs',
+          description: 'Developer tools',
+          stage: 'Pre-seed',
+          geography: 'Germany',
+          commitVelocity14d: 23,
+          commitVelocityChange: '+65%',
+          contributors: 3,
+          contributorGrowth: '+33%',
+          newRepos: 1,
+          signalType: 'Framework migration',
+          githubUrl: 'https://github.com/acme-labs',
+          websiteUrl: 'https://acme.example/',
+          linkedinUrl: 'https://www.linkedin.com/search/results/companies/?keywords=Acme%20Labs',
+        },
+      );
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('a re-run with nothing changed sends only 304s and publishes the same content', async () => {
+    const h = await harness(fake);
+    try {
+      await run(h.ctx, { entries: [acmeEntry, quietEntry()] });
+      const before = (await listPeriods(h.store.db))[0]!;
+      fake.resetCounts();
+      const { prepared, result } = await run(h.ctx, { entries: [acmeEntry, quietEntry()] });
+      assert.equal(result.state, 'published');
+      assert.equal(fake.counts.total, 2);
+      assert.equal(fake.counts.notModified, 2);
+      const runRow = (await getRun(h.store.db, prepared.run.id))!;
+      assert.equal(Number(runRow.requests), 2);
+      assert.equal(Number(runRow.not_modified), 2);
+      assert.equal((await statusCounts(h.store.db, prepared.run.id)).unchanged, 2);
+      assert.equal((await listPeriods(h.store.db))[0]!.content_hash, before.content_hash);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('an interrupted run resumes with the pending organisations only and reads each organisation once', async () => {
+    const h = await harness(fake, { PIPELINE_CONCURRENCY: '1' });
+    try {
+      fake.delayMs = 40;
+      const controller = new AbortController();
+      const prepared = await prepareRun(h.ctx, {
+        period: PERIOD,
+        entries: entries(6),
+        dryRun: false,
+        fullRefresh: false,
+      });
+      const watcher = setInterval(() => {
+        statusCounts(h.store.db, prepared.run.id).then(
+          (c) => c.pending < 6 && controller.abort(),
+          () => {},
+        );
+      }, 10);
+      const first = await executeRun(h.ctx, prepared.run.id, { signal: controller.signal });
+      clearInterval(watcher);
+      assert.equal(first.state, 'collecting');
+      const midway = await statusCounts(h.store.db, prepared.run.id);
+      assert.ok(midway.pending > 0 && midway.pending < 6, `pending after the stop: ${midway.pending}`);
+      assert.equal((await listPeriods(h.store.db)).length, 0);
+
+      fake.delayMs = 0;
+      const resumed = await prepareRun(h.ctx, {
+        period: PERIOD,
+        entries: entries(6),
+        dryRun: false,
+        fullRefresh: false,
+      });
+      assert.equal(resumed.resumed, true);
+      assert.equal(resumed.run.id, prepared.run.id);
+      const second = await executeRun(h.ctx, resumed.run.id);
+      assert.equal(second.state, 'published');
+      assert.deepEqual(
+        [...fake.orgReads].sort(),
+        Array.from({ length: 6 }, (_, i) => [`team-${i}`, 1]),
+      );
+      const rows = await periodStartups(h.store.db, '2026-w10');
+      assert.equal(rows.length, 6);
+      assert.equal(new Set(rows.map((r) => r.org_login)).size, 6);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('with GitHub down nothing is published and the previously published week stays current', async () => {
+    const h = await harness(fake);
+    try {
+      const ok = await run(h.ctx, { period: W09, entries: [acmeEntry, quietEntry()] });
+      assert.equal(ok.result.state, 'published');
+      const before = await listPeriods(h.store.db);
+      fake.injectFault({
+        match: (r) => r.kind === 'graphql',
+        status: 502,
+        body: { message: 'Bad Gateway' },
+        times: 1000,
+      });
+      const down = await run(h.ctx, { entries: [acmeEntry, quietEntry()], fullRefresh: true });
+      assert.equal(down.result.state, 'incomplete');
+      const runRow = (await getRun(h.store.db, down.prepared.run.id))!;
+      assert.equal(runRow.status, 'incomplete');
+      assert.equal(runRow.attempt, 3);
+      assert.match(runRow.message!, /^not published: 2 organisation\(s\) failed after 3 attempt\(s\)/);
+      const failed = await pipelineDb(h.store.db)
+        .selectFrom('pipeline_run_orgs')
+        .select(['login', 'status', 'message'])
+        .where('run_id', '=', down.prepared.run.id)
+        .orderBy('login')
+        .execute();
+      assert.deepEqual(
+        failed.map((f) => f.status),
+        ['failed', 'failed'],
+      );
+      assert.match(failed[0]!.message!, /GitHub answered 502 Bad Gateway after retries/);
+      assert.deepEqual(await listPeriods(h.store.db), before);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('a stopped incomplete run resumes once GitHub is back and then publishes', async () => {
+    const h = await harness(fake);
+    try {
+      fake.injectFault({ match: (r) => r.kind === 'graphql', status: 503, times: 1000 });
+      const down = await run(h.ctx, { entries: [acmeEntry] });
+      assert.equal(down.result.state, 'incomplete');
+      fake.clearFaults();
+      const again = await run(h.ctx, { entries: [acmeEntry] });
+      assert.equal(again.prepared.resumed, true);
+      assert.equal(again.prepared.run.id, down.prepared.run.id);
+      assert.equal(again.result.state, 'published');
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('an organisation that vanished is recorded as not found and the others are published', async () => {
+    const h = await harness(fake);
+    try {
+      const { prepared, result } = await run(h.ctx, {
+        entries: [acmeEntry, { login: 'gone-org', displayName: 'Gone', sector: 'gaming' }],
+      });
+      assert.equal(result.state, 'published');
+      assert.equal((await periodStartups(h.store.db, '2026-w10')).length, 1);
+      const row = await pipelineDb(h.store.db)
+        .selectFrom('pipeline_run_orgs')
+        .select(['status', 'message'])
+        .where('run_id', '=', prepared.run.id)
+        .where('login', '=', 'gone-org')
+        .executeTakeFirstOrThrow();
+      assert.equal(row.status, 'not_found');
+      assert.match(row.message!, /^GitHub has no public organization "gone-org" \(404\)/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('a rejected token stops the run as incomplete with the reason, and the run resumes once it is fixed', async () => {
+    const h = await harness(fake);
+    try {
+      const badConfig = { ...h.ctx.config, githubToken: 'wrong-token' };
+      const badCtx: PipelineContext = { ...h.ctx, config: badConfig, client: createGitHubClient(badConfig) };
+      await assert.rejects(run(badCtx, { entries: [acmeEntry, quietEntry()] }), GitHubAuthError);
+      const stopped = (await pipelineDb(h.store.db).selectFrom('pipeline_runs').selectAll().executeTakeFirstOrThrow())!;
+      assert.equal(stopped.status, 'incomplete');
+      assert.match(stopped.message!, /^GitHub rejected the token \(401 Bad credentials\)/);
+      const fixed = await run(h.ctx, { entries: [acmeEntry, quietEntry()] });
+      assert.equal(fixed.prepared.run.id, stopped.id);
+      assert.equal(fixed.result.state, 'published');
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('a dry run computes the week and publishes nothing', async () => {
+    const h = await harness(fake);
+    try {
+      const { result } = await run(h.ctx, { entries: [acmeEntry], dryRun: true });
+      assert.equal(result.state, 'complete');
+      assert.equal((await listPeriods(h.store.db)).length, 0);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('rebuild recomputes a week from stored activity with no GitHub request and the same startups', async () => {
+    const h = await harness(fake);
+    try {
+      await run(h.ctx, { entries: [acmeEntry, quietEntry()] });
+      const before = await periodStartups(h.store.db, '2026-w10');
+      fake.resetCounts();
+      const rebuilt = await rebuildPeriod(h.ctx, PERIOD);
+      assert.equal(fake.counts.total, 0);
+      assert.equal(rebuilt.summary.startups, 2);
+      assert.deepEqual(await periodStartups(h.store.db, '2026-w10'), before);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('rebuild can publish the week before from a run, since a run collects 35 days', async () => {
+    const h = await harness(fake);
+    try {
+      await run(h.ctx, { entries: [acmeEntry, quietEntry()] });
+      fake.resetCounts();
+      await rebuildPeriod(h.ctx, W09);
+      assert.equal(fake.counts.total, 0);
+      assert.deepEqual(
+        (await listPeriods(h.store.db)).map((p) => p.slug),
+        ['2026-w09', '2026-w10'],
+      );
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('rebuild of a week no stored activity covers says which run to make', async () => {
+    const h = await harness(fake);
+    try {
+      await run(h.ctx, { entries: [acmeEntry] });
+      await assert.rejects(
+        rebuildPeriod(h.ctx, parsePeriodSlug('2026-w05')),
+        (err: unknown) =>
+          err instanceof PipelineError &&
+          err.message ===
+            'no stored activity covers 2026-w05 (its windows need commits from 2026-01-05 to 2026-02-02): collect it with `signal-service pipeline run --period 2026-w05`',
+      );
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('--sector collects that sector only and carries the others from stored activity', async () => {
+    const h = await harness(fake);
+    try {
+      await run(h.ctx, { entries: [acmeEntry, quietEntry()] });
+      fake.resetCounts();
+      const { prepared, result } = await run(h.ctx, { entries: [acmeEntry, quietEntry()], sectors: ['healthcare'] });
+      assert.equal(result.state, 'published');
+      assert.deepEqual(
+        fake.log.map((r) => r.path),
+        ['/orgs/quiet-co/repos?type=public&sort=pushed&direction=desc&per_page=1'],
+      );
+      const counts = await statusCounts(h.store.db, prepared.run.id);
+      assert.equal(counts.carried, 1);
+      assert.equal(counts.unchanged, 1);
+      assert.equal((await periodStartups(h.store.db, '2026-w10')).length, 2);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('--sector refuses to publish when other sectors have no stored activity for the week', async () => {
+    const h = await harness(fake);
+    try {
+      await assert.rejects(
+        prepareRun(h.ctx, {
+          period: PERIOD,
+          entries: [acmeEntry, quietEntry()],
+          sectors: ['healthcare'],
+          dryRun: false,
+          fullRefresh: false,
+        }),
+        (err: unknown) =>
+          err instanceof PipelineError &&
+          /^cannot publish 2026-w10 from sectors healthcare alone: 1 organisation\(s\) of other sectors have no stored activity covering the week \(acme-labs\)/.test(
+            err.message,
+          ),
+      );
+    } finally {
+      await h.close();
+    }
+  });
+});
