@@ -13,7 +13,17 @@ const [slug, startups] = process.argv.slice(2);
 const config = loadConfig();
 const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: 2 });
 await migrateToLatest(store.db);
-const dataset = generateDemoDataset({ seed: 'second-process', startups: Number(startups ?? 30), periods: 1, endPeriod: parsePeriodSlug(slug!) });
-await publishPeriod(store.db, { ...dataset.periods[0]!, dataset: 'synthetic-demo', datasetName: DEMO_DATASET_NAME, publishedAt: new Date() });
+const dataset = generateDemoDataset({
+  seed: 'second-process',
+  startups: Number(startups ?? 30),
+  periods: 1,
+  endPeriod: parsePeriodSlug(slug!),
+});
+await publishPeriod(store.db, {
+  ...dataset.periods[0]!,
+  dataset: 'synthetic-demo',
+  datasetName: DEMO_DATASET_NAME,
+  publishedAt: new Date(),
+});
 process.stdout.write(JSON.stringify({ hostedEmbedded: store.hostsEmbedded }));
 await store.close();

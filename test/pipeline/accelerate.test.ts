@@ -42,7 +42,9 @@ describe('accelerate stage', () => {
   });
 
   test('contributor growth measures people, not commits', () => {
-    const a = accelerate(metrics({ commitsCurrent: 500, commitsPrior: 100, contributorsCurrent: 6, contributorsPrior: 4 }));
+    const a = accelerate(
+      metrics({ commitsCurrent: 500, commitsPrior: 100, contributorsCurrent: 6, contributorsPrior: 4 }),
+    );
     assert.equal(a.contributorGrowth, '+50%');
     assert.equal(a.contributorChangePct, 50);
   });

@@ -40,7 +40,10 @@ describe('classify stage', () => {
   });
 
   test('rules apply in order: a hiring burst wins over a buildout', () => {
-    assert.equal(signal(metrics({ contributorsCurrent: 10, contributorsPrior: 5, newRepos30d: 5 })), 'Engineering hiring burst');
+    assert.equal(
+      signal(metrics({ contributorsCurrent: 10, contributorsPrior: 5, newRepos30d: 5 })),
+      'Engineering hiring burst',
+    );
   });
 
   test('every outcome is one of the four enumerated signal types', () => {

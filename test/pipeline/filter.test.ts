@@ -24,7 +24,10 @@ const raw: RawOrgActivity = {
 describe('filter stage', () => {
   test('drops fork repositories and the commits made to them', () => {
     const out = filterActivity(raw, '2026-11-23');
-    assert.deepEqual(out.repos.map((r) => r.name), ['app']);
+    assert.deepEqual(
+      out.repos.map((r) => r.name),
+      ['app'],
+    );
     assert.ok(out.commits.every((c) => c.repo === 'app'));
   });
 

@@ -36,20 +36,34 @@ describe('rank stage', () => {
   });
 
   test('startups below the activity floor are not ranked across sectors', () => {
-    const ranked = rank([org('busy', 'robotics', { commitsCurrent: 200 }), org('quiet', 'robotics', { commitsCurrent: 5 })]);
+    const ranked = rank([
+      org('busy', 'robotics', { commitsCurrent: 200 }),
+      org('quiet', 'robotics', { commitsCurrent: 5 }),
+    ]);
     const quiet = ranked.startups.find((s) => s.login === 'quiet')!;
     assert.equal(quiet.eligible, false);
     assert.equal(quiet.rankOverall, null);
-    assert.deepEqual(ranked.trending.map((s) => s.login), ['busy']);
+    assert.deepEqual(
+      ranked.trending.map((s) => s.login),
+      ['busy'],
+    );
   });
 
   test('trending holds at most 20 startups, ordered by composite score', () => {
-    const orgs = Array.from({ length: 30 }, (_, i) => org(`o${i}`, 'edtech', { commitsCurrent: 30 + i * 10, commitsPrior: 40 }));
+    const orgs = Array.from({ length: 30 }, (_, i) =>
+      org(`o${i}`, 'edtech', { commitsCurrent: 30 + i * 10, commitsPrior: 40 }),
+    );
     const ranked = rank(orgs);
     assert.equal(ranked.trending.length, 20);
     const composites = ranked.trending.map((s) => s.scores.composite);
-    assert.deepEqual(composites, [...composites].sort((a, b) => b - a));
-    assert.deepEqual(ranked.trending.map((s) => s.rankOverall), Array.from({ length: 20 }, (_, i) => i + 1));
+    assert.deepEqual(
+      composites,
+      [...composites].sort((a, b) => b - a),
+    );
+    assert.deepEqual(
+      ranked.trending.map((s) => s.rankOverall),
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
   });
 
   test('each sector ranks its own startups by the same order, eligible first', () => {
@@ -58,15 +72,24 @@ describe('rank stage', () => {
       org('b', 'gaming', { commitsCurrent: 300 }),
       org('c', 'web3', { commitsCurrent: 100 }),
     ]);
-    assert.deepEqual(ranked.bySector.get('gaming')!.map((s) => [s.login, s.rankInSector]), [
-      ['b', 1],
-      ['a', 2],
-    ]);
-    assert.deepEqual(ranked.bySector.get('web3')!.map((s) => s.rankInSector), [1]);
+    assert.deepEqual(
+      ranked.bySector.get('gaming')!.map((s) => [s.login, s.rankInSector]),
+      [
+        ['b', 1],
+        ['a', 2],
+      ],
+    );
+    assert.deepEqual(
+      ranked.bySector.get('web3')!.map((s) => s.rankInSector),
+      [1],
+    );
   });
 
   test('composite is the weighted sum of growth, velocity and novelty percentiles', () => {
-    const ranked = rank([org('x', 'agtech', { commitsCurrent: 100, newRepos30d: 2 }), org('y', 'agtech', { commitsCurrent: 20 })]);
+    const ranked = rank([
+      org('x', 'agtech', { commitsCurrent: 100, newRepos30d: 2 }),
+      org('y', 'agtech', { commitsCurrent: 20 }),
+    ]);
     for (const s of ranked.startups) {
       const { growth, velocity, novelty, composite } = s.scores;
       assert.equal(composite, Math.round(0.5 * growth + 0.3 * velocity + 0.2 * novelty));
@@ -76,8 +99,19 @@ describe('rank stage', () => {
   test('the published record carries the computed metrics in the Startup shape', () => {
     const s = rank([org('acme', 'robotics', { commitsCurrent: 142, commitsPrior: 100, newRepos30d: 1 })]).startups[0]!;
     assert.deepEqual(Object.keys(s.startup), [
-      'name', 'description', 'stage', 'geography', 'commitVelocity14d', 'commitVelocityChange', 'contributors',
-      'contributorGrowth', 'newRepos', 'signalType', 'githubUrl', 'websiteUrl', 'linkedinUrl',
+      'name',
+      'description',
+      'stage',
+      'geography',
+      'commitVelocity14d',
+      'commitVelocityChange',
+      'contributors',
+      'contributorGrowth',
+      'newRepos',
+      'signalType',
+      'githubUrl',
+      'websiteUrl',
+      'linkedinUrl',
     ]);
     assert.equal(s.startup.commitVelocity14d, 142);
     assert.equal(s.startup.commitVelocityChange, '+42%');

@@ -34,7 +34,12 @@ describe('signals CSV', () => {
   test('rows end with CRLF and fields with comma, quote, CR or LF are quoted with doubled quotes', () => {
     const csv = renderSignalsCsv(
       '2026-w47',
-      new Map([['robotics', [{ login: 'acme', rankInSector: 1, startup: startup({ name: 'A, "B"', description: 'line1\nline2\rx' }) }]]]),
+      new Map([
+        [
+          'robotics',
+          [{ login: 'acme', rankInSector: 1, startup: startup({ name: 'A, "B"', description: 'line1\nline2\rx' }) }],
+        ],
+      ]),
       new Map([['acme', 3]]),
     );
     const lines = csv.split('\r\n');

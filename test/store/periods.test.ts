@@ -3,16 +3,30 @@ import { after, before, describe, test } from 'node:test';
 import { parsePeriodSlug } from '../../src/core/periods.js';
 import { generateDemoDataset } from '../../src/pipeline/demo/generate.js';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.js';
-import { iterateAllPeriodStartups, latestPeriod, listPeriods, periodStartups, publishPeriod } from '../../src/store/periods.js';
+import {
+  iterateAllPeriodStartups,
+  latestPeriod,
+  listPeriods,
+  periodStartups,
+  publishPeriod,
+} from '../../src/store/periods.js';
 import { createTestStorage, type TestStorage } from '../helpers/database.js';
 
-const modes = [{ forceEmbedded: true, name: 'embedded' }, ...(process.env.DATABASE_URL ? [{ forceEmbedded: false, name: 'postgres' }] : [])];
+const modes = [
+  { forceEmbedded: true, name: 'embedded' },
+  ...(process.env.DATABASE_URL ? [{ forceEmbedded: false, name: 'postgres' }] : []),
+];
 
 for (const mode of modes) {
   describe(`period store (${mode.name})`, () => {
     let storage: TestStorage;
     let store: Store;
-    const dataset = generateDemoDataset({ seed: 'store-test', startups: 45, periods: 3, endPeriod: parsePeriodSlug('2026-w02') });
+    const dataset = generateDemoDataset({
+      seed: 'store-test',
+      startups: 45,
+      periods: 3,
+      endPeriod: parsePeriodSlug('2026-w02'),
+    });
     const publish = (i: number, publishedAt = new Date('2026-01-20T06:00:00Z')) =>
       publishPeriod(store.db, { ...dataset.periods[i]!, dataset: 'synthetic-demo', datasetName: 'test', publishedAt });
 
@@ -36,20 +50,39 @@ for (const mode of modes) {
       assert.equal(row.name, 'Week 2, 2026');
       assert.equal(row.startups_tracked, 45);
       const rows = await periodStartups(store.db, '2026-w02');
-      assert.deepEqual(rows.map((r) => r.position), Array.from({ length: 45 }, (_, i) => i + 1));
-      assert.deepEqual(rows.map((r) => r.org_login), dataset.periods[2]!.ranked.startups.map((s) => s.login));
+      assert.deepEqual(
+        rows.map((r) => r.position),
+        Array.from({ length: 45 }, (_, i) => i + 1),
+      );
+      assert.deepEqual(
+        rows.map((r) => r.org_login),
+        dataset.periods[2]!.ranked.startups.map((s) => s.login),
+      );
     });
 
     test('every period is kept and the latest is the newest ISO week, not the last published', async () => {
       await publish(0);
       await publish(1);
-      assert.deepEqual((await listPeriods(store.db)).map((p) => p.slug), ['2025-w52', '2026-w01', '2026-w02']);
+      assert.deepEqual(
+        (await listPeriods(store.db)).map((p) => p.slug),
+        ['2025-w52', '2026-w01', '2026-w02'],
+      );
       assert.equal((await latestPeriod(store.db))!.slug, '2026-w02');
     });
 
     test('republishing a period replaces it whole', async () => {
-      const smaller = generateDemoDataset({ seed: 'other', startups: 15, periods: 1, endPeriod: parsePeriodSlug('2026-w01') });
-      await publishPeriod(store.db, { ...smaller.periods[0]!, dataset: 'synthetic-demo', datasetName: 'test', publishedAt: new Date() });
+      const smaller = generateDemoDataset({
+        seed: 'other',
+        startups: 15,
+        periods: 1,
+        endPeriod: parsePeriodSlug('2026-w01'),
+      });
+      await publishPeriod(store.db, {
+        ...smaller.periods[0]!,
+        dataset: 'synthetic-demo',
+        datasetName: 'test',
+        publishedAt: new Date(),
+      });
       const rows = await periodStartups(store.db, '2026-w01');
       assert.equal(rows.length, 15);
       assert.ok(rows.every((r) => smaller.entries.some((e) => e.login === r.org_login)));
@@ -57,12 +90,24 @@ for (const mode of modes) {
 
     test('a failed publication leaves the previous period intact', async () => {
       const before = await periodStartups(store.db, '2026-w02');
-      const broken = { ...dataset.periods[2]!.ranked, startups: [...dataset.periods[2]!.ranked.startups, dataset.periods[2]!.ranked.startups[0]!] };
+      const broken = {
+        ...dataset.periods[2]!.ranked,
+        startups: [...dataset.periods[2]!.ranked.startups, dataset.periods[2]!.ranked.startups[0]!],
+      };
       await assert.rejects(
-        publishPeriod(store.db, { period: dataset.periods[2]!.period, ranked: broken, dataset: 'synthetic-demo', datasetName: 'x', publishedAt: new Date() }),
+        publishPeriod(store.db, {
+          period: dataset.periods[2]!.period,
+          ranked: broken,
+          dataset: 'synthetic-demo',
+          datasetName: 'x',
+          publishedAt: new Date(),
+        }),
       );
       const afterRows = await periodStartups(store.db, '2026-w02');
-      assert.deepEqual(afterRows.map((r) => r.org_login), before.map((r) => r.org_login));
+      assert.deepEqual(
+        afterRows.map((r) => r.org_login),
+        before.map((r) => r.org_login),
+      );
     });
 
     test('iterating all periods yields every row once, oldest period first, in pages', async () => {

@@ -6,7 +6,12 @@ import { DEMO_PERIODS, DEMO_STARTUPS } from '../../../src/pipeline/demo/seed.js'
 import { SECTOR_SLUGS } from '../../../src/schemas/enums.js';
 import { Startup } from '../../../src/schemas/signals.js';
 
-const options = { seed: 'test-seed', startups: DEMO_STARTUPS, periods: DEMO_PERIODS, endPeriod: parsePeriodSlug('2026-w46') };
+const options = {
+  seed: 'test-seed',
+  startups: DEMO_STARTUPS,
+  periods: DEMO_PERIODS,
+  endPeriod: parsePeriodSlug('2026-w46'),
+};
 const dataset = generateDemoDataset(options);
 
 describe('synthetic demo dataset', () => {
@@ -31,7 +36,10 @@ describe('synthetic demo dataset', () => {
 
   test('a different seed gives different startups', () => {
     const other = generateDemoDataset({ ...options, seed: 'other', periods: 1 });
-    assert.notDeepEqual(other.entries.map((e) => e.displayName), dataset.entries.map((e) => e.displayName));
+    assert.notDeepEqual(
+      other.entries.map((e) => e.displayName),
+      dataset.entries.map((e) => e.displayName),
+    );
   });
 
   test('every startup says it is fictional and links only to reserved .example hosts', () => {
