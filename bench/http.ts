@@ -39,7 +39,8 @@ function startChild(
   env: Record<string, string>,
   ready: (line: string) => boolean,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  // The same V8 flag `npm start` and the installed command use (a larger young generation: fewer scavenges).
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
