@@ -1,19 +1,5 @@
 import type { z } from 'zod';
 import {
-  COMMIT_CHANGE_FLOOR,
-  COMPOSITE_WEIGHTS,
-  CONTRIBUTOR_CHANGE_FLOOR,
-  HIRING_BURST_MIN_GROWTH_PCT,
-  HIRING_BURST_MIN_NEW_CONTRIBUTORS,
-  INFRA_BUILDOUT_MIN_NEW_REPOS,
-  LOOKBACK_DAYS,
-  MIN_COMMITS_FOR_RANKING,
-  MIN_CONTRIBUTORS_FOR_RANKING,
-  NEW_REPO_DAYS,
-  TRENDING_SIZE,
-  WINDOW_DAYS,
-} from '../pipeline/rules.js';
-import {
   ChangelogPeriod,
   GlossaryContent,
   Market,
@@ -27,9 +13,6 @@ import { DatasetRecord, Meta, Sector, SignalsResponse, Startup } from '../schema
 import { CONTENT_VALUES } from '../content/values.js';
 import { DocumentContentError, fillTemplate, readYamlContent } from './content.js';
 import { DATA_LICENSE } from './license.js';
-import { MARKET_TEMPERATURE } from './markets.js';
-import { CREDITS_PER_MATCHED_CALL, DEEP_SIGNAL_CREDIT_PACK, formatMinor } from './pricing.js';
-import { sectors } from './sectors.js';
 import { siteUrls } from './urls.js';
 
 /**
