@@ -148,7 +148,6 @@ const variables = {
 } as const;
 
 export type VariableName = keyof typeof variables;
-export const configVariables = Object.keys(variables) as VariableName[];
 
 function read<K extends VariableName>(
   env: NodeJS.ProcessEnv,

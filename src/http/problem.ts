@@ -61,8 +61,6 @@ export function problemBody(
   };
 }
 
-export const badRequest = (detail: string, errors?: ProblemField[]) =>
-  new HttpProblem(400, statusTitle(400), detail, errors ? { errors } : {});
 export const notFound = (detail: string, extra: Record<string, unknown> = {}) =>
   new HttpProblem(404, statusTitle(404), detail, extra);
 export const unavailable = (detail: string, retryAfterSeconds = 30) =>
