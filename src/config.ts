@@ -40,6 +40,10 @@ export interface Config {
   pipelineWatchlist: string;
   /** Batches of organisations one pipeline process collects at once. */
   pipelineConcurrency: number;
+  /** Scout Score (issue 20): how long a user's star history is served from the database before it is revalidated. */
+  scoutCacheTtlSeconds: number;
+  /** Scout Score: pages of 100 stars read per user, oldest first (each page is one GitHub request). */
+  scoutMaxStarPages: number;
 }
 
 export class ConfigError extends Error {
@@ -145,6 +149,9 @@ const variables = {
   GITHUB_MAX_COMMIT_PAGES: { schema: intBetween(1, 1000), fallback: '30' },
   PIPELINE_WATCHLIST: { schema: z.string().trim().min(1, 'must not be empty'), fallback: './watchlist.yaml' },
   PIPELINE_CONCURRENCY: { schema: intBetween(1, 64), fallback: '4' },
+  // Scout Score (issue 20)
+  SCOUT_CACHE_TTL_SECONDS: { schema: intBetween(60, 30 * 86_400), fallback: '86400' },
+  SCOUT_MAX_STAR_PAGES: { schema: intBetween(1, 100), fallback: '10' },
 } as const;
 
 export type VariableName = keyof typeof variables;
@@ -189,5 +196,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     githubMaxCommitPages: read(env, 'GITHUB_MAX_COMMIT_PAGES')!,
     pipelineWatchlist: path.resolve(read(env, 'PIPELINE_WATCHLIST')!),
     pipelineConcurrency: read(env, 'PIPELINE_CONCURRENCY')!,
+    // Scout Score (issue 20)
+    scoutCacheTtlSeconds: read(env, 'SCOUT_CACHE_TTL_SECONDS')!,
+    scoutMaxStarPages: read(env, 'SCOUT_MAX_STAR_PAGES')!,
   };
 }
