@@ -252,12 +252,25 @@ export const CitationEntry = z
   .loose()
   .meta({ id: 'CitationEntry' });
 
+export const DossierCandidate = z
+  .object({
+    name: z.string(),
+    kind: z.enum(['company-or-fund', 'tracked-startup', 'demo-startup']),
+    why: z.string().describe('Why it is offered: the same name as another entity, a near typo, a related name.'),
+    url: z.url().describe('Its dossier.'),
+  })
+  .meta({ id: 'DossierCandidate' });
+
 export const DiligenceResponse = z
   .object({
     '@context': z.literal('https://schema.org'),
     '@type': z.literal('Dataset'),
     dossier: Dossier,
     citation: z.array(CitationEntry),
+    candidates: z
+      .array(DossierCandidate)
+      .optional()
+      .describe('On a 404 only, beyond the contract shape: "did you mean" entities, never substituted.'),
   })
   .loose()
   .meta({ id: 'DiligenceResponse', description: 'A public-source diligence dossier.' });
@@ -270,7 +283,11 @@ export const DiligenceUsage = z
     usage: z.object({}).loose(),
     metadata: z.object({
       coverage: z.object({
-        trackedCompanies: z.int(),
+        trackedCompanies: z.int().describe('Real startups tracked by the pipeline (0 on the synthetic demo dataset).'),
+        demoStartups: z
+          .int()
+          .describe('Fictional startups of the synthetic demo dataset, counted apart from real companies.'),
+        companiesAndFunds: z.int().describe('Real companies and funds named by the documented facts.'),
         acquirers: z.int(),
         documentedAcquisitions: z.int(),
         fundsWithPortfolios: z.int(),
