@@ -342,8 +342,11 @@ export class NameMatcher<T> {
       };
     }
 
+    // A documented related name (a product, a parent, a separate firm) is another entity: never read as a typo.
+    const related = this.relatedCandidates(compact);
+    if (related.length > 0 || words.every(isGenericWord)) return { status: 'none', candidates: related };
+
     // 3. Confident typos (and short names that leave out generic words).
-    if (words.every(isGenericWord)) return { status: 'none', candidates: this.relatedCandidates(compact) };
     const near = this.near(words, 0);
     if (near.length > 0) {
       const least = Math.min(...near.map((n) => n.edits));
@@ -376,15 +379,15 @@ export class NameMatcher<T> {
     }
 
     // None: related names first, then names one edit beyond the allowance, then shared distinctive words.
-    const candidates: Candidate<number>[] = this.relatedCandidates(compact);
-    const offered = new Set(candidates.map((c) => c.item));
+    const candidates: Candidate<number>[] = [];
+    const offered = new Set<number>();
     const offer = (item: number, name: string, why: string) => {
       if (offered.has(item) || candidates.length >= MAX_CANDIDATES) return;
       offered.add(item);
       candidates.push({ item, name, why });
     };
     for (const { form, edits, omitted } of this.near(words, 1).sort(byCloseness)) {
-      offer(form.item, form.text, describeNear(edits, omitted, 'more than a confident typo'));
+      offer(form.item, form.text, describeNear(edits, omitted, 'too far for a confident typo'));
     }
     for (const { form, word } of this.sharedWords(words)) {
       offer(form.item, form.text, `shares the word "${word}" but the rest of the name differs`);
@@ -446,7 +449,7 @@ const KIND_LABEL: Record<FormKind, string> = {
 };
 
 function describeNear(edits: number, omitted: readonly string[], tail: string): string {
-  const parts = [edits > 0 ? plural(edits, 'edit') : 'no edit'];
+  const parts = [edits > 0 ? plural(edits, 'letter edit') : 'no letter edit'];
   if (omitted.length) parts.push(`without "${omitted.join(' ')}"`);
   return `${parts.join(', ')}: ${tail}`;
 }

@@ -317,10 +317,11 @@ describe('signals read API', () => {
       assert.equal((await svc.get('/api/signal?company=a&company=b')).status, 400);
     });
 
-    test('a hit is exactly the Startup record from signals.json', async () => {
+    test('a hit is exactly the Startup record from signals.json, with X-Name-Match: exact', async () => {
       const target = body.sectors[3].startups[5];
       const r = await lookup(target.name);
       assert.equal(r.status, 200);
+      assert.equal(r.headers.get('x-name-match'), 'exact');
       assert.deepEqual(await r.json(), target);
     });
 
@@ -330,21 +331,60 @@ describe('signals read API', () => {
       assert.deepEqual(await (await lookup(mangled)).json(), target);
     });
 
-    test('a typo finds the closest startup', async () => {
-      const target = body.sectors[9].startups[0];
-      const typo = target.name.slice(0, 3) + target.name.slice(4); // drop one letter
-      assert.equal(((await (await lookup(typo)).json()) as Json).name, target.name);
+    test('a one-letter typo of a long name finds the startup, with X-Name-Match: typo', async () => {
+      const target = body.sectors[9].startups.find((s: Json) => s.name.split(' ')[0].length >= 5);
+      const typo = target.name.slice(0, 3) + target.name.slice(4); // drop one letter of the first word
+      const r = await lookup(typo);
+      assert.equal(r.headers.get('x-name-match'), 'typo');
+      assert.equal(((await r.json()) as Json).name, target.name);
     });
 
-    test('the GitHub organisation slug finds the startup', async () => {
+    test('the GitHub organisation slug finds the startup, with X-Name-Match: slug or exact', async () => {
       const target = body.trending[4];
       const slug = new URL(target.githubUrl).pathname.slice(1);
-      assert.equal(((await (await lookup(slug)).json()) as Json).name, target.name);
+      const r = await lookup(slug);
+      assert.ok(['slug', 'exact'].includes(r.headers.get('x-name-match')!));
+      assert.equal(((await r.json()) as Json).name, target.name);
     });
 
-    test('a miss answers 200 {"found": false}', async () => {
+    test('a first word shared by two startups is ambiguous: found false and both as candidates', async () => {
+      const all: Json[] = body.sectors.flatMap((s: Json) => s.startups);
+      const byFirst = new Map<string, Json[]>();
+      for (const s of all) byFirst.set(s.name.split(' ')[0], [...(byFirst.get(s.name.split(' ')[0]) ?? []), s]);
+      const [first, pair] = [...byFirst].find(([, list]) => list.length === 2)!;
+      const r = await lookup(first);
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get('x-name-match'), 'ambiguous');
+      const miss = (await r.json()) as Json;
+      assert.equal(miss.found, false);
+      assert.deepEqual(miss.candidates.map((c: Json) => c.name).sort(), pair.map((s) => s.name).sort());
+      for (const c of miss.candidates) {
+        assert.deepEqual(Object.keys(c), ['name', 'org', 'why']);
+        assert.ok(pair.some((s) => new URL(s.githubUrl).pathname.slice(1) === c.org));
+      }
+    });
+
+    test('a real company absent from the data is a miss, never a similar demo startup', async () => {
+      for (const q of ['Confluent', 'Cockroach Labs', 'Nvida', 'GitLab', 'Stripe']) {
+        const r = await lookup(q);
+        assert.equal(r.status, 200);
+        assert.notEqual(r.headers.get('x-name-match'), 'typo', q);
+        assert.equal(((await r.json()) as Json).found, false, q);
+      }
+    });
+
+    test('a generic word is a miss without candidates', async () => {
+      for (const q of ['health', 'labs', 'cloud', 'data']) {
+        const r = await lookup(q);
+        assert.equal(r.headers.get('x-name-match'), 'none');
+        assert.deepEqual(await r.json(), { found: false }, q);
+      }
+    });
+
+    test('a miss answers 200 {"found": false} with X-Name-Match: none', async () => {
       const r = await lookup('Nothing Like Any Company Here');
       assert.equal(r.status, 200);
+      assert.equal(r.headers.get('x-name-match'), 'none');
       assert.deepEqual(await r.json(), { found: false });
     });
 
