@@ -48,7 +48,7 @@ export const AnswerHit = z
       .min(0)
       .max(1)
       .describe(
-        'How much of the query the matched question covers, 0 to 1: 0.7 × the share of the query’s content words found in the question + 0.3 × the share of the question’s content words found in the query (words compared after stemming, small typos tolerated). 1 means the same question; hits below 0.35 are never returned.',
+        'How much of the query the matched question covers, 0 to 1: 0.7 × the share of the query’s content words found in the question + 0.3 × the share of the question’s content words found in the query (words compared after stemming, small typos tolerated). 1 means the same question; hits below 0.5 are never returned.',
       ),
     facts: z.array(Fact).describe('Supporting facts, each with the URL that proves it.'),
     related: z.array(RelatedQuestion),
@@ -93,7 +93,7 @@ export const AnswerMiss = z
   })
   .meta({
     id: 'AnswerMiss',
-    description: 'No question in the corpus matches well enough (confidence below 0.35): an expected outcome.',
+    description: 'No question in the corpus matches well enough (confidence below 0.5): an expected outcome.',
   });
 export type AnswerMiss = z.infer<typeof AnswerMiss>;
 

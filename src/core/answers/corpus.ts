@@ -7,6 +7,7 @@ import type { AnswerEntry } from './entry.js';
 import { loadFaq, type ResolvedFaq } from './faq.js';
 import { siteUrls } from '../urls.js';
 import { derivePerBase } from './derive.js';
+import { diligenceEntries } from './diligence-answers.js';
 
 export function faqEntry(faq: ResolvedFaq): AnswerEntry {
   return {
@@ -31,7 +32,14 @@ export interface AnswerCorpus {
 }
 
 function buildCorpus(snapshot: Snapshot, baseUrl: string): AnswerCorpus {
-  const agent = buildAgentQueries(snapshot, baseUrl);
+  const urls = siteUrls(baseUrl);
+  // Diligence answers are real, sourced facts: added as they are, without the synthetic-data note of demo answers.
+  const agent = [
+    ...buildAgentQueries(snapshot, baseUrl),
+    ...diligenceEntries(baseUrl).map(
+      (e): AnswerEntry => ({ ...e, url: urls.answer(e.id), source: 'agent-query', related: [] }),
+    ),
+  ];
   const faq = loadFaq(baseUrl).map(faqEntry);
   const entries = [...agent, ...faq];
   const body: AnswersCorpus = {
