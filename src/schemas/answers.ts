@@ -75,6 +75,12 @@ export const AskResponse = z
   .object({
     query: z.string(),
     hits: z.array(AnswerHit).describe('Best first; empty when no question in the corpus is a good match.'),
+    notice: z
+      .string()
+      .optional()
+      .describe(
+        'Beyond the contract: why `hits` is empty when the question names a company that is not tracked or a sector the service does not have.',
+      ),
   })
   .meta({ id: 'AskResponse' });
 export type AskResponse = z.infer<typeof AskResponse>;
@@ -90,6 +96,17 @@ export const AnswerMiss = z
     query: z.string(),
     suggestions: z.array(RelatedQuestion).describe('Nearest questions below the confidence floor, if any.'),
     searchUrl: z.url().describe('The same query on the site-wide search.'),
+    reason: z
+      .enum(['no-match', 'not-tracked', 'no-sector'])
+      .optional()
+      .describe(
+        '`not-tracked`: the question names a company that is neither tracked nor in the diligence corpus (never answered about another); `no-sector`: it asks about a sector the service does not have; `no-match`: nothing answers well enough.',
+      ),
+    candidates: z
+      .array(z.object({ name: z.string(), why: z.string(), url: z.url() }))
+      .optional()
+      .describe('For `not-tracked`: close names ("did you mean"), never substituted.'),
+    sectors: z.array(z.string()).optional().describe('For `no-sector`: the sectors the service has.'),
   })
   .meta({
     id: 'AnswerMiss',

@@ -24,6 +24,19 @@ export function faqEntry(faq: ResolvedFaq): AnswerEntry {
   };
 }
 
+/** Each diligence answer links to the other answers about the same companies, then to what the corpus covers. */
+function relateDiligence(entries: AnswerEntry[], baseUrl: string): AnswerEntry[] {
+  const byEntity = new Map<string, AnswerEntry[]>();
+  for (const e of entries) for (const name of e.entities ?? []) byEntity.set(name, [...(byEntity.get(name) ?? []), e]);
+  const cover = siteUrls(baseUrl).answer('faq-what-does-diligence-cover');
+  for (const e of entries) {
+    const others = (e.entities ?? []).flatMap((name) => byEntity.get(name) ?? []).filter((o) => o !== e);
+    e.related = others.slice(0, 3).map((o) => ({ question: o.question, url: o.url }));
+    e.related.push({ question: 'What does the diligence endpoint cover?', url: cover });
+  }
+  return entries;
+}
+
 export interface AnswerCorpus {
   entries: AnswerEntry[];
   index: AnswerIndex;
@@ -36,8 +49,14 @@ function buildCorpus(snapshot: Snapshot, baseUrl: string): AnswerCorpus {
   // Diligence answers are real, sourced facts: added as they are, without the synthetic-data note of demo answers.
   const agent = [
     ...buildAgentQueries(snapshot, baseUrl),
-    ...diligenceEntries(baseUrl).map(
-      (e): AnswerEntry => ({ ...e, url: urls.answer(e.id), source: 'agent-query', related: [] }),
+    ...relateDiligence(
+      diligenceEntries(baseUrl).map((e): AnswerEntry => ({
+        ...e,
+        url: urls.answer(e.id),
+        source: 'agent-query',
+        related: [],
+      })),
+      baseUrl,
     ),
   ];
   const faq = loadFaq(baseUrl).map(faqEntry);

@@ -42,7 +42,21 @@ function entityEntries(entity: DiligenceEntity, dossierUrl: string): Omit<Answer
       ? `${acquired.map((d) => `${d.acquirer} acquired ${d.target}: ${deal(d)}`).join('; ')}.`
       : `No acquisition of ${entity.name} is documented in the diligence corpus${entity.acquisitionsMade.length ? `; ${entity.name} itself made ${entity.acquisitionsMade.length} documented acquisition(s)` : ''}. Absence here is not evidence that none happened.`,
     facts: [...sourceFacts(acquired, deal), dossierFact],
-    keywords: [...names, 'acquired', 'acquirer', 'acquisition', 'bought', 'buyer', 'owns', 'owner', 'parent', 'purchased', 'pay', 'paid', 'price'],
+    keywords: [
+      ...names,
+      'acquired',
+      'acquirer',
+      'acquisition',
+      'bought',
+      'buyer',
+      'owns',
+      'owner',
+      'parent',
+      'purchased',
+      'pay',
+      'paid',
+      'price',
+    ],
   });
   if (entity.acquisitionsMade.length) {
     entries.push({
@@ -51,7 +65,17 @@ function entityEntries(entity: DiligenceEntity, dossierUrl: string): Omit<Answer
       question: `Which companies has ${entity.name} acquired?`,
       answer: `${entity.acquisitionsMade.length} documented acquisition(s) by ${entity.name}: ${entity.acquisitionsMade.map(deal).join('; ')}.`,
       facts: [...sourceFacts(entity.acquisitionsMade, deal), dossierFact],
-      keywords: [...names, 'acquisitions', 'acquisition', 'acquired', 'bought', 'buy', 'deals', 'purchases', 'companies'],
+      keywords: [
+        ...names,
+        'acquisitions',
+        'acquisition',
+        'acquired',
+        'bought',
+        'buy',
+        'deals',
+        'purchases',
+        'companies',
+      ],
     });
   }
   if (entity.backedBy.length) {

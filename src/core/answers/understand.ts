@@ -98,7 +98,14 @@ function mentions(snapshot: Snapshot, baseUrl: string, toks: Token[]): { found: 
       } else if (r.status === 'none' && r.candidates.length && capitalised) {
         // A documented related name ("Sequoia Capital", "Terraform"): remembered, never answered as the entity.
         const why = r.candidates[0]!.why;
-        if (why.toLowerCase().startsWith(`${span.map((t) => t.text).join(' ').toLowerCase()}:`)) {
+        if (
+          why.toLowerCase().startsWith(
+            `${span
+              .map((t) => t.text)
+              .join(' ')
+              .toLowerCase()}:`,
+          )
+        ) {
           related.push({ subject: r.candidates[0]!.item, start: i, end: i + len });
           taken = len;
         }
@@ -225,8 +232,10 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   const sector = missingSector(toks);
   if (sector) return { kind: 'no-sector', word: sector, sectors: sectors.map((s) => s.name) };
 
-  // No company named: answers about one named startup or company would be about another than asked.
-  let hits = corpus.index.ask(query, Math.max(limit, 20)).filter((s) => !NAMED_KINDS.has(s.entry.kind));
+  // No company named: an answer about one named startup or company never comes first (it would be about another
+  // than asked); after a general answer, those of the same topic may follow in a ranked list.
+  const candidates = corpus.index.ask(query, Math.max(limit, 20));
+  let hits = candidates.filter((s) => !NAMED_KINDS.has(s.entry.kind));
   const promote = (pick: ScoredAnswer | undefined) => {
     if (pick && pick !== hits[0]) hits = [pick, ...hits.filter((s) => s !== pick)];
   };
@@ -244,6 +253,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       promote(hits.find((s) => LIST_KINDS.has(s.entry.kind) && s.confidence >= best - 0.35));
     }
   }
+  if (hits.length > 0) hits = [...hits, ...candidates.filter((s) => NAMED_KINDS.has(s.entry.kind))];
   return { kind: 'answers', hits: hits.slice(0, limit) };
 }
 
@@ -257,4 +267,15 @@ function subjectConfidence(scored: ScoredAnswer, toks: Token[], mention: Mention
     (t, i) => (i < mention.start || i >= mention.end) && !isStopWord(t.lower) && !/^\p{N}+$/u.test(t.lower),
   );
   return rest.length <= 3 ? Math.max(scored.confidence, 0.7) : scored.confidence;
+}
+
+/** One sentence saying why a question that names something unknown has no answer. */
+export function understoodNotice(understood: Exclude<Understood, { kind: 'answers' }>, snapshot: Snapshot): string {
+  if (understood.kind === 'no-sector') {
+    return `There is no ${understood.word} sector: the service tracks ${understood.sectors.length} sectors (${understood.sectors.join(', ')}).`;
+  }
+  const close = understood.candidates.length
+    ? ` Close names, not substituted: ${understood.candidates.map((c) => `${c.name} (${c.why})`).join('; ')}.`
+    : '';
+  return `${understood.name} is not tracked: it is neither among the ${snapshot.startups.length} ${snapshot.synthetic ? 'fictional demo startups' : 'tracked startups'} nor a company or fund of the diligence corpus, so no answer is given about it.${close}`;
 }

@@ -62,7 +62,6 @@ export function evaluateQuestions(
   const hits = outcomes.filter((o) => o.confidence !== null);
   const confident = hits.filter((o) => o.confidence! >= 0.7);
   const bands = [
-    [0.35, 0.5],
     [0.5, 0.7],
     [0.7, 0.85],
     [0.85, 1.01],

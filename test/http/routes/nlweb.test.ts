@@ -37,6 +37,25 @@ describe('NLWeb route', () => {
     assert.equal(body.name, name);
   });
 
+  test('a question naming an absent real company answers No result saying it is not tracked', async () => {
+    const body = await jsonLd('How is GitLab doing?');
+    assert.equal(body['@type'], 'ItemList');
+    assert.equal(body.name, 'No result');
+    assert.match(String(body.description), /GitLab is not tracked/);
+  });
+
+  test('a question about a sector the service does not have says so', async () => {
+    const body = await jsonLd('top biotech startups');
+    assert.equal(body.name, 'No result');
+    assert.match(String(body.description), /no biotech sector/);
+  });
+
+  test('a diligence question answers a Question with the sourced answer', async () => {
+    const body = await jsonLd('Who acquired Red Hat?');
+    assert.equal(body['@type'], 'Question');
+    assert.match(JSON.stringify(body.acceptedAnswer), /IBM/);
+  });
+
   test('a question about the data answers a Dataset', async () => {
     const body = await jsonLd('How many startups does the service track?');
     assert.equal(body['@type'], 'Dataset');
