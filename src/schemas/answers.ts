@@ -197,6 +197,12 @@ export const SearchResponse = z
     query: z.string(),
     total: z.int().min(0).describe('Documents matching, before the limit.'),
     hits: z.array(SearchHit),
+    synthetic: z
+      .boolean()
+      .optional()
+      .describe(
+        'Beyond the contract: true when the startups, sectors and comparisons searched are the synthetic demo dataset (fictional startups); their hit titles say so too.',
+      ),
   })
   .meta({ id: 'SearchResponse' });
 export type SearchResponse = z.infer<typeof SearchResponse>;

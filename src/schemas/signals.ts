@@ -102,6 +102,11 @@ export const DatasetRecord = z
     rank: z.int().min(1).nullable().describe('Rank across all sectors; null below the minimum-activity floor.'),
     sectorRank: z.int().min(1).describe('Position within the sector ranking.'),
     compositeScore: z.int().min(0).max(100),
+    synthetic: z
+      .boolean()
+      .describe(
+        'True for the synthetic demo dataset: a fictional startup with generated activity, not a real company.',
+      ),
     ...Startup.shape,
   })
   .meta({ id: 'DatasetRecord', description: 'One startup in one period (one line of the JSONL dataset).' });

@@ -47,7 +47,7 @@ export async function signalsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       schema: {
         summary: 'Current period as CSV (RFC 4180), one row per startup',
         description:
-          'Columns: period, sector, sectorRank, trendingRank, then every Startup field. Cells that could start a spreadsheet formula are prefixed with an apostrophe.',
+          'Columns: period, sector, sectorRank, trendingRank, then every Startup field, then `synthetic` (`true` on every row of the synthetic demo dataset: fictional startups). Cells that could start a spreadsheet formula are prefixed with an apostrophe.',
         tags: ['signals'],
         operationId: 'getSignalsCsv',
         response: { 200: textContent('text/csv', 'RFC 4180 CSV with a header row.'), ...errorResponses(503) },

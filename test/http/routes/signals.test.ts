@@ -208,9 +208,15 @@ describe('signals read API', () => {
       assert.equal(lines.pop(), '');
       assert.equal(
         lines[0],
-        'period,sector,sectorRank,trendingRank,name,description,stage,geography,commitVelocity14d,commitVelocityChange,contributors,contributorGrowth,newRepos,signalType,githubUrl,websiteUrl,linkedinUrl',
+        'period,sector,sectorRank,trendingRank,name,description,stage,geography,commitVelocity14d,commitVelocityChange,contributors,contributorGrowth,newRepos,signalType,githubUrl,websiteUrl,linkedinUrl,synthetic',
       );
       assert.equal(lines.length - 1, body.meta.totalStartups);
+    });
+
+    test('every row of the demo dataset says it is synthetic', () => {
+      const rows = csv.split('\r\n').slice(1, -1);
+      assert.ok(rows.length > 0);
+      for (const row of rows) assert.ok(row.endsWith(',true'), row);
     });
 
     test('carries the same data as the JSON', () => {
@@ -254,7 +260,7 @@ describe('signals read API', () => {
 
     test('each record is the Startup plus its period, organisation, sector and ranks', () => {
       for (const l of lines.slice(0, 50)) {
-        assert.deepEqual(Object.keys(l).slice(0, 7), [
+        assert.deepEqual(Object.keys(l).slice(0, 8), [
           'period',
           'periodName',
           'org',
@@ -262,8 +268,10 @@ describe('signals read API', () => {
           'rank',
           'sectorRank',
           'compositeScore',
+          'synthetic',
         ]);
-        const { period, periodName, org, sector, rank, sectorRank, compositeScore, ...startup } = l;
+        const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...startup } = l;
+        assert.equal(synthetic, true, 'the demo dataset is labelled synthetic on every record');
         assertStartup(startup, `${period}/${org}`);
         assert.ok((SECTOR_SLUGS as readonly string[]).includes(sector));
         assert.ok(rank === null || Number.isInteger(rank));
@@ -275,7 +283,7 @@ describe('signals read API', () => {
     test('the current period in the export equals the signals.json data', () => {
       const current = lines.filter((l) => l.period === body.meta.period.slug);
       const top = current.find((l) => l.rank === 1)!;
-      const { period, periodName, org, sector, rank, sectorRank, compositeScore, ...startup } = top;
+      const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...startup } = top;
       assert.deepEqual(startup, body.trending[0]);
     });
 
