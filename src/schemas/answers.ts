@@ -239,6 +239,10 @@ const dealFields = {
   completed: z.iso.date().nullable(),
   value: z.string().nullable().describe('As disclosed, with currency; null when undisclosed.'),
   sources: z.array(z.object({ url: z.url(), kind: SourceKind, publisher: z.string() })).min(1),
+  note: z
+    .string()
+    .optional()
+    .describe('What the sources do not settle: why a completion date or value is not recorded, which date is which.'),
 };
 
 export const AcquisitionFact = z
