@@ -19,7 +19,13 @@ import { LIST_KINDS, type AnswerEntry } from './entry.js';
  */
 export type Understood =
   | { kind: 'answers'; hits: ScoredAnswer[]; about?: string | undefined }
-  | { kind: 'not-tracked'; name: string; candidates: { name: string; why: string; url: string }[] }
+  | {
+      kind: 'not-tracked';
+      name: string;
+      candidates: { name: string; why: string; url: string }[];
+      /** The name fits several tracked entities equally (the candidates): not untracked, but not answerable either. */
+      ambiguous?: boolean;
+    }
   | { kind: 'no-sector'; word: string; sectors: string[] };
 
 const MAX_SPAN = 5;
@@ -226,7 +232,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
             why: c.why,
             url: `${urls.api('/api/diligence.json')}?company=${encodeURIComponent(subjectName(c.item))}`,
           }));
-    return { kind: 'not-tracked', name, candidates };
+    return { kind: 'not-tracked', name, candidates, ...(resolution.status === 'ambiguous' ? { ambiguous: true } : {}) };
   }
 
   const sector = missingSector(toks);
@@ -273,6 +279,9 @@ function subjectConfidence(scored: ScoredAnswer, toks: Token[], mention: Mention
 export function understoodNotice(understood: Exclude<Understood, { kind: 'answers' }>, snapshot: Snapshot): string {
   if (understood.kind === 'no-sector') {
     return `There is no ${understood.word} sector: the service tracks ${understood.sectors.length} sectors (${understood.sectors.join(', ')}).`;
+  }
+  if (understood.ambiguous) {
+    return `"${understood.name}" names more than one entity equally (${understood.candidates.map((c) => c.name).join(', ')}): ask again with the full name.`;
   }
   const close = understood.candidates.length
     ? ` Close names, not substituted: ${understood.candidates.map((c) => `${c.name} (${c.why})`).join('; ')}.`

@@ -58,7 +58,7 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
           throw new HttpProblem(404, statusTitle(404), understoodNotice(understood, snapshot), {
             found: false,
             query: q,
-            reason: 'not-tracked',
+            reason: understood.ambiguous ? 'ambiguous' : 'not-tracked',
             candidates: understood.candidates,
             suggestions: [],
             searchUrl,
