@@ -51,7 +51,7 @@ describe('paid Deep Signal and credits routes', () => {
     assert.match(res.headers.get('www-authenticate')!, /^Bearer realm="signal-service"$/);
     assert.match(res.headers.get('content-type')!, /^application\/problem\+json/);
     assert.equal(res.headers.get('x-credits-balance'), null);
-    assert.equal((await res.json()).status, 401);
+    assert.equal(((await res.json()) as Json).status, 401);
   });
 
   test('malformed, unknown and revoked keys → 401 invalid_token', async () => {
@@ -109,7 +109,7 @@ describe('paid Deep Signal and credits routes', () => {
     assert.equal(res.status, 402);
     assert.equal(res.headers.get('x-credits-balance'), '0');
     assert.match(res.headers.get('content-type')!, /^application\/problem\+json/);
-    assert.equal((await res.json()).status, 402);
+    assert.equal(((await res.json()) as Json).status, 402);
   });
 
   test('decision: a miss with 0 credits is 200 {found:false, charged:0}, not 402', async () => {
