@@ -13,6 +13,7 @@ const CASES: Record<string, string> = {
   matching: 'Name matching and answers against the labelled sets (data/eval)',
   pipeline: 'Pipeline against the fake GitHub API',
   search: 'Answers and search over a generated corpus',
+  'deep-signal': 'Charged Deep Signal calls on PostgreSQL (100 clients)',
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -19,6 +19,8 @@ import { citeRoutes } from './routes/cite.js';
 import { marketsRoutes } from './routes/markets.js';
 import { agentsRoutes } from './routes/agents.js';
 import { scoutRoutes } from './routes/scout.js';
+import { creditsRoutes } from './routes/credits.js';
+import { checkoutRoutes } from './routes/checkout.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -64,6 +66,8 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await marketsRoutes(scope, ctx);
     await agentsRoutes(scope, ctx);
     await scoutRoutes(scope, ctx);
+    await creditsRoutes(scope, ctx);
+    await checkoutRoutes(scope, ctx);
   });
   return app;
 }
