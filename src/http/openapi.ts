@@ -46,14 +46,31 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
         { name: 'citations', description: 'Reference-manager citation exports' },
         { name: 'markets', description: 'Prediction markets computed from the current period' },
         { name: 'agents', description: 'Agent catalog and NLWeb' },
+        { name: 'payments', description: 'Deep Signal paid with x402 and Solana credit packs' },
         { name: 'operations', description: 'Health and readiness' },
         { name: 'meta', description: 'Interface description' },
       ],
     },
-    transform: jsonSchemaTransform,
+    transform: withResponseHeaders,
     transformObject: jsonSchemaTransformObject,
     hideUntagged: false,
   });
+}
+
+type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
+
+/**
+ * The zod transform drops the `headers` of a response entry; put them back so response headers a route documents
+ * (`headers: {'X-Name': {type, description}}`) reach the OpenAPI document.
+ */
+function withResponseHeaders(input: TransformInput): ReturnType<typeof jsonSchemaTransform> {
+  const output = jsonSchemaTransform(input);
+  const source = (input.schema as { response?: Record<string, { headers?: unknown }> } | undefined)?.response;
+  const target = (output.schema as { response?: Record<string, Record<string, unknown>> }).response;
+  for (const [status, entry] of Object.entries(source ?? {})) {
+    if (entry && typeof entry === 'object' && entry.headers && target?.[status]) target[status].headers = entry.headers;
+  }
+  return output;
 }
 
 /** The OpenAPI document, generated from the registered routes once the server is ready, and rendered once. */

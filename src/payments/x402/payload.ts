@@ -13,7 +13,7 @@ export const ExactEvmPaymentPayload = z.object({
   network: z.string().min(1).max(64),
   payload: z.object({
     // 65 bytes for an EOA; smart wallets (ERC-1271, ERC-6492 wrapped) send longer signatures.
-    signature: z.string().regex(/^0x[0-9a-fA-F]{2,16384}$/, 'must be a 0x hex signature'),
+    signature: z.string().regex(/^0x[0-9a-fA-F]{2,4096}$/, 'must be a 0x hex signature'),
     authorization: z.object({
       from: address,
       to: address,
@@ -27,7 +27,7 @@ export const ExactEvmPaymentPayload = z.object({
 export type ExactEvmPaymentPayload = z.infer<typeof ExactEvmPaymentPayload>;
 
 /** Far above any real payment header; a bigger one is refused before decoding. */
-export const MAX_PAYMENT_HEADER_LENGTH = 24 * 1024;
+export const MAX_PAYMENT_HEADER_LENGTH = 12 * 1024;
 
 export class MalformedPayment extends Error {
   constructor(reason: string) {
