@@ -19,6 +19,7 @@ import { citeRoutes } from './routes/cite.js';
 import { marketsRoutes } from './routes/markets.js';
 import { agentsRoutes } from './routes/agents.js';
 import { x402Routes } from './routes/x402.js';
+import { solanaRoutes } from './routes/solana.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -64,6 +65,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await marketsRoutes(scope, ctx);
     await agentsRoutes(scope, ctx);
     await x402Routes(scope, ctx);
+    await solanaRoutes(scope, ctx);
   });
   return app;
 }

@@ -123,6 +123,10 @@ export async function startFakeFacilitator(): Promise<FakeFacilitator> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () => new Promise((resolve) => server.close(() => resolve()));
+  state.close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return state;
 }
