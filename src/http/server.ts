@@ -18,6 +18,7 @@ import { feedRoutes } from './routes/feed.js';
 import { citeRoutes } from './routes/cite.js';
 import { marketsRoutes } from './routes/markets.js';
 import { agentsRoutes } from './routes/agents.js';
+import { creditsRoutes } from './routes/credits.js';
 import { x402Routes } from './routes/x402.js';
 import { solanaRoutes } from './routes/solana.js';
 
@@ -64,6 +65,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await citeRoutes(scope, ctx);
     await marketsRoutes(scope, ctx);
     await agentsRoutes(scope, ctx);
+    await creditsRoutes(scope, ctx);
     await x402Routes(scope, ctx);
     await solanaRoutes(scope, ctx);
   });

@@ -43,7 +43,7 @@ export const SolanaPaymentTerms = z
     memo: z
       .string()
       .describe(
-        'Optional binding: a memo "signal-service:<accountReference>" (from GET /api/account/credits) makes the payment redeemable only by that account.',
+        'Optional binding: a memo "signal-service:<accountReference>" (the X-Account-Reference header of GET /api/account/credits) makes the payment redeemable only by that account.',
       ),
     redeem: z.object({ method: z.literal('POST'), url: z.string(), body: z.string(), authentication: z.string() }),
     howToPay: z.array(z.string()),

@@ -1,44 +1,19 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { siteUrls } from '../../core/urls.js';
-import { findAccountByKey, type KeyAccount } from '../../payments/keys.js';
 import { redeemSolanaPayment } from '../../payments/solana/redeem.js';
 import { rpcTransactionFetcher } from '../../payments/solana/rpc.js';
 import { payeeTokenAccount, solanaTerms, type SolanaSettings } from '../../payments/solana/terms.js';
 import { SolanaRedeemRequest, SolanaRedeemResponse, SolanaTermsResponse } from '../../schemas/payments.js';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
-import { HttpProblem, statusTitle, unavailable } from '../problem.js';
+import { unavailable } from '../problem.js';
+import { CREDIT_KEY_SECURITY, creditAccountOf, creditKeyHook } from '../credit-key.js';
 
 export const SOLANA_PATH = '/api/agent/deep-signal/solana';
 
-const accounts = new WeakMap<FastifyRequest, KeyAccount>();
-
-// TODO(issue-18 merge): replace with creditKeyHook / creditAccountOf from src/http/credit-key.ts once it lands.
-function keyHook(ctx: AppContext) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const header = request.headers.authorization;
-    const token = header ? /^Bearer[ ]+(\S+)[ ]*$/i.exec(header)?.[1] : undefined;
-    const account = token ? await findAccountByKey(ctx.store.db, token) : undefined;
-    if (!account) {
-      throw new HttpProblem(
-        401,
-        statusTitle(401),
-        header
-          ? 'The credit-pack key is not valid (unknown, malformed or revoked).'
-          : 'A credit-pack key is required: send Authorization: Bearer <key>.',
-        {},
-        {
-          'www-authenticate': header
-            ? 'Bearer realm="signal-service", error="invalid_token"'
-            : 'Bearer realm="signal-service"',
-        },
-      );
-    }
-    accounts.set(request, account);
-    reply.header('x-credits-balance', String(account.balance)).header('cache-control', 'no-store');
-  };
-}
+/** The per-key rate-limit seam of paid routes (see routes/credits.ts). */
+const PAID_ROUTE = { rateLimit: 'paid' } as unknown as FastifyContextConfig;
 
 const notConfigured = () =>
   unavailable('Solana payments are not configured on this server (SOLANA_PAY_TO is unset).', 3600);
@@ -76,7 +51,7 @@ export async function solanaRoutes(app: FastifyInstance, ctx: AppContext): Promi
         summary: 'Terms of a credit pack paid with a Solana stablecoin transfer',
         description:
           'Payment terms under `accepts`: cluster, token mint, the wallet to pay and its token account, the amount in raw units, the credits granted, the optional memo that binds a payment to one account, and how to redeem. 503 when the server has no Solana wallet configured.',
-        tags: ['payments'],
+        tags: ['paid'],
         operationId: 'getSolanaPaymentTerms',
         response: {
           200: { description: 'The payment terms.', content: { 'application/json': { schema: SolanaTermsResponse } } },
@@ -94,13 +69,15 @@ export async function solanaRoutes(app: FastifyInstance, ctx: AppContext): Promi
   r.post(
     SOLANA_PATH,
     {
-      onRequest: [requireConfigured, keyHook(ctx)],
+      config: PAID_ROUTE,
+      onRequest: [requireConfigured, creditKeyHook(ctx)],
       schema: {
         summary: 'Redeem a Solana stablecoin payment for credits',
         description:
           'With the credit-pack key as a Bearer token and the transaction signature in the body: the transaction is read from the cluster (jsonParsed, at the configured commitment) and, when it moved at least the pack price of the configured mint into this service’s token account, the pack’s credits are added to the key’s account. 401 without a valid key; 400 for a malformed signature; 402 when the transaction is not found or not yet confirmed, or paid less than the price; 422 when it failed on-chain, paid another token or another recipient, or carries a `signal-service:<accountReference>` memo of another account; 409 when the signature was already redeemed (by anyone); 503 when Solana payments are not configured or the RPC node cannot be reached (with Retry-After).',
-        tags: ['payments'],
+        tags: ['paid'],
         operationId: 'redeemSolanaPayment',
+        security: CREDIT_KEY_SECURITY,
         body: SolanaRedeemRequest,
         response: {
           200: {
@@ -115,7 +92,7 @@ export async function solanaRoutes(app: FastifyInstance, ctx: AppContext): Promi
       },
     },
     async (request, reply) => {
-      const account = accounts.get(request)!;
+      const account = creditAccountOf(request);
       const redemption = await redeemSolanaPayment(
         ctx.store.db,
         settings!,

@@ -50,7 +50,7 @@ export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise
         summary: 'Deep Signal, paid per call with x402',
         description:
           'No key and no sign-up. Without an `X-PAYMENT` header the answer is 402 with x402 v1 payment requirements (USDC on Base or Base Sepolia, 0.19 USD). Sign the EIP-3009 authorization they describe and retry with `X-PAYMENT`; a tracked startup answers 200 with the DeepSignal body and `X-PAYMENT-RESPONSE` (base64 JSON: success, txHash, transaction, network, payer). An untracked startup answers 404 with `found: false` and nothing is settled. A malformed `X-PAYMENT` is a 400; an authorization already used, refused by the facilitator or failing to settle is a 402 again. 503 when the server has no x402 wallet configured or the facilitator cannot be reached.',
-        tags: ['payments'],
+        tags: ['paid'],
         operationId: 'postDeepSignalX402',
         body: DeepSignalRequest,
         headers: z.object({

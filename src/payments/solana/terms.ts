@@ -66,7 +66,7 @@ export async function solanaTerms(settings: SolanaSettings, redeemUrl: string, c
         },
         howToPay: [
           `Send at least ${whole} ${STABLECOIN.asset} (mint ${settings.mint}) on Solana ${settings.cluster} to ${settings.payTo}; the tokens must arrive in its associated token account ${tokenAccount}.`,
-          `Optional but recommended: add the memo "${MEMO_PREFIX}<accountReference>" (accountReference from GET ${creditsUrl}) so only your key can redeem the payment.`,
+          `Optional but recommended: add the memo "${MEMO_PREFIX}<accountReference>" (the X-Account-Reference header of GET ${creditsUrl}) so only your key can redeem the payment.`,
           `Once the transaction is ${settings.commitment}, POST its signature to ${redeemUrl} with your key: ${SOLANA_PACK.credits} credits are added. Each signature is redeemable once.`,
         ],
       },

@@ -135,7 +135,10 @@ describe('Solana credit packs', () => {
 
   test('a memo binding the payment to an account: only that account may redeem it', async () => {
     const [owner, other] = [await newKey(), await newKey()];
-    const signature = await onChain({ memo: `signal-service:${owner.accountId}` });
+    const credits = await svc.get('/api/account/credits', { headers: { authorization: `Bearer ${owner.key}` } });
+    const reference = credits.headers.get('x-account-reference');
+    assert.ok(reference);
+    const signature = await onChain({ memo: `signal-service:${reference}` });
     assert.equal((await redeem(svc.url, other.key, { signature })).status, 422);
     assert.equal((await redeem(svc.url, owner.key, { signature })).status, 200);
   });
