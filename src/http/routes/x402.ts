@@ -34,10 +34,13 @@ export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise
         payTo: config.x402PayTo,
         network: config.x402Network,
         resource: siteUrls(config.baseUrl).api(X402_PATH),
-        outputJsonSchema: z.toJSONSchema(DeepSignal, { io: 'output', unrepresentable: 'any' }) as Record<
-          string,
-          unknown
-        >,
+        // Compact on purpose (it travels in every 402): the full schema is in the OpenAPI document.
+        outputJsonSchema: {
+          type: 'object',
+          title: 'DeepSignal',
+          description: `The full JSON Schema is components.schemas.DeepSignal in ${siteUrls(config.baseUrl).api('/api/openapi.json')}.`,
+          required: Object.keys(DeepSignal.shape),
+        },
       })
     : undefined;
   const facilitator = httpFacilitator({ url: config.x402FacilitatorUrl, headers: config.x402FacilitatorHeaders });

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { ExactEvmSchemeV1 } from '@x402/evm/v1';
+import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { getAddress } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DeepSignal, DeepSignalMiss } from '../../../src/schemas/deep-signal.js';
 import { X402PaymentRequired } from '../../../src/schemas/payments.js';
 import type { PaymentRequirements } from '../../../src/payments/x402/requirements.js';
@@ -95,6 +98,31 @@ describe('POST /api/agent/deep-signal/x402', () => {
     assert.equal(row?.payer, payer.address.toLowerCase());
     assert.equal(row?.amount, '190000');
     assert.equal(row?.startup, svc.service.holder.current!.startups[0]!.login);
+  });
+
+  test('the reference client (@x402/fetch, v1 scheme) pays once and reads the settlement', async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const payingFetch = wrapFetchWithPaymentFromConfig(fetch, {
+      // v1 networks are plain names; the type only knows v2 CAIP-2 ids.
+      schemes: [
+        { network: 'base-sepolia' as `${string}:${string}`, client: new ExactEvmSchemeV1(account), x402Version: 1 },
+      ],
+      // The client's own cap must admit our price: 0.19 USDC.
+      spendControls: { maxAmountPerPayment: '$0.19' },
+    });
+    const settlesBefore = facilitator.settleCalls().length;
+    const res = await payingFetch(`${svc.url}${PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: tracked }),
+    });
+    assert.equal(res.status, 200);
+    assert.equal(DeepSignal.parse(await res.json()).name, tracked);
+    const settlement = decodePaymentResponseHeader(res.headers.get('x-payment-response')!);
+    assert.equal(settlement.success, true);
+    assert.equal(settlement.payer, account.address);
+    assert.ok(facilitator.settled.has(settlement.transaction));
+    assert.equal(facilitator.settleCalls().length, settlesBefore + 1);
   });
 
   test('the facilitator receives the configured auth headers and the single requirements object', async () => {
