@@ -40,6 +40,7 @@ export async function solanaRoutes(app: FastifyInstance, ctx: AppContext): Promi
   const fetchTransaction =
     settings && rpcTransactionFetcher({ rpcUrl: settings.rpcUrl, commitment: settings.commitment });
   const urls = siteUrls(config.baseUrl);
+  let terms: ReturnType<typeof solanaTerms> | undefined;
   const requireConfigured = async () => {
     if (!settings) throw notConfigured();
   };
@@ -62,7 +63,8 @@ export async function solanaRoutes(app: FastifyInstance, ctx: AppContext): Promi
     async (_request, reply) => {
       if (!settings) throw notConfigured();
       reply.header('cache-control', 'public, max-age=300');
-      return solanaTerms(settings, urls.api(SOLANA_PATH), urls.api('/api/account/credits'));
+      terms ??= solanaTerms(settings, urls.api(SOLANA_PATH), urls.api('/api/account/credits'));
+      return terms;
     },
   );
 

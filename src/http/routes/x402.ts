@@ -113,11 +113,13 @@ export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise
             { txHash: outcome.receipt.txHash, network: outcome.receipt.network, payer: outcome.receipt.payer },
             'x402 payment settled',
           );
-          return reply
-            .code(200)
-            .header('x-payment-response', outcome.paymentResponse)
-            .header('access-control-expose-headers', 'X-PAYMENT-RESPONSE')
-            .send(outcome.body);
+          return (
+            reply
+              .code(200)
+              // Browsers may read it: X-PAYMENT-RESPONSE is among the common Access-Control-Expose-Headers.
+              .header('x-payment-response', outcome.paymentResponse)
+              .send(outcome.body)
+          );
       }
     },
   );
