@@ -19,6 +19,7 @@ import { citeRoutes } from './routes/cite.js';
 import { marketsRoutes } from './routes/markets.js';
 import { agentsRoutes } from './routes/agents.js';
 import { creditsRoutes } from './routes/credits.js';
+import { checkoutRoutes } from './routes/checkout.js';
 import { x402Routes } from './routes/x402.js';
 import { solanaRoutes } from './routes/solana.js';
 
@@ -66,6 +67,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await marketsRoutes(scope, ctx);
     await agentsRoutes(scope, ctx);
     await creditsRoutes(scope, ctx);
+    await checkoutRoutes(scope, ctx);
     await x402Routes(scope, ctx);
     await solanaRoutes(scope, ctx);
   });
