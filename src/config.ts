@@ -59,6 +59,22 @@ export interface Config {
   mailFrom: string;
   /** How often the mail outbox looks for due messages, and the first retry delay (doubling, at most 1 hour). */
   mailRetryMs: number;
+  // Payments: x402 pay per call and Solana credit packs (issue 19).
+  /** EVM address that receives x402 payments; undefined: the x402 route answers 503. */
+  x402PayTo: string | undefined;
+  x402Network: 'base' | 'base-sepolia';
+  /** The x402 facilitator (its /verify and /settle), no trailing slash. */
+  x402FacilitatorUrl: string;
+  /** Extra headers sent to the facilitator (a mainnet facilitator may need auth); never logged. */
+  x402FacilitatorHeaders: Record<string, string>;
+  /** Wallet that receives Solana stablecoin payments; undefined: both Solana routes answer 503. */
+  solanaPayTo: string | undefined;
+  solanaCluster: 'devnet' | 'testnet' | 'mainnet-beta';
+  /** JSON-RPC endpoint; defaults to the cluster's public endpoint. */
+  solanaRpcUrl: string;
+  /** Stablecoin mint; defaults to the cluster's USDC mint. */
+  solanaMint: string;
+  solanaCommitment: 'confirmed' | 'finalized';
 }
 
 export class ConfigError extends Error {
@@ -119,6 +135,40 @@ function intBetween(min: number, max: number) {
     .min(min, `must be between ${min} and ${max}`)
     .max(max, `must be between ${min} and ${max}`);
 }
+
+/** A Solana address: 32 to 44 base58 characters. */
+const base58Address = z
+  .string()
+  .trim()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address');
+
+/** A JSON object of header names to string values, e.g. {"Authorization":"Bearer …"}. */
+const headerObject = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object of header names to string values' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z.record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/), z.string().max(8192), {
+      message: 'must be a JSON object of header names to string values',
+    }),
+  );
+
+/** The public JSON-RPC endpoint and the USDC mint of each Solana cluster (devnet's is Circle's test USDC). */
+export const SOLANA_CLUSTERS = {
+  devnet: { rpcUrl: 'https://api.devnet.solana.com', usdcMint: '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU' },
+  testnet: { rpcUrl: 'https://api.testnet.solana.com', usdcMint: undefined },
+  'mainnet-beta': {
+    rpcUrl: 'https://api.mainnet-beta.solana.com',
+    usdcMint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+  },
+} as const;
 
 /** Each variable: its schema and its default (as the string a user would have typed). */
 const variables = {
@@ -202,6 +252,32 @@ const variables = {
     fallback: 'Signal Service <no-reply@localhost>',
   },
   MAIL_RETRY_MS: { schema: intBetween(100, 3_600_000), fallback: '60000' },
+  // Payments: x402 pay per call and Solana credit packs (issue 19).
+  X402_PAY_TO: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x and 40 hex digits)'),
+    fallback: undefined,
+  },
+  X402_NETWORK: {
+    schema: z.enum(['base', 'base-sepolia'], { message: 'must be base or base-sepolia' }),
+    fallback: 'base-sepolia',
+  },
+  X402_FACILITATOR_URL: { schema: httpUrl, fallback: 'https://x402.org/facilitator' },
+  // Read through facilitatorHeaders(): a bad value is reported without echoing it (it may hold a secret).
+  X402_FACILITATOR_HEADERS: { schema: z.string(), fallback: '{}' },
+  SOLANA_PAY_TO: { schema: base58Address, fallback: undefined },
+  SOLANA_CLUSTER: {
+    schema: z.enum(['devnet', 'testnet', 'mainnet-beta'], { message: 'must be devnet, testnet or mainnet-beta' }),
+    fallback: 'devnet',
+  },
+  SOLANA_RPC_URL: { schema: httpUrl, fallback: undefined },
+  SOLANA_MINT: { schema: base58Address, fallback: undefined },
+  SOLANA_COMMITMENT: {
+    schema: z.enum(['confirmed', 'finalized'], { message: 'must be confirmed or finalized' }),
+    fallback: 'confirmed',
+  },
 } as const;
 
 export type VariableName = keyof typeof variables;
@@ -256,5 +332,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: read(env, 'SMTP_URL'),
     mailFrom: read(env, 'MAIL_FROM')!,
     mailRetryMs: read(env, 'MAIL_RETRY_MS')!,
+    ...paymentsConfig(env),
+  };
+}
+
+function facilitatorHeaders(raw: string): Record<string, string> {
+  const parsed = headerObject.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError('X402_FACILITATOR_HEADERS', 'must be a JSON object of header names to string values');
+  }
+  return parsed.data;
+}
+
+/** Payments: x402 pay per call and Solana credit packs (issue 19). */
+function paymentsConfig(env: NodeJS.ProcessEnv) {
+  const solanaCluster = read(env, 'SOLANA_CLUSTER')!;
+  const clusterDefaults = SOLANA_CLUSTERS[solanaCluster];
+  const solanaMint = read(env, 'SOLANA_MINT') ?? clusterDefaults.usdcMint;
+  if (!solanaMint) throw new ConfigError('SOLANA_MINT', `must be set: ${solanaCluster} has no default USDC mint`);
+  return {
+    x402PayTo: read(env, 'X402_PAY_TO'),
+    x402Network: read(env, 'X402_NETWORK')!,
+    x402FacilitatorUrl: read(env, 'X402_FACILITATOR_URL')!,
+    x402FacilitatorHeaders: facilitatorHeaders(read(env, 'X402_FACILITATOR_HEADERS')!),
+    solanaPayTo: read(env, 'SOLANA_PAY_TO'),
+    solanaCluster,
+    solanaRpcUrl: read(env, 'SOLANA_RPC_URL') ?? clusterDefaults.rpcUrl,
+    solanaMint,
+    solanaCommitment: read(env, 'SOLANA_COMMITMENT')!,
   };
 }

@@ -62,10 +62,32 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
         { name: 'meta', description: 'Interface description' },
       ],
     },
-    transform: jsonSchemaTransform,
+    transform: withResponseHeaders,
     transformObject: jsonSchemaTransformObject,
     hideUntagged: false,
   });
+}
+
+type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
+
+/**
+ * The zod transform drops the `headers` of a response entry; put them back so response headers a route documents
+ * (`headers: {'X-Name': {type, description}}`) reach the OpenAPI document.
+ */
+function withResponseHeaders(input: TransformInput): ReturnType<typeof jsonSchemaTransform> {
+  const output = jsonSchemaTransform(input);
+  const source = (input.schema as { response?: Record<string, { headers?: unknown }> } | undefined)?.response;
+  const target = (output.schema as { response?: Record<string, Record<string, unknown>> }).response;
+  for (const [status, entry] of Object.entries(source ?? {})) {
+    if (!entry || typeof entry !== 'object' || !entry.headers || !target?.[status]) continue;
+    // Accept both {type, description} and {description, schema: {type}} for each header.
+    target[status].headers = Object.fromEntries(
+      Object.entries(entry.headers as Record<string, { schema?: object; description?: string }>).map(([name, h]) =>
+        h.schema ? [name, { ...h.schema, ...(h.description ? { description: h.description } : {}) }] : [name, h],
+      ),
+    );
+  }
+  return output;
 }
 
 /** The OpenAPI document, generated from the registered routes once the server is ready, and rendered once. */

@@ -21,6 +21,8 @@ import { agentsRoutes } from './routes/agents.js';
 import { scoutRoutes } from './routes/scout.js';
 import { creditsRoutes } from './routes/credits.js';
 import { checkoutRoutes } from './routes/checkout.js';
+import { x402Routes } from './routes/x402.js';
+import { solanaRoutes } from './routes/solana.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -68,6 +70,8 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await scoutRoutes(scope, ctx);
     await creditsRoutes(scope, ctx);
     await checkoutRoutes(scope, ctx);
+    await x402Routes(scope, ctx);
+    await solanaRoutes(scope, ctx);
   });
   return app;
 }

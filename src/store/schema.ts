@@ -153,3 +153,43 @@ export interface Database extends AccountsDatabase {}
 export type AccountRow = Selectable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type CreditLedgerRow = Selectable<CreditLedgerTable>;
+
+/** x402 authorizations: reserved (`pending`) before settlement, `settled` with the transaction hash after. */
+export interface X402PaymentsTable {
+  id: Generated<number>;
+  network: string;
+  asset: string;
+  /** Lower-case 0x address. */
+  payer: string;
+  /** Lower-case 0x + 64 hex digits. */
+  nonce: string;
+  /** Atomic units, as the decimal string PostgreSQL returns for numeric. */
+  amount: string;
+  /** Login of the startup the call answered. */
+  startup: string;
+  status: 'pending' | 'settled';
+  tx_hash: string | null;
+  created_at: Generated<Date>;
+  settled_at: Date | null;
+}
+
+/** Redeemed Solana transaction signatures: the primary key makes each redeemable once. */
+export interface SolanaRedemptionsTable {
+  signature: string;
+  cluster: string;
+  mint: string;
+  account_id: string;
+  /** Raw token units (u64) as a decimal string. */
+  amount: string;
+  credits: number;
+  slot: string;
+  redeemed_at: Generated<Date>;
+}
+
+// Crypto payments (migration 0004_payments), merged into Database like the paid-access tables.
+export interface PaymentsDatabase {
+  x402_payments: X402PaymentsTable;
+  solana_redemptions: SolanaRedemptionsTable;
+}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Database extends PaymentsDatabase {}

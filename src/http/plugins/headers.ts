@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 export const EXPOSED_HEADERS = [
   'ETag',
   'Link',
+  'X-Account-Reference',
   'Retry-After',
   'X-Credits-Balance',
   'X-PAYMENT-RESPONSE',

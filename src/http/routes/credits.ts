@@ -99,13 +99,21 @@ export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticate,
       schema: {
         summary: 'Credit state of the presented credit-pack key',
+        description:
+          "The credit state of the key's account. The `X-Account-Reference` header names the account (not a secret): put it in a Solana payment as the memo `signal-service:<reference>` and only a key of this account can redeem that payment on POST /api/agent/deep-signal/solana. A payment without such a memo is redeemed by whichever key presents its signature first.",
         tags: ['paid'],
         operationId: 'getAccountCredits',
         security: CREDIT_KEY_SECURITY,
         response: {
           200: {
             description: 'Credit state.',
-            headers: balanceHeader,
+            headers: {
+              ...balanceHeader,
+              'X-Account-Reference': {
+                description: 'The account reference for binding a Solana payment (memo `signal-service:<reference>`).',
+                schema: { type: 'string' },
+              },
+            },
             content: { 'application/json': { schema: CreditState } },
           },
           ...errorResponses(401, 429),
@@ -115,7 +123,7 @@ export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     async (request, reply) => {
       const account = creditAccountOf(request);
       const state = (await creditState(ctx.store.db, account.id)) ?? account;
-      reply.header('x-credits-balance', String(state.balance));
+      reply.header('x-credits-balance', String(state.balance)).header('x-account-reference', account.id);
       return {
         balance: state.balance,
         purchased: state.purchased,

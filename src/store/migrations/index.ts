@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { migration as m0001 } from './0001_periods.js';
 import { migration as m0002 } from './0002_pipeline.js';
 import { migration as m0003 } from './0003_accounts.js';
+import { migration as m0004 } from './0004_payments.js';
 import { migration as m0005 } from './0005_scout.js';
 
 /**
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0001_periods': m0001,
   '0002_pipeline': m0002,
   '0003_accounts': m0003,
+  '0004_payments': m0004,
   '0005_scout': m0005,
 };
 

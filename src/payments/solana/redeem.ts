@@ -1,0 +1,95 @@
+import { isSignature } from '@solana/kit';
+import type { Kysely } from 'kysely';
+import { HttpProblem, statusTitle, unavailable } from '../../http/problem.js';
+import { inTransaction } from '../../store/periods.js';
+import type { Database } from '../../store/schema.js';
+import { grantCredits } from '../ledger.js';
+import { SolanaRpcUnavailable, type TransactionFetcher } from './rpc.js';
+import { payeeTokenAccount, SOLANA_PACK, type SolanaSettings } from './terms.js';
+import { checkPayment } from './transfer.js';
+
+export const SOLANA_GRANT_REASON = 'solana-payment';
+
+export interface Redemption {
+  signature: string;
+  creditsAdded: number;
+  balance: number;
+  amount: string;
+  cluster: string;
+}
+
+const problem = (status: number, detail: string) => new HttpProblem(status, statusTitle(status), detail);
+
+/** True for a base58 string that decodes to a 64-byte signature. */
+export function isTransactionSignature(text: string): boolean {
+  return isSignature(text);
+}
+
+/**
+ * Redeems one Solana stablecoin payment for a credit pack, exactly once: the signature is inserted under its primary
+ * key in the same transaction that grants the credits (one grant statement, one ledger row), so a second redemption
+ * (same instance or another, now or later, same account or not) finds the row and answers 409, and a crash between
+ * the two writes leaves neither.
+ */
+export async function redeemSolanaPayment(
+  db: Kysely<Database>,
+  settings: SolanaSettings,
+  fetchTransaction: TransactionFetcher,
+  account: { id: string },
+  signature: string,
+): Promise<Redemption> {
+  if (!isTransactionSignature(signature)) {
+    throw problem(400, 'signature must be a base58 transaction signature (64 bytes, 87 or 88 characters).');
+  }
+  const redeemed = await db
+    .selectFrom('solana_redemptions')
+    .select('signature')
+    .where('signature', '=', signature)
+    .executeTakeFirst();
+  if (redeemed) throw problem(409, 'This transaction signature has already been redeemed.');
+
+  let tx;
+  try {
+    tx = await fetchTransaction(signature);
+  } catch (err) {
+    if (err instanceof SolanaRpcUnavailable) {
+      throw unavailable('The Solana RPC node cannot be reached; nothing was redeemed. Retry later.', 30);
+    }
+    throw err;
+  }
+  const verdict = checkPayment(tx, {
+    mint: settings.mint,
+    payee: settings.payTo,
+    payeeTokenAccount: await payeeTokenAccount(settings),
+  });
+  if (!verdict.ok) throw problem(verdict.status, verdict.reason);
+  if (verdict.memoReference !== undefined && verdict.memoReference !== account.id) {
+    throw problem(422, 'The payment memo binds it to another account; only that account’s key can redeem it.');
+  }
+
+  const balance = await inTransaction(db, async (trx) => {
+    const inserted = await trx
+      .insertInto('solana_redemptions')
+      .values({
+        signature,
+        cluster: settings.cluster,
+        mint: settings.mint,
+        account_id: account.id,
+        amount: verdict.amount.toString(),
+        credits: SOLANA_PACK.credits,
+        slot: verdict.slot.toString(),
+      })
+      .onConflict((oc) => oc.column('signature').doNothing())
+      .returning('signature')
+      .executeTakeFirst();
+    if (!inserted) throw problem(409, 'This transaction signature has already been redeemed.');
+    return grantCredits(trx, account.id, SOLANA_PACK.credits, SOLANA_GRANT_REASON, signature);
+  });
+  return {
+    signature,
+    creditsAdded: SOLANA_PACK.credits,
+    balance,
+    amount: verdict.amount.toString(),
+    cluster: settings.cluster,
+  };
+}

@@ -1,0 +1,73 @@
+import { getAddress } from 'viem';
+import { stablecoinAtomicAmount, X402_PAY_PER_CALL } from '../../core/pricing.js';
+import { X402_NETWORKS, type X402Network } from './networks.js';
+
+export const X402_VERSION = 1 as const;
+
+/** How long a client has to complete the payment: the reference client sets validBefore = now + this. */
+export const X402_MAX_TIMEOUT_SECONDS = 60;
+
+/** One x402 v1 PaymentRequirements object, every field the reference client validates. */
+export interface PaymentRequirements {
+  scheme: 'exact';
+  network: X402Network;
+  maxAmountRequired: string;
+  resource: string;
+  description: string;
+  mimeType: string;
+  payTo: string;
+  maxTimeoutSeconds: number;
+  asset: string;
+  outputSchema: Record<string, unknown>;
+  extra: { name: string; version: string };
+}
+
+/** The 402 body: `{x402Version: 1, error, accepts: [requirements]}`. */
+export interface PaymentRequiredBody {
+  x402Version: typeof X402_VERSION;
+  error: string;
+  accepts: PaymentRequirements[];
+}
+
+export interface X402Settings {
+  payTo: string;
+  network: X402Network;
+  /** Absolute URL of the paid resource. */
+  resource: string;
+  /** JSON Schema of a successful answer (advertised in `outputSchema.output`). */
+  outputJsonSchema: Record<string, unknown>;
+}
+
+/** The single requirements object the route accepts: the price from pricing.ts, USDC on the configured network. */
+export function paymentRequirements(settings: X402Settings): PaymentRequirements {
+  const info = X402_NETWORKS[settings.network];
+  return {
+    scheme: 'exact',
+    network: info.network,
+    maxAmountRequired: stablecoinAtomicAmount(X402_PAY_PER_CALL.priceCents),
+    resource: settings.resource,
+    description:
+      'Deep Signal: the enriched profile of one tracked startup (scores, sector rank, thesis, comparables, history). Settled only when the startup is tracked.',
+    mimeType: 'application/json',
+    payTo: getAddress(settings.payTo),
+    maxTimeoutSeconds: X402_MAX_TIMEOUT_SECONDS,
+    asset: info.usdc,
+    outputSchema: {
+      input: {
+        type: 'http',
+        method: 'POST',
+        discoverable: true,
+        bodyType: 'json',
+        bodyFields: {
+          name: { type: 'string', required: true, description: 'Startup name, 1 to 100 characters' },
+        },
+      },
+      output: settings.outputJsonSchema,
+    },
+    extra: { name: info.eip712.name, version: info.eip712.version },
+  };
+}
+
+export function paymentRequiredBody(requirements: PaymentRequirements, error: string): PaymentRequiredBody {
+  return { x402Version: X402_VERSION, error, accepts: [requirements] };
+}

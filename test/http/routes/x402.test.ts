@@ -1,0 +1,333 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ExactEvmSchemeV1 } from '@x402/evm/v1';
+import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
+import { getAddress } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { DeepSignal, DeepSignalMiss } from '../../../src/schemas/deep-signal.js';
+import { X402PaymentRequired } from '../../../src/schemas/payments.js';
+import type { PaymentRequirements } from '../../../src/payments/x402/requirements.js';
+import { startFakeFacilitator, type FakeFacilitator } from '../../helpers/fake-facilitator.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
+import { testPayer } from '../../helpers/x402-payer.js';
+
+const PATH = '/api/agent/deep-signal/x402';
+const PAY_TO = '0x209693bc6afc0c5328ba36faf03c514ef312287c';
+
+function post(svc: TestService, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${svc.url}${PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+async function requirementsOf(svc: TestService, name: string): Promise<PaymentRequirements> {
+  const res = await post(svc, { name });
+  assert.equal(res.status, 402);
+  return X402PaymentRequired.parse(await res.json()).accepts[0] as PaymentRequirements;
+}
+
+describe('POST /api/agent/deep-signal/x402', () => {
+  let svc: TestService;
+  let facilitator: FakeFacilitator;
+  let tracked: string;
+  before(async () => {
+    facilitator = await startFakeFacilitator();
+    svc = await startTestService({
+      X402_PAY_TO: PAY_TO,
+      X402_FACILITATOR_URL: facilitator.url,
+      X402_FACILITATOR_HEADERS: '{"Authorization":"Bearer facilitator-test-secret"}',
+    });
+    tracked = svc.service.holder.current!.startups[0]!.startup.name;
+  });
+  after(async () => {
+    await svc.close();
+    await facilitator.close();
+  });
+
+  const settlementsOf = (nonce: string) =>
+    svc.service.store.db.selectFrom('x402_payments').selectAll().where('nonce', '=', nonce.toLowerCase()).execute();
+
+  test('without X-PAYMENT: 402 with the x402 v1 requirements every reference-client check needs', async () => {
+    const res = await post(svc, { name: tracked });
+    assert.equal(res.status, 402);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    const body = (await res.json()) as Record<string, any>;
+    assert.deepEqual(Object.keys(body).sort(), ['accepts', 'error', 'x402Version']);
+    assert.equal(body.x402Version, 1);
+    assert.equal(typeof body.error, 'string');
+    assert.equal(body.accepts.length, 1);
+    const req = body.accepts[0];
+    assert.equal(req.scheme, 'exact');
+    assert.equal(req.network, 'base-sepolia');
+    assert.equal(req.maxAmountRequired, '190000');
+    assert.equal(req.resource, `${svc.url}${PATH}`);
+    assert.equal(req.mimeType, 'application/json');
+    assert.ok(req.description.length > 0);
+    assert.equal(req.payTo, getAddress(PAY_TO));
+    assert.notEqual(req.payTo, PAY_TO, 'payTo is checksummed, not echoed');
+    assert.equal(req.asset, '0x036CbD53842c5426634e7929541eC2318f3dCF7e');
+    assert.ok(Number.isInteger(req.maxTimeoutSeconds) && req.maxTimeoutSeconds > 0);
+    assert.deepEqual(req.extra, { name: 'USDC', version: '2' });
+    assert.equal(typeof req.outputSchema, 'object');
+    assert.notEqual(req.outputSchema, null);
+    assert.equal(req.outputSchema.input.method, 'POST');
+  });
+
+  test('a paid call for a tracked startup: 200 DeepSignal, X-PAYMENT-RESPONSE, one settlement recorded', async () => {
+    const payer = testPayer();
+    const { header, nonce } = await payer.pay(await requirementsOf(svc, tracked));
+    const res = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+    assert.equal(res.status, 200);
+    const body = DeepSignal.parse(await res.json());
+    assert.equal(body.name, tracked);
+    assert.match(res.headers.get('access-control-expose-headers') ?? '', /X-PAYMENT-RESPONSE/i);
+    const receipt = JSON.parse(Buffer.from(res.headers.get('x-payment-response')!, 'base64').toString('utf8'));
+    assert.deepEqual(Object.keys(receipt).sort(), ['network', 'payer', 'success', 'transaction', 'txHash']);
+    assert.equal(receipt.success, true);
+    assert.equal(receipt.network, 'base-sepolia');
+    assert.equal(receipt.payer, payer.address);
+    assert.equal(receipt.txHash, receipt.transaction);
+    const settled = facilitator.settled.get(receipt.txHash);
+    assert.equal(settled?.nonce, nonce);
+    assert.equal(settled?.value, '190000');
+    const [row] = await settlementsOf(nonce);
+    assert.equal(row?.status, 'settled');
+    assert.equal(row?.tx_hash, receipt.txHash);
+    assert.equal(row?.payer, payer.address.toLowerCase());
+    assert.equal(row?.amount, '190000');
+    assert.equal(row?.startup, svc.service.holder.current!.startups[0]!.login);
+  });
+
+  test('the reference client (@x402/fetch, v1 scheme) pays once and reads the settlement', async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const payingFetch = wrapFetchWithPaymentFromConfig(fetch, {
+      // v1 networks are plain names; the type only knows v2 CAIP-2 ids.
+      schemes: [
+        { network: 'base-sepolia' as `${string}:${string}`, client: new ExactEvmSchemeV1(account), x402Version: 1 },
+      ],
+      // The client's own cap must admit our price: 0.19 USDC.
+      spendControls: { maxAmountPerPayment: '$0.19' },
+    });
+    const settlesBefore = facilitator.settleCalls().length;
+    const res = await payingFetch(`${svc.url}${PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: tracked }),
+    });
+    assert.equal(res.status, 200);
+    assert.equal(DeepSignal.parse(await res.json()).name, tracked);
+    const settlement = decodePaymentResponseHeader(res.headers.get('x-payment-response')!);
+    assert.equal(settlement.success, true);
+    assert.equal(settlement.payer, account.address);
+    assert.ok(facilitator.settled.has(settlement.transaction));
+    assert.equal(facilitator.settleCalls().length, settlesBefore + 1);
+  });
+
+  test('the facilitator receives the configured auth headers and the single requirements object', async () => {
+    const { header } = await testPayer().pay(await requirementsOf(svc, tracked));
+    const before = facilitator.calls.length;
+    assert.equal((await post(svc, { name: tracked }, { 'X-PAYMENT': header })).status, 200);
+    const [verify, settle] = facilitator.calls.slice(before);
+    assert.equal(verify?.path, '/verify');
+    assert.equal(settle?.path, '/settle');
+    assert.equal(verify?.headers.authorization, 'Bearer facilitator-test-secret');
+    assert.equal(verify?.body.x402Version, 1);
+    assert.equal(verify?.body.paymentRequirements.payTo, getAddress(PAY_TO));
+  });
+
+  test('an untracked startup: 404 found:false, verified but never settled', async () => {
+    const { header, nonce } = await testPayer().pay(await requirementsOf(svc, 'Zzqx Nonexistent Labs'));
+    const settlesBefore = facilitator.settleCalls().length;
+    const res = await post(svc, { name: 'Zzqx Nonexistent Labs' }, { 'X-PAYMENT': header });
+    assert.equal(res.status, 404);
+    assert.deepEqual(DeepSignalMiss.parse(await res.json()), { found: false, charged: 0 });
+    assert.equal(res.headers.get('x-payment-response'), null);
+    assert.equal(facilitator.settleCalls().length, settlesBefore);
+    assert.deepEqual(await settlementsOf(nonce), []);
+  });
+
+  test('a payment to another recipient: 402, the facilitator is not asked', async () => {
+    const requirements = await requirementsOf(svc, tracked);
+    const { header } = await testPayer().pay(requirements, { to: '0x1111111111111111111111111111111111111111' });
+    const callsBefore = facilitator.calls.length;
+    const res = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+    assert.equal(res.status, 402);
+    const body = X402PaymentRequired.parse(await res.json());
+    assert.equal(body.error, 'invalid_exact_evm_payload_recipient_mismatch');
+    assert.equal(facilitator.calls.length, callsBefore);
+  });
+
+  test('too little value: 402 and no settlement', async () => {
+    const { header } = await testPayer().pay(await requirementsOf(svc, tracked), { value: '189999' });
+    const settlesBefore = facilitator.settleCalls().length;
+    const res = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+    assert.equal(res.status, 402);
+    assert.equal(X402PaymentRequired.parse(await res.json()).error, 'invalid_exact_evm_payload_authorization_value');
+    assert.equal(facilitator.settleCalls().length, settlesBefore);
+  });
+
+  test('an expired authorization: 402', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const { header } = await testPayer().pay(await requirementsOf(svc, tracked), {
+      validAfter: String(now - 3600),
+      validBefore: String(now - 60),
+    });
+    const res = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+    assert.equal(res.status, 402);
+    assert.equal(
+      X402PaymentRequired.parse(await res.json()).error,
+      'invalid_exact_evm_payload_authorization_valid_before',
+    );
+  });
+
+  test('a signature by another wallet: the facilitator refuses it and the answer is 402', async () => {
+    const requirements = await requirementsOf(svc, tracked);
+    const real = testPayer();
+    const { header } = await testPayer().pay(requirements);
+    // Swap in another payer's address: the signature no longer matches `from`.
+    const forged = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+    forged.payload.authorization.from = real.address;
+    const res = await post(
+      svc,
+      { name: tracked },
+      { 'X-PAYMENT': Buffer.from(JSON.stringify(forged)).toString('base64') },
+    );
+    assert.equal(res.status, 402);
+    assert.equal(X402PaymentRequired.parse(await res.json()).error, 'invalid_exact_evm_payload_signature');
+  });
+
+  test('a replayed authorization is refused before the facilitator and the handler', async () => {
+    const { header } = await testPayer().pay(await requirementsOf(svc, tracked));
+    assert.equal((await post(svc, { name: tracked }, { 'X-PAYMENT': header })).status, 200);
+    const callsBefore = facilitator.calls.length;
+    const res = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+    assert.equal(res.status, 402);
+    const body = (await res.json()) as Record<string, unknown>;
+    assert.equal(body.error, 'authorization_already_used');
+    assert.equal(body.thesis, undefined);
+    assert.equal(facilitator.calls.length, callsBefore);
+  });
+
+  test('the same authorization sent twice at once is settled once', async () => {
+    const { header } = await testPayer().pay(await requirementsOf(svc, tracked));
+    const settlesBefore = facilitator.settleCalls().length;
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => post(svc, { name: tracked }, { 'X-PAYMENT': header })),
+    );
+    assert.deepEqual(answers.map((r) => r.status).sort(), [200, 402, 402, 402]);
+    assert.equal(facilitator.settleCalls().length, settlesBefore + 1);
+  });
+
+  test('a refused settlement: 402 without the paid body, and the authorization is freed', async () => {
+    const { header, nonce } = await testPayer().pay(await requirementsOf(svc, tracked));
+    facilitator.failSettle = true;
+    try {
+      const res = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+      assert.equal(res.status, 402);
+      const body = (await res.json()) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(body).sort(), ['accepts', 'error', 'x402Version']);
+      assert.equal(body.error, 'insufficient_funds');
+      assert.equal(res.headers.get('x-payment-response'), null);
+      assert.deepEqual(await settlementsOf(nonce), []);
+    } finally {
+      facilitator.failSettle = false;
+    }
+  });
+
+  test('malformed X-PAYMENT headers answer 400, never 5xx', async () => {
+    const json = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
+    for (const header of [
+      'not base64 at all!',
+      Buffer.from('{not json').toString('base64'),
+      json(null),
+      json([1, 2]),
+      json({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: {} }),
+      json({
+        x402Version: 1,
+        scheme: 'exact',
+        network: 'base-sepolia',
+        payload: { signature: '0x12', authorization: { from: '0x1', to: PAY_TO, value: '-1' } },
+      }),
+      'A'.repeat(13_000),
+    ]) {
+      const res = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+      assert.equal(res.status, 400, header.slice(0, 40));
+      assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
+    }
+  });
+
+  test('another x402 version, scheme or network: 402 with the requirements to use', async () => {
+    const requirements = await requirementsOf(svc, tracked);
+    const { header } = await testPayer().pay(requirements);
+    const payment = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+    for (const [field, value, reason] of [
+      ['x402Version', 2, 'invalid_x402_version'],
+      ['scheme', 'upto', 'unsupported_scheme'],
+      ['network', 'base', 'invalid_network'],
+    ] as const) {
+      const altered = Buffer.from(JSON.stringify({ ...payment, [field]: value })).toString('base64');
+      const res = await post(svc, { name: tracked }, { 'X-PAYMENT': altered });
+      assert.equal(res.status, 402, field);
+      assert.equal(X402PaymentRequired.parse(await res.json()).error, reason);
+    }
+  });
+
+  test('the body is validated first: a bad body is a 400 even without payment', async () => {
+    for (const body of [
+      '{}',
+      '{"name":""}',
+      JSON.stringify({ name: 'x'.repeat(101) }),
+      '[1]',
+      'null',
+      '{"name":',
+      '{"name":"a","extra":1}',
+    ]) {
+      const res = await post(svc, body);
+      assert.equal(res.status, 400, body.slice(0, 30));
+      assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
+    }
+  });
+
+  test('the OpenAPI document describes the route with its 402 requirements', async () => {
+    const doc = (await (await svc.get('/api/openapi.json')).json()) as any;
+    const op = doc.paths[PATH].post;
+    assert.equal(op.operationId, 'postDeepSignalX402');
+    assert.deepEqual(Object.keys(op.responses).sort(), ['200', '400', '402', '404', '503']);
+    assert.ok(op.responses['200'].headers['X-PAYMENT-RESPONSE']);
+  });
+});
+
+describe('POST /api/agent/deep-signal/x402 when it cannot take payments', () => {
+  let unconfigured: TestService;
+  let deadFacilitator: TestService;
+  before(async () => {
+    const gone = await startFakeFacilitator();
+    await gone.close();
+    [unconfigured, deadFacilitator] = await Promise.all([
+      startTestService(),
+      startTestService({ X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: gone.url }),
+    ]);
+  });
+  after(async () => {
+    await Promise.all([unconfigured.close(), deadFacilitator.close()]);
+  });
+
+  test('no X402_PAY_TO: 503 with a clear problem body', async () => {
+    const res = await post(unconfigured, { name: 'anything' });
+    assert.equal(res.status, 503);
+    assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
+    assert.match(((await res.json()) as { detail: string }).detail, /X402_PAY_TO/);
+  });
+
+  test('facilitator down: 503 with Retry-After, nothing recorded', async () => {
+    const name = deadFacilitator.service.holder.current!.startups[0]!.startup.name;
+    const { header } = await testPayer().pay(await requirementsOf(deadFacilitator, name));
+    const res = await post(deadFacilitator, { name }, { 'X-PAYMENT': header });
+    assert.equal(res.status, 503);
+    assert.ok(Number(res.headers.get('retry-after')) > 0);
+    const rows = await deadFacilitator.service.store.db.selectFrom('x402_payments').selectAll().execute();
+    assert.deepEqual(rows, []);
+  });
+});
