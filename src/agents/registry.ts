@@ -1,15 +1,28 @@
 import { z } from 'zod';
-import { SECTOR_SLUGS } from '../schemas/enums.js';
+import { diligenceDossier } from '../core/diligence/dossier.js';
+import { buildMethodology } from '../core/methodology.js';
+import { signalsSummary } from '../core/summary.js';
+import { currentSnapshot, type AppContext } from '../http/context.js';
+import { HttpProblem } from '../http/problem.js';
+import { DiligenceResponse } from '../schemas/answers.js';
+import { Methodology } from '../schemas/documents.js';
+import { SECTOR_SLUGS, SectorSlug } from '../schemas/enums.js';
+import { Meta, Period, Sector, Startup } from '../schemas/signals.js';
+import { derive, type Snapshot } from '../snapshot/snapshot.js';
 
 /**
- * The eight agent tools, declared once. MCP tools, the OpenAI / Anthropic / Gemini function definitions, A2A
- * skills, /api/agent/call and the agents catalog (/api/agents.json) are all generated from this list; handlers are
- * attached by the agents surface, so this file holds only what every surface must agree on: names, titles,
- * descriptions, argument schemas (strict objects with the interface's bounds), annotations and the REST analog.
+ * The eight agent tools, declared once. MCP tools (stdio and HTTP), the OpenAI / Anthropic / Gemini function
+ * definitions, A2A skills, /api/agent/call, the MCP manifest, the agents catalog (/api/agents.json) and the OpenAPI
+ * `x-mcp-tool` links are all generated from this list. Each entry holds what every surface must agree on: name,
+ * title, description, argument schema (a strict object with the interface's bounds), output schema, annotations, the
+ * REST analog, and the handler, which calls the same core function as the REST route.
  */
 
-/** GitHub's username rule: 1–39 characters, alphanumeric or single interior hyphens, starting alphanumeric. */
-export const GITHUB_USERNAME_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+/**
+ * GitHub's username rule: alphanumeric runs joined by single hyphens (so it starts and ends alphanumeric); the
+ * 1–39 length is checked separately. Written without look-arounds so every provider's schema dialect accepts it.
+ */
+export const GITHUB_USERNAME_PATTERN = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
 
 const name = z.string().min(1).max(100);
 
@@ -28,15 +41,29 @@ export interface RestAnalog {
   note: string;
 }
 
-export interface AgentToolDefinition<Input extends z.ZodObject = z.ZodObject> {
+/** What a handler may use: the service's context and, for the paid tool, the caller's credit-pack key. */
+export interface ToolEnv {
+  ctx: AppContext;
+  /** From `Authorization: Bearer …` (HTTP surfaces) or SIGNAL_API_KEY (the stdio MCP server). */
+  apiKey: string | undefined;
+}
+
+export interface AgentToolDefinition<
+  Input extends z.ZodObject = z.ZodObject,
+  Output extends z.ZodObject = z.ZodObject,
+> {
   name: string;
   title: string;
   description: string;
   inputSchema: Input;
+  /** MCP returns `structuredContent` matching this (the root of an MCP output schema must be an object). */
+  outputSchema: Output;
   annotations: ToolAnnotations;
   rest: RestAnalog;
   /** Charged per successful call (credits or x402). */
   paid: boolean;
+  /** Answers the tool; errors are thrown as HttpProblem values (status and reason), which each surface renders. */
+  handler(args: z.output<Input>, env: ToolEnv): z.input<Output> | Promise<z.input<Output>>;
 }
 
 const READ: ToolAnnotations = {
@@ -46,8 +73,43 @@ const READ: ToolAnnotations = {
   openWorldHint: false,
 };
 
-function tool<Input extends z.ZodObject>(definition: AgentToolDefinition<Input>): AgentToolDefinition<Input> {
+function tool<Input extends z.ZodObject, Output extends z.ZodObject>(
+  definition: AgentToolDefinition<Input, Output>,
+): AgentToolDefinition<Input, Output> {
   return definition;
+}
+
+const SignalResult = z
+  .object({
+    found: z.boolean().describe('False when no tracked startup is close enough to the name (not an error).'),
+    startup: Startup.optional().describe('The matched startup, exactly as GET /api/signal answers it.'),
+  })
+  .meta({ id: 'SignalToolResult' });
+
+const SummaryResult = z
+  .object({
+    meta: Meta,
+    sectors: z.array(z.object({ slug: SectorSlug, startupCount: z.int().min(0), url: z.url() })),
+    formats: z.record(z.string(), z.url()),
+    resources: z.array(z.string()),
+  })
+  .meta({ id: 'SignalsSummaryToolResult' });
+
+/** Scout and Deep Signal payloads are owned by their own cores; the registry pins only what it relies on. */
+const ScoutResult = z.object({}).loose();
+const DeepSignalResult = z.object({ found: z.boolean() }).loose();
+
+/** The `sectors` of /api/signals.json, read back from the bytes the REST route serves (once per snapshot). */
+const sectorsOf = derive(
+  (snapshot: Snapshot) => (JSON.parse(snapshot.signalsJson.body.toString('utf8')) as { sectors: Sector[] }).sectors,
+);
+
+function notWiredYet(what: string): never {
+  throw new HttpProblem(
+    501,
+    'Not Implemented',
+    `${what} is not available on this server yet: its core service has not been deployed. The other tools work.`,
+  );
 }
 
 export const agentTools = [
@@ -57,18 +119,25 @@ export const agentTools = [
     description:
       'The top 20 startups across all sectors for the current weekly period, ranked by composite engineering-acceleration signal, each with its commit velocity, contributor growth, new repositories and signal type.',
     inputSchema: z.object({}).strict(),
+    outputSchema: z.object({ period: Period, startups: z.array(Startup).max(20) }),
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The `trending` array of the response.' },
     paid: false,
+    handler: (_args, { ctx }) => {
+      const snapshot = currentSnapshot(ctx);
+      return { period: snapshot.meta.period, startups: snapshot.trending.map((s) => s.startup) };
+    },
   }),
   tool({
     name: 'search_startups_by_sector',
     title: 'Startups in a sector',
     description: 'The ranked startups of one of the 15 sectors for the current period.',
     inputSchema: z.object({ sector: z.enum(SECTOR_SLUGS).describe('Sector slug, one of the 15.') }).strict(),
+    outputSchema: Sector,
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The entry of `sectors` whose slug is `sector`.' },
     paid: false,
+    handler: ({ sector }, { ctx }) => sectorsOf(currentSnapshot(ctx)).find((s) => s.slug === sector)!,
   }),
   tool({
     name: 'get_startup_signal',
@@ -76,9 +145,14 @@ export const agentTools = [
     description:
       'The current signal of one tracked startup, found by display name or GitHub organisation (case-insensitive, fuzzy). Answers found: false when no tracked startup is close enough.',
     inputSchema: z.object({ name: name.describe('Startup display name or GitHub organisation slug.') }).strict(),
+    outputSchema: SignalResult,
     annotations: READ,
     rest: { method: 'GET', path: '/api/signal', note: 'Argument `name` maps to the `company` query parameter.' },
     paid: false,
+    handler: ({ name }, { ctx }) => {
+      const match = currentSnapshot(ctx).matcher.best(name);
+      return match ? { found: true, startup: match.item.startup } : { found: false };
+    },
   }),
   tool({
     name: 'get_diligence_dossier',
@@ -93,6 +167,13 @@ export const agentTools = [
       note: 'Argument `company` maps to the `company` query parameter.',
     },
     paid: false,
+    // Outside the corpus the REST route answers 404 with `dossier.found: false`, an expected outcome: the tool
+    // returns the same body as a normal result.
+    handler: ({ company }, { ctx }) => {
+      if (!company.trim()) throw new HttpProblem(400, 'Bad Request', 'company must not be blank.');
+      return diligenceDossier(currentSnapshot(ctx), ctx.config.baseUrl, company.trim()).body;
+    },
+    outputSchema: DiligenceResponse,
   }),
   tool({
     name: 'get_signals_summary',
@@ -100,9 +181,11 @@ export const agentTools = [
     description:
       'The current period, the number of startups and sectors tracked, and the URLs of every format (JSON, CSV, JSON lines, feed). Full data is available as the MCP resources signal://summary and signal://trending.',
     inputSchema: z.object({}).strict(),
+    outputSchema: SummaryResult,
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The `meta` object of the response, plus format URLs.' },
     paid: false,
+    handler: (_args, { ctx }) => signalsSummary(currentSnapshot(ctx), ctx.config.baseUrl),
   }),
   tool({
     name: 'get_scout_receipts',
@@ -119,9 +202,11 @@ export const agentTools = [
           .describe('GitHub username: alphanumeric with single interior hyphens, starting alphanumeric.'),
       })
       .strict(),
+    outputSchema: ScoutResult,
     annotations: { ...READ, openWorldHint: true },
     rest: { method: 'GET', path: '/api/receipts/{username}', note: 'Argument `github_username` is the path segment.' },
     paid: false,
+    handler: () => notWiredYet('get_scout_receipts (the Scout Score)'),
   }),
   tool({
     name: 'get_methodology',
@@ -129,9 +214,11 @@ export const agentTools = [
     description:
       'How the signals are computed: the six pipeline steps (collect, filter, normalise, accelerate, classify, rank) as a schema.org HowTo.',
     inputSchema: z.object({}).strict(),
+    outputSchema: Methodology,
     annotations: READ,
     rest: { method: 'GET', path: '/api/v1/methodology.json', note: 'The whole document.' },
     paid: false,
+    handler: (_args, { ctx }) => buildMethodology(ctx.config.baseUrl),
   }),
   tool({
     name: 'get_deep_signal',
@@ -146,17 +233,24 @@ export const agentTools = [
       note: 'Body {"name": …} with a credit-pack key; or POST /api/agent/deep-signal/x402 paid per call.',
     },
     paid: true,
+    outputSchema: DeepSignalResult,
+    handler: () => notWiredYet('get_deep_signal (Deep Signal)'),
   }),
 ] as const;
 
 export type AgentToolName = (typeof agentTools)[number]['name'];
 
-export function findTool(toolName: string): (typeof agentTools)[number] | undefined {
-  return agentTools.find((t) => t.name === toolName);
+/** Any tool, with its handler seen through its own schemas (what the surfaces call). */
+export type AnyAgentTool = Omit<AgentToolDefinition, 'handler'> & {
+  handler(args: unknown, env: ToolEnv): unknown;
+};
+
+export function findTool(toolName: string): AnyAgentTool | undefined {
+  return (agentTools as readonly AnyAgentTool[]).find((t) => t.name === toolName);
 }
 
 /** A tool's arguments as JSON Schema (draft 2020-12), as the catalog and the function-calling formats publish it. */
-export function toolJsonSchema(definition: AgentToolDefinition): Record<string, unknown> {
+export function toolJsonSchema(definition: Pick<AgentToolDefinition, 'inputSchema'>): Record<string, unknown> {
   const { $schema: _ignored, ...schema } = z.toJSONSchema(definition.inputSchema, {
     target: 'draft-2020-12',
   }) as Record<string, unknown>;
