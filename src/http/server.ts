@@ -18,6 +18,7 @@ import { feedRoutes } from './routes/feed.js';
 import { citeRoutes } from './routes/cite.js';
 import { marketsRoutes } from './routes/markets.js';
 import { agentsRoutes } from './routes/agents.js';
+import { mcpRoutes } from './routes/mcp.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -62,6 +63,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await citeRoutes(scope, ctx);
     await marketsRoutes(scope, ctx);
     await agentsRoutes(scope, ctx);
+    await mcpRoutes(scope, ctx);
   });
   return app;
 }
