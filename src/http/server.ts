@@ -19,6 +19,7 @@ import { citeRoutes } from './routes/cite.js';
 import { marketsRoutes } from './routes/markets.js';
 import { agentsRoutes } from './routes/agents.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { a2aRoutes } from './routes/a2a.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -64,6 +65,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await marketsRoutes(scope, ctx);
     await agentsRoutes(scope, ctx);
     await mcpRoutes(scope, ctx);
+    await a2aRoutes(scope, ctx);
   });
   return app;
 }
