@@ -47,6 +47,10 @@ export interface Config {
   signalApiKey: string | undefined;
   /** Browser origins allowed to call /api/mcp/rpc besides BASE_URL's own (DNS-rebinding protection). */
   mcpAllowedOrigins: string[];
+  /** Scout Score (issue 20): how long a user's star history is served from the database before it is revalidated. */
+  scoutCacheTtlSeconds: number;
+  /** Scout Score: pages of 100 stars read per user, oldest first (each page is one GitHub request). */
+  scoutMaxStarPages: number;
 }
 
 export class ConfigError extends Error {
@@ -175,6 +179,9 @@ const variables = {
       }),
     fallback: '',
   },
+  // Scout Score (issue 20)
+  SCOUT_CACHE_TTL_SECONDS: { schema: intBetween(60, 30 * 86_400), fallback: '86400' },
+  SCOUT_MAX_STAR_PAGES: { schema: intBetween(1, 100), fallback: '10' },
 } as const;
 
 export type VariableName = keyof typeof variables;
@@ -222,5 +229,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signalBaseUrl: read(env, 'SIGNAL_BASE_URL'),
     signalApiKey: read(env, 'SIGNAL_API_KEY'),
     mcpAllowedOrigins: read(env, 'MCP_ALLOWED_ORIGINS') ?? [],
+    // Scout Score (issue 20)
+    scoutCacheTtlSeconds: read(env, 'SCOUT_CACHE_TTL_SECONDS')!,
+    scoutMaxStarPages: read(env, 'SCOUT_MAX_STAR_PAGES')!,
   };
 }

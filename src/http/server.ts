@@ -20,6 +20,7 @@ import { marketsRoutes } from './routes/markets.js';
 import { agentsRoutes } from './routes/agents.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { a2aRoutes } from './routes/a2a.js';
+import { scoutRoutes } from './routes/scout.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -66,6 +67,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await agentsRoutes(scope, ctx);
     await mcpRoutes(scope, ctx);
     await a2aRoutes(scope, ctx);
+    await scoutRoutes(scope, ctx);
   });
   return app;
 }

@@ -45,6 +45,7 @@ export interface Database {
   periods: PeriodsTable;
   period_startups: PeriodStartupsTable;
   service_state: ServiceStateTable;
+  scout_star_cache: ScoutStarCacheTable;
 }
 
 export type PeriodRow = Selectable<PeriodsTable>;
@@ -141,3 +142,15 @@ export interface Database extends AccountsDatabase {}
 export type AccountRow = Selectable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type CreditLedgerRow = Selectable<CreditLedgerTable>;
+
+/** Scout Score: a user's star history as last read from GitHub (migration 0005_scout). */
+export interface ScoutStarCacheTable {
+  /** Lower-case GitHub login. */
+  login_key: string;
+  /** False when GitHub answered 404 for the user. */
+  found: boolean;
+  /** The pages read, oldest stars first: `{etag, stars}[]`. */
+  pages: ColumnType<unknown, string, string>;
+  truncated: boolean;
+  fetched_at: ColumnType<Date, Date | string, Date | string>;
+}

@@ -5,9 +5,9 @@ import {
   GitHubClient,
   GitHubNotFoundError,
   GitHubUnavailableError,
-} from '../../../src/pipeline/collect/github.js';
-import { FakeGitHub, SECONDARY_LIMIT_MESSAGE, type FakeOrg } from '../../helpers/fake-github.js';
-import { acmeOrg, commits, quietOrg } from '../fixtures.js';
+} from '../../src/github/client.js';
+import { FakeGitHub, SECONDARY_LIMIT_MESSAGE, type FakeOrg } from '../helpers/fake-github.js';
+import { acmeOrg, commits, quietOrg } from '../pipeline/fixtures.js';
 
 const PROBE = 'GET /orgs/{org}/repos';
 const probeParams = { org: 'quiet-co', type: 'public', sort: 'pushed', direction: 'desc', per_page: 1 };
