@@ -1,14 +1,21 @@
 import { z } from 'zod';
+import { deepSignal } from '../core/deep-signal/index.js';
 import { diligenceDossier } from '../core/diligence/dossier.js';
 import { buildMethodology } from '../core/methodology.js';
+import { scoutReceipts } from '../core/scout/index.js';
 import { signalsSummary } from '../core/summary.js';
 import { currentSnapshot, type AppContext } from '../http/context.js';
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem, statusTitle } from '../http/problem.js';
+import { findAccountByKey } from '../payments/keys.js';
+import { chargeOneCredit } from '../payments/ledger.js';
 import { DiligenceResponse } from '../schemas/answers.js';
+import { DeepSignal, type DeepSignalMiss } from '../schemas/deep-signal.js';
 import { Methodology } from '../schemas/documents.js';
 import { SECTOR_SLUGS, SectorSlug } from '../schemas/enums.js';
+import { ScoutReceipts } from '../schemas/scout.js';
 import { Meta, Period, Sector, Startup } from '../schemas/signals.js';
 import { derive, type Snapshot } from '../snapshot/snapshot.js';
+import { storeHistoryReader } from '../store/history.js';
 
 /**
  * The eight agent tools, declared once. MCP tools (stdio and HTTP), the OpenAI / Anthropic / Gemini function
@@ -95,21 +102,46 @@ const SummaryResult = z
   })
   .meta({ id: 'SignalsSummaryToolResult' });
 
-/** Scout and Deep Signal payloads are owned by their own cores; the registry pins only what it relies on. */
-const ScoutResult = z.object({}).loose();
-const DeepSignalResult = z.object({ found: z.boolean() }).loose();
-
 /** The `sectors` of /api/signals.json, read back from the bytes the REST route serves (once per snapshot). */
 const sectorsOf = derive(
   (snapshot: Snapshot) => (JSON.parse(snapshot.signalsJson.body.toString('utf8')) as { sectors: Sector[] }).sectors,
 );
 
-function notWiredYet(what: string): never {
-  throw new HttpProblem(
-    501,
-    'Not Implemented',
-    `${what} is not available on this server yet: its core service has not been deployed. The other tools work.`,
-  );
+/** A Deep Signal hit (every field) or miss (`found: false, charged: 0`) in one object, as MCP output schemas must be. */
+const DeepSignalResult = DeepSignal.partial()
+  .extend({
+    found: z.boolean().describe('False for an untracked startup: then only `charged` (0) follows.'),
+    charged: z.int().min(0).describe('Credits this call consumed: 1 for a tracked startup, 0 for a miss.'),
+  })
+  .meta({ id: 'DeepSignalToolResult' });
+
+function unauthorized(detail: string): HttpProblem {
+  return new HttpProblem(401, statusTitle(401), detail);
+}
+
+/**
+ * The paid tool, with the credit route's rules: the key must open an account (401); a miss is free whatever the
+ * balance; a hit takes one credit in one statement (chargeOneCredit), and no credit left is 402.
+ */
+async function paidDeepSignal(name: string, { ctx, apiKey }: ToolEnv): Promise<DeepSignal | DeepSignalMiss> {
+  if (!apiKey) {
+    throw unauthorized(
+      'get_deep_signal needs a credit-pack key: Authorization: Bearer <key> over HTTP, SIGNAL_API_KEY for signal-mcp.',
+    );
+  }
+  const account = await findAccountByKey(ctx.store.db, apiKey);
+  if (!account) throw unauthorized('The credit-pack key is not valid (unknown, malformed or revoked).');
+  const result = await deepSignal(currentSnapshot(ctx), storeHistoryReader(ctx.store.db), name);
+  if (!result.found) return result.body;
+  const charge = await chargeOneCredit(ctx.store.db, account.id, `deep-signal:${result.startup.login}`);
+  if (!charge.charged) {
+    throw new HttpProblem(
+      402,
+      statusTitle(402),
+      'No credit left on this key. Buy a credit pack; a miss (an untracked startup) is never charged.',
+    );
+  }
+  return result.body;
 }
 
 export const agentTools = [
@@ -202,11 +234,11 @@ export const agentTools = [
           .describe('GitHub username: alphanumeric with single interior hyphens, starting alphanumeric.'),
       })
       .strict(),
-    outputSchema: ScoutResult,
+    outputSchema: ScoutReceipts,
     annotations: { ...READ, openWorldHint: true },
     rest: { method: 'GET', path: '/api/receipts/{username}', note: 'Argument `github_username` is the path segment.' },
     paid: false,
-    handler: () => notWiredYet('get_scout_receipts (the Scout Score)'),
+    handler: ({ github_username }, { ctx }) => scoutReceipts(ctx, github_username),
   }),
   tool({
     name: 'get_methodology',
@@ -234,7 +266,7 @@ export const agentTools = [
     },
     paid: true,
     outputSchema: DeepSignalResult,
-    handler: () => notWiredYet('get_deep_signal (Deep Signal)'),
+    handler: ({ name }, env) => paidDeepSignal(name, env),
   }),
 ] as const;
 
