@@ -11,7 +11,7 @@ import { chargeOneCredit } from '../payments/ledger.js';
 import { DiligenceResponse } from '../schemas/answers.js';
 import { DeepSignal, type DeepSignalMiss } from '../schemas/deep-signal.js';
 import { Methodology } from '../schemas/documents.js';
-import { SECTOR_SLUGS, SectorSlug } from '../schemas/enums.js';
+import { GITHUB_USERNAME_PATTERN, SECTOR_SLUGS, SectorSlug } from '../schemas/enums.js';
 import { ScoutReceipts } from '../schemas/scout.js';
 import { Meta, Period, Sector, Startup } from '../schemas/signals.js';
 import { derive, type Snapshot } from '../snapshot/snapshot.js';
@@ -25,11 +25,8 @@ import { storeHistoryReader } from '../store/history.js';
  * REST analog, and the handler, which calls the same core function as the REST route.
  */
 
-/**
- * GitHub's username rule: alphanumeric runs joined by single hyphens (so it starts and ends alphanumeric); the
- * 1–39 length is checked separately. Written without look-arounds so every provider's schema dialect accepts it.
- */
-export const GITHUB_USERNAME_PATTERN = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
+/** Where the username rule lives (a schema module, so the scout's schemas can use it without importing this). */
+export { GITHUB_USERNAME_PATTERN };
 
 const name = z.string().min(1).max(100);
 

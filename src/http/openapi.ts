@@ -2,6 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { addMcpToolLinks } from '../agents/openapi-links.js';
 import { DATA_LICENSE, INTERFACE_REVISION_DATE, INTERFACE_VERSION } from '../core/license.js';
 import { Problem } from '../schemas/problem.js';
 import { rendered, type Rendered } from '../snapshot/snapshot.js';
@@ -45,14 +46,14 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
         { name: 'feeds', description: 'RSS feed and llms.txt' },
         { name: 'citations', description: 'Reference-manager citation exports' },
         { name: 'markets', description: 'Prediction markets computed from the current period' },
-        { name: 'agents', description: 'Agent catalog and NLWeb' },
+        { name: 'agents', description: 'Agent surfaces: catalog, MCP, A2A, function calling and NLWeb' },
         { name: 'scout', description: 'Scout Score receipts, predictions, card and SVG badges' },
         { name: 'operations', description: 'Health and readiness' },
         { name: 'meta', description: 'Interface description' },
       ],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => addMcpToolLinks(jsonSchemaTransformObject(input), baseUrl),
     hideUntagged: false,
   });
 }

@@ -33,3 +33,9 @@ export const SIGNAL_TYPES = [
 ] as const;
 export const SignalType = z.enum(SIGNAL_TYPES).meta({ id: 'SignalType' });
 export type SignalType = z.infer<typeof SignalType>;
+
+/**
+ * GitHub's username rule: alphanumeric runs joined by single hyphens (so it starts and ends alphanumeric); the
+ * 1–39 length is checked separately. Written without look-arounds so every LLM provider's schema dialect accepts it.
+ */
+export const GITHUB_USERNAME_PATTERN = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
