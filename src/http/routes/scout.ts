@@ -30,7 +30,6 @@ const UsernameSegment = AnySegment.describe(
 function svgResponses(description: string) {
   return {
     200: textContent('image/svg+xml', description),
-    304: { description: 'Not modified (the ETag matches).', content: {} },
     400: textContent('image/svg+xml', 'An "invalid" badge: a path segment breaks GitHub\'s naming rule.'),
   };
 }
@@ -120,7 +119,6 @@ export async function scoutRoutes(app: FastifyInstance, ctx: AppContext): Promis
         params: z.object({ username: UsernameSegment }),
         response: {
           200: textContent('image/svg+xml', 'A 640×320 SVG card.'),
-          304: { description: 'Not modified (the ETag matches).', content: {} },
           ...errorResponses(400, 404, 503),
         },
       },
@@ -171,7 +169,6 @@ export async function scoutRoutes(app: FastifyInstance, ctx: AppContext): Promis
         operationId: 'getBuiltWithBadge',
         response: {
           200: textContent('image/svg+xml', 'The badge.'),
-          304: { description: 'Not modified.', content: {} },
         },
       },
     },
