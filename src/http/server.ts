@@ -21,6 +21,7 @@ import { agentsRoutes } from './routes/agents.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { a2aRoutes } from './routes/a2a.js';
 import { scoutRoutes } from './routes/scout.js';
+import { creditsRoutes } from './routes/credits.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -68,6 +69,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await mcpRoutes(scope, ctx);
     await a2aRoutes(scope, ctx);
     await scoutRoutes(scope, ctx);
+    await creditsRoutes(scope, ctx);
   });
   return app;
 }
