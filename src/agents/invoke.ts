@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AppContext } from '../http/context.js';
 import { HttpProblem, statusTitle, type ProblemField } from '../http/problem.js';
-import { findTool, type AnyAgentTool } from './registry.js';
+import { findTool, type AnyAgentTool, type ToolEnv } from './registry.js';
 
 /**
  * One way to call a tool by name, shared by every agent surface: MCP (stdio and HTTP), /api/agent/call and A2A.
@@ -22,12 +22,7 @@ export function unknownTool(name: string): HttpProblem {
 }
 
 /** Validates the arguments against the tool's strict schema, runs its handler, and checks the output shape. */
-export async function runTool(
-  tool: AnyAgentTool,
-  args: unknown,
-  ctx: AppContext,
-  apiKey: string | undefined,
-): Promise<Record<string, unknown>> {
+export async function runTool(tool: AnyAgentTool, args: unknown, env: ToolEnv): Promise<Record<string, unknown>> {
   const parsed = tool.inputSchema.safeParse(args ?? {});
   if (!parsed.success) {
     const errors = issueFields(parsed.error);
@@ -38,7 +33,7 @@ export async function runTool(
       { errors },
     );
   }
-  const result = await tool.handler(parsed.data, { ctx, apiKey });
+  const result = await tool.handler(parsed.data, env);
   return tool.outputSchema.parse(result) as Record<string, unknown>;
 }
 
@@ -47,7 +42,7 @@ export function localInvoker(ctx: AppContext, apiKey: string | undefined): ToolI
   return async (name, args) => {
     const tool = findTool(name);
     if (!tool) throw unknownTool(name);
-    return runTool(tool, args, ctx, apiKey);
+    return runTool(tool, args, { ctx, apiKey });
   };
 }
 

@@ -7,7 +7,7 @@ import { signalsSummary } from '../core/summary.js';
 import { currentSnapshot, type AppContext } from '../http/context.js';
 import { HttpProblem, statusTitle } from '../http/problem.js';
 import { findAccountByKey } from '../payments/keys.js';
-import { chargeOneCredit } from '../payments/ledger.js';
+import { paidDeepSignal } from '../payments/paid-deep-signal.js';
 import { DiligenceResponse } from '../schemas/answers.js';
 import { DeepSignal, type DeepSignalMiss } from '../schemas/deep-signal.js';
 import { Methodology } from '../schemas/documents.js';
@@ -50,6 +50,8 @@ export interface ToolEnv {
   ctx: AppContext;
   /** From `Authorization: Bearer …` (HTTP surfaces) or SIGNAL_API_KEY (the stdio MCP server). */
   apiKey: string | undefined;
+  /** Told the key's credit balance after a paid call (the HTTP surface sends it as X-Credits-Balance). */
+  creditsBalance?: (balance: number) => void;
 }
 
 export interface AgentToolDefinition<
@@ -77,27 +79,31 @@ const READ: ToolAnnotations = {
   openWorldHint: false,
 };
 
+/**
+ * A copy of a shared resource schema without its registry id: a schema with an id is emitted as a bare `$ref`, and
+ * an MCP output schema must say `type: "object"` at its root.
+ */
+function outputOf<T extends z.ZodObject>(schema: T): T {
+  return schema.extend({}) as unknown as T;
+}
+
 function tool<Input extends z.ZodObject, Output extends z.ZodObject>(
   definition: AgentToolDefinition<Input, Output>,
 ): AgentToolDefinition<Input, Output> {
   return definition;
 }
 
-const SignalResult = z
-  .object({
-    found: z.boolean().describe('False when no tracked startup is close enough to the name (not an error).'),
-    startup: Startup.optional().describe('The matched startup, exactly as GET /api/signal answers it.'),
-  })
-  .meta({ id: 'SignalToolResult' });
+const SignalResult = z.object({
+  found: z.boolean().describe('False when no tracked startup is close enough to the name (not an error).'),
+  startup: Startup.optional().describe('The matched startup, exactly as GET /api/signal answers it.'),
+});
 
-const SummaryResult = z
-  .object({
-    meta: Meta,
-    sectors: z.array(z.object({ slug: SectorSlug, startupCount: z.int().min(0), url: z.url() })),
-    formats: z.record(z.string(), z.url()),
-    resources: z.array(z.string()),
-  })
-  .meta({ id: 'SignalsSummaryToolResult' });
+const SummaryResult = z.object({
+  meta: Meta,
+  sectors: z.array(z.object({ slug: SectorSlug, startupCount: z.int().min(0), url: z.url() })),
+  formats: z.record(z.string(), z.url()),
+  resources: z.array(z.string()),
+});
 
 /** The `sectors` of /api/signals.json, read back from the bytes the REST route serves (once per snapshot). */
 const sectorsOf = derive(
@@ -105,22 +111,21 @@ const sectorsOf = derive(
 );
 
 /** A Deep Signal hit (every field) or miss (`found: false, charged: 0`) in one object, as MCP output schemas must be. */
-const DeepSignalResult = DeepSignal.partial()
-  .extend({
-    found: z.boolean().describe('False for an untracked startup: then only `charged` (0) follows.'),
-    charged: z.int().min(0).describe('Credits this call consumed: 1 for a tracked startup, 0 for a miss.'),
-  })
-  .meta({ id: 'DeepSignalToolResult' });
+const DeepSignalResult = DeepSignal.partial().extend({
+  found: z.boolean().describe('False for an untracked startup: then only `charged` (0) follows.'),
+  charged: z.int().min(0).describe('Credits this call consumed: 1 for a tracked startup, 0 for a miss.'),
+});
 
 function unauthorized(detail: string): HttpProblem {
   return new HttpProblem(401, statusTitle(401), detail);
 }
 
 /**
- * The paid tool, with the credit route's rules: the key must open an account (401); a miss is free whatever the
- * balance; a hit takes one credit in one statement (chargeOneCredit), and no credit left is 402.
+ * The paid tool: the key opens an account as on the credit route (401 otherwise), then the route's own core
+ * function, paidDeepSignal, answers: a miss is free, a hit takes one credit, no credit left is 402.
  */
-async function paidDeepSignal(name: string, { ctx, apiKey }: ToolEnv): Promise<DeepSignal | DeepSignalMiss> {
+async function deepSignalTool(name: string, env: ToolEnv): Promise<DeepSignal | DeepSignalMiss> {
+  const { ctx, apiKey } = env;
   if (!apiKey) {
     throw unauthorized(
       'get_deep_signal needs a credit-pack key: Authorization: Bearer <key> over HTTP, SIGNAL_API_KEY for signal-mcp.',
@@ -128,17 +133,20 @@ async function paidDeepSignal(name: string, { ctx, apiKey }: ToolEnv): Promise<D
   }
   const account = await findAccountByKey(ctx.store.db, apiKey);
   if (!account) throw unauthorized('The credit-pack key is not valid (unknown, malformed or revoked).');
-  const result = await deepSignal(currentSnapshot(ctx), storeHistoryReader(ctx.store.db), name);
-  if (!result.found) return result.body;
-  const charge = await chargeOneCredit(ctx.store.db, account.id, `deep-signal:${result.startup.login}`);
-  if (!charge.charged) {
-    throw new HttpProblem(
-      402,
-      statusTitle(402),
-      'No credit left on this key. Buy a credit pack; a miss (an untracked startup) is never charged.',
-    );
+  const answer = await paidDeepSignal({
+    db: ctx.store.db,
+    snapshot: currentSnapshot(ctx),
+    readHistory: storeHistoryReader(ctx.store.db),
+    account,
+    name,
+  });
+  env.creditsBalance?.(answer.balance);
+  const body = JSON.parse(answer.body) as DeepSignal | DeepSignalMiss | { title?: string; detail?: string };
+  if (answer.status !== 200) {
+    const problem = body as { title?: string; detail?: string };
+    throw new HttpProblem(answer.status, problem.title ?? statusTitle(answer.status), problem.detail);
   }
-  return result.body;
+  return body as DeepSignal | DeepSignalMiss;
 }
 
 export const agentTools = [
@@ -162,7 +170,7 @@ export const agentTools = [
     title: 'Startups in a sector',
     description: 'The ranked startups of one of the 15 sectors for the current period.',
     inputSchema: z.object({ sector: z.enum(SECTOR_SLUGS).describe('Sector slug, one of the 15.') }).strict(),
-    outputSchema: Sector,
+    outputSchema: outputOf(Sector),
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The entry of `sectors` whose slug is `sector`.' },
     paid: false,
@@ -202,7 +210,7 @@ export const agentTools = [
       if (!company.trim()) throw new HttpProblem(400, 'Bad Request', 'company must not be blank.');
       return diligenceDossier(currentSnapshot(ctx), ctx.config.baseUrl, company.trim()).body;
     },
-    outputSchema: DiligenceResponse,
+    outputSchema: outputOf(DiligenceResponse),
   }),
   tool({
     name: 'get_signals_summary',
@@ -231,7 +239,7 @@ export const agentTools = [
           .describe('GitHub username: alphanumeric with single interior hyphens, starting alphanumeric.'),
       })
       .strict(),
-    outputSchema: ScoutReceipts,
+    outputSchema: outputOf(ScoutReceipts),
     annotations: { ...READ, openWorldHint: true },
     rest: { method: 'GET', path: '/api/receipts/{username}', note: 'Argument `github_username` is the path segment.' },
     paid: false,
@@ -243,7 +251,7 @@ export const agentTools = [
     description:
       'How the signals are computed: the six pipeline steps (collect, filter, normalise, accelerate, classify, rank) as a schema.org HowTo.',
     inputSchema: z.object({}).strict(),
-    outputSchema: Methodology,
+    outputSchema: outputOf(Methodology),
     annotations: READ,
     rest: { method: 'GET', path: '/api/v1/methodology.json', note: 'The whole document.' },
     paid: false,
@@ -263,7 +271,7 @@ export const agentTools = [
     },
     paid: true,
     outputSchema: DeepSignalResult,
-    handler: ({ name }, env) => paidDeepSignal(name, env),
+    handler: ({ name }, env) => deepSignalTool(name, env),
   }),
 ] as const;
 

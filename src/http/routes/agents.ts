@@ -15,6 +15,7 @@ import { AgentCatalog } from '../../schemas/documents.js';
 import { rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
 import type { AppContext } from '../context.js';
+import { bearerToken } from '../credit-key.js';
 import { errorResponses } from '../openapi.js';
 import { HttpProblem, statusTitle } from '../problem.js';
 
@@ -68,8 +69,7 @@ export function buildAgentCatalog(baseUrl: string): AgentCatalog {
 
 /** The credit-pack key of `Authorization: Bearer <key>`, if any. */
 export function bearerKey(request: FastifyRequest): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-  return match?.[1];
+  return bearerToken(request.headers.authorization);
 }
 
 export const AgentCallBody = z
@@ -153,8 +153,12 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     async (request, reply) => {
       const tool = findTool(request.body.name);
       if (!tool) throw unknownTool(request.body.name);
-      const result = await runTool(tool, callArguments(request.body.arguments), ctx, bearerKey(request));
       reply.header('cache-control', 'no-store');
+      const result = await runTool(tool, callArguments(request.body.arguments), {
+        ctx,
+        apiKey: bearerKey(request),
+        creditsBalance: (balance) => reply.header('x-credits-balance', String(balance)),
+      });
       return result;
     },
   );
