@@ -70,7 +70,10 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
       assert.equal(tool.outputSchema?.type, 'object', tool.name);
     }
     const readOnly = tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name);
-    assert.deepEqual(readOnly, agentTools.filter((t) => t.name !== 'get_deep_signal').map((t) => t.name));
+    assert.deepEqual(
+      readOnly,
+      agentTools.filter((t) => t.name !== 'get_deep_signal').map((t) => t.name),
+    );
   });
 
   test('get_trending_startups answers the trending list of /api/signals.json', async () => {
@@ -127,7 +130,9 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
   });
 
   test('an extra argument is rejected as a tool error', async () => {
-    const result = (await (await client()).callTool({
+    const result = (await (
+      await client()
+    ).callTool({
       name: 'get_startup_signal',
       arguments: { name: 'anything', extra: 1 },
     })) as Json;
