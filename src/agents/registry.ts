@@ -11,7 +11,7 @@ import { paidDeepSignal } from '../payments/paid-deep-signal.js';
 import { DiligenceResponse } from '../schemas/answers.js';
 import { DeepSignal, type DeepSignalMiss } from '../schemas/deep-signal.js';
 import { Methodology } from '../schemas/documents.js';
-import { GITHUB_USERNAME_PATTERN, SECTOR_SLUGS, SectorSlug } from '../schemas/enums.js';
+import { GITHUB_USERNAME_PATTERN, GITHUB_USERNAME_SCHEMA_PATTERN, SECTOR_SLUGS, SectorSlug } from '../schemas/enums.js';
 import { ScoutReceipts } from '../schemas/scout.js';
 import { Meta, Period, Sector, Startup } from '../schemas/signals.js';
 import { derive, type Snapshot } from '../snapshot/snapshot.js';
@@ -235,7 +235,7 @@ export const agentTools = [
           .string()
           .min(1)
           .max(39)
-          .regex(GITHUB_USERNAME_PATTERN)
+          .regex(GITHUB_USERNAME_SCHEMA_PATTERN)
           .describe('GitHub username: alphanumeric with single interior hyphens, starting alphanumeric.'),
       })
       .strict(),
