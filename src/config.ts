@@ -40,6 +40,13 @@ export interface Config {
   pipelineWatchlist: string;
   /** Batches of organisations one pipeline process collects at once. */
   pipelineConcurrency: number;
+  // Agent surfaces (MCP, A2A, function calling)
+  /** `signal-mcp` proxies this remote deployment instead of serving the embedded data. */
+  signalBaseUrl: string | undefined;
+  /** Credit-pack key `signal-mcp` presents for get_deep_signal. Never logged. */
+  signalApiKey: string | undefined;
+  /** Browser origins allowed to call /api/mcp/rpc besides BASE_URL's own (DNS-rebinding protection). */
+  mcpAllowedOrigins: string[];
   /** Scout Score (issue 20): how long a user's star history is served from the database before it is revalidated. */
   scoutCacheTtlSeconds: number;
   /** Scout Score: pages of 100 stars read per user, oldest first (each page is one GitHub request). */
@@ -214,6 +221,29 @@ const variables = {
   GITHUB_MAX_COMMIT_PAGES: { schema: intBetween(1, 1000), fallback: '30' },
   PIPELINE_WATCHLIST: { schema: z.string().trim().min(1, 'must not be empty'), fallback: './watchlist.yaml' },
   PIPELINE_CONCURRENCY: { schema: intBetween(1, 64), fallback: '4' },
+  // Agent surfaces (MCP, A2A, function calling)
+  SIGNAL_BASE_URL: { schema: httpUrl, fallback: undefined },
+  SIGNAL_API_KEY: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^[\x21-\x7e]{1,512}$/, 'must be one key of printable characters without spaces'),
+    fallback: undefined,
+  },
+  MCP_ALLOWED_ORIGINS: {
+    schema: z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      )
+      .refine((list) => list.every((o) => /^https?:\/\/[^/\s?#]+$/.test(o)), {
+        message: 'must be a comma-separated list of origins such as https://app.example.com (no path)',
+      }),
+    fallback: '',
+  },
   // Scout Score (issue 20)
   SCOUT_CACHE_TTL_SECONDS: { schema: intBetween(60, 30 * 86_400), fallback: '86400' },
   SCOUT_MAX_STAR_PAGES: { schema: intBetween(1, 100), fallback: '10' },
@@ -322,6 +352,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     githubMaxCommitPages: read(env, 'GITHUB_MAX_COMMIT_PAGES')!,
     pipelineWatchlist: path.resolve(read(env, 'PIPELINE_WATCHLIST')!),
     pipelineConcurrency: read(env, 'PIPELINE_CONCURRENCY')!,
+    signalBaseUrl: read(env, 'SIGNAL_BASE_URL'),
+    signalApiKey: read(env, 'SIGNAL_API_KEY'),
+    mcpAllowedOrigins: read(env, 'MCP_ALLOWED_ORIGINS') ?? [],
     // Scout Score (issue 20)
     scoutCacheTtlSeconds: read(env, 'SCOUT_CACHE_TTL_SECONDS')!,
     scoutMaxStarPages: read(env, 'SCOUT_MAX_STAR_PAGES')!,

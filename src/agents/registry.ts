@@ -1,15 +1,32 @@
 import { z } from 'zod';
-import { SECTOR_SLUGS } from '../schemas/enums.js';
+import { deepSignal } from '../core/deep-signal/index.js';
+import { diligenceDossier } from '../core/diligence/dossier.js';
+import { buildMethodology } from '../core/methodology.js';
+import { scoutReceipts } from '../core/scout/index.js';
+import { signalsSummary } from '../core/summary.js';
+import { currentSnapshot, type AppContext } from '../http/context.js';
+import { HttpProblem, statusTitle } from '../http/problem.js';
+import { findAccountByKey } from '../payments/keys.js';
+import { paidDeepSignal } from '../payments/paid-deep-signal.js';
+import { DiligenceResponse } from '../schemas/answers.js';
+import { DeepSignal, type DeepSignalMiss } from '../schemas/deep-signal.js';
+import { Methodology } from '../schemas/documents.js';
+import { GITHUB_USERNAME_PATTERN, GITHUB_USERNAME_SCHEMA_PATTERN, SECTOR_SLUGS, SectorSlug } from '../schemas/enums.js';
+import { ScoutReceipts } from '../schemas/scout.js';
+import { Meta, Period, Sector, Startup } from '../schemas/signals.js';
+import { derive, type Snapshot } from '../snapshot/snapshot.js';
+import { storeHistoryReader } from '../store/history.js';
 
 /**
- * The eight agent tools, declared once. MCP tools, the OpenAI / Anthropic / Gemini function definitions, A2A
- * skills, /api/agent/call and the agents catalog (/api/agents.json) are all generated from this list; handlers are
- * attached by the agents surface, so this file holds only what every surface must agree on: names, titles,
- * descriptions, argument schemas (strict objects with the interface's bounds), annotations and the REST analog.
+ * The eight agent tools, declared once. MCP tools (stdio and HTTP), the OpenAI / Anthropic / Gemini function
+ * definitions, A2A skills, /api/agent/call, the MCP manifest, the agents catalog (/api/agents.json) and the OpenAPI
+ * `x-mcp-tool` links are all generated from this list. Each entry holds what every surface must agree on: name,
+ * title, description, argument schema (a strict object with the interface's bounds), output schema, annotations, the
+ * REST analog, and the handler, which calls the same core function as the REST route.
  */
 
-/** GitHub's username rule: 1–39 characters, alphanumeric or single interior hyphens, starting alphanumeric. */
-export const GITHUB_USERNAME_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+/** Where the username rule lives (a schema module, so the scout's schemas can use it without importing this). */
+export { GITHUB_USERNAME_PATTERN };
 
 const name = z.string().min(1).max(100);
 
@@ -28,15 +45,31 @@ export interface RestAnalog {
   note: string;
 }
 
-export interface AgentToolDefinition<Input extends z.ZodObject = z.ZodObject> {
+/** What a handler may use: the service's context and, for the paid tool, the caller's credit-pack key. */
+export interface ToolEnv {
+  ctx: AppContext;
+  /** From `Authorization: Bearer …` (HTTP surfaces) or SIGNAL_API_KEY (the stdio MCP server). */
+  apiKey: string | undefined;
+  /** Told the key's credit balance after a paid call (the HTTP surface sends it as X-Credits-Balance). */
+  creditsBalance?: (balance: number) => void;
+}
+
+export interface AgentToolDefinition<
+  Input extends z.ZodObject = z.ZodObject,
+  Output extends z.ZodObject = z.ZodObject,
+> {
   name: string;
   title: string;
   description: string;
   inputSchema: Input;
+  /** MCP returns `structuredContent` matching this (the root of an MCP output schema must be an object). */
+  outputSchema: Output;
   annotations: ToolAnnotations;
   rest: RestAnalog;
   /** Charged per successful call (credits or x402). */
   paid: boolean;
+  /** Answers the tool; errors are thrown as HttpProblem values (status and reason), which each surface renders. */
+  handler(args: z.output<Input>, env: ToolEnv): z.input<Output> | Promise<z.input<Output>>;
 }
 
 const READ: ToolAnnotations = {
@@ -46,8 +79,74 @@ const READ: ToolAnnotations = {
   openWorldHint: false,
 };
 
-function tool<Input extends z.ZodObject>(definition: AgentToolDefinition<Input>): AgentToolDefinition<Input> {
+/**
+ * A copy of a shared resource schema without its registry id: a schema with an id is emitted as a bare `$ref`, and
+ * an MCP output schema must say `type: "object"` at its root.
+ */
+function outputOf<T extends z.ZodObject>(schema: T): T {
+  return schema.extend({}) as unknown as T;
+}
+
+function tool<Input extends z.ZodObject, Output extends z.ZodObject>(
+  definition: AgentToolDefinition<Input, Output>,
+): AgentToolDefinition<Input, Output> {
   return definition;
+}
+
+const SignalResult = z.object({
+  found: z.boolean().describe('False when no tracked startup is close enough to the name (not an error).'),
+  startup: Startup.optional().describe('The matched startup, exactly as GET /api/signal answers it.'),
+});
+
+const SummaryResult = z.object({
+  meta: Meta,
+  sectors: z.array(z.object({ slug: SectorSlug, startupCount: z.int().min(0), url: z.url() })),
+  formats: z.record(z.string(), z.url()),
+  resources: z.array(z.string()),
+});
+
+/** The `sectors` of /api/signals.json, read back from the bytes the REST route serves (once per snapshot). */
+const sectorsOf = derive(
+  (snapshot: Snapshot) => (JSON.parse(snapshot.signalsJson.body.toString('utf8')) as { sectors: Sector[] }).sectors,
+);
+
+/** A Deep Signal hit (every field) or miss (`found: false, charged: 0`) in one object, as MCP output schemas must be. */
+const DeepSignalResult = DeepSignal.partial().extend({
+  found: z.boolean().describe('False for an untracked startup: then only `charged` (0) follows.'),
+  charged: z.int().min(0).describe('Credits this call consumed: 1 for a tracked startup, 0 for a miss.'),
+});
+
+function unauthorized(detail: string): HttpProblem {
+  return new HttpProblem(401, statusTitle(401), detail);
+}
+
+/**
+ * The paid tool: the key opens an account as on the credit route (401 otherwise), then the route's own core
+ * function, paidDeepSignal, answers: a miss is free, a hit takes one credit, no credit left is 402.
+ */
+async function deepSignalTool(name: string, env: ToolEnv): Promise<DeepSignal | DeepSignalMiss> {
+  const { ctx, apiKey } = env;
+  if (!apiKey) {
+    throw unauthorized(
+      'get_deep_signal needs a credit-pack key: Authorization: Bearer <key> over HTTP, SIGNAL_API_KEY for signal-mcp.',
+    );
+  }
+  const account = await findAccountByKey(ctx.store.db, apiKey);
+  if (!account) throw unauthorized('The credit-pack key is not valid (unknown, malformed or revoked).');
+  const answer = await paidDeepSignal({
+    db: ctx.store.db,
+    snapshot: currentSnapshot(ctx),
+    readHistory: storeHistoryReader(ctx.store.db),
+    account,
+    name,
+  });
+  env.creditsBalance?.(answer.balance);
+  const body = JSON.parse(answer.body) as DeepSignal | DeepSignalMiss | { title?: string; detail?: string };
+  if (answer.status !== 200) {
+    const problem = body as { title?: string; detail?: string };
+    throw new HttpProblem(answer.status, problem.title ?? statusTitle(answer.status), problem.detail);
+  }
+  return body as DeepSignal | DeepSignalMiss;
 }
 
 export const agentTools = [
@@ -57,18 +156,25 @@ export const agentTools = [
     description:
       'The top 20 startups across all sectors for the current weekly period, ranked by composite engineering-acceleration signal, each with its commit velocity, contributor growth, new repositories and signal type.',
     inputSchema: z.object({}).strict(),
+    outputSchema: z.object({ period: Period, startups: z.array(Startup).max(20) }),
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The `trending` array of the response.' },
     paid: false,
+    handler: (_args, { ctx }) => {
+      const snapshot = currentSnapshot(ctx);
+      return { period: snapshot.meta.period, startups: snapshot.trending.map((s) => s.startup) };
+    },
   }),
   tool({
     name: 'search_startups_by_sector',
     title: 'Startups in a sector',
     description: 'The ranked startups of one of the 15 sectors for the current period.',
     inputSchema: z.object({ sector: z.enum(SECTOR_SLUGS).describe('Sector slug, one of the 15.') }).strict(),
+    outputSchema: outputOf(Sector),
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The entry of `sectors` whose slug is `sector`.' },
     paid: false,
+    handler: ({ sector }, { ctx }) => sectorsOf(currentSnapshot(ctx)).find((s) => s.slug === sector)!,
   }),
   tool({
     name: 'get_startup_signal',
@@ -76,9 +182,14 @@ export const agentTools = [
     description:
       'The current signal of one tracked startup, found by display name or GitHub organisation (case-insensitive, fuzzy). Answers found: false when no tracked startup is close enough.',
     inputSchema: z.object({ name: name.describe('Startup display name or GitHub organisation slug.') }).strict(),
+    outputSchema: SignalResult,
     annotations: READ,
     rest: { method: 'GET', path: '/api/signal', note: 'Argument `name` maps to the `company` query parameter.' },
     paid: false,
+    handler: ({ name }, { ctx }) => {
+      const match = currentSnapshot(ctx).matcher.best(name);
+      return match ? { found: true, startup: match.item.startup } : { found: false };
+    },
   }),
   tool({
     name: 'get_diligence_dossier',
@@ -93,6 +204,13 @@ export const agentTools = [
       note: 'Argument `company` maps to the `company` query parameter.',
     },
     paid: false,
+    // Outside the corpus the REST route answers 404 with `dossier.found: false`, an expected outcome: the tool
+    // returns the same body as a normal result.
+    handler: ({ company }, { ctx }) => {
+      if (!company.trim()) throw new HttpProblem(400, 'Bad Request', 'company must not be blank.');
+      return diligenceDossier(currentSnapshot(ctx), ctx.config.baseUrl, company.trim()).body;
+    },
+    outputSchema: outputOf(DiligenceResponse),
   }),
   tool({
     name: 'get_signals_summary',
@@ -100,9 +218,11 @@ export const agentTools = [
     description:
       'The current period, the number of startups and sectors tracked, and the URLs of every format (JSON, CSV, JSON lines, feed). Full data is available as the MCP resources signal://summary and signal://trending.',
     inputSchema: z.object({}).strict(),
+    outputSchema: SummaryResult,
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The `meta` object of the response, plus format URLs.' },
     paid: false,
+    handler: (_args, { ctx }) => signalsSummary(currentSnapshot(ctx), ctx.config.baseUrl),
   }),
   tool({
     name: 'get_scout_receipts',
@@ -115,13 +235,15 @@ export const agentTools = [
           .string()
           .min(1)
           .max(39)
-          .regex(GITHUB_USERNAME_PATTERN)
+          .regex(GITHUB_USERNAME_SCHEMA_PATTERN)
           .describe('GitHub username: alphanumeric with single interior hyphens, starting alphanumeric.'),
       })
       .strict(),
+    outputSchema: outputOf(ScoutReceipts),
     annotations: { ...READ, openWorldHint: true },
     rest: { method: 'GET', path: '/api/receipts/{username}', note: 'Argument `github_username` is the path segment.' },
     paid: false,
+    handler: ({ github_username }, { ctx }) => scoutReceipts(ctx, github_username),
   }),
   tool({
     name: 'get_methodology',
@@ -129,9 +251,11 @@ export const agentTools = [
     description:
       'How the signals are computed: the six pipeline steps (collect, filter, normalise, accelerate, classify, rank) as a schema.org HowTo.',
     inputSchema: z.object({}).strict(),
+    outputSchema: outputOf(Methodology),
     annotations: READ,
     rest: { method: 'GET', path: '/api/v1/methodology.json', note: 'The whole document.' },
     paid: false,
+    handler: (_args, { ctx }) => buildMethodology(ctx.config.baseUrl),
   }),
   tool({
     name: 'get_deep_signal',
@@ -146,17 +270,24 @@ export const agentTools = [
       note: 'Body {"name": …} with a credit-pack key; or POST /api/agent/deep-signal/x402 paid per call.',
     },
     paid: true,
+    outputSchema: DeepSignalResult,
+    handler: ({ name }, env) => deepSignalTool(name, env),
   }),
 ] as const;
 
 export type AgentToolName = (typeof agentTools)[number]['name'];
 
-export function findTool(toolName: string): (typeof agentTools)[number] | undefined {
-  return agentTools.find((t) => t.name === toolName);
+/** Any tool, with its handler seen through its own schemas (what the surfaces call). */
+export type AnyAgentTool = Omit<AgentToolDefinition, 'handler'> & {
+  handler(args: unknown, env: ToolEnv): unknown;
+};
+
+export function findTool(toolName: string): AnyAgentTool | undefined {
+  return (agentTools as readonly AnyAgentTool[]).find((t) => t.name === toolName);
 }
 
 /** A tool's arguments as JSON Schema (draft 2020-12), as the catalog and the function-calling formats publish it. */
-export function toolJsonSchema(definition: AgentToolDefinition): Record<string, unknown> {
+export function toolJsonSchema(definition: Pick<AgentToolDefinition, 'inputSchema'>): Record<string, unknown> {
   const { $schema: _ignored, ...schema } = z.toJSONSchema(definition.inputSchema, {
     target: 'draft-2020-12',
   }) as Record<string, unknown>;

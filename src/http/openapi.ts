@@ -2,6 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { addMcpToolLinks } from '../agents/openapi-links.js';
 import { DATA_LICENSE, INTERFACE_REVISION_DATE, INTERFACE_VERSION } from '../core/license.js';
 import { Problem } from '../schemas/problem.js';
 import { rendered, type Rendered } from '../snapshot/snapshot.js';
@@ -55,7 +56,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
         { name: 'feeds', description: 'RSS feed and llms.txt' },
         { name: 'citations', description: 'Reference-manager citation exports' },
         { name: 'markets', description: 'Prediction markets computed from the current period' },
-        { name: 'agents', description: 'Agent catalog and NLWeb' },
+        { name: 'agents', description: 'Agent surfaces: catalog, MCP, A2A, function calling and NLWeb' },
         { name: 'scout', description: 'Scout Score receipts, predictions, card and SVG badges' },
         { name: 'paid', description: 'Deep Signal and credit-pack accounts (credit-pack key as a Bearer token)' },
         { name: 'operations', description: 'Health and readiness' },
@@ -63,7 +64,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
       ],
     },
     transform: withResponseHeaders,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => addMcpToolLinks(jsonSchemaTransformObject(input), baseUrl),
     hideUntagged: false,
   });
 }

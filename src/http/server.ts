@@ -23,6 +23,8 @@ import { creditsRoutes } from './routes/credits.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { x402Routes } from './routes/x402.js';
 import { solanaRoutes } from './routes/solana.js';
+import { mcpRoutes } from './routes/mcp.js';
+import { a2aRoutes } from './routes/a2a.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -72,6 +74,8 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await checkoutRoutes(scope, ctx);
     await x402Routes(scope, ctx);
     await solanaRoutes(scope, ctx);
+    await mcpRoutes(scope, ctx);
+    await a2aRoutes(scope, ctx);
   });
   return app;
 }

@@ -33,3 +33,12 @@ export const SIGNAL_TYPES = [
 ] as const;
 export const SignalType = z.enum(SIGNAL_TYPES).meta({ id: 'SignalType' });
 export type SignalType = z.infer<typeof SignalType>;
+
+/** GitHub's username rule, length included: 1–39 characters, alphanumeric or single interior hyphens. */
+export const GITHUB_USERNAME_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+
+/**
+ * The same rule without look-arounds, for JSON Schemas that LLM providers read (their regex dialects have none):
+ * alphanumeric runs joined by single hyphens. The 1–39 length goes beside it as minLength / maxLength.
+ */
+export const GITHUB_USERNAME_SCHEMA_PATTERN = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;

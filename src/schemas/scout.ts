@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GITHUB_USERNAME_PATTERN } from '../agents/registry.js';
+import { GITHUB_USERNAME_PATTERN } from './enums.js';
 import { SectorSlug } from './enums.js';
 import { Startup } from './signals.js';
 

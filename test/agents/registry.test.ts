@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { z } from 'zod';
 import { agentTools, findTool, GITHUB_USERNAME_PATTERN, toolJsonSchema } from '../../src/agents/registry.js';
 
 describe('agent tool registry', () => {
@@ -67,5 +68,15 @@ describe('agent tool registry', () => {
       method: 'GET',
       path: '/api/signal',
     });
+  });
+
+  test('every output schema is an object at its root (MCP requires it)', () => {
+    for (const t of agentTools) {
+      assert.equal((z.toJSONSchema(t.outputSchema, { io: 'output' }) as { type?: string }).type, 'object', t.name);
+    }
+  });
+
+  test('every tool has a handler', () => {
+    for (const t of agentTools) assert.equal(typeof t.handler, 'function', t.name);
   });
 });

@@ -1,12 +1,23 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { agentTools, toolJsonSchema } from '../../agents/registry.js';
+import { z } from 'zod';
+import {
+  FUNCTION_FORMATS,
+  functionCallingCatalog,
+  functionTools,
+  type FunctionFormat,
+} from '../../agents/function-calling.js';
+import { runTool, unknownTool } from '../../agents/invoke.js';
+import { agentTools, findTool, toolJsonSchema } from '../../agents/registry.js';
 import { DATA_LICENSE, INTERFACE_VERSION } from '../../core/license.js';
 import { siteUrls } from '../../core/urls.js';
 import { AgentCatalog } from '../../schemas/documents.js';
 import { rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
 import type { AppContext } from '../context.js';
+import { bearerToken } from '../credit-key.js';
+import { errorResponses } from '../openapi.js';
+import { HttpProblem, statusTitle } from '../problem.js';
 
 /** The agent skill catalog, generated from the tool registry: every tool with its argument schema and REST analog. */
 export function buildAgentCatalog(baseUrl: string): AgentCatalog {
@@ -20,7 +31,7 @@ export function buildAgentCatalog(baseUrl: string): AgentCatalog {
     documentation: urls.api('/api/openapi.json'),
     license: `${DATA_LICENSE.name} (${DATA_LICENSE.url})`,
     surfaces: {
-      mcp: { http: urls.api('/api/mcp/rpc'), manifest: urls.api('/.well-known/mcp.json') },
+      mcp: { http: urls.api('/api/mcp/rpc'), stdio: 'signal-mcp', manifest: urls.api('/.well-known/mcp.json') },
       a2a: { endpoint: urls.api('/api/a2a'), agentCard: urls.api('/.well-known/agent-card.json') },
       functionCalling: {
         definitions: urls.api('/api/agent/tools'),
@@ -56,6 +67,31 @@ export function buildAgentCatalog(baseUrl: string): AgentCatalog {
   };
 }
 
+/** The credit-pack key of `Authorization: Bearer <key>`, if any. */
+export function bearerKey(request: FastifyRequest): string | undefined {
+  return bearerToken(request.headers.authorization);
+}
+
+export const AgentCallBody = z
+  .object({
+    name: z.string().min(1).max(64).describe('Tool name, as listed by GET /api/agent/tools.'),
+    arguments: z
+      .union([z.record(z.string(), z.unknown()), z.string().max(10_000)])
+      .optional()
+      .describe('The tool arguments: an object, or the JSON string a model produced. Absent means {}.'),
+  })
+  .strict()
+  .meta({ id: 'AgentCallBody' });
+
+function callArguments(value: Record<string, unknown> | string | undefined): unknown {
+  if (typeof value !== 'string') return value ?? {};
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new HttpProblem(400, statusTitle(400), 'arguments is a string but not valid JSON.');
+  }
+}
+
 export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const catalog = rendered(JSON.stringify(buildAgentCatalog(ctx.config.baseUrl)), 'application/json; charset=utf-8');
@@ -74,5 +110,56 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
       sendRendered(request, reply, catalog, {
         link: `<${siteUrls(ctx.config.baseUrl).api('/api/agents.json')}>; rel="canonical"`,
       }),
+  );
+
+  const json = (value: unknown) => rendered(JSON.stringify(value), 'application/json; charset=utf-8');
+  const toolsCatalog = json(functionCallingCatalog(ctx.config.baseUrl));
+  const toolsByFormat = new Map(FUNCTION_FORMATS.map((f) => [f, json(functionTools(f))]));
+  r.get(
+    '/api/agent/tools',
+    {
+      schema: {
+        summary: 'Tool definitions for direct LLM function calling (OpenAI, Anthropic, Gemini)',
+        description:
+          "With `format`, the eight tools in that provider's native shape, as the `tools` field of its request body. Without it, a catalog linking the three formats. Run a call with POST /api/agent/call.",
+        tags: ['agents'],
+        operationId: 'getAgentTools',
+        querystring: z.object({ format: z.enum(FUNCTION_FORMATS).optional().describe('Provider format.') }),
+        response: { 200: z.record(z.string(), z.unknown()), ...errorResponses(400) },
+      },
+    },
+    (request, reply) => {
+      const format = request.query.format as FunctionFormat | undefined;
+      sendRendered(request, reply, format ? toolsByFormat.get(format)! : toolsCatalog);
+    },
+  );
+
+  r.post(
+    '/api/agent/call',
+    {
+      schema: {
+        summary: 'Run one agent tool (function calling)',
+        description:
+          "Runs the named tool with the same validation as the MCP server and answers the tool's structured result. Unknown tool: 404. Bad arguments: 400. get_deep_signal takes the credit-pack key as `Authorization: Bearer <API_KEY>` and answers as POST /api/agent/deep-signal does.",
+        tags: ['agents'],
+        operationId: 'callAgentTool',
+        body: AgentCallBody,
+        response: {
+          200: z.record(z.string(), z.unknown()).describe("The tool's structured result."),
+          ...errorResponses(400, 401, 402, 404, 501, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const tool = findTool(request.body.name);
+      if (!tool) throw unknownTool(request.body.name);
+      reply.header('cache-control', 'no-store');
+      const result = await runTool(tool, callArguments(request.body.arguments), {
+        ctx,
+        apiKey: bearerKey(request),
+        creditsBalance: (balance) => reply.header('x-credits-balance', String(balance)),
+      });
+      return result;
+    },
   );
 }

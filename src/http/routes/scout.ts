@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { GITHUB_USERNAME_PATTERN } from '../../agents/registry.js';
+import { GITHUB_USERNAME_PATTERN } from '../../schemas/enums.js';
 import { builtWithBadge, messageBadge, momentumBadge, scoutBadge } from '../../core/scout/badges.js';
 import { renderScoutCard } from '../../core/scout/card.js';
 import { validatedCompanies } from '../../core/scout/companies.js';

@@ -1,0 +1,52 @@
+import { AgentCard } from '@a2a-js/sdk';
+import { INTERFACE_VERSION } from '../../core/license.js';
+import { siteUrls } from '../../core/urls.js';
+import { A2A_SKILLS } from './skills.js';
+
+/**
+ * The agent card at /.well-known/agent-card.json, one document for both protocol generations:
+ * - A2A 1.0 reads `supportedInterfaces`, which lists the JSON-RPC endpoint twice, as 1.0 and as 0.3 (a request with
+ *   no A2A-Version header is a 0.3 request, and is refused unless 0.3 is declared);
+ * - A2A 0.3 clients read the card-level `url`, `preferredTransport` and `protocolVersion`.
+ * Everything else (skills, modes, capabilities) has the same shape in both.
+ */
+export const A2A_PATH = '/api/a2a';
+
+export function buildAgentCardJson(baseUrl: string): Record<string, unknown> {
+  const urls = siteUrls(baseUrl);
+  const endpoint = urls.api(A2A_PATH);
+  return {
+    name: 'Signal Service',
+    description:
+      'Startup engineering-acceleration signals from public GitHub activity: trending startups, sector rankings, single-startup lookup, a period summary and the methodology. Ask in plain text or send a data part {"skill": …, "arguments": {…}}.',
+    version: INTERFACE_VERSION,
+    provider: { organization: 'Signal Service', url: urls.home() },
+    documentationUrl: urls.api('/api/openapi.json'),
+    supportedInterfaces: [
+      { url: endpoint, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+      { url: endpoint, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
+    ],
+    // A2A 0.3 fields.
+    protocolVersion: '0.3.0',
+    url: endpoint,
+    preferredTransport: 'JSONRPC',
+    additionalInterfaces: [{ url: endpoint, transport: 'JSONRPC' }],
+    capabilities: { streaming: false, pushNotifications: false },
+    defaultInputModes: ['text/plain', 'application/json'],
+    defaultOutputModes: ['text/plain', 'application/json'],
+    skills: A2A_SKILLS.map((s) => ({
+      id: s.id,
+      name: s.tool.title,
+      description: `${s.tool.description} (MCP tool ${s.tool.name}.)`,
+      tags: s.tags,
+      examples: s.examples,
+      inputModes: ['text/plain', 'application/json'],
+      outputModes: ['text/plain', 'application/json'],
+    })),
+  };
+}
+
+/** The same card as the SDK's request handler wants it (its protobuf-derived 1.0 type). */
+export function buildAgentCard(baseUrl: string): AgentCard {
+  return AgentCard.fromJSON(buildAgentCardJson(baseUrl));
+}

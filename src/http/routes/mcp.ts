@@ -1,0 +1,134 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { localInvoker } from '../../agents/invoke.js';
+import { buildMcpManifest } from '../../agents/mcp/manifest.js';
+import { createMcpServer } from '../../agents/mcp/server.js';
+import { rendered } from '../../snapshot/snapshot.js';
+import { sendRendered } from '../conditional.js';
+import type { AppContext } from '../context.js';
+import { errorResponses } from '../openapi.js';
+import { HttpProblem, statusTitle } from '../problem.js';
+import { documentOnly, keepJsonBodiesRaw } from '../raw-json.js';
+import { bearerKey } from './agents.js';
+
+export const JsonRpcMessage = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.int()]).optional(),
+    method: z.string(),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .loose()
+  .meta({ id: 'JsonRpcMessage', description: 'A JSON-RPC 2.0 request or notification (or a batch of them).' });
+
+const JsonRpcResponse = z
+  .object({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.int(), z.null()]) })
+  .loose()
+  .meta({ id: 'JsonRpcResponse', description: 'A JSON-RPC 2.0 response: `result`, or `error` with a code.' });
+
+/** Headers that describe the original connection, not the message, and must not be copied into the Web Request. */
+const HOP_HEADERS = new Set(['connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade']);
+
+function webRequest(request: FastifyRequest, baseUrl: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || HOP_HEADERS.has(name)) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const body = typeof request.body === 'string' ? request.body : undefined;
+  return new Request(`${baseUrl}${request.url}`, { method: request.method, headers, body });
+}
+
+async function sendWebResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  reply.code(response.status);
+  response.headers.forEach((value, name) => {
+    if (!HOP_HEADERS.has(name)) reply.header(name, value);
+  });
+  reply.header('cache-control', 'no-store');
+  const text = await response.text();
+  return reply.send(text);
+}
+
+/**
+ * MCP over Streamable HTTP at /api/mcp/rpc, stateless: each POST gets a fresh server and transport (the SDK's
+ * web-standard transport), answers in JSON, and is gone. The SDK enforces the Accept header, the
+ * MCP-Protocol-Version header and, with the allowed origins below, the Origin of browser requests. GET would open an
+ * event stream, which a stateless server has no use for: 405.
+ */
+export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const allowedOrigins = [new URL(ctx.config.baseUrl).origin, ...ctx.config.mcpAllowedOrigins];
+  const manifest = rendered(JSON.stringify(buildMcpManifest(ctx.config.baseUrl)), 'application/json; charset=utf-8');
+
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/.well-known/mcp.json',
+    {
+      schema: {
+        summary: 'MCP server manifest: transports (stdio command, HTTP URL), tools and resources',
+        tags: ['agents'],
+        operationId: 'getMcpManifest',
+        response: { 200: z.record(z.string(), z.unknown()) },
+      },
+    },
+    (request, reply) => sendRendered(request, reply, manifest),
+  );
+
+  await app.register(async (scope) => {
+    keepJsonBodiesRaw(scope);
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+    r.post(
+      '/api/mcp/rpc',
+      {
+        validatorCompiler: documentOnly,
+        schema: {
+          summary: 'MCP over Streamable HTTP (stateless, JSON responses)',
+          description:
+            'Send JSON-RPC 2.0 MCP messages (initialize, tools/list, tools/call, resources/list, resources/read, resources/templates/list) with `Accept: application/json, text/event-stream`. Browser requests must come from an allowed Origin. get_deep_signal takes `Authorization: Bearer <API_KEY>`.',
+          tags: ['agents'],
+          operationId: 'postMcpRpc',
+          body: z.union([JsonRpcMessage, z.array(JsonRpcMessage)]),
+          response: {
+            200: JsonRpcResponse,
+            202: z.null().describe('A notification or response was accepted (no body).'),
+            400: JsonRpcResponse.describe('Parse error, invalid request or unsupported MCP-Protocol-Version.'),
+            403: JsonRpcResponse.describe('Origin not allowed.'),
+            406: JsonRpcResponse.describe('The Accept header lacks application/json and text/event-stream.'),
+            ...errorResponses(413, 415),
+          },
+        },
+      },
+      async (request, reply) => {
+        const server = createMcpServer(localInvoker(ctx, bearerKey(request)));
+        const transport = new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+          enableDnsRebindingProtection: true,
+          allowedOrigins,
+        });
+        try {
+          await server.connect(transport);
+          const response = await transport.handleRequest(webRequest(request, ctx.config.baseUrl));
+          return await sendWebResponse(reply as FastifyReply, response);
+        } finally {
+          await server.close().catch(() => {});
+        }
+      },
+    );
+    const notAllowed = () => {
+      throw new HttpProblem(
+        405,
+        statusTitle(405),
+        'This MCP endpoint is stateless: POST JSON-RPC messages to it.',
+        {},
+        {
+          allow: 'POST, OPTIONS',
+        },
+      );
+    };
+    const hidden = { schema: { hide: true } };
+    r.get('/api/mcp/rpc', hidden, notAllowed);
+    r.delete('/api/mcp/rpc', hidden, notAllowed);
+    r.put('/api/mcp/rpc', hidden, notAllowed);
+  });
+}

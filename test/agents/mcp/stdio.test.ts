@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { FakeGitHub } from '../../helpers/fake-github.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
+import { mcpConformance, scoutEnv, startScoutGitHub } from './suite.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const COMMAND = [process.execPath, '--import', 'tsx', path.join(ROOT, 'src/cli/mcp.ts')] as const;
+
+/** The environment of a signal-mcp child reading the same data as the test service. */
+function childEnv(svc: TestService, github: FakeGitHub, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    DATA_DIR: svc.storage.dataDir,
+    ...(svc.storage.databaseUrl ? { DATABASE_URL: svc.storage.databaseUrl } : {}),
+    BASE_URL: svc.url,
+    LOG_LEVEL: 'warn',
+    ...scoutEnv(github),
+    ...extra,
+  };
+}
+
+describe('signal-mcp over stdio (official MCP client)', () => {
+  let svc: TestService;
+  let github: FakeGitHub;
+  let client: Client;
+  before(async () => {
+    github = await startScoutGitHub();
+    svc = await startTestService(scoutEnv(github));
+    client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: COMMAND[0],
+        args: COMMAND.slice(1),
+        env: childEnv(svc, github),
+        stderr: 'ignore',
+      }),
+    );
+  });
+  after(async () => {
+    await client?.close();
+    await svc?.close();
+    await github?.close();
+  });
+
+  mcpConformance(
+    async () => client,
+    () => svc,
+  );
+
+  test('writes nothing but JSON-RPC messages on stdout', async () => {
+    const child = spawn(COMMAND[0], COMMAND.slice(1), {
+      env: childEnv(svc, github, { LOG_LEVEL: 'debug' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.resume();
+    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    while (!stdout.includes('"id":2')) await once(child.stdout, 'data');
+    child.stdin.end();
+    await once(child, 'exit');
+    const lines = stdout.split('\n').filter((line) => line.length > 0);
+    assert.equal(lines.length, 2);
+    for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, '2.0');
+  });
+
+  test('with SIGNAL_BASE_URL it answers from that deployment', async () => {
+    const remote = new Client({ name: 'stdio-proxy-test', version: '1.0.0' });
+    // No database of its own: a DATA_DIR that does not exist would fail if it were opened.
+    await remote.connect(
+      new StdioClientTransport({
+        command: COMMAND[0],
+        args: COMMAND.slice(1),
+        env: { ...childEnv(svc, github), DATA_DIR: '/nonexistent/signal-mcp', SIGNAL_BASE_URL: svc.url },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const expected = (await (await svc.get('/api/v1/methodology.json')).json()) as unknown;
+      const result = await remote.callTool({ name: 'get_methodology', arguments: {} });
+      assert.deepEqual(result.structuredContent, expected);
+      const bad = await remote.callTool({ name: 'get_startup_signal', arguments: { name: '' } });
+      assert.equal(bad.isError, true);
+    } finally {
+      await remote.close();
+    }
+  });
+});
