@@ -72,10 +72,7 @@ export interface SignalScores {
  */
 export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e: EvidenceMetrics): SignalScores {
   const deployChange = flooredPercentChange(e.deployDaysCurrent, e.deployDaysPrior, DEPLOY_DAYS_CHANGE_FLOOR);
-  const deploy = Math.min(
-    e.deployDaysCurrent / DEPLOY_SPIKE_MIN_DAYS,
-    deployChange / DEPLOY_SPIKE_MIN_CHANGE_PCT,
-  );
+  const deploy = Math.min(e.deployDaysCurrent / DEPLOY_SPIKE_MIN_DAYS, deployChange / DEPLOY_SPIKE_MIN_CHANGE_PCT);
   const hiring = Math.min(
     e.newContributors / HIRING_BURST_MIN_NEW_CONTRIBUTORS,
     acceleration.contributorChangePct / HIRING_BURST_MIN_GROWTH_PCT,
