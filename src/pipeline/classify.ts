@@ -5,6 +5,7 @@ import {
   DEPLOY_SPIKE_MIN_CHANGE_PCT,
   DEPLOY_SPIKE_MIN_DAYS,
   FRAMEWORK_MIGRATION_MIN_SHIFT_PCT,
+  FRAMEWORK_MIGRATION_NOISE_PCT,
   HIRING_BURST_MIN_GROWTH_PCT,
   HIRING_BURST_MIN_NEW_CONTRIBUTORS,
   INFRA_BUILDOUT_MIN_CHANGE_PCT,
@@ -82,13 +83,17 @@ export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e:
     e.newInfraRepos.length / INFRA_BUILDOUT_MIN_NEW_REPOS,
     Math.min(e.infraCommitsCurrent / INFRA_BUILDOUT_MIN_COMMITS, infraChange / INFRA_BUILDOUT_MIN_CHANGE_PCT),
   );
-  const migration = Math.max(e.languageShiftPct ?? 0, e.ecosystemShiftPct ?? 0) / FRAMEWORK_MIGRATION_MIN_SHIFT_PCT;
+  const shift = Math.max(e.languageShiftPct ?? 0, e.ecosystemShiftPct ?? 0);
+  const migration = Math.max(
+    0,
+    (shift - FRAMEWORK_MIGRATION_NOISE_PCT) / (FRAMEWORK_MIGRATION_MIN_SHIFT_PCT - FRAMEWORK_MIGRATION_NOISE_PCT),
+  );
 
   const deployKinds = `${plural(e.releasesCurrent, 'release')}, ${plural(e.tagsCurrent, 'other tag')}, ${plural(e.deploymentsCurrent, 'deployment')}`;
   const incomplete = e.deployIncompleteRepos.length
     ? `; ${plural(e.deployIncompleteRepos.length, 'repository', 'repositories')} left out, their events reaching past one page`
     : '';
-  const shift = (label: string, pct: number | null, rising: string | null) =>
+  const moved = (label: string, pct: number | null, rising: string | null) =>
     pct === null
       ? `too few commits to compare the ${label} mix`
       : `${label} mix moved ${plural(pct, 'point')}${rising && pct > 0 ? ` towards ${rising}` : ''}`;
@@ -102,7 +107,7 @@ export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e:
     reasons: {
       'Engineering hiring burst': `${plural(e.newContributors, 'new contributor')} (${e.departedContributors} left); ${metrics.contributorsCurrent} contributors against ${metrics.contributorsPrior} (${acceleration.contributorGrowth})`,
       'Infrastructure buildout': `${plural(e.newInfraRepos.length, 'new infrastructure repository', 'new infrastructure repositories')}${e.newInfraRepos.length ? ` (${e.newInfraRepos.join(', ')})` : ''}; ${plural(e.infraCommitsCurrent, 'commit')} to infrastructure repositories against ${e.infraCommitsPrior} (${signedPercent(infraChange)})`,
-      'Framework migration': `${shift('language', e.languageShiftPct, e.risingLanguage)}; ${shift('dependency ecosystem', e.ecosystemShiftPct, e.risingEcosystem)}`,
+      'Framework migration': `${moved('language', e.languageShiftPct, e.risingLanguage)}; ${moved('dependency ecosystem', e.ecosystemShiftPct, e.risingEcosystem)}`,
       'Deploy frequency spike': `${plural(e.deployDaysCurrent, 'deploy day')} in the last ${WINDOW_DAYS} days (${deployKinds}) against ${e.deployDaysPrior} (${signedPercent(deployChange)})${incomplete}`,
     },
   };

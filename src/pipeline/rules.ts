@@ -30,15 +30,15 @@ export const HIRING_BURST_MIN_GROWTH_PCT = 25;
 export const HIRING_BURST_MIN_NEW_CONTRIBUTORS = 2;
 
 /** Deploy frequency spike: deploy days (a repository with a release, tag or deployment on a UTC day). */
-export const DEPLOY_SPIKE_MIN_DAYS = 3;
-export const DEPLOY_SPIKE_MIN_CHANGE_PCT = 50;
+export const DEPLOY_SPIKE_MIN_DAYS = 4;
+export const DEPLOY_SPIKE_MIN_CHANGE_PCT = 100;
 /** The prior window's deploy days are never taken as less than this when computing a percent change. */
 export const DEPLOY_DAYS_CHANGE_FLOOR = 2;
 
 /** Infrastructure buildout: new infrastructure repositories, or commits to infrastructure repositories rising. */
 export const INFRA_BUILDOUT_MIN_NEW_REPOS = 2;
-export const INFRA_BUILDOUT_MIN_COMMITS = 10;
-export const INFRA_BUILDOUT_MIN_CHANGE_PCT = 50;
+export const INFRA_BUILDOUT_MIN_COMMITS = 20;
+export const INFRA_BUILDOUT_MIN_CHANGE_PCT = 100;
 /** The prior window's infrastructure commits are never taken as less than this when computing a percent change. */
 export const INFRA_COMMIT_CHANGE_FLOOR = 10;
 /** Primary languages (or byte share of the repository's languages, at least half) that make a repository infrastructure. */
@@ -72,7 +72,9 @@ export const INFRA_ROOT_FILES: readonly string[] = [
 ];
 
 /** Framework migration: the share of commits that moved between languages or dependency ecosystems. */
-export const FRAMEWORK_MIGRATION_MIN_SHIFT_PCT = 25;
+export const FRAMEWORK_MIGRATION_MIN_SHIFT_PCT = 30;
+/** Shifts up to this many points are the ordinary wobble of a team's commits between repositories: no evidence. */
+export const FRAMEWORK_MIGRATION_NOISE_PCT = 10;
 /** Both windows need at least this many commits (to repositories with a known language) to compare their mix. */
 export const FRAMEWORK_MIGRATION_MIN_COMMITS = 20;
 /** Dependency manifests at the root of the default branch, by ecosystem. */
