@@ -74,7 +74,7 @@ export const INFRA_ROOT_FILES: readonly string[] = [
 /** Framework migration: the share of commits that moved between languages or dependency ecosystems. */
 export const FRAMEWORK_MIGRATION_MIN_SHIFT_PCT = 30;
 /** Shifts up to this many points are the ordinary wobble of a team's commits between repositories: no evidence. */
-export const FRAMEWORK_MIGRATION_NOISE_PCT = 10;
+export const FRAMEWORK_MIGRATION_NOISE_PCT = 15;
 /** Both windows need at least this many commits (to repositories with a known language) to compare their mix. */
 export const FRAMEWORK_MIGRATION_MIN_COMMITS = 20;
 /** Dependency manifests at the root of the default branch, by ecosystem. */

@@ -161,7 +161,7 @@ const TRENDS: readonly Trend[] = ['steady', 'steady', 'steady', 'accelerating', 
 type EventKind = 'hiring' | 'buildout' | 'migration' | 'release-burst';
 const EVENT_KINDS: readonly EventKind[] = ['hiring', 'buildout', 'migration', 'release-burst'];
 /** Expected events of each kind per organisation per year. */
-const EVENTS_PER_YEAR = 0.9;
+const EVENTS_PER_YEAR = 1.2;
 
 /** How a repository ships: not at all, releases on a cadence, loose tags, or continuous deployment. */
 type ShipMode = 'none' | 'cadence' | 'tags' | 'deploys';
