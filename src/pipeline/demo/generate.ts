@@ -13,6 +13,15 @@ import { Random } from './random.js';
  */
 export const DEMO_DATASET_NAME = 'Signal Service synthetic demo dataset (fictional startups, not real data)';
 
+/**
+ * The range the demo's commits per contributor per 14 days are held to (checked by the tests, reported by the
+ * benchmark). An assumption about working teams, not a measurement: a full-time engineer has 10 working days in 14,
+ * commits on about 55–85% of them and makes 1–4 commits on such a day (5–35 commits); part-timers and occasional
+ * contributors add a handful each. So the middle 90% of startup-weeks (5th to 95th percentile) lie between `low` and
+ * `high`, and no startup exceeds `ceiling` (the old generator reached 108).
+ */
+export const DEMO_COMMITS_PER_CONTRIBUTOR_14D = { low: 2, high: 50, ceiling: 100 } as const;
+
 const PREFIX = [
   'Zor',
   'Quil',
