@@ -93,9 +93,10 @@ function tagDate(tag: TagNode): string | undefined {
  * its page and its oldest event is still inside the window, `eventsFrom` says from which day the lists are whole.
  */
 export function repoEvidence(node: RepoNode, window: { from: string; until: Date }): Partial<RepoRecord> {
-  const until = window.until.toISOString();
+  // Git timestamps may carry a UTC offset: compare instants, not text.
+  const until = window.until.getTime();
   const inWindow = (instant: string | null | undefined): instant is string =>
-    Boolean(instant) && dayOf(instant!) >= window.from && instant! < until;
+    Boolean(instant) && dayOf(instant!) >= window.from && Date.parse(instant!) < until;
   const cut: string[] = [];
   const noteCut = (full: boolean | undefined, oldest: string | null | undefined) => {
     if (full && oldest && dayOf(oldest) >= window.from) cut.push(dayOf(oldest));
