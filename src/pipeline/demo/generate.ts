@@ -442,7 +442,7 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): RawO
     migrationRepo = addRepo(`${target.toLowerCase()}-rewrite`, event, target, { weight: 0 });
   }
 
-  // The team: founding members, steady hiring and attrition, and a hiring round for the hiring archetype.
+  // The team: founding members, steady hiring and attrition, and a hiring round on a hiring event.
   const members: Member[] = [];
   const addMember = (joinDay: number) => {
     const kind = random.next();
