@@ -6,18 +6,23 @@
  * includes the PGlite database engine this process hosts).
  *
  * The organisations are synthetic: mostly small teams with a few active repositories, 3% with a repository busy
- * enough to need several pages of commits, 2% with more than 100 repositories.
+ * enough to need several pages of commits, 2% with more than 100 repositories; active repositories carry the evidence
+ * the collector reads in the same queries (releases, tags, deployments, languages, topics, root files). Also reported:
+ * GitHub's price of the GraphQL queries (points of the hourly 5,000, computed by the fake as GitHub documents it), and
+ * the signal-type mix and team figures of the demo dataset.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { addDays, parsePeriodSlug } from '../src/core/periods.js';
+import { DEMO_DATASET_NAME, generateDemoDataset } from '../src/pipeline/demo/generate.js';
+import { DEMO_PERIODS, DEMO_STARTUPS } from '../src/pipeline/demo/seed.js';
 import { Random } from '../src/pipeline/demo/random.js';
 import { executeRun } from '../src/pipeline/queue/index.js';
 import { createGitHubClient, openPipelineStore, prepareRun, type PipelineContext } from '../src/pipeline/run.js';
 import type { WatchlistEntry } from '../src/pipeline/types.js';
-import { SECTOR_SLUGS } from '../src/schemas/enums.js';
+import { SECTOR_SLUGS, SIGNAL_TYPES } from '../src/schemas/enums.js';
 import { migrateToLatest } from '../src/store/database.js';
 import { getRun } from '../src/store/pipeline.js';
 import { createTestStorage } from '../test/helpers/database.js';
@@ -62,9 +67,30 @@ export function syntheticOrg(i: number): FakeOrg {
         });
       }
     }
+    const language = random.pick(LANGUAGES);
+    const evidence: Partial<FakeRepo> = {};
+    if (r < active) {
+      const day = () => `${addDays(FIRST_DAY, random.int(0, 34))}T12:00:00Z`;
+      evidence.releases = Array.from({ length: random.int(0, 4) }, (_, k) => ({
+        tagName: `v1.${k}.0`,
+        createdAt: day(),
+      }));
+      evidence.tags = evidence.releases.map((rel) => ({ name: rel.tagName, date: rel.createdAt }));
+      evidence.deployments = random.chance(0.3)
+        ? Array.from({ length: random.int(3, 25) }, () => ({ createdAt: day(), environment: 'production' }))
+        : [];
+      evidence.languages = { [language]: random.int(10_000, 500_000), Shell: random.int(100, 5_000) };
+      evidence.topics = random.chance(0.5) ? ['saas', 'api'] : [];
+      evidence.rootFiles = [
+        'README.md',
+        'Dockerfile',
+        random.pick(['package.json', 'go.mod', 'Cargo.toml', 'pyproject.toml']),
+      ];
+    }
     repos.push({
       name: `repo-${r}`,
-      language: random.pick(LANGUAGES),
+      language,
+      ...evidence,
       createdAt: r === active - 1 && random.chance(0.2) ? '2026-02-20T10:00:00Z' : '2023-06-01T10:00:00Z',
       pushedAt: commits.length ? undefined : '2024-01-01T00:00:00Z',
       fork: r > 0 && random.chance(0.05),
@@ -97,7 +123,8 @@ async function serveFake(count: number): Promise<void> {
     },
   });
   process.on('message', (msg: string) => {
-    if (msg === 'counts') process.send!({ total: fake.counts.total, notModified: fake.counts.notModified });
+    if (msg === 'counts')
+      process.send!({ total: fake.counts.total, notModified: fake.counts.notModified, points: fake.counts.points });
     if (msg === 'reset') {
       fake.resetCounts();
       process.send!({ reset: true });
@@ -167,12 +194,13 @@ async function benchSize(count: number): Promise<BenchResult[]> {
         const settled = await executeRun(ctx, prepared.run.id);
         return { run: (await getRun(store.db, prepared.run.id))!, state: settled.state };
       });
-      const served = await ask<{ total: number; notModified: number }>(child, 'counts');
+      const served = await ask<{ total: number; notModified: number; points: number }>(child, 'counts');
       if (value.state !== 'published') throw new Error(`bench run ended ${value.state}: ${value.run.message}`);
       results.push({
         name: `${count.toLocaleString('en-US')} orgs, ${kind} (${store.mode})`,
         metrics: {
           'requests/org': (served.total / count).toFixed(2),
+          'GraphQL points/org': (served.points / count).toFixed(2),
           '304 share': `${Math.round((100 * served.notModified) / Math.max(served.total, 1))}%`,
           'wall s': (ms / 1000).toFixed(1),
           'orgs/s': Math.round(count / (ms / 1000)),
@@ -188,7 +216,70 @@ async function benchSize(count: number): Promise<BenchResult[]> {
   return results;
 }
 
+/** The demo dataset as the service loads it by default: signal-type mix per week and the shape of its teams. */
+export function demoMix(): { types: BenchResult[]; teams: BenchResult[]; title: string } {
+  const seed = 'signal-service-demo';
+  const dataset = generateDemoDataset({
+    seed,
+    startups: DEMO_STARTUPS,
+    periods: DEMO_PERIODS,
+    endPeriod: parsePeriodSlug('2026-w47'),
+  });
+  const last = dataset.periods.at(-1)!;
+  const pct = (n: number, of: number) => `${Math.round((100 * n) / of)}%`;
+  const types: BenchResult[] = SIGNAL_TYPES.map((type) => {
+    const of = last.ranked.startups.filter((s) => s.startup.signalType === type);
+    const strength = (w: string) => of.filter((s) => s.signalEvidence.strength === w).length;
+    const largest = Math.max(
+      ...dataset.periods.map(
+        (p) => p.ranked.startups.filter((s) => s.startup.signalType === type).length / p.ranked.startups.length,
+      ),
+    );
+    return {
+      name: type,
+      metrics: {
+        [`${last.period.slug} startups`]: of.length,
+        share: pct(of.length, last.ranked.startups.length),
+        strong: strength('strong'),
+        weak: strength('weak'),
+        none: strength('none'),
+        [`largest share in ${dataset.periods.length} weeks`]: `${Math.round(100 * largest)}%`,
+      },
+    };
+  });
+  const quarter = dataset.periods.slice(-13).flatMap((p) => p.ranked.startups);
+  const ratios = dataset.periods
+    .flatMap((p) => p.ranked.startups)
+    .filter((s) => s.startup.contributors > 0)
+    .map((s) => s.startup.commitVelocity14d / s.startup.contributors)
+    .sort((a, b) => a - b);
+  const at = (q: number) => ratios[Math.floor(q * (ratios.length - 1))]!.toFixed(1);
+  const moving = new Set(quarter.filter((s) => s.startup.contributorGrowth !== '+0%').map((s) => s.login));
+  const teams: BenchResult[] = [
+    {
+      name: 'commits per contributor per 14 days (all startup-weeks)',
+      metrics: { value: `p5 ${at(0.05)}, median ${at(0.5)}, p95 ${at(0.95)}, max ${at(1)}` },
+    },
+    {
+      name: 'records with contributor growth +0% (last 13 weeks)',
+      metrics: { value: pct(quarter.filter((s) => s.startup.contributorGrowth === '+0%').length, quarter.length) },
+    },
+    {
+      name: 'startups with non-zero contributor growth in some week of the last 13',
+      metrics: { value: `${moving.size} of ${dataset.entries.length}` },
+    },
+  ];
+  return {
+    types,
+    teams,
+    title: `${DEMO_DATASET_NAME}: ${DEMO_STARTUPS} startups, ${DEMO_PERIODS} weeks to 2026-w47, seed ${seed}`,
+  };
+}
+
 export async function run(): Promise<BenchResult[]> {
+  const demo = demoMix();
+  printTable(`Signal types of the demo (${demo.title})`, demo.types);
+  printTable('Teams of the demo', demo.teams);
   const results: BenchResult[] = [];
   for (const size of SIZES) results.push(...(await benchSize(size)));
   return results;

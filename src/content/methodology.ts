@@ -3,13 +3,30 @@ import {
   COMMIT_CHANGE_FLOOR,
   COMPOSITE_WEIGHTS,
   CONTRIBUTOR_CHANGE_FLOOR,
+  DEPLOY_DAYS_CHANGE_FLOOR,
+  DEPLOY_SPIKE_MIN_CHANGE_PCT,
+  DEPLOY_SPIKE_MIN_DAYS,
+  FRAMEWORK_MIGRATION_MIN_COMMITS,
+  FRAMEWORK_MIGRATION_MIN_SHIFT_PCT,
+  FRAMEWORK_MIGRATION_NOISE_PCT,
   HIRING_BURST_MIN_GROWTH_PCT,
   HIRING_BURST_MIN_NEW_CONTRIBUTORS,
+  INFRA_BUILDOUT_MIN_CHANGE_PCT,
+  INFRA_BUILDOUT_MIN_COMMITS,
   INFRA_BUILDOUT_MIN_NEW_REPOS,
+  INFRA_COMMIT_CHANGE_FLOOR,
+  INFRA_LANGUAGES,
+  INFRA_ROOT_FILES,
+  INFRA_TOPICS,
+  LEGACY_RULE,
+  LEGACY_SIGNAL_RULE,
   LOOKBACK_DAYS,
+  MANIFEST_ECOSYSTEMS,
   MIN_COMMITS_FOR_RANKING,
   MIN_CONTRIBUTORS_FOR_RANKING,
   NEW_REPO_DAYS,
+  SIGNAL_RULE,
+  SIGNAL_TIE_ORDER,
   STAGE_BY_CONTRIBUTORS,
   TRENDING_SIZE,
   WINDOW_DAYS,
@@ -35,13 +52,22 @@ const stageBands = STAGE_BY_CONTRIBUTORS.map((b, i) => {
   return b.max === Infinity ? `${low} or more → ${b.stage}` : `${low}–${b.max} → ${b.stage}`;
 }).join('; ');
 
+const manifests = Object.entries(
+  Object.entries(MANIFEST_ECOSYSTEMS).reduce<Record<string, string[]>>((acc, [file, eco]) => {
+    (acc[eco] ??= []).push(file);
+    return acc;
+  }, {}),
+)
+  .map(([eco, files]) => `${files.join(', ')} → ${eco}`)
+  .join('; ');
+
 export const methodologyIntro = `Each week (an ISO 8601 week, Monday to Sunday UTC, slug like 2026-w47) the pipeline turns public GitHub activity of every tracked organisation into one published period. Windows end at the close of the period's Sunday: the current window is the last ${WINDOW_DAYS} days, the prior window the ${WINDOW_DAYS} days before it. Every period is stored, so history stays available.`;
 
 export const methodologySteps: readonly MethodologyStep[] = [
   {
     name: 'collect',
     title: 'Collect public activity',
-    text: `For each organisation on the watchlist (a file its user owns: login, display name, sector, and when known stage, website and LinkedIn page), the collector first asks GitHub for the organisation's most recently pushed public repository with the ETag it stored last time; a 304 answer, which costs no quota, means nothing was pushed, created or changed since, and the stored activity is used again. Otherwise GraphQL queries, each covering several organisations, read the profile (name, location, website), the public repositories that are not forks (creation date, primary language, last push) and, per repository, the default-branch commits of the last ${LOOKBACK_DAYS + 7} days (the ${LOOKBACK_DAYS}-day look-back plus one week, so the week before can be rebuilt too): commit date and author. An author is their GitHub login; without a linked account, the login inside GitHub's no-reply address (how automation such as dependabot[bot] appears), else a hash of the e-mail address, which is never stored. Commits count on the UTC day of their commit date. Further pages of repositories and commits are read in batched queries. When a repository has more commits in that span than the page budget (by default 30 pages of 100), its oldest days are counted from GitHub's daily commit statistics, which exclude merge commits and name no authors: they count under one unattributed author, and the organisation is reported as partial. Rate limits are honoured (waiting for the reset time or Retry-After), server errors are retried with backoff, and an organisation GitHub does not know (404) is left out and reported. The raw activity behind every published week is stored, so a past week can be recomputed without asking GitHub again, and a week is published in one transaction only when no organisation is left failing. Collection is the only stage that does I/O; the synthetic demo dataset replaces it with generated activity and runs the same later stages.`,
+    text: `For each organisation on the watchlist (a file its user owns: login, display name, sector, and when known stage, website and LinkedIn page), the collector first asks GitHub for the organisation's most recently pushed public repository with the ETag it stored last time; a 304 answer, which costs no quota, means nothing was pushed, created or changed since, and the stored activity is used again. Otherwise GraphQL queries, each covering several organisations, read the profile (name, location, website), the public repositories that are not forks (creation date, primary language, last push) and, per repository, the default-branch commits of the last ${LOOKBACK_DAYS + 7} days (the ${LOOKBACK_DAYS}-day look-back plus one week, so the week before can be rebuilt too): commit date and author. The same queries read, for every repository pushed in that span, the evidence behind the signal types: its latest releases, tags and deployments (one page of each, newest first; when a page is full and still inside the span, the repository's events are marked as whole only from its oldest one), its languages by bytes of code, its topics, and the names at the root of its default branch that are dependency manifests or infrastructure files. These fields add no request. An author is their GitHub login; without a linked account, the login inside GitHub's no-reply address (how automation such as dependabot[bot] appears), else a hash of the e-mail address, which is never stored. Commits count on the UTC day of their commit date. Further pages of repositories and commits are read in batched queries. When a repository has more commits in that span than the page budget (by default 30 pages of 100), its oldest days are counted from GitHub's daily commit statistics, which exclude merge commits and name no authors: they count under one unattributed author, and the organisation is reported as partial. Rate limits are honoured (waiting for the reset time or Retry-After), server errors are retried with backoff, and an organisation GitHub does not know (404) is left out and reported. The probe does not see a deployment or a release made without a push. The raw activity behind every published week is stored, evidence included, so a past week can be recomputed without asking GitHub again, and a week is published in one transaction only when no organisation is left failing. Collection is the only stage that does I/O; the synthetic demo dataset replaces it with generated activity and runs the same later stages.`,
     formulas: [],
     code: ['src/pipeline/collect/', 'src/pipeline/run.ts'],
   },
@@ -55,13 +81,13 @@ export const methodologySteps: readonly MethodologyStep[] = [
   {
     name: 'normalise',
     title: 'Normalise into window counts',
-    text: `Count commits and unique human authors in the current and prior ${WINDOW_DAYS}-day windows, unique authors over both windows, and repositories created in the last ${NEW_REPO_DAYS} days. Note which languages of those new repositories no older repository of the organisation uses. Turn the free-text location into a country where it can be recognised (a city, a country name or a US state), "Remote" for remote-only text, the tidied text otherwise, and "Unknown" when empty.`,
+    text: `Count commits and unique human authors in the current and prior ${WINDOW_DAYS}-day windows, unique authors over both windows, and repositories created in the last ${NEW_REPO_DAYS} days. Note which languages of those new repositories no older repository of the organisation uses. From the evidence, count each window's deploy days, the contributors who arrived and left between the windows, infrastructure repositories and the commits they received, and how far each window's commits are spread over languages and dependency ecosystems (the classify step says how each is used). Turn the free-text location into a country where it can be recognised (a city, a country name or a US state), "Remote" for remote-only text, the tidied text otherwise, and "Unknown" when empty.`,
     formulas: [
       `commitVelocity14d = Σ commits in the current ${WINDOW_DAYS}-day window`,
       `contributors = |unique human authors in the current window|`,
       `newRepos = |non-fork repositories created in the last ${NEW_REPO_DAYS} days|`,
     ],
-    code: ['src/pipeline/normalise.ts', 'src/pipeline/geography.ts'],
+    code: ['src/pipeline/normalise.ts', 'src/pipeline/evidence.ts', 'src/pipeline/geography.ts'],
   },
   {
     name: 'accelerate',
@@ -76,8 +102,14 @@ export const methodologySteps: readonly MethodologyStep[] = [
   {
     name: 'classify',
     title: 'Classify the signal and the stage',
-    text: `The signal type is the first rule that holds: Engineering hiring burst when contributor growth is at least +${HIRING_BURST_MIN_GROWTH_PCT}% and at least ${HIRING_BURST_MIN_NEW_CONTRIBUTORS} more people committed than in the prior window; Infrastructure buildout when at least ${INFRA_BUILDOUT_MIN_NEW_REPOS} repositories were created in the last ${NEW_REPO_DAYS} days; Framework migration when a repository created in the last ${NEW_REPO_DAYS} days uses a language no older repository uses; Deploy frequency spike otherwise (the activity comes from the same people in the same repositories). The stage comes from the watchlist when it is known; otherwise it is estimated from unique human authors over ${LOOKBACK_DAYS} days: ${stageBands}.`,
-    formulas: [],
+    text: `The signal type goes to the strongest evidence (rule ${SIGNAL_RULE}). Each type's evidence gets a score, the evidence as a fraction of the type's threshold: 1 means the type's rule holds, below 0 means the evidence points the other way, so no type is given against its own evidence. Deploy frequency spike: deploy days, a repository with a release, a tag (other than a release's own) or a deployment on a UTC day, in the current window against the prior one; it holds with at least ${DEPLOY_SPIKE_MIN_DAYS} deploy days and a change of at least +${DEPLOY_SPIKE_MIN_CHANGE_PCT}%, the prior count taken as at least ${DEPLOY_DAYS_CHANGE_FLOOR}; a repository whose events are not whole back to the prior window is left out, and fewer deploy days score below 0. Engineering hiring burst: at least ${HIRING_BURST_MIN_NEW_CONTRIBUTORS} new contributors (human authors of the current window with no commit in the prior one; the look-back sees ${LOOKBACK_DAYS} days, so someone back after a longer absence counts as new) and contributor growth of at least +${HIRING_BURST_MIN_GROWTH_PCT}%. Infrastructure buildout: at least ${INFRA_BUILDOUT_MIN_NEW_REPOS} infrastructure repositories created in the last ${NEW_REPO_DAYS} days, or at least ${INFRA_BUILDOUT_MIN_COMMITS} commits to infrastructure repositories with a change of at least +${INFRA_BUILDOUT_MIN_CHANGE_PCT}% (the prior count taken as at least ${INFRA_COMMIT_CHANGE_FLOOR}); a repository is infrastructure when its primary language, or at least half its code, is one of ${INFRA_LANGUAGES.join(', ')}, when a topic is one of ${INFRA_TOPICS.join(', ')}, or when its root holds a .tf file or one of ${INFRA_ROOT_FILES.join(', ')}. Framework migration: each window's commits are spread over their repositories' languages (by bytes of code) and, separately, over the dependency ecosystems their root manifests declare (${manifests}); the shift is half the sum of the differences between the two windows' shares, in percentage points: the share of the commits that moved. It holds at ${FRAMEWORK_MIGRATION_MIN_SHIFT_PCT} points; up to ${FRAMEWORK_MIGRATION_NOISE_PCT} points is the ordinary wobble of a team's work between repositories and counts as no evidence, and a window with fewer than ${FRAMEWORK_MIGRATION_MIN_COMMITS} such commits is not compared. The highest score names the type. Equal scores, and the case where no type has any evidence, go in this order: ${SIGNAL_TIE_ORDER.join(', ')}; the first is the type no published number can contradict. The assignment is strong when the winning score is at least 1, weak when it is between 0 and 1, and none when no type scores above 0; the strength, every type's score and a sentence per type saying what was measured are stored with the record (signalEvidence) and shown beside the type. Weeks whose stored activity was collected before this evidence existed keep the rule they were published with (${LEGACY_SIGNAL_RULE}): the first of hiring burst (growth of at least +${LEGACY_RULE.hiringMinGrowthPct}% and at least ${LEGACY_RULE.hiringMinNewContributors} more people), infrastructure buildout (at least ${LEGACY_RULE.infraMinNewRepos} new repositories), framework migration (a new repository in a language no older repository uses) and otherwise deploy frequency spike; their records say so. The stage comes from the watchlist when it is known; otherwise it is estimated from unique human authors over ${LOOKBACK_DAYS} days: ${stageBands}.`,
+    formulas: [
+      `deploySpike = min(deployDays / ${DEPLOY_SPIKE_MIN_DAYS}, (deployDays − priorDeployDays) / max(priorDeployDays, ${DEPLOY_DAYS_CHANGE_FLOOR}) × 100 / ${DEPLOY_SPIKE_MIN_CHANGE_PCT})`,
+      `hiringBurst = min(newContributors / ${HIRING_BURST_MIN_NEW_CONTRIBUTORS}, contributorGrowth / ${HIRING_BURST_MIN_GROWTH_PCT})`,
+      `infrastructureBuildout = max(newInfrastructureRepos / ${INFRA_BUILDOUT_MIN_NEW_REPOS}, min(infraCommits / ${INFRA_BUILDOUT_MIN_COMMITS}, (infraCommits − priorInfraCommits) / max(priorInfraCommits, ${INFRA_COMMIT_CHANGE_FLOOR}) × 100 / ${INFRA_BUILDOUT_MIN_CHANGE_PCT}))`,
+      `shift = ½ × Σ |share(x, current) − share(x, prior)| × 100, over languages x (and, separately, ecosystems)`,
+      `frameworkMigration = max(0, (shift − ${FRAMEWORK_MIGRATION_NOISE_PCT}) / (${FRAMEWORK_MIGRATION_MIN_SHIFT_PCT} − ${FRAMEWORK_MIGRATION_NOISE_PCT}))`,
+    ],
     code: ['src/pipeline/classify.ts'],
   },
   {

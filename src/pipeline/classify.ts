@@ -1,31 +1,145 @@
 import type { SignalType, Stage } from '../schemas/enums.js';
+import { flooredPercentChange, signedPercent } from './accelerate.js';
 import {
-  FRAMEWORK_MIGRATION_MIN_NEW_LANGUAGE_REPOS,
+  DEPLOY_DAYS_CHANGE_FLOOR,
+  DEPLOY_SPIKE_MIN_CHANGE_PCT,
+  DEPLOY_SPIKE_MIN_DAYS,
+  FRAMEWORK_MIGRATION_MIN_SHIFT_PCT,
+  FRAMEWORK_MIGRATION_NOISE_PCT,
   HIRING_BURST_MIN_GROWTH_PCT,
   HIRING_BURST_MIN_NEW_CONTRIBUTORS,
+  INFRA_BUILDOUT_MIN_CHANGE_PCT,
+  INFRA_BUILDOUT_MIN_COMMITS,
   INFRA_BUILDOUT_MIN_NEW_REPOS,
+  INFRA_COMMIT_CHANGE_FLOOR,
+  LEGACY_RULE,
+  LEGACY_SIGNAL_RULE,
+  SIGNAL_RULE,
+  SIGNAL_TIE_ORDER,
   STAGE_BY_CONTRIBUTORS,
+  WINDOW_DAYS,
 } from './rules.js';
-import type { Acceleration, Classification, OrgMetrics, WatchlistEntry } from './types.js';
+import type {
+  Acceleration,
+  Classification,
+  EvidenceMetrics,
+  OrgMetrics,
+  SignalEvidence,
+  SignalStrength,
+  WatchlistEntry,
+} from './types.js';
 
 /**
- * The signal type: the first of these rules that holds.
+ * The rule of weeks collected before evidence existed (`activity-v1`), kept so that such weeks, when rebuilt, keep
+ * the type they were published with. The first rule that holds:
  * 1. Engineering hiring burst: contributors grew at least 25% and by at least 2 people.
  * 2. Infrastructure buildout: at least 3 repositories created in the last 30 days.
  * 3. Framework migration: a repository created in the last 30 days in a language no older repository uses.
- * 4. Deploy frequency spike: otherwise (activity is carried by the same people in the same repositories).
+ * 4. Deploy frequency spike: otherwise.
  */
-export function classifySignal(metrics: OrgMetrics, acceleration: Acceleration): SignalType {
+export function legacySignal(metrics: OrgMetrics, acceleration: Acceleration): SignalType {
   const newPeople = metrics.contributorsCurrent - metrics.contributorsPrior;
   if (
-    acceleration.contributorChangePct >= HIRING_BURST_MIN_GROWTH_PCT &&
-    newPeople >= HIRING_BURST_MIN_NEW_CONTRIBUTORS
+    acceleration.contributorChangePct >= LEGACY_RULE.hiringMinGrowthPct &&
+    newPeople >= LEGACY_RULE.hiringMinNewContributors
   ) {
     return 'Engineering hiring burst';
   }
-  if (metrics.newRepos30d >= INFRA_BUILDOUT_MIN_NEW_REPOS) return 'Infrastructure buildout';
-  if (metrics.newLanguages.length >= FRAMEWORK_MIGRATION_MIN_NEW_LANGUAGE_REPOS) return 'Framework migration';
+  if (metrics.newRepos30d >= LEGACY_RULE.infraMinNewRepos) return 'Infrastructure buildout';
+  if (metrics.newLanguages.length >= LEGACY_RULE.migrationMinNewLanguageRepos) return 'Framework migration';
   return 'Deploy frequency spike';
+}
+
+const round2 = (n: number) => {
+  const r = Math.round(n * 100) / 100;
+  return r === 0 ? 0 : r;
+};
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export interface SignalScores {
+  scores: Record<SignalType, number>;
+  reasons: Record<SignalType, string>;
+}
+
+/**
+ * Each type's evidence as a fraction of its threshold (1 = its rule holds; below 0 = the evidence points the other
+ * way), with the sentence that says what was measured. Rule evidence-v2:
+ * - Deploy frequency spike: min(deploy days / 3, deploy-day change / +50%), the prior deploy days floored at 2;
+ * - Engineering hiring burst: min(new contributors / 2, contributor growth / +25%);
+ * - Infrastructure buildout: max(new infrastructure repositories / 2,
+ *   min(infrastructure commits / 10, their change / +50%)), the prior count floored at 10;
+ * - Framework migration: max(language shift, ecosystem shift) / 25 percentage points.
+ */
+export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e: EvidenceMetrics): SignalScores {
+  const deployChange = flooredPercentChange(e.deployDaysCurrent, e.deployDaysPrior, DEPLOY_DAYS_CHANGE_FLOOR);
+  const deploy = Math.min(e.deployDaysCurrent / DEPLOY_SPIKE_MIN_DAYS, deployChange / DEPLOY_SPIKE_MIN_CHANGE_PCT);
+  const hiring = Math.min(
+    e.newContributors / HIRING_BURST_MIN_NEW_CONTRIBUTORS,
+    acceleration.contributorChangePct / HIRING_BURST_MIN_GROWTH_PCT,
+  );
+  const infraChange = flooredPercentChange(e.infraCommitsCurrent, e.infraCommitsPrior, INFRA_COMMIT_CHANGE_FLOOR);
+  const infra = Math.max(
+    e.newInfraRepos.length / INFRA_BUILDOUT_MIN_NEW_REPOS,
+    Math.min(e.infraCommitsCurrent / INFRA_BUILDOUT_MIN_COMMITS, infraChange / INFRA_BUILDOUT_MIN_CHANGE_PCT),
+  );
+  const shift = Math.max(e.languageShiftPct ?? 0, e.ecosystemShiftPct ?? 0);
+  const migration = Math.max(
+    0,
+    (shift - FRAMEWORK_MIGRATION_NOISE_PCT) / (FRAMEWORK_MIGRATION_MIN_SHIFT_PCT - FRAMEWORK_MIGRATION_NOISE_PCT),
+  );
+
+  const deployKinds = `${plural(e.releasesCurrent, 'release')}, ${plural(e.tagsCurrent, 'other tag')}, ${plural(e.deploymentsCurrent, 'deployment')}`;
+  const incomplete = e.deployIncompleteRepos.length
+    ? `; ${plural(e.deployIncompleteRepos.length, 'repository', 'repositories')} left out, their events reaching past one page`
+    : '';
+  const moved = (label: string, pct: number | null, rising: string | null) =>
+    pct === null
+      ? `too few commits to compare the ${label} mix`
+      : `${label} mix moved ${plural(pct, 'point')}${rising && pct > 0 ? ` towards ${rising}` : ''}`;
+  return {
+    scores: {
+      'Engineering hiring burst': round2(hiring),
+      'Infrastructure buildout': round2(infra),
+      'Framework migration': round2(migration),
+      'Deploy frequency spike': round2(deploy),
+    },
+    reasons: {
+      'Engineering hiring burst': `${plural(e.newContributors, 'new contributor')} (${e.departedContributors} left); ${metrics.contributorsCurrent} contributors against ${metrics.contributorsPrior} (${acceleration.contributorGrowth})`,
+      'Infrastructure buildout': `${plural(e.newInfraRepos.length, 'new infrastructure repository', 'new infrastructure repositories')}${e.newInfraRepos.length ? ` (${e.newInfraRepos.join(', ')})` : ''}; ${plural(e.infraCommitsCurrent, 'commit')} to infrastructure repositories against ${e.infraCommitsPrior} (${signedPercent(infraChange)})`,
+      'Framework migration': `${moved('language', e.languageShiftPct, e.risingLanguage)}; ${moved('dependency ecosystem', e.ecosystemShiftPct, e.risingEcosystem)}`,
+      'Deploy frequency spike': `${plural(e.deployDaysCurrent, 'deploy day')} in the last ${WINDOW_DAYS} days (${deployKinds}) against ${e.deployDaysPrior} (${signedPercent(deployChange)})${incomplete}`,
+    },
+  };
+}
+
+/** The strongest evidence wins; equal scores go in SIGNAL_TIE_ORDER. */
+export function strongestSignal(scores: Record<SignalType, number>): { type: SignalType; strength: SignalStrength } {
+  let best: SignalType = SIGNAL_TIE_ORDER[0];
+  for (const type of SIGNAL_TIE_ORDER) if (scores[type] > scores[best]) best = type;
+  const score = scores[best];
+  return { type: best, strength: score >= 1 ? 'strong' : score > 0 ? 'weak' : 'none' };
+}
+
+/** The signal type and the evidence behind it: rule evidence-v2 when the activity carries evidence, else the legacy rule. */
+export function classifyWithEvidence(
+  metrics: OrgMetrics,
+  acceleration: Acceleration,
+): { signalType: SignalType; evidence: SignalEvidence } {
+  if (!metrics.evidence) {
+    return { signalType: legacySignal(metrics, acceleration), evidence: { rule: LEGACY_SIGNAL_RULE } };
+  }
+  const { scores, reasons } = scoreSignals(metrics, acceleration, metrics.evidence);
+  const { type, strength } = strongestSignal(scores);
+  const summary =
+    strength === 'none'
+      ? `${type}: no evidence for any signal type this period (assigned by the tie order)`
+      : `${type} (${strength} evidence): ${reasons[type]}`;
+  return { signalType: type, evidence: { rule: SIGNAL_RULE, strength, scores, reasons, summary } };
+}
+
+export function classifySignal(metrics: OrgMetrics, acceleration: Acceleration): SignalType {
+  return classifyWithEvidence(metrics, acceleration).signalType;
 }
 
 /** Stage: the watchlist's when it says; otherwise estimated from unique human authors over 28 days. */
@@ -35,9 +149,11 @@ export function estimateStage(metrics: OrgMetrics): Stage {
 
 /** Stage 5, classify. */
 export function classify(entry: WatchlistEntry, metrics: OrgMetrics, acceleration: Acceleration): Classification {
+  const { signalType, evidence } = classifyWithEvidence(metrics, acceleration);
   return {
-    signalType: classifySignal(metrics, acceleration),
+    signalType,
     stage: entry.stage ?? estimateStage(metrics),
     stageSource: entry.stage ? 'watchlist' : 'estimated',
+    evidence,
   };
 }

@@ -17,5 +17,5 @@ export function filterActivity(raw: RawOrgActivity, windowEnd: string): Filtered
   const commits = raw.commits.filter(
     (c) => c.commits > 0 && kept.has(c.repo) && !isBotAuthor(c.author) && c.date >= firstDay && c.date < windowEnd,
   );
-  return { profile: raw.profile, repos, commits };
+  return { profile: raw.profile, repos, commits, ...(raw.version ? { version: raw.version } : {}) };
 }

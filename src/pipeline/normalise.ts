@@ -1,4 +1,5 @@
 import { addDays } from '../core/periods.js';
+import { evidenceMetrics } from './evidence.js';
 import { normaliseGeography } from './geography.js';
 import { NEW_REPO_DAYS, WINDOW_DAYS } from './rules.js';
 import type { FilteredActivity, OrgMetrics } from './types.js';
@@ -49,5 +50,6 @@ export function normaliseActivity(activity: FilteredActivity, windowEnd: string)
     // A language counts as new only when the org already had established repositories to compare against.
     newLanguages: established.size > 0 ? newLanguages : [],
     geography: normaliseGeography(activity.profile.location),
+    ...(activity.version === 2 ? { evidence: evidenceMetrics(activity, windowEnd, authorsCurrent, authorsPrior) } : {}),
   };
 }

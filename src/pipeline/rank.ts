@@ -113,6 +113,7 @@ export function rank(orgs: readonly ScoredOrg[]): RankedPeriod {
       rankInSector: inSector,
       metrics: org.metrics,
       acceleration: org.acceleration,
+      signalEvidence: org.classification.evidence,
     };
   });
 

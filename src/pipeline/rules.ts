@@ -16,11 +16,104 @@ export const MIN_COMMITS_FOR_RANKING = 20;
 export const MIN_CONTRIBUTORS_FOR_RANKING = 2;
 export const TRENDING_SIZE = 20;
 
-/** Classification thresholds, tried in this order; the first rule that holds names the signal. */
+/**
+ * Classification (rule `evidence-v2`). Each signal type has its own evidence and a score: the evidence as a fraction
+ * of the type's threshold, so 1 means "the rule holds"; a score below 0 means the evidence points the other way. The
+ * type with the highest score wins; ties (including no evidence at all) go in SIGNAL_TIE_ORDER.
+ */
+export const SIGNAL_RULE = 'evidence-v2';
+/** The rule of weeks published before evidence was collected (commit windows and new repositories only). */
+export const LEGACY_SIGNAL_RULE = 'activity-v1';
+
+/** Engineering hiring burst: new human contributors (no commit in the prior window) and contributor growth. */
 export const HIRING_BURST_MIN_GROWTH_PCT = 25;
 export const HIRING_BURST_MIN_NEW_CONTRIBUTORS = 2;
-export const INFRA_BUILDOUT_MIN_NEW_REPOS = 3;
-export const FRAMEWORK_MIGRATION_MIN_NEW_LANGUAGE_REPOS = 1;
+
+/** Deploy frequency spike: deploy days (a repository with a release, tag or deployment on a UTC day). */
+export const DEPLOY_SPIKE_MIN_DAYS = 4;
+export const DEPLOY_SPIKE_MIN_CHANGE_PCT = 100;
+/** The prior window's deploy days are never taken as less than this when computing a percent change. */
+export const DEPLOY_DAYS_CHANGE_FLOOR = 2;
+
+/** Infrastructure buildout: new infrastructure repositories, or commits to infrastructure repositories rising. */
+export const INFRA_BUILDOUT_MIN_NEW_REPOS = 2;
+export const INFRA_BUILDOUT_MIN_COMMITS = 20;
+export const INFRA_BUILDOUT_MIN_CHANGE_PCT = 100;
+/** The prior window's infrastructure commits are never taken as less than this when computing a percent change. */
+export const INFRA_COMMIT_CHANGE_FLOOR = 10;
+/** Primary languages (or byte share of the repository's languages, at least half) that make a repository infrastructure. */
+export const INFRA_LANGUAGES: readonly string[] = ['HCL', 'Dockerfile', 'Nix', 'Jsonnet', 'Bicep', 'CUE', 'Puppet'];
+/** Repository topics that make a repository infrastructure. */
+export const INFRA_TOPICS: readonly string[] = [
+  'terraform',
+  'kubernetes',
+  'k8s',
+  'helm',
+  'helm-chart',
+  'helm-charts',
+  'infrastructure',
+  'infrastructure-as-code',
+  'iac',
+  'gitops',
+  'ansible',
+  'pulumi',
+  'devops',
+  'kustomize',
+  'argocd',
+];
+/** Files at the root of the default branch that make a repository infrastructure (a `.tf` file counts too). */
+export const INFRA_ROOT_FILES: readonly string[] = [
+  'Chart.yaml',
+  'helmfile.yaml',
+  'kustomization.yaml',
+  'Pulumi.yaml',
+  'terragrunt.hcl',
+  'ansible.cfg',
+];
+
+/** Framework migration: the share of commits that moved between languages or dependency ecosystems. */
+export const FRAMEWORK_MIGRATION_MIN_SHIFT_PCT = 30;
+/** Shifts up to this many points are the ordinary wobble of a team's commits between repositories: no evidence. */
+export const FRAMEWORK_MIGRATION_NOISE_PCT = 15;
+/** Both windows need at least this many commits (to repositories with a known language) to compare their mix. */
+export const FRAMEWORK_MIGRATION_MIN_COMMITS = 20;
+/** Dependency manifests at the root of the default branch, by ecosystem. */
+export const MANIFEST_ECOSYSTEMS: Readonly<Record<string, string>> = {
+  'package.json': 'npm',
+  'go.mod': 'Go modules',
+  'Cargo.toml': 'Cargo',
+  'pyproject.toml': 'Python',
+  'requirements.txt': 'Python',
+  'setup.py': 'Python',
+  Pipfile: 'Python',
+  Gemfile: 'RubyGems',
+  'pom.xml': 'Maven',
+  'build.gradle': 'Gradle',
+  'build.gradle.kts': 'Gradle',
+  'composer.json': 'Composer',
+  'mix.exs': 'Hex',
+  'Package.swift': 'SwiftPM',
+  'pubspec.yaml': 'pub',
+  'build.zig': 'Zig',
+  'CMakeLists.txt': 'CMake',
+  'foundry.toml': 'Foundry',
+};
+
+/** Order of the types when their scores are equal, and the type given when no type has any evidence. */
+export const SIGNAL_TIE_ORDER = [
+  'Framework migration',
+  'Infrastructure buildout',
+  'Engineering hiring burst',
+  'Deploy frequency spike',
+] as const;
+
+/** The rule `activity-v1`, kept to recompute weeks whose stored activity carries no evidence. */
+export const LEGACY_RULE = {
+  hiringMinGrowthPct: 25,
+  hiringMinNewContributors: 2,
+  infraMinNewRepos: 3,
+  migrationMinNewLanguageRepos: 1,
+} as const;
 
 /** Stage estimate from unique human authors over 28 days, when the watchlist does not say. */
 export const STAGE_BY_CONTRIBUTORS = [

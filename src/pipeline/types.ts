@@ -28,6 +28,23 @@ export interface RepoRecord {
   /** ISO date-time of creation. */
   createdAt: string;
   language: string | null;
+  /*
+   * Evidence, collected for repositories pushed inside the collect window (absent in activity stored before the
+   * evidence was collected, and for repositories read without history).
+   */
+  /** Bytes of code by language, the largest first. */
+  languages?: Record<string, number> | undefined;
+  topics?: string[] | undefined;
+  /** Root entries of the default branch that are dependency manifests or infrastructure files (see rules.ts). */
+  markers?: string[] | undefined;
+  /** Releases published inside the collect window: UTC day and tag. */
+  releases?: { date: string; tag: string }[] | undefined;
+  /** Tags dated inside the collect window (tagger date, or the tagged commit's date): UTC day and name. */
+  tags?: { date: string; name: string }[] | undefined;
+  /** Deployments created inside the collect window: UTC day and environment. */
+  deployments?: { date: string; environment: string | null }[] | undefined;
+  /** Set when a list of releases, tags or deployments was longer than one page: events before this day are unknown. */
+  eventsFrom?: string | undefined;
 }
 
 /** Commits by one author to one repository on one UTC day. Authors are logins, or `email:<hash>` when unlinked. */
@@ -43,6 +60,8 @@ export interface RawOrgActivity {
   profile: OrgProfile;
   repos: RepoRecord[];
   commits: DailyCommits[];
+  /** 2: the repositories carry evidence (releases, tags, deployments, languages, topics, markers). Absent: older. */
+  version?: 2 | undefined;
 }
 
 /** After filter: only public non-fork repositories, human authors, days inside the 28-day window. */
@@ -50,6 +69,33 @@ export interface FilteredActivity {
   profile: OrgProfile;
   repos: RepoRecord[];
   commits: DailyCommits[];
+  version?: 2 | undefined;
+}
+
+/** The evidence behind each signal type, counted by normalise (rule evidence-v2). */
+export interface EvidenceMetrics {
+  /** Deploy days (repository × UTC day with a release, tag or deployment) in the current and prior window. */
+  deployDaysCurrent: number;
+  deployDaysPrior: number;
+  /** Events in the current window, by kind (a tag that a release names counts as the release only). */
+  releasesCurrent: number;
+  tagsCurrent: number;
+  deploymentsCurrent: number;
+  /** Repositories left out of the deploy counts because their event lists did not reach back far enough. */
+  deployIncompleteRepos: string[];
+  /** Authors of the current window who did not commit in the prior window, and the reverse. */
+  newContributors: number;
+  departedContributors: number;
+  /** Infrastructure repositories created in the last NEW_REPO_DAYS days, and commits to infrastructure repositories. */
+  newInfraRepos: string[];
+  infraCommitsCurrent: number;
+  infraCommitsPrior: number;
+  /** Percentage points of commits that moved between languages / dependency ecosystems (0–100); null: too few commits. */
+  languageShiftPct: number | null;
+  ecosystemShiftPct: number | null;
+  /** The language and the ecosystem whose commit share grew the most. */
+  risingLanguage: string | null;
+  risingEcosystem: string | null;
 }
 
 /** After normalise: the window counts a period is judged on. */
@@ -64,6 +110,8 @@ export interface OrgMetrics {
   /** Languages of repositories created in the last 30 days that no older repository of the org uses. */
   newLanguages: string[];
   geography: string;
+  /** Present when the activity carries evidence (version 2); absent for older stored activity. */
+  evidence?: EvidenceMetrics | undefined;
 }
 
 /** After accelerate: changes versus the prior window, with the floor applied. */
@@ -74,10 +122,29 @@ export interface Acceleration {
   contributorGrowth: string;
 }
 
+/** How strongly the evidence supports the assigned type. */
+export type SignalStrength = 'strong' | 'weak' | 'none';
+
+/**
+ * Why a record got its type: stored with the record's metrics as `signalEvidence`, for Deep Signal and the
+ * startup's page. Records of the legacy rule carry only `rule`.
+ */
+export interface SignalEvidence {
+  rule: string;
+  strength?: SignalStrength | undefined;
+  /** Each type's evidence as a fraction of its threshold (1 = the rule holds; below 0 = against), 2 decimals. */
+  scores?: Record<SignalType, number> | undefined;
+  /** One sentence per type, in the order of the scores, saying what was measured. */
+  reasons?: Record<SignalType, string> | undefined;
+  /** The sentence shown beside the type: the type, its strength and its evidence. */
+  summary?: string | undefined;
+}
+
 export interface Classification {
   signalType: SignalType;
   stage: Stage;
   stageSource: 'watchlist' | 'estimated';
+  evidence: SignalEvidence;
 }
 
 /** One organisation through classify, ready to rank. */
@@ -110,4 +177,6 @@ export interface RankedStartup {
   rankInSector: number;
   metrics: OrgMetrics;
   acceleration: Acceleration;
+  /** Why the record got its signal type (stored with the metrics as `signalEvidence`). */
+  signalEvidence: SignalEvidence;
 }

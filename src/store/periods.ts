@@ -33,7 +33,7 @@ function toRows(slug: string, ranked: RankedPeriod): NewPeriodStartupRow[] {
     score_novelty: s.scores.novelty,
     score_composite: s.scores.composite,
     startup: JSON.stringify(s.startup),
-    metrics: JSON.stringify({ ...s.metrics, ...s.acceleration }),
+    metrics: JSON.stringify({ ...s.metrics, ...s.acceleration, signalEvidence: s.signalEvidence }),
   }));
 }
 

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildSchema, graphql as executeGraphql, type GraphQLFormattedError } from 'graphql';
+import {
+  buildSchema,
+  graphql as executeGraphql,
+  Kind,
+  parse,
+  type GraphQLFormattedError,
+  type SelectionSetNode,
+  type ValueNode,
+} from 'graphql';
 
 /**
  * A local fake of the GitHub API on 127.0.0.1, speaking the shapes the collector relies on:
@@ -10,7 +18,9 @@ import { buildSchema, graphql as executeGraphql, type GraphQLFormattedError } fr
  *   "computing", 422 for a repository too large), `GET /search/repositories` (topic and fork qualifiers, `Link`);
  * - GraphQL at `POST /graphql`, executed by graphql-js over a subset of GitHub's schema (organization, repository,
  *   repositories with privacy/isFork/orderBy, default-branch commit history with since/until, cursors, NOT_FOUND
- *   errors with GitHub's `type`);
+ *   errors with GitHub's `type`; per repository: releases, tags (`refs(refPrefix: "refs/tags/")`), deployments,
+ *   languages, topics and the root tree via `object(expression: "HEAD:")`), with every field named as in GitHub's
+ *   schema, and each query priced the way GitHub prices it (`counts.points`);
  * - `GET /users/{u}/starred` (sort created, direction, per_page, page; `Link` pagination; ETags and 304): with
  *   `Accept: application/vnd.github.star+json` each item is `{starred_at, repo}`, otherwise the bare repository;
  *   an unknown user is 404;
@@ -38,6 +48,14 @@ export interface FakeRepo {
   topics?: string[];
   stars?: number;
   commits: FakeCommit[];
+  /** Releases (newest or oldest first, any order), tags, deployments, bytes by language, names at the root. */
+  releases?: { tagName: string; createdAt: string; publishedAt?: string | null; isDraft?: boolean }[];
+  /** An annotated tag has a tagger date; a lightweight tag is dated by its commit. */
+  tags?: { name: string; date: string; annotated?: boolean }[];
+  deployments?: { createdAt: string; environment?: string | null }[];
+  languages?: Record<string, number>;
+  /** Entries at the root of the default branch: files, and folders with a trailing slash. */
+  rootFiles?: string[];
   /** Statistics: how many 202 answers before the 200, or too large (422). */
   statsComputing?: number;
   statsTooLarge?: boolean;
@@ -115,6 +133,14 @@ const SCHEMA = buildSchema(`
   enum OrderDirection { ASC DESC }
   enum RepositoryOrderField { CREATED_AT UPDATED_AT PUSHED_AT NAME STARGAZERS }
   input RepositoryOrder { field: RepositoryOrderField! direction: OrderDirection! }
+  enum ReleaseOrderField { CREATED_AT NAME }
+  input ReleaseOrder { field: ReleaseOrderField! direction: OrderDirection! }
+  enum RefOrderField { ALPHABETICAL TAG_COMMIT_DATE }
+  input RefOrder { field: RefOrderField! direction: OrderDirection! }
+  enum DeploymentOrderField { CREATED_AT }
+  input DeploymentOrder { field: DeploymentOrderField! direction: OrderDirection! }
+  enum LanguageOrderField { SIZE }
+  input LanguageOrder { field: LanguageOrderField! direction: OrderDirection! }
   type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
   type RateLimit { limit: Int! cost: Int! remaining: Int! used: Int! resetAt: DateTime! }
   type Query {
@@ -139,9 +165,27 @@ const SCHEMA = buildSchema(`
     pushedAt: DateTime
     primaryLanguage: Language
     defaultBranchRef: Ref
+    releases(first: Int, after: String, orderBy: ReleaseOrder): ReleaseConnection!
+    refs(first: Int, after: String, refPrefix: String!, orderBy: RefOrder): RefConnection
+    deployments(first: Int, after: String, orderBy: DeploymentOrder): DeploymentConnection!
+    languages(first: Int, after: String, orderBy: LanguageOrder): LanguageConnection
+    repositoryTopics(first: Int, after: String): RepositoryTopicConnection!
+    object(expression: String): GitObject
   }
   type Language { name: String! }
   type Ref { name: String! target: GitObject }
+  type RefConnection { totalCount: Int! pageInfo: PageInfo! nodes: [Ref] }
+  type Release { tagName: String! createdAt: DateTime! publishedAt: DateTime isDraft: Boolean! }
+  type ReleaseConnection { totalCount: Int! pageInfo: PageInfo! nodes: [Release] }
+  type Deployment { createdAt: DateTime! environment: String }
+  type DeploymentConnection { totalCount: Int! pageInfo: PageInfo! nodes: [Deployment] }
+  type LanguageEdge { cursor: String! size: Int! node: Language! }
+  type LanguageConnection { totalCount: Int! totalSize: Int! pageInfo: PageInfo! edges: [LanguageEdge] nodes: [Language] }
+  type Topic { name: String! }
+  type RepositoryTopic { topic: Topic! }
+  type RepositoryTopicConnection { totalCount: Int! pageInfo: PageInfo! nodes: [RepositoryTopic] }
+  type TreeEntry { name: String! type: String! }
+  type Tag implements GitObject { oid: GitObjectID! name: String! tagger: GitActor target: GitObject! }
   interface GitObject { oid: GitObjectID! }
   type Commit implements GitObject {
     oid: GitObjectID!
@@ -149,8 +193,8 @@ const SCHEMA = buildSchema(`
     author: GitActor
     history(first: Int, after: String, since: GitTimestamp, until: GitTimestamp): CommitHistoryConnection!
   }
-  type Tree implements GitObject { oid: GitObjectID! }
-  type GitActor { name: String email: String user: User }
+  type Tree implements GitObject { oid: GitObjectID! entries: [TreeEntry!] }
+  type GitActor { name: String email: String date: GitTimestamp user: User }
   type User { login: String! }
   type CommitHistoryConnection { totalCount: Int! pageInfo: PageInfo! nodes: [Commit] }
 `);
@@ -200,7 +244,15 @@ function pushedAtOf(repo: FakeRepo): string {
 export class FakeGitHub {
   url = '';
   readonly log: RequestRecord[] = [];
-  readonly counts = { total: 0, rest: 0, graphql: 0, notModified: 0, byStatus: new Map<number, number>() };
+  readonly counts = {
+    total: 0,
+    rest: 0,
+    graphql: 0,
+    notModified: 0,
+    /** GitHub's price of the GraphQL queries answered (points of the hourly 5,000), see `graphqlCost`. */
+    points: 0,
+    byStatus: new Map<number, number>(),
+  };
   /** How many times each organisation was read by a `CollectOrgs` GraphQL query (lower-case login). */
   readonly orgReads = new Map<string, number>();
   private readonly orgs = new Map<string, FakeOrg>();
@@ -294,7 +346,7 @@ export class FakeGitHub {
 
   resetCounts(): void {
     this.log.length = 0;
-    this.counts.total = this.counts.rest = this.counts.graphql = this.counts.notModified = 0;
+    this.counts.total = this.counts.rest = this.counts.graphql = this.counts.notModified = this.counts.points = 0;
     this.counts.byStatus.clear();
     this.orgReads.clear();
   }
@@ -605,6 +657,11 @@ export class FakeGitHub {
     }
     limit.remaining--;
     const operation = /^\s*query\s+(\w+)/.exec(request.query ?? '')?.[1];
+    try {
+      this.counts.points += graphqlCost(request.query ?? '', request.variables ?? {});
+    } catch {
+      // An unparsable query is answered with graphql-js's own errors below.
+    }
     const result = await executeGraphql({
       schema: SCHEMA,
       source: request.query ?? '',
@@ -634,6 +691,9 @@ export class FakeGitHub {
         committedDate: c.committedDate,
         author: { name: c.name ?? null, email: c.email ?? null, user: c.login ? { login: c.login } : null },
       });
+      const newestFirst = <T>(items: T[], key: (t: T) => string, direction = 'DESC') =>
+        [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * (direction === 'DESC' ? -1 : 1));
+      const headOid = commits[0]?.oid ?? createHash('sha1').update(`${org.login}/${repo.name}`).digest('hex');
       return {
         name: repo.name,
         isFork: Boolean(repo.fork),
@@ -641,6 +701,89 @@ export class FakeGitHub {
         createdAt: repo.createdAt,
         pushedAt: pushedAtOf(repo),
         primaryLanguage: repo.language ? { name: repo.language } : null,
+        releases: (args: { first?: number; after?: string; orderBy?: { field: string; direction: string } }) =>
+          paginate(
+            newestFirst(
+              (repo.releases ?? []).map((r) => ({
+                tagName: r.tagName,
+                createdAt: r.createdAt,
+                publishedAt: r.publishedAt === undefined ? r.createdAt : r.publishedAt,
+                isDraft: Boolean(r.isDraft),
+              })),
+              (r) => (args.orderBy?.field === 'NAME' ? r.tagName : r.createdAt),
+              args.orderBy?.direction ?? 'DESC',
+            ),
+            args.first,
+            args.after,
+          ),
+        refs: (args: {
+          first?: number;
+          after?: string;
+          refPrefix: string;
+          orderBy?: { field: string; direction: string };
+        }) => {
+          if (args.refPrefix !== 'refs/tags/') return paginate([], args.first, args.after);
+          const tags = newestFirst(
+            repo.tags ?? [],
+            (t) => (args.orderBy?.field === 'TAG_COMMIT_DATE' ? t.date : t.name),
+            args.orderBy?.direction ?? 'ASC',
+          ).map((t) => {
+            const oid = createHash('sha1').update(`${repo.name}@${t.name}`).digest('hex');
+            const commit = { __typename: 'Commit', oid, committedDate: t.date, author: null };
+            return {
+              name: t.name,
+              target: t.annotated
+                ? {
+                    __typename: 'Tag',
+                    oid,
+                    name: t.name,
+                    tagger: { name: 'Tagger', email: null, date: t.date, user: null },
+                    target: commit,
+                  }
+                : commit,
+            };
+          });
+          return paginate(tags, args.first, args.after);
+        },
+        deployments: (args: { first?: number; after?: string; orderBy?: { direction: string } }) =>
+          paginate(
+            newestFirst(
+              (repo.deployments ?? []).map((d) => ({
+                createdAt: d.createdAt,
+                environment: d.environment ?? 'production',
+              })),
+              (d) => d.createdAt,
+              args.orderBy?.direction ?? 'ASC',
+            ),
+            args.first,
+            args.after,
+          ),
+        languages: (args: { first?: number; after?: string }) => {
+          const entries = Object.entries(repo.languages ?? (repo.language ? { [repo.language]: 1000 } : {})).sort(
+            (a, b) => b[1] - a[1],
+          );
+          const page = paginate(entries, args.first, args.after);
+          return {
+            ...page,
+            totalSize: entries.reduce((n, [, size]) => n + size, 0),
+            edges: page.nodes.map(([name, size], i) => ({ cursor: encodeCursor(i), size, node: { name } })),
+            nodes: page.nodes.map(([name]) => ({ name })),
+          };
+        },
+        repositoryTopics: (args: { first?: number; after?: string }) => {
+          const page = paginate(repo.topics ?? [], args.first, args.after);
+          return { ...page, nodes: page.nodes.map((name) => ({ topic: { name } })) };
+        },
+        object: ({ expression }: { expression?: string }) => {
+          if (expression !== 'HEAD:' || commits.length === 0) return null;
+          return {
+            __typename: 'Tree',
+            oid: headOid,
+            entries: (repo.rootFiles ?? []).map((name) =>
+              name.endsWith('/') ? { name: name.slice(0, -1), type: 'tree' } : { name, type: 'blob' },
+            ),
+          };
+        },
         defaultBranchRef:
           commits.length === 0
             ? null
@@ -706,6 +849,54 @@ export class FakeGitHub {
       rateLimit: () => ({ limit: 5000, cost: 1, remaining: 5000, used: 0, resetAt: new Date().toISOString() }),
     };
   }
+}
+
+/**
+ * GitHub's documented price of a GraphQL query: every connection (a field with `first`) costs one request per item its
+ * enclosing connections can return (the product of their `first` values), the requests are summed, divided by 100 and
+ * rounded, and a query costs at least 1 point. Fields left out by `@include(if: false)` / `@skip(if: true)` cost
+ * nothing.
+ */
+export function graphqlCost(query: string, variables: Record<string, unknown>): number {
+  const document = parse(query);
+  const fragments = new Map<string, SelectionSetNode>();
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def.selectionSet);
+  }
+  const value = (node: ValueNode | undefined): unknown => {
+    if (!node) return undefined;
+    if (node.kind === Kind.VARIABLE) return variables[node.name.value];
+    if (node.kind === Kind.INT) return Number(node.value);
+    if (node.kind === Kind.BOOLEAN) return node.value;
+    return undefined;
+  };
+  const included = (
+    directives: readonly {
+      name: { value: string };
+      arguments?: readonly { name: { value: string }; value: ValueNode }[];
+    }[] = [],
+  ) =>
+    directives.every((d) => {
+      const cond = value(d.arguments?.find((a) => a.name.value === 'if')?.value);
+      return d.name.value === 'include' ? cond !== false : d.name.value === 'skip' ? cond !== true : true;
+    });
+  let requests = 0;
+  const walk = (set: SelectionSetNode | undefined, multiplier: number): void => {
+    for (const sel of set?.selections ?? []) {
+      if (!included(sel.directives)) continue;
+      if (sel.kind === Kind.FRAGMENT_SPREAD) walk(fragments.get(sel.name.value), multiplier);
+      else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet, multiplier);
+      else {
+        const first = value(sel.arguments?.find((a) => a.name.value === 'first')?.value);
+        if (typeof first === 'number') {
+          requests += multiplier;
+          walk(sel.selectionSet, multiplier * first);
+        } else walk(sel.selectionSet, multiplier);
+      }
+    }
+  };
+  for (const def of document.definitions) if (def.kind === Kind.OPERATION_DEFINITION) walk(def.selectionSet, 1);
+  return Math.max(1, Math.round(requests / 100));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

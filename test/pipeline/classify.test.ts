@@ -1,11 +1,38 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { accelerate } from '../../src/pipeline/accelerate.js';
-import { classify, classifySignal, estimateStage } from '../../src/pipeline/classify.js';
+import {
+  classify,
+  classifySignal,
+  classifyWithEvidence,
+  estimateStage,
+  legacySignal,
+  strongestSignal,
+} from '../../src/pipeline/classify.js';
 import { SIGNAL_TYPES } from '../../src/schemas/enums.js';
-import type { OrgMetrics } from '../../src/pipeline/types.js';
+import type { EvidenceMetrics, OrgMetrics } from '../../src/pipeline/types.js';
 
-const metrics = (over: Partial<OrgMetrics>): OrgMetrics => ({
+/** A team of 4 doing the same thing in both windows, with no evidence for any type. */
+const quietEvidence = (over: Partial<EvidenceMetrics> = {}): EvidenceMetrics => ({
+  deployDaysCurrent: 0,
+  deployDaysPrior: 0,
+  releasesCurrent: 0,
+  tagsCurrent: 0,
+  deploymentsCurrent: 0,
+  deployIncompleteRepos: [],
+  newContributors: 0,
+  departedContributors: 0,
+  newInfraRepos: [],
+  infraCommitsCurrent: 0,
+  infraCommitsPrior: 0,
+  languageShiftPct: 0,
+  ecosystemShiftPct: 0,
+  risingLanguage: null,
+  risingEcosystem: null,
+  ...over,
+});
+
+const metrics = (over: Partial<OrgMetrics> = {}, evidence?: Partial<EvidenceMetrics>): OrgMetrics => ({
   commitsCurrent: 100,
   commitsPrior: 100,
   contributorsCurrent: 4,
@@ -14,46 +41,143 @@ const metrics = (over: Partial<OrgMetrics>): OrgMetrics => ({
   newRepos30d: 0,
   newLanguages: [],
   geography: 'Unknown',
+  evidence: quietEvidence(evidence),
   ...over,
 });
-const signal = (m: OrgMetrics) => classifySignal(m, accelerate(m));
+const classified = (m: OrgMetrics) => classifyWithEvidence(m, accelerate(m));
 
-describe('classify stage', () => {
-  test('contributor growth of 25% or more by at least 2 people is an engineering hiring burst', () => {
-    assert.equal(signal(metrics({ contributorsCurrent: 10, contributorsPrior: 8 })), 'Engineering hiring burst');
-  });
-
-  test('growth of one person is not a hiring burst even when the percentage is high', () => {
-    assert.notEqual(signal(metrics({ contributorsCurrent: 4, contributorsPrior: 3 })), 'Engineering hiring burst');
-  });
-
-  test('three or more new repositories are an infrastructure buildout', () => {
-    assert.equal(signal(metrics({ newRepos30d: 3 })), 'Infrastructure buildout');
-  });
-
-  test('a new repository in a language the org did not use is a framework migration', () => {
-    assert.equal(signal(metrics({ newRepos30d: 1, newLanguages: ['Rust'] })), 'Framework migration');
-  });
-
-  test('otherwise the signal is a deploy frequency spike', () => {
-    assert.equal(signal(metrics({ commitsCurrent: 300 })), 'Deploy frequency spike');
-  });
-
-  test('rules apply in order: a hiring burst wins over a buildout', () => {
-    assert.equal(
-      signal(metrics({ contributorsCurrent: 10, contributorsPrior: 5, newRepos30d: 5 })),
-      'Engineering hiring burst',
+describe('classify stage (rule evidence-v2)', () => {
+  test('deploy frequency spike: 6 deploy days against 2 scores min(6/4, +200%/100%) = 1.5, strong', () => {
+    const c = classified(metrics({}, { deployDaysCurrent: 6, deployDaysPrior: 2, releasesCurrent: 4, tagsCurrent: 2 }));
+    assert.equal(c.signalType, 'Deploy frequency spike');
+    assert.equal(c.evidence.scores!['Deploy frequency spike'], 1.5);
+    assert.equal(c.evidence.strength, 'strong');
+    assert.match(
+      c.evidence.summary!,
+      /6 deploy days in the last 14 days \(4 releases, 2 other tags, 0 deployments\) against 2 \(\+200%\)/,
     );
+  });
+
+  test('engineering hiring burst: 3 new people and 4 → 7 contributors score min(3/2, +75%/25%) = 1.5', () => {
+    const c = classified(metrics({ contributorsCurrent: 7, contributorsPrior: 4 }, { newContributors: 3 }));
+    assert.equal(c.signalType, 'Engineering hiring burst');
+    assert.equal(c.evidence.scores!['Engineering hiring burst'], 1.5);
+    assert.equal(c.evidence.strength, 'strong');
+  });
+
+  test('infrastructure buildout: 2 new infrastructure repositories score 2/2 = 1', () => {
+    const c = classified(metrics({ newRepos30d: 2 }, { newInfraRepos: ['helm-charts', 'terraform-modules'] }));
+    assert.equal(c.signalType, 'Infrastructure buildout');
+    assert.equal(c.evidence.scores!['Infrastructure buildout'], 1);
+    assert.match(c.evidence.summary!, /2 new infrastructure repositories \(helm-charts, terraform-modules\)/);
+  });
+
+  test('infrastructure buildout: 30 commits to infrastructure against 10 score min(30/20, +200%/100%) = 1.5', () => {
+    const c = classified(metrics({}, { infraCommitsCurrent: 30, infraCommitsPrior: 10 }));
+    assert.equal(c.signalType, 'Infrastructure buildout');
+    assert.equal(c.evidence.scores!['Infrastructure buildout'], 1.5);
+  });
+
+  test('framework migration: a 40-point language shift scores (40 − 15) / (30 − 15) = 1.67', () => {
+    const c = classified(metrics({}, { languageShiftPct: 40, ecosystemShiftPct: 35, risingLanguage: 'Rust' }));
+    assert.equal(c.signalType, 'Framework migration');
+    assert.equal(c.evidence.scores!['Framework migration'], 1.67);
+    assert.match(c.evidence.summary!, /language mix moved 40 points towards Rust/);
+  });
+
+  test('a shift within the ordinary wobble (15 points or less) is no migration evidence', () => {
+    const c = classified(metrics({}, { languageShiftPct: 15, ecosystemShiftPct: 12 }));
+    assert.equal(c.evidence.scores!['Framework migration'], 0);
+  });
+
+  test('the strongest evidence wins, whatever the order of the rules', () => {
+    const c = classified(
+      metrics(
+        { contributorsCurrent: 6, contributorsPrior: 4 },
+        { newContributors: 2, deployDaysCurrent: 12, deployDaysPrior: 3 },
+      ),
+    );
+    // hiring: min(2/2, +50%/25%) = 1; deploy: min(12/4, +300%/100%) = 3.
+    assert.equal(c.evidence.scores!['Engineering hiring burst'], 1);
+    assert.equal(c.signalType, 'Deploy frequency spike');
+  });
+
+  test('evidence below every threshold gives the strongest type, marked weak', () => {
+    // deploy: 3 against 2 → min(3/4, +50%/100%) = 0.5; hiring: 1 new, 4 → 5 → min(1/2, +25%/25%) = 0.5 ...
+    const c = classified(
+      metrics(
+        { contributorsCurrent: 5, contributorsPrior: 4 },
+        { deployDaysCurrent: 3, deployDaysPrior: 2, newContributors: 1, languageShiftPct: 24 },
+      ),
+    );
+    // ... migration: (24 − 15) / 15 = 0.6, the strongest.
+    assert.equal(c.signalType, 'Framework migration');
+    assert.equal(c.evidence.strength, 'weak');
+    assert.match(c.evidence.summary!, /^Framework migration \(weak evidence\)/);
+  });
+
+  test('falling deploys and falling commits never make a deploy frequency spike', () => {
+    const c = classified(
+      metrics(
+        { commitsCurrent: 40, commitsPrior: 100, contributorsCurrent: 3, contributorsPrior: 4 },
+        { deployDaysCurrent: 1, deployDaysPrior: 5, departedContributors: 1 },
+      ),
+    );
+    assert.ok(c.evidence.scores!['Deploy frequency spike'] < 0);
+    assert.notEqual(c.signalType, 'Deploy frequency spike');
+  });
+
+  test('equal scores go in the documented tie order', () => {
+    assert.equal(
+      strongestSignal({
+        'Engineering hiring burst': 1,
+        'Infrastructure buildout': 1,
+        'Framework migration': 0.5,
+        'Deploy frequency spike': 1,
+      }).type,
+      'Infrastructure buildout',
+    );
+  });
+
+  test('no evidence at all gives the first type of the tie order, marked none', () => {
+    const c = classified(metrics());
+    assert.equal(c.signalType, 'Framework migration');
+    assert.equal(c.evidence.strength, 'none');
+    assert.match(c.evidence.summary!, /no evidence for any signal type/);
   });
 
   test('every outcome is one of the four enumerated signal types', () => {
     for (const cur of [0, 3, 50]) {
-      for (const repos of [0, 1, 4]) {
-        assert.ok(SIGNAL_TYPES.includes(signal(metrics({ contributorsCurrent: cur, newRepos30d: repos }))));
+      for (const days of [0, 2, 9]) {
+        const m = metrics({ contributorsCurrent: cur }, { deployDaysCurrent: days, newContributors: cur });
+        assert.ok(SIGNAL_TYPES.includes(classifySignal(m, accelerate(m))));
       }
     }
   });
+});
 
+describe('classify stage (legacy rule activity-v1, for activity stored without evidence)', () => {
+  const legacy = (over: Partial<OrgMetrics>) => {
+    const m = metrics({ evidence: undefined, ...over });
+    return legacySignal(m, accelerate(m));
+  };
+
+  test('activity without evidence is classified by the legacy rule and says so', () => {
+    const m = metrics({ evidence: undefined, newRepos30d: 3 });
+    const c = classifyWithEvidence(m, accelerate(m));
+    assert.equal(c.signalType, 'Infrastructure buildout');
+    assert.deepEqual(c.evidence, { rule: 'activity-v1' });
+  });
+
+  test('the legacy rule keeps its order: hiring, three new repositories, a new language, otherwise deploy', () => {
+    assert.equal(legacy({ contributorsCurrent: 10, contributorsPrior: 5, newRepos30d: 5 }), 'Engineering hiring burst');
+    assert.equal(legacy({ newRepos30d: 3 }), 'Infrastructure buildout');
+    assert.equal(legacy({ newRepos30d: 1, newLanguages: ['Rust'] }), 'Framework migration');
+    assert.equal(legacy({ commitsCurrent: 300 }), 'Deploy frequency spike');
+  });
+});
+
+describe('stage', () => {
   test('stage is estimated from unique authors over 28 days', () => {
     assert.equal(estimateStage(metrics({ contributors28d: 2 })), 'Pre-seed');
     assert.equal(estimateStage(metrics({ contributors28d: 3 })), 'Pre-seed');

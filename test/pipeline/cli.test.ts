@@ -93,7 +93,7 @@ describe('signal-service pipeline (command line)', () => {
     assert.match(run.stdout, /^Run \d+ · 2026-w10 · published$/m);
     assert.match(run.stdout, /organisations {2}2 collected \(2 in the run\)/);
     assert.match(run.stdout, /requests {7}3 \(1\.50 per organisation\), 0 answered 304 Not Modified/);
-    assert.match(run.stdout, /1\. Acme Labs \(data-infrastructure\) 23 commits, \+65%, Framework migration/);
+    assert.match(run.stdout, /1\. Acme Labs \(data-infrastructure\) 23 commits, \+65%, Engineering hiring burst/);
     assert.match(run.stderr, /2026-w10 .* 2\/2 orgs \| 3 requests/);
 
     const status = await cli(['pipeline', 'status'], env);

@@ -108,3 +108,88 @@ export function quietOrg(login = 'quiet-co'): FakeOrg {
 export function quietEntry(login = 'quiet-co'): WatchlistEntry {
   return { login, displayName: 'Quiet Co', sector: 'healthcare', stage: 'Seed' };
 }
+
+const ana = { login: 'ana' };
+const ben = { login: 'ben' };
+const cy = { login: 'cy' };
+const dee = { login: 'dee' };
+
+/**
+ * Launch Co, by hand, with the evidence GitHub serves besides commits (week 2026-w10 as above):
+ * - `app` (TypeScript 9,000 bytes + Dockerfile 1,000; package.json at the root): ana 12 and ben 10 and cy 4 commits in
+ *   the current window, ana 10 and ben 10 in the prior one; releases v1.4.0 (02-25), v1.5.0 (03-02), v1.6.0 (03-05) in
+ *   the current window, v1.3.0 (02-12) in the prior one and v1.2.0 (01-20) before the collect window; lightweight tags
+ *   of the same names (a release's tag counts once), and an annotated tag `nightly-0301` (03-01); deployments on 02-26
+ *   and 03-05 (a release the same day: one deploy day) and on 02-11;
+ * - `infra` (HCL, topic terraform, `main.tf` at the root, created 2025): dee 8 current, 3 prior;
+ * - `helm-charts` (Go Template, topics helm and kubernetes, `Chart.yaml`, created 2026-02-26): dee 5 current.
+ * Expected evidence: deploy days 5 (02-25, 02-26, 03-01, 03-02, 03-05) against 2 (02-11, 02-12), with 3 releases,
+ * 1 other tag and 2 deployments current; 1 new contributor (cy), none left; new infrastructure repository helm-charts;
+ * infrastructure commits 13 against 3; language mix: current TS 23.4 / Dockerfile 2.6 / HCL 8 / Go Template 5 of 39,
+ * prior TS 18 / Dockerfile 2 / HCL 3 of 23 → half the sum of share differences = 20 points, towards Go Template;
+ * ecosystems: npm only in both windows → 0 points.
+ * Scores: deploy min(5/4, +150%/100%) = 1.25; hiring min(1/2, +33%/25%) = 0.5; infrastructure max(1/2, min(13/20,
+ * +100%/100%)) = 0.65; migration (20 − 15)/(30 − 15) = 0.33. Signal: Deploy frequency spike, strong.
+ */
+export function launchOrg(): FakeOrg {
+  return {
+    login: 'launch-co',
+    name: 'Launch Co',
+    location: 'Lisbon, Portugal',
+    repos: [
+      {
+        name: 'app',
+        language: 'TypeScript',
+        languages: { TypeScript: 9000, Dockerfile: 1000 },
+        topics: ['saas'],
+        rootFiles: ['Dockerfile', 'README.md', 'package.json', 'src/'],
+        createdAt: '2024-02-01T00:00:00Z',
+        commits: [
+          ...commits(12, '2026-02-24', ana),
+          ...commits(10, '2026-03-03', ben),
+          ...commits(4, '2026-03-04', cy),
+          ...commits(10, '2026-02-10', ana),
+          ...commits(10, '2026-02-16', ben),
+        ],
+        releases: [
+          { tagName: 'v1.2.0', createdAt: '2026-01-20T10:00:00Z' },
+          { tagName: 'v1.3.0', createdAt: '2026-02-12T10:00:00Z' },
+          { tagName: 'v1.4.0', createdAt: '2026-02-25T10:00:00Z' },
+          { tagName: 'v1.5.0', createdAt: '2026-03-02T10:00:00Z' },
+          { tagName: 'v1.6.0', createdAt: '2026-03-05T10:00:00Z' },
+        ],
+        tags: [
+          { name: 'v1.2.0', date: '2026-01-20T09:00:00Z' },
+          { name: 'v1.3.0', date: '2026-02-12T09:00:00Z' },
+          { name: 'v1.4.0', date: '2026-02-25T09:00:00Z' },
+          { name: 'v1.5.0', date: '2026-03-02T09:00:00Z' },
+          { name: 'v1.6.0', date: '2026-03-05T09:00:00Z' },
+          { name: 'nightly-0301', date: '2026-03-01T23:00:00Z', annotated: true },
+        ],
+        deployments: [
+          { createdAt: '2026-02-11T12:00:00Z', environment: 'production' },
+          { createdAt: '2026-02-26T12:00:00Z', environment: 'production' },
+          { createdAt: '2026-03-05T12:00:00Z', environment: 'production' },
+        ],
+      },
+      {
+        name: 'infra',
+        language: 'HCL',
+        topics: ['terraform'],
+        rootFiles: ['main.tf', 'variables.tf'],
+        createdAt: '2025-06-01T00:00:00Z',
+        commits: [...commits(8, '2026-03-02', dee), ...commits(3, '2026-02-18', dee)],
+      },
+      {
+        name: 'helm-charts',
+        language: 'Go Template',
+        topics: ['helm', 'kubernetes'],
+        rootFiles: ['Chart.yaml', 'templates/'],
+        createdAt: '2026-02-26T08:00:00Z',
+        commits: commits(5, '2026-02-27', dee),
+      },
+    ],
+  };
+}
+
+export const launchEntry: WatchlistEntry = { login: 'launch-co', displayName: 'Launch Co', sector: 'enterprise-saas' };

@@ -121,12 +121,50 @@ describe('pipeline runs over the store', () => {
           contributors: 3,
           contributorGrowth: '+33%',
           newRepos: 1,
-          signalType: 'Framework migration',
+          signalType: 'Engineering hiring burst',
           githubUrl: 'https://github.com/acme-labs',
           websiteUrl: 'https://acme.example/',
           linkedinUrl: 'https://www.linkedin.com/search/results/companies/?keywords=Acme%20Labs',
         },
       );
+      const evidence = (rows[0]!.metrics as { signalEvidence: { rule: string; strength: string; summary: string } })
+        .signalEvidence;
+      assert.deepEqual([evidence.rule, evidence.strength], ['evidence-v2', 'weak']);
+      assert.match(evidence.summary, /^Engineering hiring burst \(weak evidence\): 1 new contributor/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('a week collected before evidence keeps its published type when rebuilt, marked with the older rule', async () => {
+    const h = await harness(fake);
+    try {
+      await run(h.ctx, { entries: [acmeEntry, quietEntry()] });
+      // Make the stored activity look like activity collected before this change: no version, no evidence.
+      const db = pipelineDb(h.store.db);
+      for (const row of await db.selectFrom('github_activity').select(['digest', 'activity']).execute()) {
+        const old = {
+          profile: row.activity.profile,
+          repos: row.activity.repos.map((r) => ({
+            name: r.name,
+            fork: r.fork,
+            createdAt: r.createdAt,
+            language: r.language,
+          })),
+          commits: row.activity.commits,
+        };
+        await db
+          .updateTable('github_activity')
+          .set({ activity: JSON.stringify(old) })
+          .where('digest', '=', row.digest)
+          .execute();
+      }
+      await rebuildPeriod(h.ctx, PERIOD);
+      const rows = await periodStartups(h.store.db, '2026-w10');
+      const acme = rows.find((r) => r.org_login === 'acme-labs')!;
+      // The legacy rule: growth +33% but 1 more person, 1 new repository, Rust new → Framework migration.
+      assert.equal((acme.startup as { signalType: string }).signalType, 'Framework migration');
+      assert.deepEqual((acme.metrics as { signalEvidence: unknown }).signalEvidence, { rule: 'activity-v1' });
     } finally {
       await h.close();
     }

@@ -5,6 +5,8 @@ import {
   HIRING_BURST_MIN_GROWTH_PCT,
   HIRING_BURST_MIN_NEW_CONTRIBUTORS,
   INFRA_BUILDOUT_MIN_NEW_REPOS,
+  DEPLOY_SPIKE_MIN_CHANGE_PCT,
+  DEPLOY_SPIKE_MIN_DAYS,
   MIN_COMMITS_FOR_RANKING,
   MIN_CONTRIBUTORS_FOR_RANKING,
   NEW_REPO_DAYS,
@@ -25,10 +27,10 @@ const LIST_SIZE = 5;
 const COMPARE_TOP = 3;
 
 const SIGNAL_RULE: Record<(typeof SIGNAL_TYPES)[number], string> = {
-  'Engineering hiring burst': `contributors grew by at least ${HIRING_BURST_MIN_GROWTH_PCT}% and by at least ${HIRING_BURST_MIN_NEW_CONTRIBUTORS} people versus the prior ${WINDOW_DAYS} days`,
-  'Infrastructure buildout': `at least ${INFRA_BUILDOUT_MIN_NEW_REPOS} public repositories were created in the last ${NEW_REPO_DAYS} days`,
-  'Framework migration': `a repository created in the last ${NEW_REPO_DAYS} days uses a language no older repository of the organisation uses`,
-  'Deploy frequency spike': `none of the other rules holds: the activity comes from the same people in the same repositories`,
+  'Engineering hiring burst': `new people are the strongest evidence: the rule holds with at least ${HIRING_BURST_MIN_NEW_CONTRIBUTORS} new contributors and contributor growth of at least ${HIRING_BURST_MIN_GROWTH_PCT}% versus the prior ${WINDOW_DAYS} days`,
+  'Infrastructure buildout': `infrastructure is the strongest evidence: the rule holds with at least ${INFRA_BUILDOUT_MIN_NEW_REPOS} infrastructure repositories created in the last ${NEW_REPO_DAYS} days, or rising commits to infrastructure repositories`,
+  'Framework migration': `a shift of commits between languages or dependency ecosystems versus the prior ${WINDOW_DAYS} days is the strongest evidence (it is also the type given when no type has any evidence)`,
+  'Deploy frequency spike': `deploys are the strongest evidence: the rule holds with at least ${DEPLOY_SPIKE_MIN_DAYS} deploy days (releases, tags, deployments) and at least ${DEPLOY_SPIKE_MIN_CHANGE_PCT}% more than in the prior ${WINDOW_DAYS} days`,
 };
 
 const commitChange = (s: SnapshotStartup) => percentValue(s.startup.commitVelocityChange);

@@ -1,5 +1,6 @@
 import { addDays, isoDay } from '../../core/periods.js';
 import type { OrgOutcome } from '../../store/pipeline.js';
+import { INFRA_ROOT_FILES, MANIFEST_ECOSYSTEMS } from '../rules.js';
 import type { DailyCommits, RawOrgActivity, RepoRecord, WatchlistEntry } from '../types.js';
 import { authorKey, UNATTRIBUTED_AUTHOR } from './authors.js';
 import {
@@ -19,6 +20,8 @@ import {
   type HistoryConnection,
   type OrgNode,
   type RepoConnection,
+  type RepoNode,
+  type TagNode,
 } from './queries.js';
 
 /**
@@ -74,6 +77,70 @@ function chunk<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+const MARKER_FILES = new Set([...Object.keys(MANIFEST_ECOSYSTEMS), ...INFRA_ROOT_FILES]);
+
+function tagDate(tag: TagNode): string | undefined {
+  const target = tag.target;
+  if (!target) return undefined;
+  if ('committedDate' in target) return target.committedDate;
+  if ('tagger' in target) return target.tagger?.date ?? target.target?.committedDate ?? undefined;
+  return undefined;
+}
+
+/**
+ * The evidence of one repository read with history: events inside the collect window (UTC days), languages by size,
+ * topics, and the root entries that are dependency manifests or infrastructure files. When a list of events filled
+ * its page and its oldest event is still inside the window, `eventsFrom` says from which day the lists are whole.
+ */
+export function repoEvidence(node: RepoNode, window: { from: string; until: Date }): Partial<RepoRecord> {
+  // Git timestamps may carry a UTC offset: compare instants, not text.
+  const until = window.until.getTime();
+  const inWindow = (instant: string | null | undefined): instant is string =>
+    Boolean(instant) && dayOf(instant!) >= window.from && Date.parse(instant!) < until;
+  const cut: string[] = [];
+  const noteCut = (full: boolean | undefined, oldest: string | null | undefined) => {
+    if (full && oldest && dayOf(oldest) >= window.from) cut.push(dayOf(oldest));
+  };
+  const releaseNodes = (node.releases?.nodes ?? []).filter((r) => !r.isDraft);
+  noteCut(node.releases?.pageInfo.hasNextPage, node.releases?.nodes.at(-1)?.createdAt);
+  const tagNodes = node.tags?.nodes ?? [];
+  noteCut(node.tags?.pageInfo.hasNextPage, tagNodes.length ? tagDate(tagNodes.at(-1)!) : undefined);
+  const deploymentNodes = node.deployments?.nodes ?? [];
+  noteCut(node.deployments?.pageInfo.hasNextPage, deploymentNodes.at(-1)?.createdAt);
+
+  const languages: Record<string, number> = {};
+  for (const edge of node.languages?.edges ?? []) languages[edge.node.name] = edge.size;
+  const markers = (node.root?.entries ?? [])
+    .filter((e) => e.type === 'blob' && (MARKER_FILES.has(e.name) || /\.tf$/i.test(e.name)))
+    .map((e) => e.name)
+    .sort();
+  const byDay = <T extends { date: string }>(list: T[]) =>
+    list.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return {
+    languages,
+    topics: (node.repositoryTopics?.nodes ?? []).map((t) => t.topic.name).sort(),
+    markers,
+    releases: byDay(
+      releaseNodes
+        .map((r) => ({ instant: r.publishedAt ?? r.createdAt, tag: r.tagName }))
+        .filter((r) => inWindow(r.instant))
+        .map((r) => ({ date: dayOf(r.instant), tag: r.tag })),
+    ),
+    tags: byDay(
+      tagNodes
+        .map((t) => ({ instant: tagDate(t), name: t.name }))
+        .filter((t): t is { instant: string; name: string } => inWindow(t.instant))
+        .map((t) => ({ date: dayOf(t.instant), name: t.name })),
+    ),
+    deployments: byDay(
+      deploymentNodes
+        .filter((d) => inWindow(d.createdAt))
+        .map((d) => ({ date: dayOf(d.createdAt), environment: d.environment })),
+    ),
+    ...(cut.length ? { eventsFrom: cut.sort().at(-1)! } : {}),
+  };
+}
+
 function errorFor(errors: GraphqlErrorItem[], alias: string): GraphqlErrorItem | undefined {
   return errors.find((e) => e.path?.[0] === alias);
 }
@@ -99,6 +166,7 @@ class OrgAccumulator {
     readonly probeEtag: string | null,
     private readonly sinceIso: string,
     private readonly maxCommitPages: number,
+    private readonly window: CollectWindow,
   ) {
     this.login = entry.login.toLowerCase();
     this.profile = {
@@ -117,6 +185,7 @@ class OrgAccumulator {
         fork: node.isFork,
         createdAt: node.createdAt,
         language: node.primaryLanguage?.name ?? null,
+        ...(withHistory ? repoEvidence(node, this.window) : {}),
       });
       const history = node.defaultBranchRef?.target?.history;
       if (withHistory && history) this.addHistory(node.name, history);
@@ -179,7 +248,7 @@ function buildActivity(acc: OrgAccumulator, window: CollectWindow, statsDays: Ma
       (a.author < b.author ? -1 : a.author > b.author ? 1 : 0),
   );
   const repos = [...acc.repos].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { profile: acc.profile, repos, commits } satisfies RawOrgActivity;
+  return { profile: acc.profile, repos, commits, version: 2 } satisfies RawOrgActivity;
 }
 
 /**
@@ -305,7 +374,7 @@ export async function collectOrgs(
           const login = g.entry.login.toLowerCase();
           const org = data?.[`o${i}`];
           if (org) {
-            const acc = new OrgAccumulator(g.entry, org, g.etag, sinceIso, options.maxCommitPages);
+            const acc = new OrgAccumulator(g.entry, org, g.etag, sinceIso, options.maxCommitPages, window);
             orgMeters.push(acc.meter);
             acc.meter.requests += g.meter.requests;
             g.meter.requests = 0;

@@ -13,11 +13,47 @@
 export const FIRST_REPOS_PAGE = 30;
 export const REPOS_PER_PAGE = 100;
 export const COMMITS_PER_PAGE = 100;
+/**
+ * Evidence of each repository pushed inside the window, read in the same query (no extra request): the latest
+ * releases, tags and deployments (one page each, newest first), the languages by size, the topics, and the names at
+ * the root of the default branch (a tree's entries are a list, not a connection, so they add nothing to the query's
+ * price). Each connection adds one request per repository to GitHub's price of the query.
+ */
+export const EVENTS_PER_PAGE = 20;
+export const DEPLOYMENTS_PER_PAGE = 50;
+export const LANGUAGES_PER_REPO = 10;
+export const TOPICS_PER_REPO = 20;
 
 const FRAGMENTS = `
 fragment History on CommitHistoryConnection {
   pageInfo { hasNextPage endCursor }
   nodes { oid committedDate author { name email user { login } } }
+}
+fragment Evidence on Repository {
+  releases(first: ${EVENTS_PER_PAGE}, orderBy: { field: CREATED_AT, direction: DESC }) {
+    pageInfo { hasNextPage }
+    nodes { tagName createdAt publishedAt isDraft }
+  }
+  tags: refs(refPrefix: "refs/tags/", first: ${EVENTS_PER_PAGE}, orderBy: { field: TAG_COMMIT_DATE, direction: DESC }) {
+    pageInfo { hasNextPage }
+    nodes {
+      name
+      target {
+        __typename
+        ... on Commit { committedDate }
+        ... on Tag { tagger { date } target { ... on Commit { committedDate } } }
+      }
+    }
+  }
+  deployments(first: ${DEPLOYMENTS_PER_PAGE}, orderBy: { field: CREATED_AT, direction: DESC }) {
+    pageInfo { hasNextPage }
+    nodes { createdAt environment }
+  }
+  languages(first: ${LANGUAGES_PER_REPO}, orderBy: { field: SIZE, direction: DESC }) {
+    edges { size node { name } }
+  }
+  repositoryTopics(first: ${TOPICS_PER_REPO}) { nodes { topic { name } } }
+  root: object(expression: "HEAD:") { ... on Tree { entries { name type } } }
 }
 fragment RepoPage on RepositoryConnection {
   pageInfo { hasNextPage endCursor }
@@ -31,6 +67,7 @@ fragment RepoPage on RepositoryConnection {
         }
       }
     }
+    ...Evidence @include(if: $withHistory)
   }
 }`;
 
@@ -123,6 +160,27 @@ export interface HistoryConnection {
   nodes: CommitNode[];
 }
 
+export interface ReleaseNode {
+  tagName: string;
+  createdAt: string;
+  publishedAt: string | null;
+  isDraft: boolean;
+}
+
+export interface TagNode {
+  name: string;
+  target:
+    | { __typename: 'Commit'; committedDate: string }
+    | { __typename: 'Tag'; tagger: { date: string | null } | null; target: { committedDate?: string } | null }
+    | { __typename: string }
+    | null;
+}
+
+export interface DeploymentNode {
+  createdAt: string;
+  environment: string | null;
+}
+
 export interface RepoNode {
   name: string;
   isFork: boolean;
@@ -130,6 +188,13 @@ export interface RepoNode {
   pushedAt: string | null;
   primaryLanguage: { name: string } | null;
   defaultBranchRef: { target: { history?: HistoryConnection } | null } | null;
+  /** The evidence fields, present when the page was read with history. */
+  releases?: { pageInfo: { hasNextPage: boolean }; nodes: ReleaseNode[] };
+  tags?: { pageInfo: { hasNextPage: boolean }; nodes: TagNode[] } | null;
+  deployments?: { pageInfo: { hasNextPage: boolean }; nodes: DeploymentNode[] };
+  languages?: { edges: { size: number; node: { name: string } }[] } | null;
+  repositoryTopics?: { nodes: { topic: { name: string } }[] };
+  root?: { entries?: { name: string; type: string }[] | null } | null;
 }
 
 export interface RepoConnection {

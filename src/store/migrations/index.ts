@@ -4,6 +4,7 @@ import { migration as m0002 } from './0002_pipeline.js';
 import { migration as m0003 } from './0003_accounts.js';
 import { migration as m0004 } from './0004_payments.js';
 import { migration as m0005 } from './0005_scout.js';
+import { migration as m0006 } from './0006_evidence.js';
 
 /**
  * Versioned migrations, applied in name order at start by Kysely's Migrator (which takes a lock, so several
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0003_accounts': m0003,
   '0004_payments': m0004,
   '0005_scout': m0005,
+  '0006_evidence': m0006,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,12 +1,24 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { collectOrgs, type CachedOrg, type CollectOptions } from '../../../src/pipeline/collect/collect.js';
+import { addDays } from '../../../src/core/periods.js';
 import { UNATTRIBUTED_AUTHOR } from '../../../src/pipeline/collect/authors.js';
 import { GitHubAuthError, GitHubClient } from '../../../src/github/client.js';
 import { computePeriod } from '../../../src/pipeline/stages.js';
 import { activityDigest } from '../../../src/store/pipeline.js';
 import { FakeGitHub, type FakeOrg } from '../../helpers/fake-github.js';
-import { acmeEntry, acmeOrg, COLLECT_FROM, commits, NOW, PERIOD, quietEntry, quietOrg } from '../fixtures.js';
+import {
+  acmeEntry,
+  acmeOrg,
+  COLLECT_FROM,
+  commits,
+  launchEntry,
+  launchOrg,
+  NOW,
+  PERIOD,
+  quietEntry,
+  quietOrg,
+} from '../fixtures.js';
 
 describe('collect stage against a fake GitHub', () => {
   let fake: FakeGitHub;
@@ -21,7 +33,7 @@ describe('collect stage against a fake GitHub', () => {
   });
 
   before(async () => {
-    fake = await FakeGitHub.start({ orgs: [acmeOrg(), quietOrg()] });
+    fake = await FakeGitHub.start({ orgs: [acmeOrg(), quietOrg(), launchOrg()] });
   });
   after(() => fake.close());
   beforeEach(() => {
@@ -50,13 +62,109 @@ describe('collect stage against a fake GitHub', () => {
       contributors: 3,
       contributorGrowth: '+33%',
       newRepos: 1,
-      signalType: 'Framework migration',
+      signalType: 'Engineering hiring burst',
       githubUrl: 'https://github.com/acme-labs',
       websiteUrl: 'https://acme.example/',
       linkedinUrl: 'https://www.linkedin.com/search/results/companies/?keywords=Acme%20Labs',
     });
     assert.deepEqual(ranked.startups[0]!.metrics.newLanguages, ['Rust']);
     assert.equal(ranked.startups[0]!.metrics.commitsPrior, 10);
+    // carol is the one new contributor: min(1/2, +33%/25%) = 0.5; no other evidence (10 prior commits are too few to
+    // compare the language mix).
+    assert.equal(ranked.startups[0]!.signalEvidence.strength, 'weak');
+    assert.equal(ranked.startups[0]!.signalEvidence.scores!['Engineering hiring burst'], 0.5);
+  });
+
+  test('evidence comes with the commits: events inside the window, languages, topics and root markers', async () => {
+    const { outcomes } = await collectOrgs([launchEntry], new Map(), options());
+    const app = outcomes[0]!.activity!.repos.find((r) => r.name === 'app')!;
+    assert.equal(outcomes[0]!.activity!.version, 2);
+    assert.deepEqual(app, {
+      name: 'app',
+      fork: false,
+      createdAt: '2024-02-01T00:00:00Z',
+      language: 'TypeScript',
+      languages: { TypeScript: 9000, Dockerfile: 1000 },
+      topics: ['saas'],
+      markers: ['package.json'],
+      releases: [
+        { date: '2026-02-12', tag: 'v1.3.0' },
+        { date: '2026-02-25', tag: 'v1.4.0' },
+        { date: '2026-03-02', tag: 'v1.5.0' },
+        { date: '2026-03-05', tag: 'v1.6.0' },
+      ],
+      tags: [
+        { date: '2026-02-12', name: 'v1.3.0' },
+        { date: '2026-02-25', name: 'v1.4.0' },
+        { date: '2026-03-01', name: 'nightly-0301' },
+        { date: '2026-03-02', name: 'v1.5.0' },
+        { date: '2026-03-05', name: 'v1.6.0' },
+      ],
+      deployments: [
+        { date: '2026-02-11', environment: 'production' },
+        { date: '2026-02-26', environment: 'production' },
+        { date: '2026-03-05', environment: 'production' },
+      ],
+    });
+    assert.equal(fake.counts.graphql, 1);
+  });
+
+  test('the evidence of the launch fixture equals the hand-computed values and names a strong deploy spike', async () => {
+    const { outcomes } = await collectOrgs([launchEntry], new Map(), options());
+    const s = computePeriod([{ entry: launchEntry, raw: outcomes[0]!.activity! }], PERIOD).startups[0]!;
+    assert.deepEqual(s.metrics.evidence, {
+      deployDaysCurrent: 5,
+      deployDaysPrior: 2,
+      releasesCurrent: 3,
+      tagsCurrent: 1,
+      deploymentsCurrent: 2,
+      deployIncompleteRepos: [],
+      newContributors: 1,
+      departedContributors: 0,
+      newInfraRepos: ['helm-charts'],
+      infraCommitsCurrent: 13,
+      infraCommitsPrior: 3,
+      languageShiftPct: 20,
+      ecosystemShiftPct: 0,
+      risingLanguage: 'Go Template',
+      risingEcosystem: null,
+    });
+    assert.deepEqual(s.signalEvidence.scores, {
+      'Engineering hiring burst': 0.5,
+      'Infrastructure buildout': 0.65,
+      'Framework migration': 0.33,
+      'Deploy frequency spike': 1.25,
+    });
+    assert.equal(s.startup.signalType, 'Deploy frequency spike');
+    assert.equal(s.signalEvidence.strength, 'strong');
+  });
+
+  test('a list of events longer than one page says from when it is whole, and its repository leaves the deploy count', async () => {
+    const busy: FakeOrg = {
+      login: 'release-co',
+      repos: [
+        {
+          name: 'cli',
+          language: 'Go',
+          createdAt: '2022-01-01T00:00:00Z',
+          commits: commits(25, '2026-03-03', { login: 'a' }),
+          // 25 releases, one a day from 2026-02-08 to 2026-03-04: the page of the newest 20 reaches back to 02-13.
+          releases: Array.from({ length: 25 }, (_, i) => ({
+            tagName: `v0.${i}.0`,
+            createdAt: `${addDays('2026-02-08', i)}T10:00:00Z`,
+          })),
+        },
+      ],
+    };
+    fake.setOrg(busy);
+    const entry = { login: 'release-co', displayName: 'Release Co', sector: 'robotics' as const };
+    const { outcomes } = await collectOrgs([entry], new Map(), options());
+    const cli = outcomes[0]!.activity!.repos[0]!;
+    assert.equal(cli.releases!.length, 20);
+    assert.equal(cli.eventsFrom, '2026-02-13');
+    const s = computePeriod([{ entry, raw: outcomes[0]!.activity! }], PERIOD).startups[0]!;
+    assert.deepEqual(s.metrics.evidence!.deployIncompleteRepos, ['cli']);
+    assert.equal(s.metrics.evidence!.deployDaysCurrent, 0);
   });
 
   test('three organisations cost one probe each plus one GraphQL query', async () => {
@@ -188,6 +296,8 @@ describe('collect stage against a fake GitHub', () => {
       activity.commits.reduce((n, c) => n + c.commits, 0),
       250,
     );
+    // Repositories read without history carry no evidence either.
+    assert.equal(activity.repos.find((r) => r.name === 'lib-148')!.releases, undefined);
     const ops = fake.log.filter((r) => r.kind === 'graphql').map((r) => r.operation);
     // First page: 30 repositories with history; then 120 more, all pushed before the window, in pages of 100
     // without history; the busy repository's 250 commits take 3 pages.

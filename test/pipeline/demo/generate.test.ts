@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parsePeriodSlug } from '../../../src/core/periods.js';
-import { generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
+import { DEMO_COMMITS_PER_CONTRIBUTOR_14D, generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
 import { DEMO_PERIODS, DEMO_STARTUPS } from '../../../src/pipeline/demo/seed.js';
 import { SECTOR_SLUGS } from '../../../src/schemas/enums.js';
 import { Startup } from '../../../src/schemas/signals.js';
@@ -63,5 +63,44 @@ describe('synthetic demo dataset', () => {
   test('the stages produce every signal type somewhere in the history', () => {
     const seen = new Set(dataset.periods.flatMap((p) => p.ranked.startups.map((s) => s.startup.signalType)));
     assert.equal(seen.size, 4);
+  });
+
+  test('every week shows all four signal types and none for more than half the startups', () => {
+    for (const { period, ranked } of dataset.periods) {
+      const counts = new Map<string, number>();
+      for (const s of ranked.startups) counts.set(s.startup.signalType, (counts.get(s.startup.signalType) ?? 0) + 1);
+      assert.equal(counts.size, 4, period.slug);
+      for (const [type, n] of counts) assert.ok(n <= ranked.startups.length / 2, `${period.slug}: ${type} ${n}`);
+    }
+  });
+
+  test('contributor growth is non-zero for most startups in most weeks of the last quarter', () => {
+    const quarter = dataset.periods.slice(-13);
+    const moving = dataset.entries.filter((e) => {
+      const weeks = quarter.filter(({ ranked }) =>
+        ranked.startups.some((s) => s.login === e.login && s.startup.contributorGrowth !== '+0%'),
+      );
+      return weeks.length > quarter.length / 2;
+    });
+    assert.ok(moving.length > dataset.entries.length / 2, `${moving.length} of ${dataset.entries.length}`);
+  });
+
+  test('commits per contributor per 14 days stay in the documented range', () => {
+    const ratios = dataset.periods
+      .flatMap((p) => p.ranked.startups)
+      .filter((s) => s.startup.contributors > 0)
+      .map((s) => s.startup.commitVelocity14d / s.startup.contributors)
+      .sort((a, b) => a - b);
+    const at = (q: number) => ratios[Math.floor(q * (ratios.length - 1))]!;
+    assert.ok(at(0.05) >= DEMO_COMMITS_PER_CONTRIBUTOR_14D.low, `5th percentile ${at(0.05)}`);
+    assert.ok(at(0.95) <= DEMO_COMMITS_PER_CONTRIBUTOR_14D.high, `95th percentile ${at(0.95)}`);
+    assert.ok(ratios.at(-1)! <= DEMO_COMMITS_PER_CONTRIBUTOR_14D.ceiling, `largest ${ratios.at(-1)}`);
+  });
+
+  test('every record carries the evidence behind its type under the current rule', () => {
+    for (const s of dataset.periods.at(-1)!.ranked.startups) {
+      assert.equal(s.signalEvidence.rule, 'evidence-v2');
+      assert.ok(s.signalEvidence.summary!.startsWith(s.startup.signalType), s.signalEvidence.summary);
+    }
   });
 });

@@ -1,0 +1,204 @@
+import { addDays } from '../core/periods.js';
+import {
+  FRAMEWORK_MIGRATION_MIN_COMMITS,
+  INFRA_LANGUAGES,
+  INFRA_ROOT_FILES,
+  INFRA_TOPICS,
+  LOOKBACK_DAYS,
+  MANIFEST_ECOSYSTEMS,
+  NEW_REPO_DAYS,
+  WINDOW_DAYS,
+} from './rules.js';
+import type { EvidenceMetrics, FilteredActivity, RepoRecord } from './types.js';
+
+/**
+ * The evidence behind each signal type, counted from filtered activity that carries it (version 2): deploy days,
+ * new and departed contributors, infrastructure repositories and their commits, and how far the commit mix moved
+ * between languages and dependency ecosystems. Windows as in normalise: the current window is the 14 days before
+ * `windowEnd`, the prior window the 14 days before that.
+ */
+
+const infraLanguages = new Set(INFRA_LANGUAGES.map((l) => l.toLowerCase()));
+const infraTopics = new Set(INFRA_TOPICS);
+const infraFiles = new Set(INFRA_ROOT_FILES.map((f) => f.toLowerCase()));
+
+/** A repository whose code is infrastructure: by its languages, its topics or the files at its root. */
+export function isInfrastructureRepo(repo: RepoRecord): boolean {
+  if (repo.language && infraLanguages.has(repo.language.toLowerCase())) return true;
+  const bytes = Object.entries(repo.languages ?? {});
+  const total = bytes.reduce((n, [, b]) => n + b, 0);
+  const infra = bytes.reduce((n, [l, b]) => n + (infraLanguages.has(l.toLowerCase()) ? b : 0), 0);
+  if (total > 0 && infra * 2 >= total) return true;
+  if ((repo.topics ?? []).some((t) => infraTopics.has(t.toLowerCase()))) return true;
+  return (repo.markers ?? []).some((m) => infraFiles.has(m.toLowerCase()) || /\.tf$/i.test(m));
+}
+
+/** The dependency ecosystems a repository declares with manifests at its root, sorted. */
+export function ecosystemsOf(repo: RepoRecord): string[] {
+  const found = new Set<string>();
+  for (const m of repo.markers ?? []) {
+    const eco = MANIFEST_ECOSYSTEMS[m];
+    if (eco) found.add(eco);
+  }
+  return [...found].sort();
+}
+
+/** A repository's languages as shares of its code: by bytes when known, else its primary language alone. */
+function languageShares(repo: RepoRecord): [string, number][] {
+  const bytes = Object.entries(repo.languages ?? {}).filter(([, b]) => b > 0);
+  const total = bytes.reduce((n, [, b]) => n + b, 0);
+  if (total > 0) return bytes.map(([l, b]) => [l, b / total]);
+  return repo.language ? [[repo.language, 1]] : [];
+}
+
+function ecosystemShares(repo: RepoRecord): [string, number][] {
+  const ecos = ecosystemsOf(repo);
+  return ecos.map((e) => [e, 1 / ecos.length]);
+}
+
+interface Shift {
+  pct: number | null;
+  rising: string | null;
+}
+
+/**
+ * How far the commit mix moved: each window's commits are spread over their repository's shares, the two
+ * distributions are compared, and half the sum of the absolute differences (the share of commits that would have to
+ * move) is returned in whole percentage points. Null when either window has too few commits with a known share.
+ */
+export function mixShift(
+  current: ReadonlyMap<string, number>,
+  prior: ReadonlyMap<string, number>,
+  sharesOf: (repo: string) => [string, number][],
+): Shift {
+  const spread = (commits: ReadonlyMap<string, number>) => {
+    const mix = new Map<string, number>();
+    let total = 0;
+    for (const [repo, n] of commits) {
+      const shares = sharesOf(repo);
+      if (shares.length === 0) continue;
+      total += n;
+      for (const [key, share] of shares) mix.set(key, (mix.get(key) ?? 0) + n * share);
+    }
+    return { mix, total };
+  };
+  const cur = spread(current);
+  const pri = spread(prior);
+  if (cur.total < FRAMEWORK_MIGRATION_MIN_COMMITS || pri.total < FRAMEWORK_MIGRATION_MIN_COMMITS) {
+    return { pct: null, rising: null };
+  }
+  let distance = 0;
+  let rising: string | null = null;
+  let risingBy = 0;
+  for (const key of [...new Set([...cur.mix.keys(), ...pri.mix.keys()])].sort()) {
+    const diff = (cur.mix.get(key) ?? 0) / cur.total - (pri.mix.get(key) ?? 0) / pri.total;
+    distance += Math.abs(diff);
+    if (diff > risingBy) [rising, risingBy] = [key, diff];
+  }
+  return { pct: Math.round((distance / 2) * 100), rising };
+}
+
+function dayRange(date: string, from: string, to: string): boolean {
+  return date >= from && date < to;
+}
+
+export function evidenceMetrics(
+  activity: FilteredActivity,
+  windowEnd: string,
+  authorsCurrent: ReadonlySet<string>,
+  authorsPrior: ReadonlySet<string>,
+): EvidenceMetrics {
+  const currentStart = addDays(windowEnd, -WINDOW_DAYS);
+  const priorStart = addDays(windowEnd, -LOOKBACK_DAYS);
+  const byName = new Map(activity.repos.map((r) => [r.name, r]));
+
+  // Deploy days: one per repository and UTC day with a release, a tag (not one a release names) or a deployment.
+  let deployDaysCurrent = 0;
+  let deployDaysPrior = 0;
+  let releasesCurrent = 0;
+  let tagsCurrent = 0;
+  let deploymentsCurrent = 0;
+  const deployIncompleteRepos: string[] = [];
+  for (const repo of activity.repos) {
+    if (repo.eventsFrom && repo.eventsFrom > priorStart) {
+      deployIncompleteRepos.push(repo.name);
+      continue;
+    }
+    const released = new Set((repo.releases ?? []).map((r) => r.tag));
+    const tags = (repo.tags ?? []).filter((t) => !released.has(t.name));
+    const days = new Set<string>();
+    for (const r of repo.releases ?? []) {
+      days.add(r.date);
+      if (dayRange(r.date, currentStart, windowEnd)) releasesCurrent++;
+    }
+    for (const t of tags) {
+      days.add(t.date);
+      if (dayRange(t.date, currentStart, windowEnd)) tagsCurrent++;
+    }
+    for (const d of repo.deployments ?? []) {
+      days.add(d.date);
+      if (dayRange(d.date, currentStart, windowEnd)) deploymentsCurrent++;
+    }
+    for (const day of days) {
+      if (dayRange(day, currentStart, windowEnd)) deployDaysCurrent++;
+      else if (dayRange(day, priorStart, currentStart)) deployDaysPrior++;
+    }
+  }
+
+  // Contributors: who arrived and who left between the windows.
+  let newContributors = 0;
+  for (const a of authorsCurrent) if (!authorsPrior.has(a)) newContributors++;
+  let departedContributors = 0;
+  for (const a of authorsPrior) if (!authorsCurrent.has(a)) departedContributors++;
+
+  // Infrastructure: new infrastructure repositories and commits to infrastructure repositories.
+  const newSince = Date.parse(`${addDays(windowEnd, -NEW_REPO_DAYS)}T00:00:00Z`);
+  const end = Date.parse(`${windowEnd}T00:00:00Z`);
+  const infra = new Set(activity.repos.filter(isInfrastructureRepo).map((r) => r.name));
+  const newInfraRepos = activity.repos
+    .filter((r) => infra.has(r.name) && Date.parse(r.createdAt) >= newSince && Date.parse(r.createdAt) < end)
+    .map((r) => r.name)
+    .sort();
+  let infraCommitsCurrent = 0;
+  let infraCommitsPrior = 0;
+  const repoCommitsCurrent = new Map<string, number>();
+  const repoCommitsPrior = new Map<string, number>();
+  for (const c of activity.commits) {
+    const current = c.date >= currentStart;
+    const map = current ? repoCommitsCurrent : repoCommitsPrior;
+    map.set(c.repo, (map.get(c.repo) ?? 0) + c.commits);
+    if (infra.has(c.repo)) {
+      if (current) infraCommitsCurrent += c.commits;
+      else infraCommitsPrior += c.commits;
+    }
+  }
+
+  // Framework migration: how far commits moved between languages and between dependency ecosystems.
+  const none: [string, number][] = [];
+  const language = mixShift(repoCommitsCurrent, repoCommitsPrior, (name) => {
+    const repo = byName.get(name);
+    return repo ? languageShares(repo) : none;
+  });
+  const ecosystem = mixShift(repoCommitsCurrent, repoCommitsPrior, (name) => {
+    const repo = byName.get(name);
+    return repo ? ecosystemShares(repo) : none;
+  });
+
+  return {
+    deployDaysCurrent,
+    deployDaysPrior,
+    releasesCurrent,
+    tagsCurrent,
+    deploymentsCurrent,
+    deployIncompleteRepos: deployIncompleteRepos.sort(),
+    newContributors,
+    departedContributors,
+    newInfraRepos,
+    infraCommitsCurrent,
+    infraCommitsPrior,
+    languageShiftPct: language.pct,
+    ecosystemShiftPct: ecosystem.pct,
+    risingLanguage: language.rising,
+    risingEcosystem: ecosystem.rising,
+  };
+}
