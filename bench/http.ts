@@ -123,13 +123,34 @@ async function startService(dataDir: string, port: number, via: 'npm' | 'node', 
     startMs,
     log,
     async stop() {
+      // The serving process and its embedded database host must be gone (port and data directory free) before the
+      // next start is timed; npm itself exits before them.
+      const all = [pid, ...descendants(pid)];
       if (child.exitCode === null) {
         if (via === 'npm') process.kill(-child.pid!, 'SIGTERM');
         else child.kill('SIGTERM');
       }
       await exited;
+      await waitGone(all);
     },
   };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitGone(pids: number[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (pids.some(alive)) {
+    if (Date.now() > deadline) throw new Error(`processes ${pids.filter(alive).join(', ')} did not stop`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 async function startBare(port: number, recordingFile: string): Promise<Running> {
