@@ -1,10 +1,20 @@
 /**
- * HTTP benchmark: the service against a bare node:http server answering the same bytes, measured in the same run.
- * Cases: GET /api/signals.json (goal ≥ 0.9× bare) and GET /api/signal?company=… over rotating names and typos
- * (goal ≥ 0.7× bare), on the demo dataset and on a generated scale dataset.
+ * HTTP benchmark: what a client pays, measured from outside. The service (started exactly as `npm start` starts it)
+ * and a bare node:http server answering the same recorded bytes and headers are pinned to the same core with the
+ * same CPU quota (bench/confine.ts), then loaded in alternating rounds by autocannon running on the other core(s).
+ *
+ * Per route and pipelining depth: req/s, p50/p99 latency and CPU time per request (from /proc/<pid>/stat) for both
+ * servers and their ratios; the median round (by req/s ratio) is reported. Per dataset: resident memory after start,
+ * after warm-up and at peak, and the time from `npm start` to the first 200 on a fresh and on an existing data
+ * directory, with the start phases the service logs at debug level.
+ *
+ * Variables: BENCH_DURATION (seconds per measurement, 10), BENCH_ROUNDS (3), BENCH_SCALE (startups in the scale
+ * dataset, 10000; 0 skips it), BENCH_CORE (the core the servers share, the last one), BENCH_QUOTA (CPU share, 0.5),
+ * BENCH_PIPELINING (depths, "1,10"; the first is the headline).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,13 +23,18 @@ import { lastCompletePeriod } from '../src/core/periods.js';
 import { DEMO_DATASET_NAME, generateDemoDataset } from '../src/pipeline/demo/generate.js';
 import { migrateToLatest, openStore } from '../src/store/database.js';
 import { publishPeriod } from '../src/store/periods.js';
-import { printTable, type BenchResult } from './types.js';
+import { cpuShare, pin, type CpuShare } from './confine.js';
+import { commandLine, cpuMs, descendants, memoryMb } from './proc.js';
+import { printTable, type BenchResult, type BenchTable } from './types.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = Math.max(3, Math.round(DURATION / 2));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CONNECTIONS = 100;
-const PIPELINING = 10;
+const CORE = Number(process.env.BENCH_CORE ?? os.cpus().length - 1);
+const QUOTA = Number(process.env.BENCH_QUOTA ?? 0.5);
+const PIPELINING = (process.env.BENCH_PIPELINING ?? '1,10').split(',').map(Number);
+const CONNECTIONS = 50;
 const HEADERS_KEPT = [
   'content-type',
   'etag',
@@ -33,26 +48,128 @@ const HEADERS_KEPT = [
   'cross-origin-resource-policy',
   'content-security-policy',
 ];
+const GOALS = { signals: 0.9, lookup: 0.8, rssWarmDemo: 200, rssPeakDemo: 300, rssWarmScale: 400 };
+const START_GOALS = { fresh: 6000, existing: 2000 };
 
-function startChild(
-  args: string[],
-  env: Record<string, string>,
-  ready: (line: string) => boolean,
-): Promise<ChildProcess> {
-  // The same V8 flag `npm start` and the installed command use (a larger young generation: fewer scavenges).
-  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', ...args], {
+/** The serving command of `npm start` (package.json), with this Node binary: the benchmark runs what users run. */
+function serveArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  return words.slice(1);
+}
+
+interface Running {
+  child: ChildProcess;
+  /** The node process that serves (for npm start, a descendant of the npm process). */
+  pid: number;
+  startMs: number;
+  log: string[];
+  stop(): Promise<void>;
+}
+
+async function until200(url: string, timeoutMs: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before answering ${url}`);
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`no 200 from ${url} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Starts the service (`npm start`, or its node command directly) and waits for the first 200 on the signals. */
+async function startService(dataDir: string, port: number, via: 'npm' | 'node', logLevel: string): Promise<Running> {
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: logLevel,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    BASE_URL: '',
+  };
+  const started = performance.now();
+  const child =
+    via === 'npm'
+      ? spawn('npm', ['start', '--silent'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(process.execPath, serveArgs(), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log: string[] = [];
+  const collect = (data: Buffer) => log.push(...data.toString().split('\n').filter(Boolean));
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    await until200(`http://127.0.0.1:${port}/api/signals.json`, 120_000, child);
+  } catch (err) {
+    process.stderr.write(log.slice(-20).join('\n') + '\n');
+    throw err;
+  }
+  const startMs = Math.round(performance.now() - started);
+  const pid =
+    via === 'npm'
+      ? descendants(child.pid!).find((p) => /^\S*node\s.*dist\/cli\/main\.js/.test(commandLine(p)))!
+      : child.pid!;
+  return {
+    child,
+    pid,
+    startMs,
+    log,
+    async stop() {
+      // The serving process and its embedded database host must be gone (port and data directory free) before the
+      // next start is timed; npm itself exits before them.
+      const all = [pid, ...descendants(pid)];
+      if (child.exitCode === null) {
+        if (via === 'npm') process.kill(-child.pid!, 'SIGTERM');
+        else child.kill('SIGTERM');
+      }
+      await exited;
+      await waitGone(all);
+    },
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitGone(pids: number[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (pids.some(alive)) {
+    if (Date.now() > deadline) throw new Error(`processes ${pids.filter(alive).join(', ')} did not stop`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function startBare(port: number, recordingFile: string): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', String(port), recordingFile], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  return new Promise((resolve, reject) => {
-    const onData = (data: Buffer) => {
-      if (data.toString().split('\n').some(ready)) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await until200(`http://127.0.0.1:${port}/api/signals.json`, 60_000, child);
+  return {
+    child,
+    pid: child.pid!,
+    startMs: 0,
+    log: [],
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 async function freePort(): Promise<number> {
@@ -65,17 +182,41 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function load(base: string, paths: string[]): Promise<{ rps: number; p50: number; p99: number }> {
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** CPU time the server used per request, in microseconds. */
+  cpuUs: number;
+}
+
+async function load(
+  base: string,
+  pid: number,
+  paths: readonly string[],
+  pipelining: number,
+  duration: number,
+): Promise<Measure> {
+  const cpuBefore = cpuMs(pid);
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
-    pipelining: PIPELINING,
-    duration: DURATION,
+    pipelining,
+    duration,
+    // A 5 MB body on 50 connections to half a core takes seconds per response; only a stuck server times out.
+    timeout: 60,
     requests: paths.map((p) => ({ method: 'GET', path: p })),
   });
-  if (result.non2xx > 0 || result.errors > 0)
+  const cpu = cpuMs(pid) - cpuBefore;
+  if (result.non2xx > 0 || result.errors > result.requests.total / 100)
     throw new Error(`${base}${paths[0]}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
+  const requests = result.requests.total;
+  return {
+    rps: Math.round(requests / (result.duration || duration)),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuUs: Math.round((cpu * 1000) / Math.max(1, requests)),
+  };
 }
 
 async function recordAnswers(
@@ -111,36 +252,67 @@ function lookupQueries(names: string[], count: number): string[] {
   return queries;
 }
 
-async function benchDataset(label: string, scaleStartups: number | undefined): Promise<BenchResult[]> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sigsvc-bench-'));
-  const children: ChildProcess[] = [];
-  try {
-    if (scaleStartups) {
-      // The scale generator: the demo generator at N startups and one period, published before the server starts.
-      const store = await openStore({ dataDir, databaseUrl: undefined });
-      await migrateToLatest(store.db);
-      const dataset = generateDemoDataset({
-        seed: 'bench-scale',
-        startups: scaleStartups,
-        periods: 1,
-        endPeriod: lastCompletePeriod(new Date()),
-      });
-      await publishPeriod(store.db, {
-        ...dataset.periods[0]!,
-        dataset: 'synthetic-demo',
-        datasetName: DEMO_DATASET_NAME,
-        publishedAt: new Date(),
-      });
-      await store.close();
+/** The start phases the service logs at debug level ({"msg":"start phase","phase":…,"ms":…}). */
+function startPhases(log: string[]): string {
+  const phases: string[] = [];
+  for (const line of log) {
+    try {
+      const entry = JSON.parse(line) as { msg?: string; phase?: string; ms?: number; cpuMs?: number };
+      if (entry.msg === 'start phase') phases.push(`${entry.phase} ${entry.ms} (CPU ${entry.cpuMs})`);
+    } catch {
+      // not a log line
     }
+  }
+  return phases.join(', ');
+}
+
+interface DatasetResult {
+  label: string;
+  hot: Map<number, BenchResult[]>;
+  memory: BenchResult;
+  phases: BenchResult[];
+}
+
+async function publishScale(dataDir: string, startups: number): Promise<void> {
+  const store = await openStore({ dataDir, databaseUrl: undefined });
+  try {
+    await migrateToLatest(store.db);
+    const dataset = generateDemoDataset({
+      seed: 'bench-scale',
+      startups,
+      periods: 1,
+      endPeriod: lastCompletePeriod(new Date()),
+    });
+    await publishPeriod(store.db, {
+      ...dataset.periods[0]!,
+      dataset: 'synthetic-demo',
+      datasetName: DEMO_DATASET_NAME,
+      publishedAt: new Date(),
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+async function benchDataset(share: CpuShare, label: string, scale: number | undefined): Promise<DatasetResult> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sigsvc-bench-'));
+  const running: Running[] = [];
+  const isScale = scale !== undefined;
+  try {
+    if (isScale) await publishScale(dataDir, scale);
     const port = await freePort();
-    children.push(
-      await startChild(
-        ['src/cli/main.ts', 'serve'],
-        { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', DATABASE_URL: '', REDIS_URL: '' },
-        (l) => l.includes('"msg":"serving"'),
-      ),
-    );
+    // Cold starts, as a user runs them: `npm start` (its build step included) on a fresh data directory (which
+    // creates the database and, for the demo, generates and stores the demo dataset), then again on the same one.
+    const fresh = await startService(dataDir, port, 'npm', 'debug');
+    const firstStartPeak = memoryMb(fresh.pid).peak;
+    await fresh.stop();
+    const existing = await startService(dataDir, port, 'npm', 'debug');
+    await existing.stop();
+
+    // The measured server: the same node command, started once more on the existing data directory.
+    const service = await startService(dataDir, port, 'node', 'warn');
+    running.push(service);
+    const afterStart = memoryMb(service.pid).rss;
     const base = `http://127.0.0.1:${port}`;
     const signals = (await (await fetch(`${base}/api/signals.json`)).json()) as {
       sectors: { startups: { name: string }[] }[];
@@ -148,62 +320,132 @@ async function benchDataset(label: string, scaleStartups: number | undefined): P
     const names = signals.sectors.flatMap((s) => s.startups.map((x) => x.name));
     const queries = lookupQueries(names, 1000);
     const recordingFile = path.join(dataDir, 'recording.json');
-    const recorded = await recordAnswers(base, {
-      '/api/signals.json': '/api/signals.json',
-      '/api/signal': queries[0]!,
-    });
-    await fs.writeFile(recordingFile, JSON.stringify(recorded));
-    const barePort = await freePort();
-    children.push(
-      await startChild(['bench/bare-server.ts', String(barePort), recordingFile], {}, (l) => l.includes('ready')),
+    await fs.writeFile(
+      recordingFile,
+      JSON.stringify(
+        await recordAnswers(base, { '/api/signals.json': '/api/signals.json', '/api/signal': queries[0]! }),
+      ),
     );
-    const bare = `http://127.0.0.1:${barePort}`;
+    const barePort = await freePort();
+    const bare = await startBare(barePort, recordingFile);
+    running.push(bare);
+    const bareBase = `http://127.0.0.1:${barePort}`;
+    await share.confine(service.pid, `${isScale ? 'scale' : 'demo'}-service`);
+    await share.confine(bare.pid, `${isScale ? 'scale' : 'demo'}-bare`);
 
-    const results: BenchResult[] = [];
-    for (const [name, paths, goal] of [
-      ['GET /api/signals.json', ['/api/signals.json'], 0.9],
-      ['GET /api/signal', queries, 0.7],
-    ] as const) {
-      await load(base, [...paths]); // warm-up pass, not reported
-      // Alternate the two servers over several rounds and keep the median round: the machine's other load then
-      // weighs on both sides alike.
-      const rounds: { ours: Awaited<ReturnType<typeof load>>; baseline: Awaited<ReturnType<typeof load>> }[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        rounds.push({ ours: await load(base, [...paths]), baseline: await load(bare, [paths[0]!]) });
+    const routes = [
+      {
+        name: 'GET /api/signals.json',
+        paths: ['/api/signals.json'],
+        barePaths: ['/api/signals.json'],
+        goal: GOALS.signals,
+      },
+      // The bare server answers by path and ignores the query, so it gets the very same 1,000 requests.
+      { name: 'GET /api/signal', paths: queries, barePaths: queries, goal: GOALS.lookup },
+    ];
+    for (const route of routes) {
+      for (const depth of PIPELINING) {
+        await load(base, service.pid, route.paths, depth, WARMUP);
+        await load(bareBase, bare.pid, route.barePaths, depth, WARMUP);
       }
-      rounds.sort((a, b) => a.ours.rps / a.baseline.rps - b.ours.rps / b.baseline.rps);
-      const { ours, baseline } = rounds[Math.floor(ROUNDS / 2)]!;
-      const ratio = ours.rps / baseline.rps;
-      results.push({
-        name: `${name} (${label})`,
-        metrics: {
-          'req/s': ours.rps,
-          'p50 ms': ours.p50,
-          'p99 ms': ours.p99,
-          'bare req/s': baseline.rps,
-          'bare p99 ms': baseline.p99,
-          ratio: ratio.toFixed(2),
-          goal: `≥ ${goal}`,
-          met: ratio >= goal ? 'yes' : 'no',
-        },
-      });
     }
-    return results;
+    const warm = memoryMb(service.pid).rss;
+
+    const hot = new Map<number, BenchResult[]>();
+    for (const depth of PIPELINING) {
+      const results: BenchResult[] = [];
+      for (const route of routes) {
+        // Alternate the servers, and which goes first, so the machine's other load weighs on both alike.
+        const rounds: { ours: Measure; baseline: Measure }[] = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          let ours: Measure;
+          let baseline: Measure;
+          if (round % 2 === 0) {
+            ours = await load(base, service.pid, route.paths, depth, DURATION);
+            baseline = await load(bareBase, bare.pid, route.barePaths, depth, DURATION);
+          } else {
+            baseline = await load(bareBase, bare.pid, route.barePaths, depth, DURATION);
+            ours = await load(base, service.pid, route.paths, depth, DURATION);
+          }
+          rounds.push({ ours, baseline });
+        }
+        const ratios = rounds.map((r) => (r.ours.rps / r.baseline.rps).toFixed(2));
+        rounds.sort((a, b) => a.ours.rps / a.baseline.rps - b.ours.rps / b.baseline.rps);
+        const { ours, baseline } = rounds[Math.floor(ROUNDS / 2)]!;
+        const ratio = ours.rps / baseline.rps;
+        results.push({
+          name: `${route.name} (${label})`,
+          metrics: {
+            'req/s': ours.rps,
+            'p50 ms': ours.p50,
+            'p99 ms': ours.p99,
+            'CPU µs/req': ours.cpuUs,
+            'bare req/s': baseline.rps,
+            'bare p50 ms': baseline.p50,
+            'bare p99 ms': baseline.p99,
+            'bare CPU µs/req': baseline.cpuUs,
+            'req/s ratio': ratio.toFixed(2),
+            'CPU/req ratio': (ours.cpuUs / Math.max(1, baseline.cpuUs)).toFixed(2),
+            'rounds (ratio)': ratios.join(' '),
+            ...(depth === PIPELINING[0] ? { goal: `≥ ${route.goal}`, met: ratio >= route.goal ? 'yes' : 'no' } : {}),
+          },
+        });
+      }
+      hot.set(depth, results);
+    }
+    const end = memoryMb(service.pid);
+    const warmGoal = isScale ? GOALS.rssWarmScale : GOALS.rssWarmDemo;
+    const memory: BenchResult = {
+      name: label,
+      metrics: {
+        'RSS after start MB': afterStart,
+        'RSS warm MB': `${warm} (goal ≤ ${warmGoal})`,
+        'RSS peak MB': `${Math.max(end.peak, firstStartPeak)}${isScale ? '' : ` (goal ≤ ${GOALS.rssPeakDemo})`}`,
+        'peak under load MB': end.peak,
+        'peak first start MB': firstStartPeak,
+        'bare RSS MB': memoryMb(bare.pid).rss,
+        'npm start → 200, fresh data dir ms': `${fresh.startMs}${isScale ? '' : ` (goal ≤ ${START_GOALS.fresh})`}`,
+        'npm start → 200, existing data dir ms': `${existing.startMs} (goal ≤ ${START_GOALS.existing})`,
+      },
+    };
+    const phases: BenchResult[] = [
+      { name: `${label}, fresh data dir`, metrics: { 'phases: wall ms (CPU ms)': startPhases(fresh.log) } },
+      { name: `${label}, existing data dir`, metrics: { 'phases: wall ms (CPU ms)': startPhases(existing.log) } },
+    ];
+    // Each dataset's figures as soon as they exist, so a run cut short still reports what it measured.
+    process.stderr.write(`${JSON.stringify({ label, hot: [...hot], memory, phases })}\n`);
+    return { label, hot, memory, phases };
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
+    for (const r of running) await r.stop().catch(() => {});
     await fs.rm(dataDir, { recursive: true, force: true });
   }
 }
 
-export async function run(): Promise<BenchResult[]> {
+export async function run(): Promise<BenchTable[]> {
+  // What users run: the built service. `npm run build` is incremental, so this is quick when nothing changed.
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const share = await cpuShare(CORE, QUOTA);
+  const others = Array.from({ length: os.cpus().length }, (_, i) => i).filter((i) => i !== CORE);
+  const loadGeneratorPinned = others.length > 0 && (await pin(process.pid, others.join(',')));
   const scale = Number(process.env.BENCH_SCALE ?? 10_000);
+  const results: DatasetResult[] = [];
+  try {
+    results.push(await benchDataset(share, 'demo, 315 startups', undefined));
+    if (scale > 0) results.push(await benchDataset(share, `scale, ${scale} startups`, scale));
+  } finally {
+    await share.close();
+  }
+  const setup = `${CONNECTIONS} connections, ${DURATION} s per measurement, ${ROUNDS} alternating rounds (median shown); servers ${share.describe}; load generator ${loadGeneratorPinned ? `on core(s) ${others.join(',')}` : 'not pinned'}`;
   return [
-    ...(await benchDataset('demo, 315 startups', undefined)),
-    ...(await benchDataset(`scale, ${scale} startups`, scale)),
+    ...PIPELINING.map((depth, i) => ({
+      title: `Hot reads, pipelining ${depth}${i === 0 ? ' (headline)' : ''}: ${setup}`,
+      results: results.flatMap((r) => r.hot.get(depth)!),
+    })),
+    { title: 'Memory (service process RSS) and start to first 200', results: results.map((r) => r.memory) },
+    { title: 'Start phases (debug log)', results: results.flatMap((r) => r.phases) },
   ];
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  printTable('HTTP: service vs bare node:http', await run());
+  for (const table of await run()) printTable(table.title, table.results);
 }

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { printTable, type BenchResult } from './types.js';
+import { printTable, type BenchResult, type BenchTable } from './types.js';
 
 const CASES: Record<string, string> = {
   http: 'HTTP: service vs bare node:http (same bytes, same run)',
@@ -25,8 +25,14 @@ for (const name of wanted.length ? wanted : Object.keys(CASES)) {
     process.exitCode = 2;
     continue;
   }
-  const module = (await import(pathToFileURL(file).href)) as { run(): Promise<BenchResult[]> };
+  const module = (await import(pathToFileURL(file).href)) as { run(): Promise<BenchResult[] | BenchTable[]> };
   const started = Date.now();
   const results = await module.run();
-  printTable(`${CASES[name]} (${Math.round((Date.now() - started) / 1000)} s)`, results);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  if (results.length > 0 && 'title' in results[0]!) {
+    for (const table of results as BenchTable[]) printTable(`${CASES[name]}: ${table.title}`, table.results);
+    process.stdout.write(`\n(${seconds} s)\n`);
+  } else {
+    printTable(`${CASES[name]} (${seconds} s)`, results as BenchResult[]);
+  }
 }

@@ -11,3 +11,9 @@ export function printTable(title: string, results: readonly BenchResult[]): void
   process.stdout.write(`\n### ${title}\n\n| ${header.join(' | ')} |\n|${header.map(() => ' --- ').join('|')}|\n`);
   for (const row of rows) process.stdout.write(`| ${row.join(' | ')} |\n`);
 }
+
+/** A case that reports several tables returns them with their titles. */
+export interface BenchTable {
+  title: string;
+  results: BenchResult[];
+}

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { buildServer } from './http/server.js';
-import { seedDemoIfEmpty } from './pipeline/demo/seed.js';
 import { SnapshotHolder, startPeriodPoller } from './snapshot/holder.js';
 import { loadSnapshot } from './snapshot/load.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
+import { countPeriods } from './store/periods.js';
 import { createRedis, pingRedis } from './store/redis.js';
 
 export interface RunningService {
@@ -21,21 +21,56 @@ export interface RunningService {
  * Starts the whole service: store (migrated), demo data on an empty store, the current snapshot, the HTTP server,
  * and the watcher that swaps in newly published periods.
  */
-export async function startService(config: Config, logger: Logger): Promise<RunningService> {
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+export interface StartOptions {
+  /** A store already being opened (the CLI starts it before loading the server's code); opened here otherwise. */
+  store?: Promise<Store>;
+}
+
+export async function startService(
+  config: Config,
+  logger: Logger,
+  options: StartOptions = {},
+): Promise<RunningService> {
+  // Each start phase in a debug line ({"msg":"start phase","phase":…,"ms":…}); the benchmark reports them.
+  // CPU time beside wall time: on a busy machine the wall time mostly measures the neighbours.
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  let mark = { wall: performance.now(), cpu: cpuMs() };
+  const phase = (name: string) => {
+    const now = { wall: performance.now(), cpu: cpuMs() };
+    logger.debug(
+      { phase: name, ms: Math.round(now.wall - mark.wall), cpuMs: Math.round(now.cpu - mark.cpu) },
+      'start phase',
+    );
+    mark = now;
+  };
+  // Node's own start and the loading of the code, up to here.
+  logger.debug({ phase: 'load code', ms: Math.round(mark.wall), cpuMs: Math.round(mark.cpu) }, 'start phase');
+  const store = await (options.store ?? openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
+  phase(store.hostsEmbedded ? 'open embedded database' : 'connect to database');
   try {
     await migrateToLatest(store.db);
-    if (config.demoData) {
+    phase('migrate');
+    // The demo generator is loaded only for an empty store (seedDemoIfEmpty checks again, under a lock).
+    if (config.demoData && (await countPeriods(store.db)) === 0) {
+      const { seedDemoIfEmpty } = await import('./pipeline/demo/seed.js');
       const written = await seedDemoIfEmpty(store.db, { seed: config.demoSeed });
       if (written > 0) logger.info({ periods: written }, 'loaded the synthetic demo dataset');
+      phase('generate and store demo data');
     }
     const holder = new SnapshotHolder(await loadSnapshot(store.db, config.baseUrl));
+    // The answer, search and diligence indexes of the period are built once the server listens (see warmUp).
+    holder.deferWarmUp();
     if (!holder.current) logger.warn('no period is published yet; data routes answer 503 until one is');
+    phase('load snapshot');
 
     const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
     if (redis) await pingRedis(redis).catch((err) => logger.warn({ err }, 'redis is not reachable yet'));
     const probes = redis ? [{ name: 'redis', check: () => pingRedis(redis) }] : [];
     const app = await buildServer({ config, store, holder }, { logger, probes });
+    phase('build server and per-period indexes');
     const stopPolling = startPeriodPoller({
       db: store.db,
       baseUrl: config.baseUrl,
@@ -46,6 +81,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         logger.info({ period: s.period.slug, startups: s.startups.length }, 'serving a newly published period'),
     });
     await app.listen({ port: config.port, host: config.host });
+    phase('listen');
+    holder.warmUp((err) => logger.error({ err }, 'could not build a per-period index'));
     const addr = app.server.address();
     const address =
       typeof addr === 'object' && addr

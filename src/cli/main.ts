@@ -1,10 +1,8 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env node
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { startService } from '../service.js';
-import { registerPipelineCommands } from './pipeline.js';
-import { registerKeysCommands } from './keys.js';
+import { openStore } from '../store/database.js';
 
 const program = new Command()
   .name('signal-service')
@@ -17,7 +15,11 @@ program
   .action(async () => {
     const config = loadConfig();
     const logger = createLogger(config);
-    const service = await startService(config, logger);
+    // Open the store first: the embedded database's host process starts while this one loads the server's code.
+    const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+    store.catch(() => {}); // awaited (and reported) by startService
+    const { startService } = await import('../service.js');
+    const service = await startService(config, logger, { store });
     const shutdown = (signal: string) => {
       logger.info({ signal }, 'shutting down: finishing in-flight requests');
       service.close().then(
@@ -32,8 +34,12 @@ program
     process.once('SIGINT', () => shutdown('SIGINT'));
   });
 
-registerPipelineCommands(program);
-registerKeysCommands(program);
+// The pipeline's and keys' code (GitHub client, queue, progress bars, payments) is loaded only when one may run, not
+// by `serve`.
+if (process.argv[2] !== 'serve') {
+  (await import('./pipeline.js')).registerPipelineCommands(program);
+  (await import('./keys.js')).registerKeysCommands(program);
+}
 
 program.parseAsync().catch((err: unknown) => {
   if (err instanceof ConfigError) {

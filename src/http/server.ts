@@ -36,6 +36,7 @@ export interface ServerOptions {
  * Routes are thin: they validate input from their schema, ask the snapshot or a core service, and shape the output.
  */
 export async function buildServer(ctx: AppContext, options: ServerOptions = {}): Promise<FastifyInstance> {
+  const common = commonHeaders(ctx.config.baseUrl.startsWith('https:'));
   const app = Fastify({
     loggerInstance: typeof options.logger === 'object' ? options.logger : undefined,
     logger: typeof options.logger === 'object' ? undefined : (options.logger ?? false),
@@ -44,14 +45,17 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     requestIdHeader: false,
     // No per-request access lines: they cost more than the request itself on the hot reads. Errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
+    // No child logger per request either (pino builds one with its bindings and redaction on every request):
+    // request.log is the service's logger; the few lines logged per request name the request id themselves.
+    childLoggerFactory: (logger) => logger,
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: false },
     return503OnClosing: true,
-    frameworkErrors: frameworkErrorHandler(commonHeaders(ctx.config.baseUrl.startsWith('https:'))),
+    frameworkErrors: frameworkErrorHandler(common),
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  registerErrorHandling(app);
+  registerErrorHandling(app, common);
   registerCommonHeaders(app, ctx.config.baseUrl.startsWith('https:'));
   await registerOpenApi(app, ctx.config.baseUrl);
 

@@ -13,6 +13,7 @@ export type SnapshotListener = (snapshot: Snapshot) => void;
 export class SnapshotHolder {
   private snapshot: Snapshot | undefined;
   private readonly listeners: SnapshotListener[] = [];
+  private deferred: SnapshotListener[] | undefined;
 
   constructor(initial?: Snapshot) {
     this.snapshot = initial;
@@ -25,11 +26,43 @@ export class SnapshotHolder {
   /** Called after every swap (and at once when a snapshot is already there): rebuild derived indexes here. */
   onSwap(listener: SnapshotListener): void {
     this.listeners.push(listener);
-    if (this.snapshot) listener(this.snapshot);
+    if (!this.snapshot) return;
+    if (this.deferred) this.deferred.push(listener);
+    else listener(this.snapshot);
+  }
+
+  /**
+   * From now until `warmUp()`, listeners registered while a snapshot is already there do not run at once: the server
+   * starts answering the hot reads first, and the per-period indexes those listeners build follow right after.
+   */
+  deferWarmUp(): void {
+    this.deferred ??= [];
+  }
+
+  /**
+   * Runs the deferred listeners for the current snapshot, one per event-loop turn so requests are answered in
+   * between. A request that needs an index before its turn builds it itself (indexes are memoised per snapshot).
+   */
+  warmUp(report: (err: unknown) => void): void {
+    const pending = this.deferred ?? [];
+    this.deferred = undefined;
+    const snapshot = this.snapshot;
+    const next = () => {
+      const listener = pending.shift();
+      if (!listener || this.snapshot !== snapshot || !snapshot) return;
+      try {
+        listener(snapshot);
+      } catch (err) {
+        report(err);
+      }
+      setImmediate(next);
+    };
+    setImmediate(next);
   }
 
   swap(next: Snapshot): void {
     this.snapshot = next;
+    if (this.deferred) this.deferred = [];
     for (const listener of this.listeners) listener(next);
   }
 }

@@ -52,7 +52,24 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   };
 }
 
+/**
+ * True when every known migration, and no other, is recorded as applied: one query instead of the Migrator's
+ * checks and lock, for the common start on an up-to-date database. Anything else (no migration table yet, a
+ * migration missing, an unknown one recorded) is left to the Migrator, which applies or reports it.
+ */
+async function upToDate(db: Kysely<Database>): Promise<boolean> {
+  const known = Object.keys(await migrationProvider.getMigrations());
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    const applied = new Set(rows.map((r) => r.name));
+    return applied.size === known.length && known.every((name) => applied.has(name));
+  } catch {
+    return false;
+  }
+}
+
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  if (await upToDate(db)) return;
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -1,15 +1,15 @@
+import { fork } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { fileURLToPath } from 'node:url';
 import lockfile from 'proper-lockfile';
 
 /**
  * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) in DATA_DIR.
  *
  * PGlite admits one process per data directory. So the first process to open a data directory takes an exclusive
- * lock on it, opens PGlite and serves it over the PostgreSQL wire protocol on a Unix socket inside DATA_DIR (or a
- * loopback port when the path is too long for a socket). Every user, the owner included, connects through that
+ * lock on it and starts a host process (embedded-host.ts) that opens PGlite and serves it over the PostgreSQL wire
+ * protocol on a Unix socket inside DATA_DIR (or a loopback port when the path is too long for a socket). Every user, the owner included, connects through that
  * socket with the ordinary `pg` driver; pglite-socket queues their messages and keeps a transaction's statements
  * together. A CLI command run beside a running server therefore talks to the server's database, and the server sees
  * its writes at once.
@@ -27,8 +27,6 @@ export interface EmbeddedHost {
 }
 
 const ENDPOINT_FILE = 'embedded-db.json';
-const SOCKET_PORT = 5432;
-const MAX_SOCKET_PATH = 100;
 
 async function readEndpoint(dataDir: string): Promise<EmbeddedEndpoint | undefined> {
   try {
@@ -39,106 +37,71 @@ async function readEndpoint(dataDir: string): Promise<EmbeddedEndpoint | undefin
   }
 }
 
+/** The host process's entry point, beside this module (`.ts` under tsx, `.js` once built). */
+const HOST_MODULE = new URL(`./embedded-host${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+/** Node options the host inherits: module loaders only (tsx under tests), not the server's heap or profiler flags. */
+const LOADER_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
+
+function loaderArgs(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i]!;
+    const name = arg.split('=')[0]!;
+    if (!LOADER_FLAGS.has(name)) continue;
+    kept.push(arg);
+    if (!arg.includes('=') && i + 1 < execArgv.length) kept.push(execArgv[++i]!);
+  }
+  return kept;
+}
+
+type HostMessage = { type: 'ready'; host: string; port: number } | { type: 'failed'; message: string };
+
+/**
+ * Starts the host process (src/store/embedded-host.ts): PGlite and its socket server live there, apart from the
+ * process that holds the lock. The serving process thus keeps neither PGlite's WebAssembly heap nor its work: a
+ * pipeline publishing a period through the socket never blocks the event loop that answers HTTP.
+ */
 async function startHost(dataDir: string, release: () => Promise<void>): Promise<EmbeddedHost> {
-  const db = await PGlite.create({ dataDir: path.join(dataDir, 'pglite') });
-  const socketPath = path.join(dataDir, `.s.PGSQL.${SOCKET_PORT}`);
-  const useUnixSocket = socketPath.length <= MAX_SOCKET_PATH;
-  if (useUnixSocket) await fs.rm(socketPath, { force: true });
-  const server = new PGLiteSocketServer(
-    useUnixSocket
-      ? { db, path: socketPath, maxConnections: 64 }
-      : { db, host: '127.0.0.1', port: 0, maxConnections: 64 },
-  );
-  keepConnectionsApart(server, db);
-  await server.start();
-  const port = useUnixSocket ? SOCKET_PORT : Number(/:(\d+)$/.exec(server.getServerConn())?.[1]);
-  const endpoint: EmbeddedEndpoint = { host: useUnixSocket ? dataDir : '127.0.0.1', port, pid: process.pid };
-  await fs.writeFile(path.join(dataDir, ENDPOINT_FILE), JSON.stringify(endpoint), { mode: 0o600 });
+  const child = fork(fileURLToPath(HOST_MODULE), [dataDir], {
+    execArgv: loaderArgs(process.execArgv),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.on('error', () => {}); // a message to a host that is already gone; its exit is what we wait for
+  let endpoint: EmbeddedEndpoint;
+  try {
+    const ready = await new Promise<{ host: string; port: number }>((resolve, reject) => {
+      child.once('message', (message: HostMessage) =>
+        message.type === 'ready' ? resolve(message) : reject(new Error(message.message)),
+      );
+      child.once('exit', (code) => reject(new Error(`the embedded database host exited with ${code}`)));
+      child.once('error', reject);
+    });
+    endpoint = { host: ready.host, port: ready.port, pid: process.pid };
+    await fs.writeFile(path.join(dataDir, ENDPOINT_FILE), JSON.stringify(endpoint), { mode: 0o600 });
+  } catch (err) {
+    child.kill('SIGKILL');
+    await exited;
+    throw err;
+  }
+  // Neither the child nor its channel keeps this process alive; if this process ends, the host closes itself.
+  child.unref();
+  child.channel?.unref();
   let closed = false;
   return {
     endpoint,
     async close() {
       if (closed) return;
       closed = true;
-      await server.stop();
-      await db.close();
+      if (child.exitCode === null && child.signalCode === null) {
+        if (child.connected) child.send('close');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
       await fs.rm(path.join(dataDir, ENDPOINT_FILE), { force: true });
       await release();
     },
-  };
-}
-
-interface QueuedMessage {
-  handlerId: number;
-  message: Uint8Array;
-  onData(data: Uint8Array): void;
-  resolve(bytes: number): void;
-  reject(err: unknown): void;
-}
-interface MessageQueue {
-  queue: QueuedMessage[];
-  processing: boolean;
-  lastHandlerId: number | null;
-  processQueue(): Promise<void>;
-  clearTransactionIfNeeded(handlerId: number): Promise<void>;
-}
-
-const READY_FOR_QUERY = 0x5a; // 'Z'
-const IDLE = 0x49; // 'I'
-
-/**
- * pglite-socket multiplexes its connections onto PGlite's single session one protocol message at a time, and keeps a
- * connection's messages together only inside a transaction. Outside one, an extended-protocol exchange (Parse, Bind,
- * Execute, Sync) of one connection can interleave with another's, and the other's Bind replaces the unnamed portal.
- * This widens the rule: once a connection has sent a message, only its messages run until PostgreSQL reports the
- * session idle again (ReadyForQuery with status 'I', which ends every exchange and every transaction).
- */
-function keepConnectionsApart(server: PGLiteSocketServer, db: PGlite): void {
-  const queue = (server as unknown as { queryQueue: MessageQueue }).queryQueue;
-  let owner: number | null = null;
-  queue.processQueue = async function processQueue(this: MessageQueue) {
-    if (this.processing) return;
-    this.processing = true;
-    try {
-      while (this.queue.length > 0) {
-        const index = owner === null ? 0 : this.queue.findIndex((q) => q.handlerId === owner);
-        if (index < 0) break; // the owner's next message has not arrived yet
-        const item = this.queue.splice(index, 1)[0]!;
-        let tail = new Uint8Array(0);
-        try {
-          await db.runExclusive(() =>
-            db.execProtocolRawStream(item.message, {
-              onRawData: (data: Uint8Array) => {
-                const joined = new Uint8Array(tail.length + data.length);
-                joined.set(tail);
-                joined.set(data, tail.length);
-                tail = joined.slice(-6);
-                item.onData(data);
-              },
-            }),
-          );
-        } catch (err) {
-          owner = null;
-          item.reject(err);
-          continue;
-        }
-        const idle = tail.length === 6 && tail[0] === READY_FOR_QUERY && tail[5] === IDLE;
-        owner = idle && !db.isInTransaction() ? null : item.handlerId;
-        this.lastHandlerId = item.handlerId;
-        item.resolve(tail.length);
-      }
-    } finally {
-      this.processing = false;
-    }
-  };
-  const clear = queue.clearTransactionIfNeeded.bind(queue);
-  queue.clearTransactionIfNeeded = async function clearTransactionIfNeeded(handlerId: number) {
-    if (owner === handlerId) {
-      owner = null;
-      if (db.isInTransaction()) await db.exec('ROLLBACK');
-    }
-    await clear(handlerId);
-    await queue.processQueue();
   };
 }
 

@@ -11,10 +11,16 @@ function safeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 
-function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: HttpProblem): FastifyReply {
+function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  problem: HttpProblem,
+  common: Record<string, string>,
+): FastifyReply {
   const instance = request.url.split('?')[0];
   return reply
     .code(problem.status)
+    .headers(common)
     .headers(problem.headers)
     .header('content-type', PROBLEM_CONTENT_TYPE)
     .header('cache-control', 'no-store')
@@ -30,8 +36,7 @@ export function frameworkErrorHandler(headers: Record<string, string>) {
     const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
     const detail =
       status === 414 ? 'A path segment is too long.' : status === 400 ? 'The URL is malformed.' : undefined;
-    reply.headers(headers);
-    sendProblem(request, reply, new HttpProblem(status, statusTitle(status), detail));
+    sendProblem(request, reply, new HttpProblem(status, statusTitle(status), detail), headers);
   };
 }
 
@@ -44,26 +49,27 @@ function validationFields(error: FastifyError): ProblemField[] {
 }
 
 /**
- * The one place errors become responses. Known problems keep their status; request validation failures are 400
+ * The one place errors become responses. Every problem carries the common headers (`common`), whether or not the
+ * route's own hook set them. Known problems keep their status; request validation failures are 400
  * with each bad field; client errors raised by Fastify itself (bad JSON, body too large, wrong content type) keep
  * their 4xx status; anything else is a logged 500 whose details never reach the client.
  */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, common: Record<string, string>): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof HttpProblem) return sendProblem(request, reply, error);
+    if (error instanceof HttpProblem) return sendProblem(request, reply, error, common);
     if (error.validation) {
       const fields = validationFields(error);
       const detail = fields.length
         ? fields.map((f) => `${f.location}: ${f.message}`).join('; ')
         : `${error.validationContext ?? 'request'} is invalid`;
-      return sendProblem(request, reply, new HttpProblem(400, statusTitle(400), detail, { errors: fields }));
+      return sendProblem(request, reply, new HttpProblem(400, statusTitle(400), detail, { errors: fields }), common);
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return sendProblem(request, reply, new HttpProblem(status, statusTitle(status), error.message));
+      return sendProblem(request, reply, new HttpProblem(status, statusTitle(status), error.message), common);
     }
-    request.log.error({ err: error }, 'unhandled error');
-    return sendProblem(request, reply, new HttpProblem(500, statusTitle(500), 'An unexpected error occurred.'));
+    request.log.error({ err: error, reqId: request.id }, 'unhandled error');
+    return sendProblem(request, reply, new HttpProblem(500, statusTitle(500), 'An unexpected error occurred.'), common);
   });
 
   app.setNotFoundHandler((request, reply) =>
@@ -71,6 +77,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       request,
       reply,
       new HttpProblem(404, statusTitle(404), `No resource at ${request.method} ${request.url.split('?')[0]}.`),
+      common,
     ),
   );
 }

@@ -1,4 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route sends only pre-rendered bodies whose prepared header objects already carry the common headers
+     * (`renderedSender({ ...commonHeaders(https), … })`), so it skips the per-request hook that sets them.
+     */
+    commonHeadersPrepared?: boolean;
+  }
+}
 
 /** Headers every public response carries: open CORS (the data is public) and conservative security headers. */
 export const EXPOSED_HEADERS = [
@@ -37,10 +47,18 @@ export function commonHeaders(https: boolean): Record<string, string> {
 
 export function registerCommonHeaders(app: FastifyInstance, https: boolean): void {
   const headers = commonHeaders(https);
-  // One hook with a prebuilt header object: the cheapest way to put the same headers on every response.
-  app.addHook('onRequest', (_request, reply, done) => {
+  const setCommonHeaders: onRequestHookHandler = (_request, reply, done) => {
     reply.headers(headers);
     done();
+  };
+  // Decided once per route, when it is registered: every route gets a hook with a prebuilt header object, except
+  // the hot reads that carry the headers in their prepared header objects. Responses that never reach a route
+  // (404, framework errors) and every problem document get them from the error handling (plugins/errors.ts).
+  app.addHook('onRoute', (route) => {
+    if (route.config?.commonHeadersPrepared) return;
+    const own =
+      route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [setCommonHeaders, ...own];
   });
 
   // CORS preflight for every path.

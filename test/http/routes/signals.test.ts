@@ -325,6 +325,46 @@ describe('signals read API', () => {
       assert.equal((await svc.get('/api/signal?company=a&company=b')).status, 400);
     });
 
+    test('a bad query answers problem+json with the CORS and security headers', async () => {
+      const r = await svc.get('/api/signal?company=');
+      assert.equal(r.status, 400);
+      assert.equal(r.headers.get('access-control-allow-origin'), '*');
+      assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(r.headers.get('cache-control'), 'no-store');
+    });
+
+    test('an unknown query parameter beside company is ignored', async () => {
+      const target = body.sectors[2].startups[1];
+      const r = await svc.get(`/api/signal?company=${encodeURIComponent(target.name)}&utm_source=x`);
+      assert.equal(r.status, 200);
+      assert.deepEqual(await r.json(), target);
+    });
+
+    test('If-None-Match with the ETag answers 304 with the ETag and the common headers', async () => {
+      const target = body.sectors[4].startups[0];
+      const first = await lookup(target.name);
+      const etag = first.headers.get('etag')!;
+      assert.match(etag, /^"[\w-]+"$/);
+      assert.equal(first.headers.get('access-control-allow-origin'), '*');
+      const again = await svc.get(`/api/signal?company=${encodeURIComponent(target.name)}`, {
+        headers: { 'if-none-match': `W/${etag}` },
+      });
+      assert.equal(again.status, 304);
+      assert.equal(again.headers.get('etag'), etag);
+      assert.equal(again.headers.get('access-control-allow-origin'), '*');
+      assert.equal(again.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'");
+      assert.equal(await again.text(), '');
+    });
+
+    test('the same query asked twice answers the same bytes', async () => {
+      const target = body.sectors[5].startups[3];
+      const a = await lookup(target.name.toLowerCase());
+      const b = await lookup(target.name.toLowerCase());
+      assert.equal(a.headers.get('etag'), b.headers.get('etag'));
+      assert.deepEqual(await a.json(), target);
+      assert.deepEqual(await b.json(), target);
+    });
+
     test('a hit is exactly the Startup record from signals.json, with X-Name-Match: exact', async () => {
       const target = body.sectors[3].startups[5];
       const r = await lookup(target.name);
