@@ -230,8 +230,8 @@ export class NameMatcher<T> {
   private readonly forms: Form[] = [];
   private readonly exact = new Map<string, Form[]>();
   private readonly related = new Map<string, Related[]>();
-  /** Typo-able forms by `${first letter}${length}` of each distinctive word. */
-  private readonly buckets = new Map<string, Form[]>();
+  /** Typo-able forms by `${first letter}${length}` of each distinctive word, with that word. */
+  private readonly buckets = new Map<string, { form: Form; word: string }[]>();
   private readonly displayNames: string[];
   private readonly cache = new LRUCache<string, Resolution<number>>({ max: 10_000 });
 
@@ -278,9 +278,9 @@ export class NameMatcher<T> {
     for (const [i, word] of words.entries()) {
       if (generic[i]) continue;
       const bucket = `${word[0]}${word.length}`;
-      const forms = this.buckets.get(bucket);
-      if (forms === undefined) this.buckets.set(bucket, [form]);
-      else if (forms[forms.length - 1] !== form) forms.push(form);
+      const entries = this.buckets.get(bucket);
+      if (entries === undefined) this.buckets.set(bucket, [{ form, word }]);
+      else entries.push({ form, word });
     }
   }
 
@@ -410,8 +410,11 @@ export class NameMatcher<T> {
     for (const word of words) {
       const limit = 2 + slack;
       for (let length = Math.max(1, word.length - limit); length <= word.length + limit; length++) {
-        for (const form of this.buckets.get(`${word[0]}${length}`) ?? []) {
-          if (seen.has(form)) continue;
+        for (const entry of this.buckets.get(`${word[0]}${length}`) ?? []) {
+          const { form } = entry;
+          if (seen.has(form) || words.length > form.words.length) continue;
+          // Cheap gate: this query word must be within reach of the distinctive word that put the form here.
+          if (wordEdits(word, entry.word, allowedEdits(entry.word.length) + slack) === Infinity) continue;
           seen.add(form);
           const aligned = align(words, form, slack);
           if (!aligned) continue;
@@ -431,8 +434,8 @@ export class NameMatcher<T> {
     const seen = new Set<Form>();
     for (const word of words) {
       if (isGenericWord(word) || word.length < 3) continue;
-      for (const form of this.buckets.get(`${word[0]}${word.length}`) ?? []) {
-        if (seen.has(form) || !form.words.includes(word)) continue;
+      for (const { form, word: distinctive } of this.buckets.get(`${word[0]}${word.length}`) ?? []) {
+        if (distinctive !== word || seen.has(form)) continue;
         seen.add(form);
         found.push({ form, word });
       }
