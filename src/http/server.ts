@@ -18,6 +18,7 @@ import { feedRoutes } from './routes/feed.js';
 import { citeRoutes } from './routes/cite.js';
 import { marketsRoutes } from './routes/markets.js';
 import { agentsRoutes } from './routes/agents.js';
+import { HTML_CSP, htmlNotFound, loadSiteAssets, siteRoutes } from './routes/site.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -44,7 +45,11 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  registerErrorHandling(app);
+  const siteAssets = loadSiteAssets();
+  registerErrorHandling(app, {
+    htmlNotFound: (path) => htmlNotFound(ctx.config.baseUrl, siteAssets, path),
+    htmlHeaders: { 'content-security-policy': HTML_CSP },
+  });
   registerCommonHeaders(app, ctx.config.baseUrl.startsWith('https:'));
   await registerOpenApi(app, ctx.config.baseUrl);
 
@@ -62,6 +67,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await citeRoutes(scope, ctx);
     await marketsRoutes(scope, ctx);
     await agentsRoutes(scope, ctx);
+    await siteRoutes(scope, ctx, siteAssets);
   });
   return app;
 }
