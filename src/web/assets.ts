@@ -19,6 +19,7 @@ export interface SiteAssets {
   byPath: Map<string, StaticAsset>;
   css: string;
   sortScript: string;
+  icon: string;
   docs: { css: string; bundle: string; init: string };
 }
 
@@ -32,6 +33,7 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.woff2': 'font/woff2',
+  '.svg': 'image/svg+xml',
 };
 
 export function loadSiteAssets(): SiteAssets {
@@ -39,6 +41,7 @@ export function loadSiteAssets(): SiteAssets {
     ['/assets/site.css', repoPath('src', 'web', 'assets', 'site.css')],
     ['/assets/sort.js', repoPath('src', 'web', 'assets', 'sort.js')],
     ['/assets/docs-init.js', repoPath('src', 'web', 'assets', 'docs-init.js')],
+    ['/assets/icon.svg', repoPath('src', 'web', 'assets', 'icon.svg')],
     [
       '/assets/fonts/inter-latin-wght-normal.woff2',
       packageFile('@fontsource-variable/inter', 'files/inter-latin-wght-normal.woff2'),
@@ -58,6 +61,7 @@ export function loadSiteAssets(): SiteAssets {
     byPath,
     css: url('/assets/site.css'),
     sortScript: url('/assets/sort.js'),
+    icon: url('/assets/icon.svg'),
     docs: {
       css: url('/assets/swagger-ui/swagger-ui.css'),
       bundle: url('/assets/swagger-ui/swagger-ui-bundle.js'),

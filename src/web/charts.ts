@@ -102,10 +102,11 @@ export function lineChart(options: {
       >`,
     );
   });
-  // Label at most ~8 periods on the x axis so the text never overlaps.
+  // Label at most ~8 periods, counted back from the newest so the last week is always labelled and never crowded.
   const every = Math.max(1, Math.ceil(options.labels.length / 8));
+  const last = options.labels.length - 1;
   const xTicks = options.labels.map((label, i) =>
-    i % every === 0 || i === options.labels.length - 1
+    (last - i) % every === 0
       ? html`<text x="${x(label)!.toFixed(1)}" y="${height - margin.bottom + 18}" text-anchor="middle">${label}</text>`
       : '',
   );

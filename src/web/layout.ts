@@ -7,6 +7,7 @@ export const SITE_NAME = 'Signal Service';
 export interface AssetPaths {
   css: string;
   sortScript: string;
+  icon: string;
 }
 
 export interface PageInput {

@@ -61,7 +61,7 @@ export function docsPage(assets: { css: string; bundle: string; init: string }):
     <p class="lede">
       Every endpoint, generated from <a href="/api/openapi.json">the OpenAPI document</a>. Free endpoints need no key.
     </p>
-    <div id="api-reference">
+    <div id="api-reference" class="api-reference">
       <p class="muted">
         The interactive reference needs JavaScript; the raw document is at
         <a href="/api/openapi.json">/api/openapi.json</a>.
