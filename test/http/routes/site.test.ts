@@ -30,8 +30,8 @@ describe('website', () => {
 
   before(async () => {
     svc = await startTestService();
-    signals = await (await svc.get('/api/signals.json')).json();
-    const changelog = await (await svc.get('/api/changelog.json')).json();
+    signals = (await (await svc.get('/api/signals.json')).json()) as Json;
+    const changelog = (await (await svc.get('/api/changelog.json')).json()) as Json;
     periods = (changelog.periods as Json[]).map((p) => p.slug as string);
   });
   after(() => svc.close());
@@ -111,7 +111,7 @@ describe('website', () => {
   });
 
   test("an answer's canonical URL from /api/answer is a page with its facts", async () => {
-    const hit = await (await svc.get('/api/answer?q=which%20startups%20are%20trending')).json();
+    const hit = (await (await svc.get('/api/answer?q=which%20startups%20are%20trending')).json()) as Json;
     const res = await page(new URL(hit.url).pathname);
     assert.equal(res.status, 200);
     const body = await res.text();
