@@ -196,6 +196,11 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
     },
   );
 
+  // Browsers ask for /favicon.ico whatever the page declares.
+  r.get('/favicon.ico', page, (_request, reply) => {
+    reply.code(301).header('location', assets.icon).header('cache-control', PUBLIC_CACHE).send();
+  });
+
   for (const [path, asset] of assets.byPath) {
     r.get(path, page, (request, reply) => {
       // A versioned URL (the one pages link to) never changes; the bare path may, so it is kept only briefly.
