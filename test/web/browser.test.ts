@@ -193,7 +193,7 @@ describe('website in a browser', { skip: missing }, () => {
         await page.screenshot({ path: file, fullPage: true });
         assert.ok(fs.statSync(file).size > 5_000, file);
         // Nothing is wider than the viewport: the page reflows instead of scrolling sideways.
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
         assert.ok(overflow <= 1, `${name} at ${label} width overflows by ${overflow}px`);
       }
       await page.context().close();
