@@ -11,7 +11,11 @@ import { startTestService, type TestService } from '../helpers/service.js';
  * is missing; elsewhere these tests are skipped with the reason (CHROMIUM_PATH points at another binary).
  */
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const missing = fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
+// CI (REQUIRE_BROWSER=1) must run them: there a missing browser fails the run instead of skipping.
+const missing =
+  fs.existsSync(CHROMIUM) || process.env.REQUIRE_BROWSER === '1'
+    ? false
+    : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
 const ARTIFACTS = path.resolve('test-artifacts', 'screenshots');
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
