@@ -163,3 +163,19 @@ export function winnerFromSnapshot(def: MarketDefinition, snapshot: Snapshot): M
   if (!top || (def.rule.scope === 'all' && top.rankOverall !== 1)) return null;
   return { login: top.login, name: top.startup.name, compositeScore: top.scores.composite };
 }
+
+/**
+ * A market's winner as of `snapshot`: undefined while it is not resolved; from the snapshot itself when it is the
+ * resolution period; otherwise from that stored period's rows (`loadRows`), or null when that period is not stored.
+ */
+export async function marketWinner(
+  def: MarketDefinition,
+  snapshot: Snapshot,
+  loadRows: (periodSlug: string) => Promise<Parameters<typeof winnerFromRows>[1]>,
+): Promise<MarketWinner | null | undefined> {
+  if (marketStatus(def, parsePeriodSlug(snapshot.period.slug)) !== 'resolved') return undefined;
+  const slug = resolutionPeriod(def).slug;
+  if (slug === snapshot.period.slug) return winnerFromSnapshot(def, snapshot);
+  if (!snapshot.periods.some((p) => p.slug === slug)) return null;
+  return winnerFromRows(def, await loadRows(slug));
+}

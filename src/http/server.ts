@@ -25,6 +25,7 @@ import { x402Routes } from './routes/x402.js';
 import { solanaRoutes } from './routes/solana.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { a2aRoutes } from './routes/a2a.js';
+import { HTML_CSP, htmlNotFound, loadSiteAssets, siteRoutes } from './routes/site.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -55,7 +56,11 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  registerErrorHandling(app, common);
+  const siteAssets = loadSiteAssets();
+  registerErrorHandling(app, common, {
+    htmlNotFound: (path) => htmlNotFound(ctx.config.baseUrl, siteAssets, path),
+    htmlHeaders: { 'content-security-policy': HTML_CSP },
+  });
   registerCommonHeaders(app, ctx.config.baseUrl.startsWith('https:'));
   await registerOpenApi(app, ctx.config.baseUrl);
 
@@ -80,6 +85,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await solanaRoutes(scope, ctx);
     await mcpRoutes(scope, ctx);
     await a2aRoutes(scope, ctx);
+    await siteRoutes(scope, ctx, siteAssets);
   });
   return app;
 }

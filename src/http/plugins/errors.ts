@@ -54,7 +54,27 @@ function validationFields(error: FastifyError): ProblemField[] {
  * with each bad field; client errors raised by Fastify itself (bad JSON, body too large, wrong content type) keep
  * their 4xx status; anything else is a logged 500 whose details never reach the client.
  */
-export function registerErrorHandling(app: FastifyInstance, common: Record<string, string>): void {
+export interface ErrorHandlingOptions {
+  /** Renders the site's HTML 404 page for a path; browsers asking for a missing page get it instead of JSON. */
+  htmlNotFound?: (path: string) => string;
+  /** Headers of that HTML page (its Content-Security-Policy). */
+  htmlHeaders?: Record<string, string>;
+}
+
+/** A browser navigating to a page (not an API client): GET or HEAD, outside /api/, accepting HTML. */
+function wantsHtml(request: FastifyRequest, path: string): boolean {
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !path.startsWith('/api/') &&
+    (request.headers.accept ?? '').includes('text/html')
+  );
+}
+
+export function registerErrorHandling(
+  app: FastifyInstance,
+  common: Record<string, string>,
+  options: ErrorHandlingOptions = {},
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpProblem) return sendProblem(request, reply, error, common);
     if (error.validation) {
@@ -72,12 +92,22 @@ export function registerErrorHandling(app: FastifyInstance, common: Record<strin
     return sendProblem(request, reply, new HttpProblem(500, statusTitle(500), 'An unexpected error occurred.'), common);
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    if (options.htmlNotFound && wantsHtml(request, path)) {
+      return reply
+        .code(404)
+        .headers(common)
+        .headers(options.htmlHeaders ?? {})
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(options.htmlNotFound(path));
+    }
+    return sendProblem(
       request,
       reply,
-      new HttpProblem(404, statusTitle(404), `No resource at ${request.method} ${request.url.split('?')[0]}.`),
+      new HttpProblem(404, statusTitle(404), `No resource at ${request.method} ${path}.`),
       common,
-    ),
-  );
+    );
+  });
 }

@@ -2,18 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { documentsDir } from '../../core/content.js';
-import {
-  buildMarket,
-  marketStatus,
-  marketSummary,
-  readMarkets,
-  resolutionPeriod,
-  winnerFromRows,
-  winnerFromSnapshot,
-  type MarketDefinition,
-  type MarketWinner,
-} from '../../core/markets.js';
-import { parsePeriodSlug } from '../../core/periods.js';
+import { buildMarket, marketSummary, marketWinner, readMarkets } from '../../core/markets.js';
 import { Market, MarketSummary } from '../../schemas/documents.js';
 import { Problem } from '../../schemas/problem.js';
 import { deriveAsync } from '../../snapshot/derive-async.js';
@@ -31,19 +20,11 @@ export async function marketsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const definitions = readMarkets(documentsDir(ctx.config)).markets;
   const available = definitions.map((d) => marketSummary(d, baseUrl));
 
-  /** A resolved market's winner, from the snapshot itself or, for an earlier week, from the stored period. */
-  async function winnerOf(def: MarketDefinition, snapshot: Snapshot): Promise<MarketWinner | null | undefined> {
-    if (marketStatus(def, parsePeriodSlug(snapshot.period.slug)) !== 'resolved') return undefined;
-    const slug = resolutionPeriod(def).slug;
-    if (slug === snapshot.period.slug) return winnerFromSnapshot(def, snapshot);
-    if (!snapshot.periods.some((p) => p.slug === slug)) return null;
-    return winnerFromRows(def, await periodStartups(ctx.store.db, slug));
-  }
-
   const marketsOf = deriveAsync(async (s: Snapshot) => {
     const bodies = new Map<string, Rendered>();
     for (const def of definitions) {
-      const market = buildMarket(def, s, baseUrl, await winnerOf(def, s));
+      const winner = await marketWinner(def, s, (slug) => periodStartups(ctx.store.db, slug));
+      const market = buildMarket(def, s, baseUrl, winner);
       bodies.set(def.slug, rendered(JSON.stringify(market), 'application/json; charset=utf-8'));
     }
     return bodies;

@@ -1,0 +1,213 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
+import { loadBlogPosts } from '../../core/blog.js';
+import { readReleaseLog } from '../../core/changelog.js';
+import { documentsDir } from '../../core/content.js';
+import { readGlossary } from '../../core/glossary.js';
+import { readMarkets } from '../../core/markets.js';
+import { RESEARCH_SLUGS } from '../../core/research.js';
+import { SearchType } from '../../schemas/answers.js';
+import { derive, rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
+import { seriesOf } from '../../store/series.js';
+import { loadSiteAssets, type SiteAssets } from '../../web/assets.js';
+import { pageContext, type PageContext } from '../../web/context.js';
+import { layout, type PageInput } from '../../web/layout.js';
+import {
+  answerPage,
+  blogIndexPage,
+  blogPostPage,
+  changelogPage,
+  faqPage,
+  glossaryPage,
+  marketsPage,
+  methodologyPage,
+  pricingPage,
+  researchIndexPage,
+  researchPage,
+} from '../../web/pages/content.js';
+import {
+  comparePage,
+  findComparison,
+  homePage,
+  isSectorSlug,
+  periodPage,
+  periodsIndexPage,
+  sectorPage,
+  sectorsIndexPage,
+  startupPage,
+} from '../../web/pages/data.js';
+import { docsPage, notFoundPage, SEARCH_QUERY_MAX, searchPage } from '../../web/pages/utility.js';
+import { PUBLIC_CACHE, sendRendered } from '../conditional.js';
+import { currentSnapshot, type AppContext } from '../context.js';
+import { unavailable } from '../problem.js';
+
+const HTML = 'text/html; charset=utf-8';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Pages may load only what this origin serves; JSON-LD blocks are data, not script, so no inline script is needed. */
+export const HTML_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** The API viewer sets inline styles on its elements (never inline script). */
+const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** Rendered pages kept per period; the rest are rendered again on demand (10,000 startups would not all fit). */
+const PAGE_CACHE_SIZE = 2_000;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyReply = FastifyReply<any, any, any, any, any, any, any, any>;
+type Build = (page: PageContext) => PageInput | undefined | Promise<PageInput | undefined>;
+
+/** Renders the HTML 404 page: the error handler uses it for browsers asking for a page that does not exist. */
+export function htmlNotFound(baseUrl: string, assets: SiteAssets, path: string): string {
+  return layout(baseUrl, assets, notFoundPage(path));
+}
+
+/**
+ * The human website: server-rendered HTML from the in-memory snapshot. Each page is rendered once per period and
+ * served with a strong ETag like the API; a page view costs no database query (the history the charts draw is read
+ * once per period, see src/store/series.ts).
+ */
+export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: SiteAssets): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { baseUrl } = ctx.config;
+  const dir = documentsDir(ctx.config);
+  const posts = loadBlogPosts();
+  const glossary = readGlossary(dir);
+  const releaseLog = readReleaseLog(dir);
+  const markets = readMarkets(dir).markets;
+
+  const pagesOf = derive(() => new LRUCache<string, Promise<Rendered | null>>({ max: PAGE_CACHE_SIZE }));
+  // Read the charts' history as soon as a period is loaded, so the first page view does not wait for it.
+  ctx.holder.onSwap((snapshot) => void seriesOf(ctx.store.db, snapshot).catch(() => {}));
+
+  const notFound = (request: FastifyRequest, reply: AnyReply) =>
+    reply
+      .code(404)
+      .header('content-type', HTML)
+      .header('content-security-policy', HTML_CSP)
+      .header('cache-control', 'no-store')
+      .send(htmlNotFound(baseUrl, assets, request.url.split('?')[0]!));
+
+  async function renderPage(snapshot: Snapshot, build: Build): Promise<Rendered | null> {
+    const page = await build(pageContext(snapshot, baseUrl, ctx.store.db));
+    return page ? rendered(layout(baseUrl, assets, page), HTML) : null;
+  }
+
+  async function serve(request: FastifyRequest, reply: AnyReply, key: string, build: Build, csp = HTML_CSP) {
+    const snapshot = currentSnapshot(ctx);
+    const cache = pagesOf(snapshot);
+    let pending = cache.get(key);
+    if (!pending) {
+      pending = renderPage(snapshot, build);
+      cache.set(key, pending);
+      pending.catch(() => cache.delete(key));
+    }
+    let page: Rendered | null;
+    try {
+      page = await pending;
+    } catch (err) {
+      request.log.warn({ err }, 'could not render a page');
+      throw unavailable('This page cannot be rendered right now: the store did not answer.', 5);
+    }
+    if (!page) return notFound(request, reply);
+    reply.header('content-security-policy', csp);
+    sendRendered(request, reply, page, {}, PUBLIC_CACHE);
+    return reply;
+  }
+
+  const page = { schema: { hide: true }, config: { rateLimit: 'unlimited' as const } };
+  const slug = z.object({ slug: z.string().max(200) });
+
+  r.get('/', page, (q, s) => serve(q, s, '/', homePage));
+  r.get('/sectors', page, (q, s) => serve(q, s, '/sectors', sectorsIndexPage));
+  r.get('/sectors/:slug', { ...page, schema: { ...page.schema, params: slug } }, (q, s) => {
+    const { slug: sector } = q.params;
+    return isSectorSlug(sector) ? serve(q, s, `/sectors/${sector}`, (c) => sectorPage(c, sector)) : notFound(q, s);
+  });
+  r.get(
+    '/startups/:login',
+    { ...page, schema: { ...page.schema, params: z.object({ login: z.string().max(200) }) } },
+    (q, s) => {
+      const login = q.params.login.toLowerCase();
+      return serve(q, s, `/startups/${login}`, (c) => {
+        const startup = c.snapshot.byLogin.get(login);
+        return startup ? startupPage(c, startup) : undefined;
+      });
+    },
+  );
+  r.get(
+    '/compare/:pair',
+    { ...page, schema: { ...page.schema, params: z.object({ pair: z.string().max(200) }) } },
+    (q, s) => {
+      const pair = q.params.pair.toLowerCase();
+      return serve(q, s, `/compare/${pair}`, (c) => {
+        const found = findComparison(c, pair);
+        return found ? comparePage(c, ...found) : undefined;
+      });
+    },
+  );
+  r.get('/periods', page, (q, s) => serve(q, s, '/periods', periodsIndexPage));
+  r.get('/periods/:slug', { ...page, schema: { ...page.schema, params: slug } }, (q, s) =>
+    serve(q, s, `/periods/${q.params.slug}`, (c) => periodPage(c, q.params.slug)),
+  );
+  r.get('/answers/:slug', { ...page, schema: { ...page.schema, params: slug } }, (q, s) =>
+    serve(q, s, `/answers/${q.params.slug}`, (c) => answerPage(c, q.params.slug)),
+  );
+  r.get('/faq', page, (q, s) => serve(q, s, '/faq', faqPage));
+  r.get('/blog', page, (q, s) => serve(q, s, '/blog', (c) => blogIndexPage(c, posts)));
+  r.get('/blog/:slug', { ...page, schema: { ...page.schema, params: slug } }, (q, s) => {
+    const post = posts.find((p) => p.slug === q.params.slug);
+    return post ? serve(q, s, `/blog/${post.slug}`, (c) => blogPostPage(c, post)) : notFound(q, s);
+  });
+  r.get('/research', page, (q, s) => serve(q, s, '/research', researchIndexPage));
+  r.get('/research/:slug', { ...page, schema: { ...page.schema, params: slug } }, (q, s) => {
+    const known = (RESEARCH_SLUGS as readonly string[]).includes(q.params.slug);
+    return known ? serve(q, s, `/research/${q.params.slug}`, (c) => researchPage(c, q.params.slug)) : notFound(q, s);
+  });
+  r.get('/glossary', page, (q, s) => serve(q, s, '/glossary', (c) => glossaryPage(c, glossary)));
+  r.get('/methodology', page, (q, s) => serve(q, s, '/methodology', methodologyPage));
+  r.get('/changelog', page, (q, s) => serve(q, s, '/changelog', (c) => changelogPage(c, releaseLog)));
+  r.get('/pricing', page, (q, s) => serve(q, s, '/pricing', pricingPage));
+  r.get('/markets', page, (q, s) => serve(q, s, '/markets', (c) => marketsPage(c, markets)));
+  r.get('/docs', page, (q, s) => serve(q, s, '/docs', () => docsPage(assets.docs), DOCS_CSP));
+
+  // Search depends on the query: rendered per request (the index is built once per period), never cached here.
+  r.get(
+    '/search',
+    {
+      schema: {
+        hide: true,
+        querystring: z.object({
+          q: z.string().max(SEARCH_QUERY_MAX).optional(),
+          type: z.union([SearchType, z.literal('')]).optional(),
+        }),
+      },
+    },
+    (request, reply) => {
+      const snapshot = currentSnapshot(ctx);
+      const { q = '', type } = request.query;
+      const input = searchPage(pageContext(snapshot, baseUrl, ctx.store.db), q, type || undefined);
+      reply
+        .header('content-type', HTML)
+        .header('content-security-policy', HTML_CSP)
+        .header('cache-control', 'public, max-age=60')
+        .send(layout(baseUrl, assets, input));
+    },
+  );
+
+  // Browsers ask for /favicon.ico whatever the page declares.
+  r.get('/favicon.ico', page, (_request, reply) => {
+    reply.code(301).header('location', assets.icon).header('cache-control', PUBLIC_CACHE).send();
+  });
+
+  for (const [path, asset] of assets.byPath) {
+    r.get(path, page, (request, reply) => {
+      // A versioned URL (the one pages link to) never changes; the bare path may, so it is kept only briefly.
+      const versioned = typeof (request.query as Record<string, unknown>)['v'] === 'string';
+      sendRendered(request, reply, asset, {}, versioned ? IMMUTABLE : PUBLIC_CACHE);
+    });
+  }
+}
+
+export { loadSiteAssets };

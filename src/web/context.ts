@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import { siteUrls, type SiteUrls } from '../core/urls.js';
+import type { Snapshot, SnapshotStartup } from '../snapshot/snapshot.js';
+import type { Database } from '../store/schema.js';
+import { seriesOf, type StartupSeries } from '../store/series.js';
+import { html, type SafeHtml } from './html.js';
+
+/** What every page builder receives: the snapshot, the base URL and lazy access to the stored history. */
+export interface PageContext {
+  snapshot: Snapshot;
+  baseUrl: string;
+  urls: SiteUrls;
+  db: Kysely<Database>;
+  /** Every startup's series over the stored periods (one query per snapshot, shared by all pages). */
+  series(): Promise<Map<string, StartupSeries>>;
+}
+
+export function pageContext(snapshot: Snapshot, baseUrl: string, db: Kysely<Database>): PageContext {
+  return { snapshot, baseUrl, urls: siteUrls(baseUrl), db, series: () => seriesOf(db, snapshot) };
+}
+
+/** Path part of one of our canonical URLs (links inside the site stay relative to the origin). */
+export function sitePath(url: string, baseUrl: string): string {
+  return url.startsWith(baseUrl) ? url.slice(baseUrl.length) || '/' : url;
+}
+
+export function startupPath(s: Pick<SnapshotStartup, 'login'>): string {
+  return `/startups/${encodeURIComponent(s.login.toLowerCase())}`;
+}
+
+/** A signed percent text ("+42%") with an up/down class and words for screen readers. */
+export function change(text: string): SafeHtml {
+  const n = Number.parseInt(text, 10);
+  const cls = n > 0 ? 'up' : n < 0 ? 'down' : 'muted';
+  return html`<span class="${cls}">${text}</span>`;
+}
+
+/** Rank movement since the previous period: "▲ 3", "▼ 2", "new", "=". */
+export function movement(previous: number | null | undefined, current: number | null): SafeHtml {
+  if (current === null) return html`<span class="muted">unranked</span>`;
+  if (previous === null || previous === undefined)
+    return html`<span class="up" title="Not ranked the previous week">new</span>`;
+  const d = previous - current;
+  if (d === 0) return html`<span class="muted" title="Same rank as the previous week">=</span>`;
+  return d > 0
+    ? html`<span class="up" title="Up ${d} since the previous week">▲ ${d}</span>`
+    : html`<span class="down" title="Down ${-d} since the previous week">▼ ${-d}</span>`;
+}
+
+/** The rank a startup held in the period before the snapshot's, if it was stored and ranked. */
+export function previousRank(series: StartupSeries | undefined, currentPeriod: string): number | null | undefined {
+  if (!series) return undefined;
+  const i = series.periods.lastIndexOf(currentPeriod);
+  return i > 0 ? series.ranks[i - 1] : undefined;
+}
+
+export function formatInt(n: number): string {
+  return n.toLocaleString('en-US');
+}

@@ -1,0 +1,128 @@
+import { DATA_LICENSE } from '../core/license.js';
+import { html, jsonLdScript, type SafeHtml } from './html.js';
+
+export const SITE_NAME = 'Signal Service';
+
+/** Paths of the static assets, each carrying a content hash so it can be cached for a year. */
+export interface AssetPaths {
+  css: string;
+  sortScript: string;
+  icon: string;
+}
+
+export interface PageInput {
+  /** Path of the page on this origin, e.g. /sectors/robotics (its canonical URL is baseUrl + path). */
+  path: string;
+  title: string;
+  /** One sentence: the meta description and the OpenGraph description. */
+  description: string;
+  body: SafeHtml;
+  /** schema.org JSON-LD for the page, when schema.org has a type for it. */
+  jsonLd?: Record<string, unknown> | undefined;
+  ogType?: 'website' | 'article' | 'profile';
+  /** True when the page shows data of the synthetic demo dataset: a notice says so at the top. */
+  synthetic: boolean;
+  /** Which navigation entry is current. */
+  section?: NavSection;
+  /** Pages that sort a table load the sort script. */
+  sortable?: boolean;
+  /** Extra head content (the API reference's stylesheet). */
+  head?: SafeHtml;
+  /** Keep search engines off the page (search results, 404). */
+  noindex?: boolean;
+}
+
+export type NavSection = 'home' | 'sectors' | 'periods' | 'answers' | 'research' | 'blog' | 'docs' | 'pricing';
+
+const NAV: readonly [NavSection, string, string][] = [
+  ['home', '/', 'Home'],
+  ['sectors', '/sectors', 'Sectors'],
+  ['periods', '/periods', 'Archive'],
+  ['answers', '/faq', 'Answers'],
+  ['research', '/research', 'Research'],
+  ['blog', '/blog', 'Blog'],
+  ['docs', '/docs', 'API'],
+  ['pricing', '/pricing', 'Pricing'],
+];
+
+export const SYNTHETIC_BANNER = html`<p class="notice" role="note">
+  <strong>Synthetic demo data.</strong> The startups on this page are fictional and their activity is generated; they
+  are not real companies or real GitHub data. Real figures come from running the pipeline against the GitHub API.
+</p>`;
+
+/** The one layout every page uses: landmarks, a skip link, navigation, the page, and a footer. */
+export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): string {
+  const canonical = `${baseUrl}${page.path}`;
+  const title = page.path === '/' ? page.title : `${page.title} · ${SITE_NAME}`;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title}</title>
+        <meta name="description" content="${page.description}" />
+        <link rel="canonical" href="${canonical}" />
+        ${page.noindex ? html`<meta name="robots" content="noindex" />` : ''}
+        <meta property="og:site_name" content="${SITE_NAME}" />
+        <meta property="og:type" content="${page.ogType ?? 'website'}" />
+        <meta property="og:title" content="${page.title}" />
+        <meta property="og:description" content="${page.description}" />
+        <meta property="og:url" content="${canonical}" />
+        <meta name="twitter:card" content="summary" />
+        <meta name="color-scheme" content="light dark" />
+        <link rel="stylesheet" href="${assets.css}" />
+        <link rel="alternate" type="application/rss+xml" title="${SITE_NAME} weekly feed" href="/feed.xml" />
+        <link rel="alternate" type="application/json" title="Signals (JSON)" href="/api/signals.json" />
+        ${page.head ?? ''} ${page.jsonLd ? jsonLdScript(page.jsonLd) : ''}
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="site">
+          <div class="wrap">
+            <a class="brand" href="/">${SITE_NAME}</a>
+            <nav aria-label="Main">
+              <ul>
+                ${NAV.map(
+                  ([key, href, label]) =>
+                    html`<li>
+                      <a href="${href}" ${page.section === key ? html` aria-current="page"` : ''}>${label}</a>
+                    </li>`,
+                )}
+              </ul>
+            </nav>
+            <form role="search" action="/search" method="get">
+              <label class="hide-narrow" for="site-search">Search</label>
+              <input
+                id="site-search"
+                type="search"
+                name="q"
+                maxlength="280"
+                placeholder="Startups, sectors, answers…"
+              />
+              <button type="submit">Search</button>
+            </form>
+          </div>
+        </header>
+        <main id="main" class="wrap">${page.synthetic ? SYNTHETIC_BANNER : ''} ${page.body}</main>
+        <footer class="site">
+          <div class="wrap">
+            <p>
+              Data licensed <a href="${DATA_LICENSE.url}" rel="license">${DATA_LICENSE.name}</a>, attribution required.
+              ${page.synthetic ? 'The dataset served here is synthetic demo data.' : ''}
+            </p>
+            <ul>
+              <li><a href="/methodology">Methodology</a></li>
+              <li><a href="/glossary">Glossary</a></li>
+              <li><a href="/markets">Markets</a></li>
+              <li><a href="/changelog">Changelog</a></li>
+              <li><a href="/agents/credits">Deep Signal credits</a></li>
+              <li><a href="/api/openapi.json">OpenAPI</a></li>
+              <li><a href="/feed.xml">RSS</a></li>
+              <li><a href="/llms.txt">llms.txt</a></li>
+            </ul>
+          </div>
+        </footer>
+        ${page.sortable ? html`<script src="${assets.sortScript}" defer></script>` : ''}
+      </body>
+    </html> `.value;
+}

@@ -1,0 +1,407 @@
+import { marked } from 'marked';
+import { answerCorpus } from '../../core/answers/corpus.js';
+import { loadFaq } from '../../core/answers/faq.js';
+import type { AnswerEntry } from '../../core/answers/entry.js';
+import type { BlogPost } from '../../core/blog.js';
+import { buildChangelog, type readReleaseLog } from '../../core/changelog.js';
+import { buildGlossary, type readGlossary } from '../../core/glossary.js';
+import { buildMarket, marketWinner, type MarketDefinition } from '../../core/markets.js';
+import { buildMethodology } from '../../core/methodology.js';
+import { buildPricing } from '../../core/pricing.js';
+import { researchFinding, researchFindings } from '../../core/research.js';
+import { sectorInfo } from '../../core/sectors.js';
+import { periodStartups } from '../../store/periods.js';
+import { sitePath, type PageContext } from '../context.js';
+import { html, raw, type SafeHtml } from '../html.js';
+import type { PageInput } from '../layout.js';
+
+const link = (ctx: PageContext, url: string, text: string) => html`<a href="${sitePath(url, ctx.baseUrl)}">${text}</a>`;
+
+function facts(ctx: PageContext, entry: Pick<AnswerEntry, 'facts'>): SafeHtml {
+  return html`<ul class="facts">
+    ${entry.facts.map((f) => html`<li>${f.claim} (${link(ctx, f.sourceUrl, 'source')})</li>`)}
+  </ul>`;
+}
+
+export function answerPage(ctx: PageContext, id: string): PageInput | undefined {
+  const { snapshot, baseUrl } = ctx;
+  const entry = answerCorpus(snapshot, baseUrl).entries.find((e) => e.id === id && e.source === 'agent-query');
+  if (!entry) return undefined;
+  const body = html`<p><a href="/faq">Answers</a></p>
+    <h1>${entry.question}</h1>
+    <p class="lede">${entry.answer}</p>
+    <h2>Facts and sources</h2>
+    ${facts(ctx, entry)}
+    ${
+      entry.related.length
+        ? html`<h2>Related questions</h2>
+            <ul>
+              ${entry.related.map((r) => html`<li>${link(ctx, r.url, r.question)}</li>`)}
+            </ul>`
+        : ''
+    }
+    <p class="muted">
+      Answered from ${snapshot.period.name}. As JSON:
+      <a href="/api/answer?q=${encodeURIComponent(entry.question)}">/api/answer</a>.
+    </p>`;
+  return {
+    path: `/answers/${encodeURIComponent(id)}`,
+    title: entry.question,
+    description: entry.answer.slice(0, 300),
+    body,
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'QAPage',
+      mainEntity: {
+        '@type': 'Question',
+        name: entry.question,
+        answerCount: 1,
+        acceptedAnswer: { '@type': 'Answer', text: entry.answer, url: entry.url },
+      },
+    },
+    ogType: 'article',
+    synthetic: snapshot.synthetic,
+    section: 'answers',
+  };
+}
+
+export function faqPage(ctx: PageContext): PageInput {
+  const { snapshot, baseUrl } = ctx;
+  const faq = loadFaq(baseUrl);
+  const topics = [...new Set(faq.map((f) => f.topic))];
+  const agent = answerCorpus(snapshot, baseUrl).entries.filter((e) => e.source === 'agent-query');
+  const body = html`<h1>Answers and FAQ</h1>
+    <p class="lede">
+      Questions about the service and its data, each with the facts and sources behind the answer. Ask your own with
+      <a href="/api/answer?q=how+is+commit+velocity+measured">/api/answer</a> or <a href="/search">search the site</a>.
+    </p>
+    ${topics.map(
+      (topic) =>
+        html`<h2>${topic[0]!.toUpperCase() + topic.slice(1)}</h2>
+          ${faq
+            .filter((f) => f.topic === topic)
+            .map(
+              (f) =>
+                html`<section id="${f.slug}" aria-labelledby="${f.slug}-q">
+                  <h3 id="${f.slug}-q">${f.question}</h3>
+                  <p>${f.answer}</p>
+                  ${facts(ctx, f)}
+                </section>`,
+            )}`,
+    )}
+    <h2>Questions about this week's data</h2>
+    <ul>
+      ${agent.slice(0, 60).map((e) => html`<li>${link(ctx, e.url, e.question)}</li>`)}
+    </ul>
+    <p class="muted">${agent.length} data questions in all, in <a href="/api/answers.json">answers.json</a>.</p>`;
+  return {
+    path: '/faq',
+    title: 'Answers and FAQ',
+    description: 'Questions about the Signal Service and its data, with sourced answers.',
+    body,
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'FAQPage',
+      mainEntity: faq.map((f) => ({
+        '@type': 'Question',
+        name: f.question,
+        acceptedAnswer: { '@type': 'Answer', text: f.answer },
+      })),
+    },
+    synthetic: snapshot.synthetic,
+    section: 'answers',
+  };
+}
+
+/** Our own Markdown (content/blog), rendered with marked; raw HTML in it is not allowed through. */
+function markdown(text: string): SafeHtml {
+  const renderer = new marked.Renderer();
+  renderer.html = ({ text: markup }) => html`${markup}`.value;
+  return raw(marked.parse(text, { async: false, renderer }));
+}
+
+export function blogIndexPage(ctx: PageContext, posts: readonly BlogPost[]): PageInput {
+  const sorted = [...posts].sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+  const body = html`<h1>Blog</h1>
+    <ul>
+      ${sorted.map((p) => html`<li><a href="/blog/${p.slug}">${p.title}</a> <span class="muted">(${p.date})</span><br />${p.summary}</li>`)}
+    </ul>`;
+  return {
+    path: '/blog',
+    title: 'Blog',
+    description: 'Notes on measuring startup engineering acceleration.',
+    body,
+    synthetic: false,
+    section: 'blog',
+  };
+}
+
+export function blogPostPage(ctx: PageContext, post: BlogPost): PageInput {
+  const body = html`<p><a href="/blog">Blog</a></p>
+    <article class="prose">
+      <h1>${post.title}</h1>
+      <p class="muted"><time datetime="${post.date}">${post.date}</time></p>
+      ${markdown(post.body)}
+    </article>`;
+  return {
+    path: `/blog/${post.slug}`,
+    title: post.title,
+    description: post.summary,
+    body,
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'BlogPosting',
+      headline: post.title,
+      datePublished: post.date,
+      description: post.summary,
+      url: `${ctx.baseUrl}/blog/${post.slug}`,
+      keywords: post.tags.join(', '),
+    },
+    ogType: 'article',
+    synthetic: false,
+    section: 'blog',
+  };
+}
+
+export function researchIndexPage(ctx: PageContext): PageInput {
+  const { snapshot, baseUrl } = ctx;
+  const findings = researchFindings(snapshot, baseUrl);
+  const body = html`<h1>Research findings</h1>
+    <p class="lede">
+      Aggregate statements about ${snapshot.period.name}, computed from the data each week. Each can be cited (<a
+        href="/api/cite/bibtex/dataset"
+        >BibTeX of the dataset</a
+      >).
+    </p>
+    <ul>
+      ${findings.map((f) => html`<li><a href="/research/${f.slug}">${f.title}</a>: ${f.claim}</li>`)}
+    </ul>`;
+  return {
+    path: '/research',
+    title: 'Research findings',
+    description: `Aggregate findings about startup engineering acceleration, ${snapshot.period.name}.`,
+    body,
+    synthetic: snapshot.synthetic,
+    section: 'research',
+  };
+}
+
+export function researchPage(ctx: PageContext, slug: string): PageInput | undefined {
+  const { snapshot, baseUrl } = ctx;
+  const f = researchFinding(snapshot, baseUrl, slug);
+  if (!f) return undefined;
+  const body = html`<p><a href="/research">Research</a></p>
+    <h1>${f.title}</h1>
+    <p class="lede">${f.claim}</p>
+    <div class="table-scroll">
+      <table>
+        <caption>
+          The numbers, ${f.period}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Value</th>
+            <th scope="col">Figure</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${Object.entries(f.values).map(
+            ([k, v]) =>
+              html`<tr>
+                <th scope="row">${k}</th>
+                <td>${v}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+    <p>
+      Recompute it from <a href="${sitePath(f.sourceUrl, baseUrl)}">the source data</a>. Cite it:
+      ${['bibtex', 'ris', 'apa', 'mla', 'chicago', 'wikipedia'].map((fmt, i) => html`${i ? ', ' : ''}<a href="/api/cite/${fmt}/${f.slug}">${fmt}</a>`)}.
+    </p>`;
+  return {
+    path: `/research/${slug}`,
+    title: f.title,
+    description: f.claim,
+    body,
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'Article',
+      headline: f.title,
+      description: f.claim,
+      url: f.url,
+      isBasedOn: f.sourceUrl,
+    },
+    ogType: 'article',
+    synthetic: snapshot.synthetic,
+    section: 'research',
+  };
+}
+
+export function glossaryPage(ctx: PageContext, content: ReturnType<typeof readGlossary>): PageInput {
+  const glossary = buildGlossary(content, ctx.baseUrl);
+  const body = html`<h1>Glossary</h1>
+    <p class="lede">
+      The ${glossary.hasDefinedTerm.length} terms the API uses. Each term has an anchor you can link to.
+    </p>
+    <dl class="terms">
+      ${glossary.hasDefinedTerm.map(
+        (t) =>
+          html`<dt id="${t.termCode}"><a href="#${t.termCode}">${t.name}</a></dt>
+            <dd>${t.description}</dd>`,
+      )}
+    </dl>`;
+  return {
+    path: '/glossary',
+    title: 'Glossary',
+    description: 'The terms of the Signal Service API, defined.',
+    body,
+    jsonLd: glossary as unknown as Record<string, unknown>,
+    synthetic: false,
+  };
+}
+
+export function methodologyPage(ctx: PageContext): PageInput {
+  const m = buildMethodology(ctx.baseUrl);
+  const body = html`<h1>${m.name}</h1>
+    <p class="lede">${m.description}</p>
+    <ol>
+      ${m.step.map((s) => html`<li><a href="#${s.name}">${s.headline}</a></li>`)}
+    </ol>
+    ${m.step.map(
+      (s) =>
+        html`<section id="${s.name}" aria-labelledby="${s.name}-h">
+          <h2 id="${s.name}-h">${s.position}. ${s.headline}</h2>
+          <p>${s.text}</p>
+          ${s.formulas.length ? html`<pre><code>${s.formulas.join('\n')}</code></pre>` : ''}
+          <p class="muted">Code: ${s.code.map((c, i) => html`${i ? ', ' : ''}<code>${c}</code>`)}</p>
+        </section>`,
+    )}`;
+  return {
+    path: '/methodology',
+    title: 'Methodology',
+    description: m.description.slice(0, 300),
+    body,
+    jsonLd: m as unknown as Record<string, unknown>,
+    synthetic: false,
+  };
+}
+
+export function changelogPage(ctx: PageContext, log: ReturnType<typeof readReleaseLog>): PageInput {
+  const c = buildChangelog(log, ctx.snapshot.periods, ctx.baseUrl);
+  const body = html`<h1>Changelog</h1>
+    <p class="lede">
+      Interface version ${c.interfaceVersion} (revision ${c.revisionDate}). Machine-readable:
+      <a href="/api/changelog.json">changelog.json</a>.
+    </p>
+    <h2>Interface releases</h2>
+    ${c.releases.map(
+      (r) =>
+        html`<h3>${r.version}: ${r.title} <span class="muted">(${r.date})</span></h3>
+          <ul>
+            ${r.changes.map((x) => html`<li>${x}</li>`)}
+          </ul>`,
+    )}
+    <h2>Data periods</h2>
+    <p>${c.periods.length} published; see <a href="/periods">the archive</a>.</p>`;
+  return {
+    path: '/changelog',
+    title: 'Changelog',
+    description: 'Interface releases and published data periods of the Signal Service.',
+    body,
+    synthetic: false,
+  };
+}
+
+export function pricingPage(ctx: PageContext): PageInput {
+  const p = buildPricing(ctx.baseUrl);
+  const body = html`<h1>Pricing</h1>
+    <p class="lede">
+      Every free read needs no key. Deep Signal, the enriched profile of one startup, is paid per matched call; a miss
+      is free. Prices as of ${p.asOf.slice(0, 10)}; machine-readable at <a href="/api/v1/pricing.json">pricing.json</a>.
+    </p>
+    <ul class="cards">
+      ${p.tiers.map(
+        (t) =>
+          html`<li>
+            <h2>${t.name}</h2>
+            <p>
+              <strong>${t.price.amount} ${t.price.currency}</strong> per
+              ${t.unit}${t.credits ? ` (${t.credits} credits)` : ''}
+            </p>
+            <p>${t.description}</p>
+            <p class="muted">Authentication: ${t.authentication}</p>
+          </li>`,
+      )}
+    </ul>
+    <p><a class="button" href="/agents/credits">Buy Deep Signal credits</a></p>`;
+  return {
+    path: '/pricing',
+    title: 'Pricing',
+    description: 'Free API; Deep Signal per call by credit pack, x402 or Solana.',
+    body,
+    synthetic: false,
+    section: 'pricing',
+  };
+}
+
+export async function marketsPage(ctx: PageContext, definitions: readonly MarketDefinition[]): Promise<PageInput> {
+  const { snapshot, baseUrl, db } = ctx;
+  const markets = [];
+  for (const def of definitions) {
+    const winner = await marketWinner(def, snapshot, (slug) => periodStartups(db, slug));
+    markets.push(buildMarket(def, snapshot, baseUrl, winner));
+  }
+  const body = html`<h1>Prediction markets</h1>
+    <p class="lede">
+      Open questions about coming weeks, with candidates and implied probabilities computed from
+      ${snapshot.period.name}.
+    </p>
+    ${markets.map(
+      (m) =>
+        html`<section id="${m.slug}" aria-labelledby="${m.slug}-h">
+          <h2 id="${m.slug}-h">${m.question}</h2>
+          <p>
+            Status: <strong>${m.status}</strong>; resolves with ${m.resolutionPeriod} (${m.resolvesOn}); resolver:
+            ${m.resolver}.
+            ${m.resolution ? html`Winner: ${m.resolution.winner ? m.resolution.winner.name : 'no ranked startup'}.` : ''}
+          </p>
+          <div class="table-scroll">
+            <table>
+              <caption>
+                Candidates: ${m.candidateRule}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col" class="num">#</th>
+                  <th scope="col">Startup</th>
+                  <th scope="col">Sector</th>
+                  <th scope="col" class="num">Composite</th>
+                  <th scope="col" class="num">Implied probability</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${m.candidates.map(
+                  (c) =>
+                    html`<tr>
+                      <td class="num">${c.position}</td>
+                      <td>${link(ctx, c.url, c.name)}</td>
+                      <td>${sectorInfo(c.sector).name}</td>
+                      <td class="num">${c.compositeScore}</td>
+                      <td class="num">${(c.impliedProbability * 100).toFixed(1)}%</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>
+          <p class="muted">JSON: <a href="/api/markets/${m.slug}">/api/markets/${m.slug}</a></p>
+        </section>`,
+    )}`;
+  return {
+    path: '/markets',
+    title: 'Prediction markets',
+    description: `Prediction markets on startup engineering acceleration, computed from ${snapshot.period.name}.`,
+    body,
+    synthetic: snapshot.synthetic,
+  };
+}

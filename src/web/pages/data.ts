@@ -1,0 +1,536 @@
+import { sectorInfo, sectors } from '../../core/sectors.js';
+import { comparisonSummary } from '../../core/answers/agent-queries.js';
+import { DATA_LICENSE } from '../../core/license.js';
+import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../pipeline/rules.js';
+import { SECTOR_SLUGS, type SectorSlug } from '../../schemas/enums.js';
+import type { SnapshotStartup } from '../../snapshot/snapshot.js';
+import { trendingHistoryOf } from '../../store/history.js';
+import type { StartupSeries } from '../../store/series.js';
+import { lineChart, sparkline } from '../charts.js';
+import { change, formatInt, movement, previousRank, startupPath, type PageContext } from '../context.js';
+import { html, type SafeHtml } from '../html.js';
+import type { PageInput } from '../layout.js';
+
+/** The ranking table used by the home page and each sector: sortable by script, server order without it. */
+function rankingTable(
+  ctx: PageContext,
+  rows: readonly SnapshotStartup[],
+  series: Map<string, StartupSeries>,
+  options: { caption: string; rank: (s: SnapshotStartup) => number | null; showSector: boolean },
+): SafeHtml {
+  const period = ctx.snapshot.period.slug;
+  return html`<div class="table-scroll">
+    <table data-sortable>
+      <caption>
+        ${options.caption}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col" class="num" data-type="number">Rank</th>
+          <th scope="col" data-type="text">Startup</th>
+          ${options.showSector ? html`<th scope="col" data-type="text">Sector</th>` : ''}
+          <th scope="col" data-type="text">Stage</th>
+          <th scope="col" class="num" data-type="number">Commits (${WINDOW_DAYS}d)</th>
+          <th scope="col" class="num" data-type="number">Change</th>
+          <th scope="col" class="num" data-type="number">Contributors</th>
+          <th scope="col" class="num" data-type="number">Growth</th>
+          <th scope="col" data-type="text">Signal</th>
+          <th scope="col">Trend</th>
+          ${options.showSector ? html`<th scope="col">Since last week</th>` : ''}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.map((s) => {
+          const t = s.startup;
+          const rank = options.rank(s);
+          const history = series.get(s.login.toLowerCase());
+          return html`<tr>
+            <td class="num" data-value="${rank ?? 9999}">${rank ?? '—'}</td>
+            <td><a href="${startupPath(s)}">${t.name}</a></td>
+            ${options.showSector ? html`<td><a href="/sectors/${s.sector}">${sectorInfo(s.sector).name}</a></td>` : ''}
+            <td>${t.stage}</td>
+            <td class="num" data-value="${t.commitVelocity14d}">${formatInt(t.commitVelocity14d)}</td>
+            <td class="num" data-value="${Number.parseInt(t.commitVelocityChange, 10)}">
+              ${change(t.commitVelocityChange)}
+            </td>
+            <td class="num" data-value="${t.contributors}">${t.contributors}</td>
+            <td class="num" data-value="${Number.parseInt(t.contributorGrowth, 10)}">${change(t.contributorGrowth)}</td>
+            <td>${t.signalType}</td>
+            <td>
+              ${sparkline(history?.commits ?? [], `Commits per ${WINDOW_DAYS} days of ${t.name} over ${history?.commits.length ?? 0} weeks`)}
+            </td>
+            ${options.showSector ? html`<td>${movement(previousRank(history, period), s.rankOverall)}</td>` : ''}
+          </tr>`;
+        })}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+function datasetJsonLd(ctx: PageContext): Record<string, unknown> {
+  const { snapshot, baseUrl } = ctx;
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Dataset',
+    name: snapshot.meta.name,
+    description: `Weekly engineering-acceleration signals of ${snapshot.startups.length} startups in ${sectors.length} sectors, ${snapshot.period.name}.`,
+    url: `${baseUrl}/`,
+    license: DATA_LICENSE.url,
+    dateModified: snapshot.meta.lastUpdated,
+    distribution: [
+      { '@type': 'DataDownload', encodingFormat: 'application/json', contentUrl: `${baseUrl}/api/signals.json` },
+      { '@type': 'DataDownload', encodingFormat: 'text/csv', contentUrl: `${baseUrl}/api/signals.csv` },
+      { '@type': 'DataDownload', encodingFormat: 'application/x-ndjson', contentUrl: `${baseUrl}/api/dataset.jsonl` },
+    ],
+  };
+}
+
+export async function homePage(ctx: PageContext): Promise<PageInput> {
+  const { snapshot, baseUrl } = ctx;
+  const series = await ctx.series();
+  const body = html`<h1>Which startups are accelerating their engineering this week</h1>
+    <p class="lede">
+      Weekly signals from public GitHub activity: commit velocity, contributor growth and new repositories of
+      ${formatInt(snapshot.startups.length)} tracked startups in ${sectors.length} sectors. ${snapshot.period.name},
+      published ${snapshot.period.publishedAt.toISOString().slice(0, 10)}.
+    </p>
+    <h2 id="trending">Trending: the top ${snapshot.trending.length}</h2>
+    ${rankingTable(ctx, snapshot.trending, series, {
+      caption: `Top ${snapshot.trending.length} across all sectors by composite signal, ${snapshot.period.name}, with movement since the previous week.`,
+      rank: (s) => s.rankOverall,
+      showSector: true,
+    })}
+    <h2 id="sectors">Sectors</h2>
+    <ul class="cards">
+      ${sectors.map((info) => {
+        const list = snapshot.bySector.get(info.slug) ?? [];
+        const leader = list[0];
+        return html`<li>
+          <h3><a href="/sectors/${info.slug}">${info.name}</a></h3>
+          <p class="muted">${info.description}</p>
+          <p>
+            ${list.length}
+            startups${leader ? html`; leading: <a href="${startupPath(leader)}">${leader.startup.name}</a>` : ''}
+          </p>
+        </li>`;
+      })}
+    </ul>
+    <h2 id="use">Use the data</h2>
+    <p>Everything on this site is also an API, free and without a key (<a href="/docs">API reference</a>):</p>
+    <pre><code>curl ${baseUrl}/api/signals.json
+curl '${baseUrl}/api/signal?company=${snapshot.trending[0]?.login ?? 'acme'}'
+curl '${baseUrl}/api/ask?q=which+startups+are+trending'</code></pre>
+    <p>
+      Downloads: <a href="/api/signals.json">JSON</a>, <a href="/api/signals.csv">CSV</a>,
+      <a href="/api/dataset.jsonl">every period as JSON lines</a>, <a href="/feed.xml">weekly RSS</a>.
+    </p>
+    <h2 id="agents">For AI agents</h2>
+    <p>
+      The same data as tools: an MCP server (over HTTP at <code>${baseUrl}/api/mcp/rpc</code> and as a command),
+      function-calling definitions for OpenAI, Anthropic and Gemini at <a href="/api/agent/tools">/api/agent/tools</a>,
+      an agent-to-agent endpoint described by <a href="/.well-known/agent-card.json">its agent card</a>, and
+      <a href="/llms.txt">llms.txt</a>. The paid <a href="/agents/credits">Deep Signal</a> adds scores, a thesis,
+      comparables and history.
+    </p>`;
+  return {
+    path: '/',
+    title: 'Signal Service: startup engineering-acceleration signals',
+    description: `Trending startups by engineering acceleration, ${snapshot.period.name}: commit velocity, contributor growth and new repositories from public GitHub activity.`,
+    body,
+    jsonLd: datasetJsonLd(ctx),
+    synthetic: snapshot.synthetic,
+    section: 'home',
+    sortable: true,
+  };
+}
+
+export function sectorsIndexPage(ctx: PageContext): PageInput {
+  const { snapshot } = ctx;
+  const body = html`<h1>Sectors</h1>
+    <p class="lede">
+      The ${sectors.length} sectors every tracked startup belongs to, with their rankings for ${snapshot.period.name}.
+    </p>
+    <div class="table-scroll">
+      <table>
+        <caption>
+          Sectors with their number of startups and their leader this week.
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Sector</th>
+            <th scope="col" class="num">Startups</th>
+            <th scope="col">Leader</th>
+            <th scope="col">Description</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${sectors.map((info) => {
+            const list = snapshot.bySector.get(info.slug) ?? [];
+            return html`<tr>
+              <td><a href="/sectors/${info.slug}">${info.name}</a></td>
+              <td class="num">${list.length}</td>
+              <td>${list[0] ? html`<a href="${startupPath(list[0])}">${list[0].startup.name}</a>` : '—'}</td>
+              <td>${info.description}</td>
+            </tr>`;
+          })}
+        </tbody>
+      </table>
+    </div>`;
+  return {
+    path: '/sectors',
+    title: 'Sectors',
+    description: `The ${sectors.length} sectors of the Signal Service and their leaders, ${snapshot.period.name}.`,
+    body,
+    synthetic: snapshot.synthetic,
+    section: 'sectors',
+  };
+}
+
+export function isSectorSlug(slug: string): slug is SectorSlug {
+  return (SECTOR_SLUGS as readonly string[]).includes(slug);
+}
+
+export async function sectorPage(ctx: PageContext, slug: SectorSlug): Promise<PageInput> {
+  const { snapshot, baseUrl } = ctx;
+  const info = sectorInfo(slug);
+  const list = snapshot.bySector.get(slug) ?? [];
+  const series = await ctx.series();
+  const body = html`<p><a href="/sectors">Sectors</a> › ${info.name}</p>
+    <h1>${info.name}</h1>
+    <p class="lede">
+      ${info.description} ${list.length} tracked startups, ranked by composite signal for ${snapshot.period.name}.
+    </p>
+    ${rankingTable(ctx, list, series, {
+      caption: `${info.name} ranking, ${snapshot.period.name}. Select a column heading to sort; the default order is the ranking.`,
+      rank: (s) => s.rankInSector,
+      showSector: false,
+    })}
+    <p>
+      Data: <a href="/api/signals.json">signals.json</a> (this sector is the entry with slug <code>${slug}</code>).
+    </p>`;
+  return {
+    path: `/sectors/${slug}`,
+    title: `${info.name} startups`,
+    description: `${info.name}: ${list.length} startups ranked by engineering acceleration, ${snapshot.period.name}.`,
+    body,
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'ItemList',
+      name: `${info.name} startups, ${snapshot.period.name}`,
+      url: `${baseUrl}/sectors/${slug}`,
+      numberOfItems: list.length,
+      itemListElement: list.slice(0, 50).map((s, i) => ({
+        '@type': 'ListItem',
+        position: i + 1,
+        name: s.startup.name,
+        url: `${baseUrl}${startupPath(s)}`,
+      })),
+    },
+    synthetic: snapshot.synthetic,
+    section: 'sectors',
+    sortable: true,
+  };
+}
+
+/**
+ * The nearest startups of the same sector by signal profile (composite, velocity, growth, novelty scores): the
+ * smallest Euclidean distance, ties by sector rank.
+ */
+export function comparables(ctx: PageContext, s: SnapshotStartup, count = 3): SnapshotStartup[] {
+  const peers = (ctx.snapshot.bySector.get(s.sector) ?? []).filter((p) => p.login !== s.login);
+  const d = (p: SnapshotStartup) =>
+    (p.scores.composite - s.scores.composite) ** 2 +
+    (p.scores.velocity - s.scores.velocity) ** 2 +
+    (p.scores.growth - s.scores.growth) ** 2 +
+    (p.scores.novelty - s.scores.novelty) ** 2;
+  return peers
+    .map((p) => ({ p, d: d(p) }))
+    .sort((a, b) => a.d - b.d || a.p.rankInSector - b.p.rankInSector)
+    .slice(0, count)
+    .map((x) => x.p);
+}
+
+export async function startupPage(ctx: PageContext, s: SnapshotStartup): Promise<PageInput> {
+  const { snapshot, baseUrl } = ctx;
+  const t = s.startup;
+  const info = sectorInfo(s.sector);
+  const history = (await ctx.series()).get(s.login.toLowerCase());
+  const labels = history?.periods.map((p) => p.replace(/^\d{4}-w/, 'W')) ?? [];
+  const sectorTotal = snapshot.bySector.get(s.sector)?.length ?? 0;
+  const peers = comparables(ctx, s);
+  const org = t.githubUrl.replace(/\/+$/, '').split('/').pop() ?? s.login;
+  const body = html`<p><a href="/sectors/${s.sector}">${info.name}</a> › ${t.name}</p>
+    <h1>${t.name}</h1>
+    <p class="lede">${t.description}</p>
+    <p>
+      <span class="badge">${t.signalType}</span> <span class="badge">${t.stage}</span>
+      <span class="badge">${t.geography}</span>
+    </p>
+    <dl class="stats">
+      <div>
+        <dt>Commits, last ${WINDOW_DAYS} days</dt>
+        <dd>${formatInt(t.commitVelocity14d)} ${change(t.commitVelocityChange)}</dd>
+      </div>
+      <div>
+        <dt>Contributors</dt>
+        <dd>${t.contributors} ${change(t.contributorGrowth)}</dd>
+      </div>
+      <div>
+        <dt>New repositories (${NEW_REPO_DAYS} days)</dt>
+        <dd>${t.newRepos}</dd>
+      </div>
+      <div>
+        <dt>Rank in ${info.name}</dt>
+        <dd>${s.rankInSector} of ${sectorTotal}</dd>
+      </div>
+      <div>
+        <dt>Rank overall</dt>
+        <dd>${s.rankOverall ?? 'unranked'}</dd>
+      </div>
+      <div>
+        <dt>Composite score</dt>
+        <dd>${s.scores.composite}</dd>
+      </div>
+    </dl>
+    <h2 id="history">Commit velocity and contributors, every stored week</h2>
+    ${
+      history && history.periods.length > 0
+        ? html`<figure>
+              ${lineChart({
+                title: `${t.name}: commits per ${WINDOW_DAYS} days and contributors over ${history.periods.length} weeks`,
+                labels,
+                series: [
+                  { name: `Commits (${WINDOW_DAYS}d)`, values: history.commits, className: 'series-a' },
+                  { name: 'Contributors', values: history.contributors, className: 'series-b' },
+                ],
+              })}
+              <figcaption class="muted">
+                One point per stored week (${history.periods[0]} to ${history.periods.at(-1)}).
+              </figcaption>
+            </figure>
+            <details>
+              <summary>The figures as a table</summary>
+              <div class="table-scroll">
+                <table>
+                  <caption>
+                    ${t.name} by week
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Week</th>
+                      <th scope="col" class="num">Commits (${WINDOW_DAYS}d)</th>
+                      <th scope="col" class="num">Contributors</th>
+                      <th scope="col" class="num">Rank</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${history.periods.map(
+                      (p, i) =>
+                        html`<tr>
+                          <td><a href="/periods/${p}">${p}</a></td>
+                          <td class="num">${history.commits[i]}</td>
+                          <td class="num">${history.contributors[i]}</td>
+                          <td class="num">${history.ranks[i] ?? '—'}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              </div>
+            </details>`
+        : html`<p class="muted">No stored history yet.</p>`
+    }
+    <h2 id="comparables">Comparables in ${info.name}</h2>
+    <ul>
+      ${peers.map(
+        (p) =>
+          html`<li>
+            <a href="${startupPath(p)}">${p.startup.name}</a> (rank ${p.rankInSector}, ${p.startup.commitVelocity14d}
+            commits, ${p.startup.signalType}) ·
+            <a
+              href="/compare/${encodeURIComponent(s.login.toLowerCase())}-vs-${encodeURIComponent(p.login.toLowerCase())}"
+              >compare</a
+            >
+          </li>`,
+      )}
+    </ul>
+    <h2 id="links">Links and data</h2>
+    <ul>
+      <li>
+        <a href="${t.githubUrl}" rel="nofollow">GitHub organisation</a> ·
+        <a href="${t.websiteUrl}" rel="nofollow">website</a> · <a href="${t.linkedinUrl}" rel="nofollow">LinkedIn</a>
+      </li>
+      <li>JSON: <a href="/api/signal?company=${encodeURIComponent(s.login)}">/api/signal?company=${s.login}</a></li>
+      <li>
+        Badge:
+        <a href="/api/badge/momentum/${encodeURIComponent(org)}/${encodeURIComponent(org)}/svg">momentum badge (SVG)</a>
+      </li>
+      <li>Diligence: <a href="/api/diligence.json?company=${encodeURIComponent(t.name)}">dossier</a></li>
+    </ul>`;
+  return {
+    path: startupPath(s),
+    title: `${t.name}: ${t.signalType}`,
+    description: `${t.name} (${info.name}, ${t.stage}): ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days (${t.commitVelocityChange}), ${t.contributors} contributors (${t.contributorGrowth}), ${snapshot.period.name}.`,
+    body,
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'Organization',
+      name: t.name,
+      description: t.description,
+      url: `${baseUrl}${startupPath(s)}`,
+      sameAs: [t.githubUrl, t.websiteUrl, t.linkedinUrl],
+    },
+    ogType: 'profile',
+    synthetic: snapshot.synthetic,
+    section: 'sectors',
+  };
+}
+
+/** /compare/{a}-vs-{b}: logins may contain "-vs-", so every split is tried. */
+export function findComparison(ctx: PageContext, pair: string): [SnapshotStartup, SnapshotStartup] | undefined {
+  const { byLogin } = ctx.snapshot;
+  let at = pair.indexOf('-vs-');
+  while (at > 0) {
+    const a = byLogin.get(pair.slice(0, at).toLowerCase());
+    const b = byLogin.get(pair.slice(at + 4).toLowerCase());
+    if (a && b && a !== b) return [a, b];
+    at = pair.indexOf('-vs-', at + 1);
+  }
+  return undefined;
+}
+
+export async function comparePage(ctx: PageContext, a: SnapshotStartup, b: SnapshotStartup): Promise<PageInput> {
+  const { snapshot } = ctx;
+  const series = await ctx.series();
+  const row = (label: string, f: (s: SnapshotStartup) => SafeHtml | string | number) =>
+    html`<tr>
+      <th scope="row">${label}</th>
+      <td>${f(a)}</td>
+      <td>${f(b)}</td>
+    </tr>`;
+  const path = `/compare/${encodeURIComponent(a.login.toLowerCase())}-vs-${encodeURIComponent(b.login.toLowerCase())}`;
+  const body = html`<h1>${a.startup.name} vs ${b.startup.name}</h1>
+    <p class="lede">${comparisonSummary(a, b, snapshot.period.name)}</p>
+    <div class="table-scroll">
+      <table>
+        <caption>
+          Side by side, ${snapshot.period.name}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Figure</th>
+            <th scope="col"><a href="${startupPath(a)}">${a.startup.name}</a></th>
+            <th scope="col"><a href="${startupPath(b)}">${b.startup.name}</a></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${row('Sector', (s) => sectorInfo(s.sector).name)} ${row('Stage', (s) => s.startup.stage)}
+          ${row('Signal type', (s) => s.startup.signalType)}
+          ${row(`Commits (${WINDOW_DAYS} days)`, (s) => html`${formatInt(s.startup.commitVelocity14d)} ${change(s.startup.commitVelocityChange)}`)}
+          ${row('Contributors', (s) => html`${s.startup.contributors} ${change(s.startup.contributorGrowth)}`)}
+          ${row(`New repositories (${NEW_REPO_DAYS} days)`, (s) => s.startup.newRepos)}
+          ${row('Composite score', (s) => s.scores.composite)} ${row('Rank in sector', (s) => s.rankInSector)}
+          ${row('Rank overall', (s) => s.rankOverall ?? 'unranked')}
+          ${row('Commit trend', (s) =>
+            sparkline(series.get(s.login.toLowerCase())?.commits ?? [], `Commits per week of ${s.startup.name}`),
+          )}
+        </tbody>
+      </table>
+    </div>`;
+  return {
+    path,
+    title: `${a.startup.name} vs ${b.startup.name}`,
+    description: `${a.startup.name} and ${b.startup.name} side by side: commits, contributors and signal type, ${snapshot.period.name}.`,
+    body,
+    synthetic: snapshot.synthetic,
+    section: 'sectors',
+  };
+}
+
+export function periodsIndexPage(ctx: PageContext): PageInput {
+  const { snapshot } = ctx;
+  const periods = [...snapshot.periods].reverse();
+  const body = html`<h1>Archive of weekly periods</h1>
+    <p class="lede">
+      Every published week, newest first. Each keeps its trending list; the full data of every week is in
+      <a href="/api/dataset.jsonl">the JSON-lines dataset</a>.
+    </p>
+    <div class="table-scroll">
+      <table>
+        <caption>
+          ${periods.length} published periods
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Week</th>
+            <th scope="col">Published</th>
+            <th scope="col" class="num">Startups</th>
+            <th scope="col">Dataset</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${periods.map(
+            (p) =>
+              html`<tr>
+                <td><a href="/periods/${p.slug}">${p.name}</a></td>
+                <td>${p.publishedAt.toISOString().slice(0, 10)}</td>
+                <td class="num">${p.startupsTracked}</td>
+                <td>${p.datasetName}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
+  return {
+    path: '/periods',
+    title: 'Archive of weekly periods',
+    description: `${periods.length} published weekly periods of startup engineering-acceleration signals.`,
+    body,
+    synthetic: snapshot.synthetic,
+    section: 'periods',
+  };
+}
+
+export async function periodPage(ctx: PageContext, slug: string): Promise<PageInput | undefined> {
+  const { snapshot } = ctx;
+  const index = snapshot.periods.findIndex((p) => p.slug === slug);
+  if (index < 0) return undefined;
+  const period = snapshot.periods[index]!;
+  const rows = (await trendingHistoryOf(ctx.db, snapshot)).filter((r) => r.period === slug);
+  const previous = snapshot.periods[index - 1];
+  const next = snapshot.periods[index + 1];
+  const body = html`<p><a href="/periods">Archive</a> › ${period.name}</p>
+    <h1>${period.name}</h1>
+    <p class="lede">
+      ${period.startupsTracked} startups tracked; published ${period.publishedAt.toISOString().slice(0, 10)}.
+      ${period.slug === snapshot.period.slug ? 'This is the current period.' : ''}
+    </p>
+    <nav aria-label="Periods">
+      <p>
+        ${previous ? html`<a href="/periods/${previous.slug}" rel="prev">← ${previous.name}</a>` : ''}
+        ${next ? html` · <a href="/periods/${next.slug}" rel="next">${next.name} →</a>` : ''}
+      </p>
+    </nav>
+    <h2>Trending that week</h2>
+    ${
+      rows.length
+        ? html`<ol>
+            ${rows.map((r) => {
+              const current = snapshot.byLogin.get(r.login.toLowerCase());
+              return html`<li>
+                ${current ? html`<a href="${startupPath(current)}">${r.startup.name}</a>` : r.startup.name}
+                (${sectorInfo(r.sector).name}): ${r.startup.commitVelocity14d} commits
+                ${change(r.startup.commitVelocityChange)}, ${r.startup.signalType}
+              </li>`;
+            })}
+          </ol>`
+        : html`<p class="muted">No startup was ranked that week.</p>`
+    }`;
+  return {
+    path: `/periods/${slug}`,
+    title: period.name,
+    description: `The trending startups of ${period.name}.`,
+    body,
+    synthetic: period.dataset === 'synthetic-demo',
+    section: 'periods',
+  };
+}
