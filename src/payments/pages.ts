@@ -1,50 +1,74 @@
-import { escapeHtml } from '../core/feed.js';
 import { DEEP_SIGNAL_CREDIT_PACK, formatMinor } from '../core/pricing.js';
+import { loadSiteAssets } from '../web/assets.js';
+import { html, type SafeHtml } from '../web/html.js';
+import { layout } from '../web/layout.js';
 import type { RevealResult } from './checkout.js';
 
 /**
- * The two card-checkout pages, deliberately plain server-rendered HTML (the website restyles them). Every dynamic
- * value goes through escapeHtml.
+ * The two card-checkout pages, in the website's layout. Every dynamic value goes through the escaping template.
+ * Neither is indexed; the success page is never cached (it shows a key once).
  */
 const PACK = `${DEEP_SIGNAL_CREDIT_PACK.credits} Deep Signal credits for ${formatMinor(DEEP_SIGNAL_CREDIT_PACK.priceCents)} ${DEEP_SIGNAL_CREDIT_PACK.currency}`;
 
-function page(title: string, body: string, head = ''): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-${head}<title>${escapeHtml(title)}</title>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
+/** The pages' Content-Security-Policy: the site's, plus Stripe Checkout as the place the purchase form redirects to. */
+export const CHECKOUT_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self' https://checkout.stripe.com; base-uri 'none'; frame-ancestors 'none'";
+
+function page(baseUrl: string, path: string, title: string, body: SafeHtml, head?: SafeHtml): string {
+  return layout(baseUrl, loadSiteAssets(), {
+    path,
+    title,
+    description: PACK,
+    body,
+    synthetic: false,
+    section: 'pricing',
+    noindex: true,
+    ...(head ? { head } : {}),
+  });
 }
 
-export function creditsPage(options: { checkoutAvailable: boolean; mail: boolean }): string {
-  const intro = `<h1>Deep Signal credit pack</h1>
-<p>${escapeHtml(PACK)}. A Deep Signal call that matches a tracked startup costs 1 credit; a miss costs nothing; credits do not expire.</p>
-<p>You get an API key (a Bearer token for <code>POST /api/agent/deep-signal</code> and <code>GET /api/account/credits</code>).</p>`;
+export function creditsPage(options: { baseUrl: string; checkoutAvailable: boolean; mail: boolean }): string {
+  const intro = html`<h1>Deep Signal credit pack</h1>
+    <p class="lede">
+      ${PACK}. A Deep Signal call that matches a tracked startup costs 1 credit; a miss costs nothing; credits do not
+      expire.
+    </p>
+    <p>
+      You get an API key: a Bearer token for <code>POST /api/agent/deep-signal</code>,
+      <code>GET /api/account/credits</code> and the <code>get_deep_signal</code> agent tool. Prefer crypto? See
+      <a href="/pricing">pricing</a> for x402 pay-per-call and Solana packs.
+    </p>`;
   if (!options.checkoutAvailable) {
     return page(
+      options.baseUrl,
+      '/agents/credits',
       'Deep Signal credits',
-      `${intro}
-<p><strong>Card checkout is unavailable on this server.</strong> Its operator has not configured a payment provider; an operator can issue a key with <code>signal-service keys create --credits 100</code>.</p>`,
+      html`${intro}
+        <p class="notice">
+          <strong>Card checkout is unavailable on this server.</strong> Its operator has not configured a payment
+          provider; an operator can issue a key with <code>signal-service keys create --credits 100</code>.
+        </p>`,
     );
   }
   return page(
+    options.baseUrl,
+    '/agents/credits',
     'Deep Signal credits',
-    `${intro}
-<form method="post" action="/api/checkout/sessions">
-<p><label>E-mail for the key (optional${options.mail ? '' : '; this server does not send e-mail, the key is shown once after payment'}): <input type="email" name="email" maxlength="254" autocomplete="email"></label></p>
-<p><button type="submit">Buy ${escapeHtml(PACK)}</button></p>
-</form>
-<p>Payment is handled by Stripe Checkout. After paying you come back here and see your key once${options.mail ? '; it is also e-mailed to you' : ''}.</p>`,
+    html`${intro}
+      <form method="post" action="/api/checkout/sessions">
+        <p>
+          <label for="email"
+            >E-mail for the key
+            (optional${options.mail ? '' : '; this server does not send e-mail, the key is shown once after payment'})</label
+          ><br />
+          <input id="email" type="email" name="email" maxlength="254" autocomplete="email" />
+        </p>
+        <p><button type="submit">Buy ${PACK}</button></p>
+      </form>
+      <p>
+        Payment is handled by Stripe Checkout. After paying you come back here and see your key
+        once${options.mail ? '; it is also e-mailed to you' : ''}.
+      </p>`,
   );
 }
 
@@ -53,28 +77,40 @@ function maskEmail(email: string): string {
   return `${user.slice(0, 1)}…@${domain}`;
 }
 
-export function successPage(result: RevealResult): string {
+export function successPage(baseUrl: string, result: RevealResult): string {
+  const path = '/agents/credits/success';
   if (result.state === 'pending') {
     return page(
+      baseUrl,
+      path,
       'Confirming your payment',
-      `<h1>Confirming your payment</h1>
-<p>Stripe has not confirmed this payment to us yet. This page reloads every few seconds; your key appears here as soon as the payment is confirmed.</p>`,
-      '<meta http-equiv="refresh" content="3">\n',
+      html`<h1>Confirming your payment</h1>
+        <p>
+          Stripe has not confirmed this payment to us yet. This page reloads every few seconds; your key appears here as
+          soon as the payment is confirmed.
+        </p>`,
+      html`<meta http-equiv="refresh" content="3" />`,
     );
   }
-  const mailed = result.email ? ` It was also e-mailed to ${escapeHtml(maskEmail(result.email))}.` : '';
+  const mailed = result.email ? ` It was also e-mailed to ${maskEmail(result.email)}.` : '';
   if (result.state === 'already-revealed') {
     return page(
+      baseUrl,
+      path,
       'Key already shown',
-      `<h1>Your key was already shown</h1>
-<p>For your safety a key is shown only once.${mailed} If you lost it, contact the operator of this service.</p>`,
+      html`<h1>Your key was already shown</h1>
+        <p>
+          For your safety a key is shown only once.${mailed} If you lost it, contact the operator of this service.
+        </p>`,
     );
   }
   return page(
+    baseUrl,
+    path,
     'Your credit-pack key',
-    `<h1>Your credit-pack key</h1>
-<p>${escapeHtml(String(result.credits))} credits are ready. Copy your key now: it is shown only this once.${mailed}</p>
-<p><code>${escapeHtml(result.key)}</code></p>
-<p>Send it as <code>Authorization: Bearer &lt;key&gt;</code>.</p>`,
+    html`<h1>Your credit-pack key</h1>
+      <p>${String(result.credits)} credits are ready. Copy your key now: it is shown only this once.${mailed}</p>
+      <p><code>${result.key}</code></p>
+      <p>Send it as <code>Authorization: Bearer &lt;key&gt;</code>.</p>`,
   );
 }

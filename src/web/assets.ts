@@ -36,7 +36,14 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
+let loaded: SiteAssets | undefined;
+
+/** The assets, read once per process (every page and the checkout pages share them). */
 export function loadSiteAssets(): SiteAssets {
+  return (loaded ??= readSiteAssets());
+}
+
+function readSiteAssets(): SiteAssets {
   const files: [string, string][] = [
     ['/assets/site.css', repoPath('src', 'web', 'assets', 'site.css')],
     ['/assets/sort.js', repoPath('src', 'web', 'assets', 'sort.js')],

@@ -11,7 +11,7 @@ import {
   WebhookSignatureError,
 } from '../../payments/checkout.js';
 import { createMailer, startMailOutbox } from '../../payments/mail.js';
-import { creditsPage, successPage } from '../../payments/pages.js';
+import { CHECKOUT_CSP, creditsPage, successPage } from '../../payments/pages.js';
 import type { AppContext } from '../context.js';
 import { errorResponses, textContent } from '../openapi.js';
 import { HttpProblem, statusTitle, unavailable } from '../problem.js';
@@ -50,7 +50,11 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
         })
       : undefined;
   if (outbox) app.addHook('onClose', () => outbox.stop());
-  const pageHtml = creditsPage({ checkoutAvailable: Boolean(checkout), mail: Boolean(mailer) });
+  const pageHtml = creditsPage({
+    baseUrl: ctx.config.baseUrl,
+    checkoutAvailable: Boolean(checkout),
+    mail: Boolean(mailer),
+  });
 
   // Own scope: form bodies are parsed here only, and the webhook reads its JSON body as raw bytes for the signature.
   await app.register(async (scope) => {
@@ -80,7 +84,11 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
         },
       },
       (_request, reply) => {
-        reply.header('content-type', HTML).header('cache-control', 'no-cache').send(pageHtml);
+        reply
+          .header('content-type', HTML)
+          .header('content-security-policy', CHECKOUT_CSP)
+          .header('cache-control', 'no-cache')
+          .send(pageHtml);
       },
     );
 
@@ -139,7 +147,11 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           throw new HttpProblem(400, statusTitle(400), 'session_id is not a Checkout Session id.');
         }
         const result = await revealKey(ctx.store.db, checkout, request.query.session_id);
-        reply.header('content-type', HTML).header('cache-control', 'no-store').send(successPage(result));
+        reply
+          .header('content-type', HTML)
+          .header('content-security-policy', CHECKOUT_CSP)
+          .header('cache-control', 'no-store')
+          .send(successPage(ctx.config.baseUrl, result));
       },
     );
 

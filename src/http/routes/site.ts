@@ -39,9 +39,11 @@ import {
   startupPage,
 } from '../../web/pages/data.js';
 import { docsPage, notFoundPage, SEARCH_QUERY_MAX, searchPage } from '../../web/pages/utility.js';
+import { scoutIndexPage, scoutProblemPage, scoutReceiptsPage } from '../../web/pages/scout.js';
+import { scoutReceipts } from '../../core/scout/index.js';
 import { PUBLIC_CACHE, sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
-import { unavailable } from '../problem.js';
+import { HttpProblem, unavailable } from '../problem.js';
 
 const HTML = 'text/html; charset=utf-8';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -192,6 +194,48 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
         .header('content-type', HTML)
         .header('content-security-policy', HTML_CSP)
         .header('cache-control', 'public, max-age=60')
+        .send(layout(baseUrl, assets, input));
+    },
+  );
+
+  // Scout receipts: a live look-up (cached in the database by the scout core), so rendered per request, never cached
+  // here, and limited like /api/receipts.
+  r.get(
+    '/scout',
+    { schema: { hide: true, querystring: z.object({ username: z.string().max(100).optional() }) } },
+    (request, reply) => {
+      const username = request.query.username?.trim();
+      if (username)
+        return reply
+          .code(303)
+          .header('location', `/scout/${encodeURIComponent(username)}`)
+          .send();
+      return serve(request, reply, '/scout', () => scoutIndexPage());
+    },
+  );
+  r.get(
+    '/scout/:username',
+    {
+      schema: { hide: true, params: z.object({ username: z.string().max(200) }) },
+      config: { rateLimit: 'receipts' as const },
+    },
+    async (request, reply) => {
+      const { username } = request.params;
+      let input: PageInput;
+      let status = 200;
+      try {
+        input = scoutReceiptsPage(await scoutReceipts({ config: ctx.config, store: ctx.store }, username));
+      } catch (err) {
+        if (!(err instanceof HttpProblem)) throw err;
+        status = err.status;
+        reply.headers(err.headers);
+        input = scoutProblemPage(username, err.status, err.detail ?? err.title);
+      }
+      return reply
+        .code(status)
+        .header('content-type', HTML)
+        .header('content-security-policy', HTML_CSP)
+        .header('cache-control', status === 200 ? 'public, max-age=300' : 'no-store')
         .send(layout(baseUrl, assets, input));
     },
   );

@@ -1,5 +1,7 @@
 import { sectorInfo, sectors } from '../../core/sectors.js';
 import { comparisonSummary } from '../../core/answers/agent-queries.js';
+import { comparablesOf } from '../../core/deep-signal/comparables.js';
+import type { SignalEvidence } from '../../pipeline/types.js';
 import { DATA_LICENSE } from '../../core/license.js';
 import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../pipeline/rules.js';
 import { SECTOR_SLUGS, type SectorSlug } from '../../schemas/enums.js';
@@ -232,24 +234,6 @@ export async function sectorPage(ctx: PageContext, slug: SectorSlug): Promise<Pa
   };
 }
 
-/**
- * The nearest startups of the same sector by signal profile (composite, velocity, growth, novelty scores): the
- * smallest Euclidean distance, ties by sector rank.
- */
-export function comparables(ctx: PageContext, s: SnapshotStartup, count = 3): SnapshotStartup[] {
-  const peers = (ctx.snapshot.bySector.get(s.sector) ?? []).filter((p) => p.login !== s.login);
-  const d = (p: SnapshotStartup) =>
-    (p.scores.composite - s.scores.composite) ** 2 +
-    (p.scores.velocity - s.scores.velocity) ** 2 +
-    (p.scores.growth - s.scores.growth) ** 2 +
-    (p.scores.novelty - s.scores.novelty) ** 2;
-  return peers
-    .map((p) => ({ p, d: d(p) }))
-    .sort((a, b) => a.d - b.d || a.p.rankInSector - b.p.rankInSector)
-    .slice(0, count)
-    .map((x) => x.p);
-}
-
 export async function startupPage(ctx: PageContext, s: SnapshotStartup): Promise<PageInput> {
   const { snapshot, baseUrl } = ctx;
   const t = s.startup;
@@ -257,7 +241,11 @@ export async function startupPage(ctx: PageContext, s: SnapshotStartup): Promise
   const history = (await ctx.series()).get(s.login.toLowerCase());
   const labels = history?.periods.map((p) => p.replace(/^\d{4}-w/, 'W')) ?? [];
   const sectorTotal = snapshot.bySector.get(s.sector)?.length ?? 0;
-  const peers = comparables(ctx, s);
+  const peers = comparablesOf(snapshot, s).map((c) => ({
+    comparable: c,
+    peer: snapshot.byLogin.get(c.githubUrl.replace(/\/+$/, '').split('/').pop()!.toLowerCase()),
+  }));
+  const evidence = s.metrics['signalEvidence'] as SignalEvidence | undefined;
   const org = t.githubUrl.replace(/\/+$/, '').split('/').pop() ?? s.login;
   const body = html`<p><a href="/sectors/${s.sector}">${info.name}</a> › ${t.name}</p>
     <h1>${t.name}</h1>
@@ -339,18 +327,43 @@ export async function startupPage(ctx: PageContext, s: SnapshotStartup): Promise
             </details>`
         : html`<p class="muted">No stored history yet.</p>`
     }
+    <h2 id="evidence">Why ${t.signalType}</h2>
+    ${
+      evidence?.summary
+        ? html`<p>${evidence.summary}</p>
+            ${
+              evidence.reasons
+                ? html`<details>
+                    <summary>Evidence for every type</summary>
+                    <ul>
+                      ${Object.entries(evidence.reasons).map(
+                        ([type, reason]) =>
+                          html`<li>
+                            <strong>${type}</strong> (score
+                            ${evidence.scores?.[type as keyof typeof evidence.scores] ?? '—'}): ${reason}
+                          </li>`,
+                      )}
+                    </ul>
+                  </details>`
+                : ''
+            }`
+        : html`<p class="muted">
+            This week was classified by the earlier rule (${evidence?.rule ?? 'unknown'}), before evidence per type was
+            collected.
+          </p>`
+    }
     <h2 id="comparables">Comparables in ${info.name}</h2>
     <ul>
-      ${peers.map(
-        (p) =>
-          html`<li>
-            <a href="${startupPath(p)}">${p.startup.name}</a> (rank ${p.rankInSector}, ${p.startup.commitVelocity14d}
-            commits, ${p.startup.signalType}) ·
-            <a
-              href="/compare/${encodeURIComponent(s.login.toLowerCase())}-vs-${encodeURIComponent(p.login.toLowerCase())}"
-              >compare</a
-            >
-          </li>`,
+      ${peers.map(({ comparable: c, peer }) =>
+        peer
+          ? html`<li>
+              <a href="${startupPath(peer)}">${c.name}</a> (rank ${c.rankInSector}, ${c.signalType}): ${c.reason} ·
+              <a
+                href="/compare/${encodeURIComponent(s.login.toLowerCase())}-vs-${encodeURIComponent(peer.login.toLowerCase())}"
+                >compare</a
+              >
+            </li>`
+          : html`<li>${c.name}: ${c.reason}</li>`,
       )}
     </ul>
     <h2 id="links">Links and data</h2>

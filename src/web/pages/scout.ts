@@ -1,0 +1,140 @@
+import type { ScoutReceipts } from '../../schemas/scout.js';
+import { html } from '../html.js';
+import type { PageInput } from '../layout.js';
+
+const form = (value = '') =>
+  html`<form action="/scout" method="get">
+    <p>
+      <label for="username">GitHub username</label><br />
+      <input
+        id="username"
+        type="text"
+        name="username"
+        value="${value}"
+        maxlength="39"
+        autocomplete="off"
+        spellcheck="false"
+      />
+      <button type="submit">See the receipts</button>
+    </p>
+  </form>`;
+
+/** /scout: what the Scout Score is, and a form to look a user up. */
+export function scoutIndexPage(): PageInput {
+  return {
+    path: '/scout',
+    title: 'Scout Score',
+    description:
+      'How early did a GitHub user star the companies that later made it? Scout Score receipts from public stars.',
+    body: html`<h1>Scout Score</h1>
+      <p class="lede">
+        How early did a GitHub user star the companies that later reached a validated milestone (an IPO, an acquisition,
+        a priced round)? The score (0–100) is computed from the user's public stars and their dates.
+      </p>
+      ${form()}
+      <p>As JSON: <code>/api/receipts/{username}</code>; as a badge: <code>/api/badge/scout/{username}/svg</code>.</p>`,
+    synthetic: false,
+  };
+}
+
+/** /scout/{username}: score, rank, early calls, personality and the shareable card. */
+export function scoutReceiptsPage(r: ScoutReceipts): PageInput {
+  const u = encodeURIComponent(r.username);
+  return {
+    path: `/scout/${u}`,
+    title: `${r.username}: Scout Score ${r.score} (${r.rank})`,
+    description: `${r.username} scores ${r.score} (${r.rank}) with ${r.stats.earlyCalls} early calls on ${r.stats.validatedCompanies} validated companies.`,
+    body: html`<p><a href="/scout">Scout Score</a> › ${r.username}</p>
+      <h1>${r.username}: ${r.score} <span class="badge">${r.rank}</span></h1>
+      <p class="lede">${r.personality}</p>
+      <dl class="stats">
+        <div>
+          <dt>Early calls</dt>
+          <dd>${r.stats.earlyCalls}</dd>
+        </div>
+        <div>
+          <dt>Starred after the milestone</dt>
+          <dd>${r.stats.lateStars}</dd>
+        </div>
+        <div>
+          <dt>Points</dt>
+          <dd>${r.stats.points}</dd>
+        </div>
+        <div>
+          <dt>Stars analysed</dt>
+          <dd>${r.stats.starsAnalysed}${r.stats.starsTruncated ? '+' : ''}</dd>
+        </div>
+      </dl>
+      <h2>Top early calls</h2>
+      ${
+        r.topEarlyCalls.length
+          ? html`<div class="table-scroll">
+              <table>
+                <caption>
+                  Validated companies starred before their milestone, most points first
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Company</th>
+                    <th scope="col">Starred</th>
+                    <th scope="col">Milestone</th>
+                    <th scope="col" class="num">Lead (days)</th>
+                    <th scope="col" class="num">Points</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${r.topEarlyCalls.map(
+                    (c) =>
+                      html`<tr>
+                        <td>${c.company} <span class="muted">(${c.repository})</span></td>
+                        <td>${c.starredAt.slice(0, 10)}</td>
+                        <td>
+                          <a href="${c.milestone.source}" rel="nofollow">${c.milestone.detail}</a> (${c.milestone.date})
+                        </td>
+                        <td class="num">${c.leadDays}</td>
+                        <td class="num">${c.points}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+          : html`<p class="muted">No validated company starred early enough yet.</p>`
+      }
+      <h2>Share</h2>
+      <p>
+        <img
+          src="/api/scout/card/${u}/svg"
+          width="640"
+          height="320"
+          alt="Scout Score card of ${r.username}: ${r.score}, ${r.rank}"
+          class="card-img"
+        />
+      </p>
+      <p>
+        Card: <a href="${r.cardUrl}">${r.cardUrl}</a> · Badge: <a href="${r.badgeUrl}">${r.badgeUrl}</a> · JSON:
+        <a href="/api/receipts/${u}">/api/receipts/${r.username}</a>
+      </p>
+      <h2>How it is computed</h2>
+      <p>${r.formula}</p>
+      ${form(r.username)}`,
+    ogType: 'profile',
+    synthetic: false,
+    noindex: true,
+  };
+}
+
+/** A look-up that could not be answered (invalid or unknown user, GitHub unavailable), with the form to try again. */
+export function scoutProblemPage(username: string, status: number, detail: string): PageInput {
+  return {
+    path: '/scout',
+    title: status === 404 ? 'No such GitHub user' : 'Scout Score unavailable',
+    description: detail,
+    body: html`<h1>
+        ${status === 404 ? 'No such GitHub user' : status === 400 ? 'Not a GitHub username' : 'Try again shortly'}
+      </h1>
+      <p class="lede">${detail}</p>
+      ${form(username.slice(0, 39))}`,
+    synthetic: false,
+    noindex: true,
+  };
+}
