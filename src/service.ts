@@ -7,6 +7,10 @@ import { SnapshotHolder, startPeriodPoller } from './snapshot/holder.js';
 import { loadSnapshot } from './snapshot/load.js';
 import { migrateToLatest, openStore, type Store } from './store/database.js';
 import { createRedis, pingRedis } from './store/redis.js';
+import type { Server } from 'node:http';
+import type { Redis } from 'ioredis';
+import { startMetricsListener } from './http/plugins/observability.js';
+import { setSnapshotPeriod } from './metrics.js';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -22,7 +26,15 @@ export interface RunningService {
  * and the watcher that swaps in newly published periods.
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const store = await openStore({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolMax,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+  });
+  let limiterRedis: Redis | undefined;
+  let metricsServer: Server | undefined;
   try {
     await migrateToLatest(store.db);
     if (config.demoData) {
@@ -35,7 +47,17 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
     if (redis) await pingRedis(redis).catch((err) => logger.warn({ err }, 'redis is not reachable yet'));
     const probes = redis ? [{ name: 'redis', check: () => pingRedis(redis) }] : [];
-    const app = await buildServer({ config, store, holder }, { logger, probes });
+    // Rate-limit counters get their own connection: commands batched per tick, and a short timeout so a Redis that
+    // hangs sends the decision to local memory quickly.
+    if (config.redisUrl && config.rateLimit) {
+      limiterRedis = createRedis(config.redisUrl, { commandTimeout: 250, enableAutoPipelining: true });
+      limiterRedis.on('ready', () => logger.info('rate limits are shared through redis'));
+      await limiterRedis
+        .connect()
+        .catch((err) => logger.warn({ err }, 'redis is not reachable: rate limits use local memory until it is'));
+    }
+    holder.onSwap((s) => setSnapshotPeriod(s.period.slug, s.period.publishedAt));
+    const app = await buildServer({ config, store, holder }, { logger, probes, limiterRedis });
     const stopPolling = startPeriodPoller({
       db: store.db,
       baseUrl: config.baseUrl,
@@ -46,6 +68,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         logger.info({ period: s.period.slug, startups: s.startups.length }, 'serving a newly published period'),
     });
     await app.listen({ port: config.port, host: config.host });
+    metricsServer = await startMetricsListener(config, logger);
     const addr = app.server.address();
     const address =
       typeof addr === 'object' && addr
@@ -73,12 +96,16 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
             clearInterval(sweeper);
           }
           redis?.disconnect();
+          limiterRedis?.disconnect();
+          if (metricsServer) await new Promise((resolve) => metricsServer!.close(resolve));
           await store.close();
         })();
         return closing;
       },
     };
   } catch (err) {
+    limiterRedis?.disconnect();
+    metricsServer?.close();
     await store.close().catch(() => {});
     throw err;
   }

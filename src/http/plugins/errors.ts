@@ -1,6 +1,17 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody, statusTitle, type ProblemField } from '../problem.js';
+import { countDatabaseUnavailable } from '../../metrics.js';
+import { isDatabaseUnavailable } from '../../store/database.js';
+import {
+  HttpProblem,
+  PROBLEM_CONTENT_TYPE,
+  problemBody,
+  statusTitle,
+  unavailable,
+  type ProblemField,
+} from '../problem.js';
+
+const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /**
  * Problem bodies may quote the request (its path, a bad value). JSON with this content type is never rendered as
@@ -62,15 +73,35 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       return sendProblem(request, reply, new HttpProblem(status, statusTitle(status), error.message));
     }
+    if (isDatabaseUnavailable(error)) {
+      countDatabaseUnavailable();
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendProblem(
+        request,
+        reply,
+        unavailable('The database is not answering; this route needs it. Free reads keep working.', 5),
+      );
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(request, reply, new HttpProblem(500, statusTitle(500), 'An unexpected error occurred.'));
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // A known path asked with another method: 405 with the methods it has (CORS preflight is on every path).
+    const allowed = ROUTED_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length > 0) {
+      const allow = [...allowed, 'OPTIONS'].join(', ');
+      return sendProblem(
+        request,
+        reply,
+        new HttpProblem(405, statusTitle(405), `${path} answers ${allow}.`, {}, { allow }),
+      );
+    }
+    return sendProblem(
       request,
       reply,
-      new HttpProblem(404, statusTitle(404), `No resource at ${request.method} ${request.url.split('?')[0]}.`),
-    ),
-  );
+      new HttpProblem(404, statusTitle(404), `No resource at ${request.method} ${path}.`),
+    );
+  });
 }

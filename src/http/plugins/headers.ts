@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 export const EXPOSED_HEADERS = [
   'ETag',
   'Link',
+  'RateLimit',
+  'RateLimit-Policy',
   'Retry-After',
   'X-Credits-Balance',
   'X-PAYMENT-RESPONSE',

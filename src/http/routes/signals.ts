@@ -56,6 +56,7 @@ export async function signalsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   r.get(
     '/api/signal',
     {
+      config: { rateLimit: 'signal' },
       schema: {
         summary: 'One startup by display name or GitHub organisation (fuzzy, case-insensitive)',
         description: 'Returns the best match by name similarity, or `{ "found": false }` when nothing is close enough.',
