@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { loadConfig } from '../../../src/config.js';
 import { compileTrust } from '../../../src/http/client-address.js';
@@ -18,13 +18,13 @@ async function appWith(env: Record<string, string>, lines: string[] = []) {
       cb();
     },
   });
-  const app = Fastify({
+  const app: FastifyInstance = Fastify({
     loggerInstance: pino({ level: 'info' }, sink),
     trustProxy: compileTrust(config.trustProxy),
     genReqId: requestIdGenerator(config),
     requestIdHeader: false,
     disableRequestLogging: true,
-  });
+  }) as unknown as FastifyInstance;
   registerObservability(app, config);
   app.get('/x', () => 'ok');
   await app.ready();

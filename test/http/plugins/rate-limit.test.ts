@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type InjectOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { loadConfig } from '../../../src/config.js';
@@ -27,7 +27,7 @@ async function appWith(env: Record<string, string>): Promise<FastifyInstance> {
   return app;
 }
 
-async function statuses(app: FastifyInstance, n: number, init: Parameters<FastifyInstance['inject']>[0] & object) {
+async function statuses(app: FastifyInstance, n: number, init: InjectOptions) {
   const out: number[] = [];
   for (let i = 0; i < n; i++) out.push((await app.inject(init)).statusCode);
   return out;
