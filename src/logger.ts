@@ -2,7 +2,11 @@ import pino, { type Logger } from 'pino';
 import type { Config } from './config.js';
 
 /** Structured JSON logs on stderr (stdout stays free for command output); credentials are never written. */
-export function createLogger(config: Pick<Config, 'logLevel'>, name = 'signal-service'): Logger {
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  name = 'signal-service',
+  destination: pino.DestinationStream = pino.destination(2),
+): Logger {
   return pino(
     {
       name,
@@ -19,6 +23,6 @@ export function createLogger(config: Pick<Config, 'logLevel'>, name = 'signal-se
         censor: '[redacted]',
       },
     },
-    pino.destination(2),
+    destination,
   );
 }

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startService } from '../service.js';
 import { registerPipelineCommands } from './pipeline.js';
+import { registerKeysCommands } from './keys.js';
 
 const program = new Command()
   .name('signal-service')
@@ -32,6 +33,7 @@ program
   });
 
 registerPipelineCommands(program);
+registerKeysCommands(program);
 
 program.parseAsync().catch((err: unknown) => {
   if (err instanceof ConfigError) {

@@ -33,6 +33,16 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
         license: { name: DATA_LICENSE.name, url: DATA_LICENSE.url },
       },
       servers: [{ url: baseUrl }],
+      components: {
+        securitySchemes: {
+          creditKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A credit-pack key (`sigsk_` + 43 characters), e-mailed after a card checkout at /agents/credits or issued with `signal-service keys create`. Send `Authorization: Bearer <key>`.',
+          },
+        },
+      },
       tags: [
         { name: 'signals', description: 'Per-period signals and exports' },
         { name: 'answers', description: 'Citation-ready answers over the agent-query and FAQ corpus' },
@@ -46,6 +56,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
         { name: 'citations', description: 'Reference-manager citation exports' },
         { name: 'markets', description: 'Prediction markets computed from the current period' },
         { name: 'agents', description: 'Agent catalog and NLWeb' },
+        { name: 'paid', description: 'Deep Signal and credit-pack accounts (credit-pack key as a Bearer token)' },
         { name: 'operations', description: 'Health and readiness' },
         { name: 'meta', description: 'Interface description' },
       ],

@@ -22,6 +22,7 @@ import { feedRoutes } from './routes/feed.js';
 import { citeRoutes } from './routes/cite.js';
 import { marketsRoutes } from './routes/markets.js';
 import { agentsRoutes } from './routes/agents.js';
+import { creditsRoutes } from './routes/credits.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -77,6 +78,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await citeRoutes(scope, ctx);
     await marketsRoutes(scope, ctx);
     await agentsRoutes(scope, ctx);
+    await creditsRoutes(scope, ctx);
   });
   return app;
 }

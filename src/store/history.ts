@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { TRENDING_SIZE } from '../pipeline/rules.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import { canonicalStartup, type Startup } from '../schemas/signals.js';
@@ -58,4 +59,77 @@ export function trendingHistoryOf(db: Kysely<Database>, snapshot: Snapshot): Pro
     perDatabase.set(db, load);
   }
   return load(snapshot);
+}
+
+/** One startup in one stored period (what the paid Deep Signal's `history` is built from). */
+export interface StartupPeriodRow {
+  period: string;
+  periodName: string;
+  sector: SectorSlug;
+  rankOverall: number | null;
+  rankInSector: number;
+  compositeScore: number;
+  startup: Startup;
+}
+
+/** Every stored period one organisation appears in, oldest first. */
+export async function loadStartupHistory(db: Kysely<Database>, login: string): Promise<StartupPeriodRow[]> {
+  const rows = await db
+    .selectFrom('period_startups')
+    .innerJoin('periods', 'periods.slug', 'period_startups.period_slug')
+    .select([
+      'period_startups.period_slug',
+      'periods.name',
+      'period_startups.sector',
+      'period_startups.rank_overall',
+      'period_startups.rank_in_sector',
+      'period_startups.score_composite',
+      'period_startups.startup',
+    ])
+    .where('period_startups.org_login', '=', login)
+    .orderBy('periods.iso_year')
+    .orderBy('periods.iso_week')
+    .execute();
+  return rows.map((r) => ({
+    period: r.period_slug,
+    periodName: r.name,
+    sector: r.sector as SectorSlug,
+    rankOverall: r.rank_overall,
+    rankInSector: r.rank_in_sector,
+    compositeScore: r.score_composite,
+    startup: canonicalStartup(r.startup),
+  }));
+}
+
+const historyCaches = new WeakMap<Kysely<Database>, WeakMap<Snapshot, LRUCache<string, Promise<StartupPeriodRow[]>>>>();
+
+/**
+ * One startup's stored history as of `snapshot`: limited to the periods the snapshot knows, read once per snapshot
+ * and login (a published period never changes under a snapshot) and kept in a bounded cache that goes with the
+ * snapshot. A failed read is forgotten so the next call tries again.
+ */
+export function startupHistoryOf(db: Kysely<Database>, snapshot: Snapshot, login: string): Promise<StartupPeriodRow[]> {
+  let perSnapshot = historyCaches.get(db);
+  if (!perSnapshot) historyCaches.set(db, (perSnapshot = new WeakMap()));
+  let cache = perSnapshot.get(snapshot);
+  if (!cache) perSnapshot.set(snapshot, (cache = new LRUCache({ max: 2_000 })));
+  let pending = cache.get(login);
+  if (!pending) {
+    const known = new Set(snapshot.periods.map((p) => p.slug));
+    pending = loadStartupHistory(db, login).then((rows) => rows.filter((r) => known.has(r.period)));
+    cache.set(login, pending);
+    const entry = pending;
+    const owner = cache;
+    entry.catch(() => {
+      if (owner.get(login) === entry) owner.delete(login);
+    });
+  }
+  return pending;
+}
+
+/** A history reader bound to a database: what `deepSignal` takes. */
+export function storeHistoryReader(
+  db: Kysely<Database>,
+): (snapshot: Snapshot, login: string) => Promise<StartupPeriodRow[]> {
+  return (snapshot, login) => startupHistoryOf(db, snapshot, login);
 }

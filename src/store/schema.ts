@@ -50,3 +50,94 @@ export interface Database {
 export type PeriodRow = Selectable<PeriodsTable>;
 export type PeriodStartupRow = Selectable<PeriodStartupsTable>;
 export type NewPeriodStartupRow = Insertable<PeriodStartupsTable>;
+
+// Paid access (migration 0003_accounts): accounts, keys, the credit ledger, idempotency, card checkout, mail outbox.
+export interface AccountsTable {
+  id: string;
+  email: string | null;
+  balance: Generated<number>;
+  purchased: Generated<number>;
+  consumed: Generated<number>;
+  last_consumed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  created_at: Generated<Date>;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  /** SHA-256 of the key, hex. The key itself is never stored. */
+  key_hash: string;
+  fingerprint: string;
+  label: string | null;
+  created_at: Generated<Date>;
+  revoked_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<number>;
+  account_id: string;
+  kind: 'grant' | 'charge';
+  delta: number;
+  balance_after: number;
+  reason: string;
+  reference: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface IdempotencyRequestsTable {
+  account_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number;
+  headers: ColumnType<Record<string, string>, string, string>;
+  body: string;
+  created_at: Generated<Date>;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  handled_at: Generated<Date>;
+}
+
+export interface CheckoutDeliveriesTable {
+  session_id: string;
+  account_id: string;
+  key_id: string;
+  email: string | null;
+  credits: number;
+  reveal_ciphertext: string | null;
+  revealed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  created_at: Generated<Date>;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  kind: string;
+  recipient: string;
+  reference: string;
+  secret_ciphertext: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  sent_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  last_error: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface AccountsDatabase {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  credit_ledger: CreditLedgerTable;
+  idempotency_requests: IdempotencyRequestsTable;
+  stripe_events: StripeEventsTable;
+  checkout_deliveries: CheckoutDeliveriesTable;
+  mail_outbox: MailOutboxTable;
+}
+
+// Merged into Database so every Kysely<Database> (and its transactions) knows the paid-access tables.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Database extends AccountsDatabase {}
+
+export type AccountRow = Selectable<AccountsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type CreditLedgerRow = Selectable<CreditLedgerTable>;

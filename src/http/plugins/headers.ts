@@ -14,6 +14,7 @@ export const EXPOSED_HEADERS = [
 export const ALLOWED_REQUEST_HEADERS = [
   'Authorization',
   'Content-Type',
+  'Idempotency-Key',
   'If-None-Match',
   'X-PAYMENT',
   'MCP-Protocol-Version',

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { migration as m0001 } from './0001_periods.js';
 import { migration as m0002 } from './0002_pipeline.js';
+import { migration as m0003 } from './0003_accounts.js';
 
 /**
  * Versioned migrations, applied in name order at start by Kysely's Migrator (which takes a lock, so several
@@ -10,6 +11,7 @@ import { migration as m0002 } from './0002_pipeline.js';
 const migrations: Record<string, Migration> = {
   '0001_periods': m0001,
   '0002_pipeline': m0002,
+  '0003_accounts': m0003,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,92 @@
+import type { DeepSignal, DeepSignalMiss } from '../../schemas/deep-signal.js';
+import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
+import type { StartupPeriodRow } from '../../store/history.js';
+import { CREDITS_PER_MATCHED_CALL, CREDITS_PER_MISS } from '../pricing.js';
+import { comparablesOf } from './comparables.js';
+import { sectorStandings } from './scores.js';
+import { writeThesis } from './thesis.js';
+
+export { COMPARABLES, SIGNAL_TYPE_PENALTY } from './comparables.js';
+export { composite, sectorPercentile, sectorStandings } from './scores.js';
+
+/**
+ * Deep Signal: the enriched profile of one tracked startup, the one core function behind every paid surface (the
+ * credit route, x402, MCP, A2A, /api/agent/call). It charges nothing itself: a hit says what it costs in `charged`
+ * (CREDITS_PER_MATCHED_CALL) and the caller takes the payment before it answers; a miss costs CREDITS_PER_MISS.
+ */
+
+/** Reads one startup's stored periods, oldest first, as of a snapshot (`storeHistoryReader(db)` in the store). */
+export type HistoryReader = (snapshot: Snapshot, login: string) => Promise<readonly StartupPeriodRow[]>;
+
+export type DeepSignalResult =
+  { found: true; startup: SnapshotStartup; body: DeepSignal } | { found: false; body: DeepSignalMiss };
+
+export const DEEP_SIGNAL_MISS: DeepSignalMiss = Object.freeze({ found: false, charged: CREDITS_PER_MISS as 0 });
+
+/** The history entries of the payload: every stored period the startup appears in, oldest first. */
+export function historyEntries(rows: readonly StartupPeriodRow[]): DeepSignal['history'] {
+  return rows.map((r) => ({
+    period: r.period,
+    periodName: r.periodName,
+    sector: r.sector,
+    rankInSector: r.rankInSector,
+    rankOverall: r.rankOverall,
+    compositeScore: r.compositeScore,
+    commitVelocity14d: r.startup.commitVelocity14d,
+    commitVelocityChange: r.startup.commitVelocityChange,
+    contributors: r.startup.contributors,
+    contributorGrowth: r.startup.contributorGrowth,
+    newRepos: r.startup.newRepos,
+    signalType: r.startup.signalType,
+  }));
+}
+
+/** The payload for a startup already found (for callers that matched it themselves). */
+export async function deepSignalFor(
+  snapshot: Snapshot,
+  readHistory: HistoryReader,
+  startup: SnapshotStartup,
+): Promise<DeepSignal> {
+  const standing = sectorStandings(snapshot).get(startup);
+  if (!standing) throw new Error(`${startup.login} is not a startup of this snapshot`);
+  const rows = await readHistory(snapshot, startup.login);
+  const st = startup.startup;
+  return {
+    found: true,
+    name: st.name,
+    sector: startup.sector,
+    stage: st.stage,
+    geography: st.geography,
+    signalType: st.signalType,
+    scores: { ...standing.scores },
+    rank: {
+      inSector: standing.inSector,
+      sectorTotal: standing.sectorTotal,
+      sectorPercentile: standing.sectorPercentile,
+    },
+    thesis: writeThesis({
+      startup,
+      standing,
+      periodName: snapshot.period.name,
+      history: rows,
+      synthetic: snapshot.synthetic,
+    }),
+    comparables: comparablesOf(snapshot, startup),
+    history: historyEntries(rows),
+    charged: CREDITS_PER_MATCHED_CALL,
+  };
+}
+
+/**
+ * Looks `name` up with the same rule as /api/signal (`snapshot.matcher.best`) and builds the payload, or the miss
+ * `{found: false, charged: 0}`. A name the matcher cannot use (blank, punctuation only) is a miss.
+ */
+export async function deepSignal(
+  snapshot: Snapshot,
+  readHistory: HistoryReader,
+  name: string,
+): Promise<DeepSignalResult> {
+  const match = snapshot.matcher.best(name);
+  if (!match) return { found: false, body: DEEP_SIGNAL_MISS };
+  return { found: true, startup: match.item, body: await deepSignalFor(snapshot, readHistory, match.item) };
+}

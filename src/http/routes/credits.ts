@@ -1,0 +1,124 @@
+import type { FastifyContextConfig, FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { paidDeepSignal } from '../../payments/paid-deep-signal.js';
+import { creditState } from '../../payments/ledger.js';
+import { DeepSignal, DeepSignalMiss, DeepSignalRequest } from '../../schemas/deep-signal.js';
+import { CreditState } from '../../schemas/credits.js';
+import { storeHistoryReader } from '../../store/history.js';
+import { currentSnapshot, type AppContext } from '../context.js';
+import { CREDIT_KEY_SECURITY, creditAccountOf, creditKeyHook } from '../credit-key.js';
+import { errorResponses } from '../openapi.js';
+import { siteUrls } from '../../core/urls.js';
+
+/** Visible ASCII, 1–255 characters: what Stripe accepts as an Idempotency-Key. */
+export const IdempotencyKeyHeader = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
+  .describe(
+    'Optional. A retry with the same key and the same body within 24 hours returns the first answer byte for byte and is not charged again; the same key with another body → 422; a retry while the first is running waits for it (409 after 10 s).',
+  );
+
+const balanceHeader = {
+  'X-Credits-Balance': {
+    description: 'Credits left on the key after this call.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+
+/**
+ * The seam for the per-key limiter of paid routes: the rate-limit plugin reads `config.rateLimit` (typed by that
+ * plugin; merged here without declaring the type a second time).
+ */
+const PAID_ROUTE = { rateLimit: 'paid' } as unknown as FastifyContextConfig;
+
+/**
+ * The credit-pack surface: POST /api/agent/deep-signal and GET /api/account/credits. Routes only authenticate
+ * (creditKeyHook), parse, call the core and send; the charging rules are in src/payments/paid-deep-signal.ts.
+ * `config.rateLimit: 'paid'` is the seam for the per-key limiter.
+ */
+export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const readHistory = storeHistoryReader(ctx.store.db);
+  const authenticate = creditKeyHook(ctx);
+  const purchaseUrl = siteUrls(ctx.config.baseUrl).api('/agents/credits');
+
+  r.post(
+    '/api/agent/deep-signal',
+    {
+      config: PAID_ROUTE,
+      onRequest: authenticate,
+      schema: {
+        summary: 'Deep Signal: the enriched profile of one startup (1 credit per tracked startup)',
+        description:
+          'Paid with a credit-pack key. A tracked startup answers the DeepSignal body and consumes exactly 1 credit; an untracked one answers 200 `{found:false, charged:0}` and consumes nothing, even with 0 credits left. No credit left for a tracked startup → 402. Every answer to a valid key carries X-Credits-Balance. The body is validated before anything is charged.',
+        tags: ['paid'],
+        operationId: 'postDeepSignal',
+        security: CREDIT_KEY_SECURITY,
+        headers: z.object({ 'idempotency-key': IdempotencyKeyHeader.optional() }),
+        body: DeepSignalRequest,
+        response: {
+          200: {
+            description: 'The DeepSignal body, or `{found:false, charged:0}` for an untracked startup.',
+            headers: balanceHeader,
+            content: { 'application/json': { schema: z.union([DeepSignal, DeepSignalMiss]) } },
+          },
+          ...errorResponses(400, 401, 402, 409, 415, 422, 429, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const account = creditAccountOf(request);
+      const answer = await paidDeepSignal({
+        db: ctx.store.db,
+        snapshot: currentSnapshot(ctx),
+        readHistory,
+        account,
+        name: request.body.name,
+        idempotencyKey: request.headers['idempotency-key'],
+      });
+      // The answer is already bytes (recorded as such for Idempotency-Key replays): send them as they are.
+      const raw = reply as FastifyReply;
+      raw
+        .code(answer.status)
+        .header('x-credits-balance', String(answer.balance))
+        .header('content-type', answer.contentType);
+      if (answer.replayed) raw.header('idempotent-replayed', 'true');
+      return raw.serializer((body: unknown) => body as string).send(answer.body);
+    },
+  );
+
+  r.get(
+    '/api/account/credits',
+    {
+      config: PAID_ROUTE,
+      onRequest: authenticate,
+      schema: {
+        summary: 'Credit state of the presented credit-pack key',
+        tags: ['paid'],
+        operationId: 'getAccountCredits',
+        security: CREDIT_KEY_SECURITY,
+        response: {
+          200: {
+            description: 'Credit state.',
+            headers: balanceHeader,
+            content: { 'application/json': { schema: CreditState } },
+          },
+          ...errorResponses(401, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const account = creditAccountOf(request);
+      const state = (await creditState(ctx.store.db, account.id)) ?? account;
+      reply.header('x-credits-balance', String(state.balance));
+      return {
+        balance: state.balance,
+        purchased: state.purchased,
+        consumed: state.consumed,
+        lastConsumedAt: 'lastConsumedAt' in state ? (state.lastConsumedAt?.toISOString() ?? null) : null,
+        purchaseUrl,
+      };
+    },
+  );
+}

@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { deepSignal } from '../../../src/core/deep-signal/index.js';
+import { sectorInfo } from '../../../src/core/sectors.js';
+import { DeepSignal } from '../../../src/schemas/deep-signal.js';
+import type { SnapshotStartup } from '../../../src/snapshot/snapshot.js';
+import { demoWeeks } from './fixtures.js';
+
+const { snapshot, readHistory, periods } = demoWeeks();
+const sectorList = (s: SnapshotStartup) => snapshot.bySector.get(s.sector)!;
+const middle = (list: SnapshotStartup[]) => list[Math.floor(list.length / 2)]!;
+
+/** Percentile with the documented rule, counted directly: 100 × (below + equal / 2) / count. */
+function pct(values: number[], v: number): number {
+  const below = values.filter((x) => x < v).length;
+  const equal = values.filter((x) => x === v).length;
+  return Math.round((100 * (below + equal / 2)) / values.length);
+}
+
+async function hit(name: string) {
+  const result = await deepSignal(snapshot, readHistory, name);
+  assert.equal(result.found, true, `expected ${name} to be found`);
+  return result as Extract<typeof result, { found: true }>;
+}
+
+describe('deepSignal', () => {
+  test('a tracked startup answers every DeepSignal field, and charges 1', async () => {
+    const target = middle(snapshot.bySector.get('robotics')!);
+    const { body } = await hit(target.startup.name);
+    assert.deepEqual(Object.keys(body), [
+      'found',
+      'name',
+      'sector',
+      'stage',
+      'geography',
+      'signalType',
+      'scores',
+      'rank',
+      'thesis',
+      'comparables',
+      'history',
+      'charged',
+    ]);
+    DeepSignal.parse(body);
+    assert.equal(body.name, target.startup.name);
+    assert.equal(body.sector, 'robotics');
+    assert.equal(body.stage, target.startup.stage);
+    assert.equal(body.geography, target.startup.geography);
+    assert.equal(body.signalType, target.startup.signalType);
+    assert.equal(body.charged, 1);
+  });
+
+  test('scores follow the documented formulas against the sector', async () => {
+    const target = middle(snapshot.bySector.get('edtech')!);
+    const list = sectorList(target);
+    const { body } = await hit(target.login);
+    const num = (t: string) => Number.parseInt(t, 10);
+    const m = (s: SnapshotStartup, k: string) => s.metrics[k] as number;
+    assert.equal(
+      body.scores.velocity,
+      pct(
+        list.map((s) => s.startup.commitVelocity14d),
+        target.startup.commitVelocity14d,
+      ),
+    );
+    assert.equal(
+      body.scores.novelty,
+      pct(
+        list.map((s) => s.startup.newRepos),
+        target.startup.newRepos,
+      ),
+    );
+    const commits = pct(
+      list.map((s) => m(s, 'commitChangePct')),
+      m(target, 'commitChangePct'),
+    );
+    const people = pct(
+      list.map((s) => m(s, 'contributorChangePct')),
+      m(target, 'contributorChangePct'),
+    );
+    assert.equal(body.scores.growth, Math.round((commits + people) / 2));
+    assert.equal(m(target, 'commitChangePct'), num(target.startup.commitVelocityChange));
+    assert.equal(
+      body.scores.composite,
+      Math.round(0.5 * body.scores.growth + 0.3 * body.scores.velocity + 0.2 * body.scores.novelty),
+    );
+  });
+
+  test('rank is the published sector position with its percentile: 100 for the leader, 0 for the last', async () => {
+    const list = snapshot.bySector.get('gaming')!;
+    const first = await hit(list[0]!.login);
+    const last = await hit(list.at(-1)!.login);
+    assert.deepEqual(first.body.rank, { inSector: 1, sectorTotal: list.length, sectorPercentile: 100 });
+    assert.deepEqual(last.body.rank, { inSector: list.length, sectorTotal: list.length, sectorPercentile: 0 });
+  });
+
+  test('history lists every stored period the startup appears in, oldest first, ending with the current one', async () => {
+    const target = middle(snapshot.bySector.get('proptech')!);
+    const { body } = await hit(target.login);
+    assert.deepEqual(
+      body.history.map((h) => h.period),
+      periods.map((p) => p.slug),
+    );
+    const now = body.history.at(-1)!;
+    assert.equal(now.rankInSector, target.rankInSector);
+    assert.equal(now.commitVelocity14d, target.startup.commitVelocity14d);
+    assert.equal(now.compositeScore, target.scores.composite);
+  });
+
+  test('comparables are three other startups of the sector, nearest signal profile first, each with a reason', async () => {
+    const target = middle(snapshot.bySector.get('healthcare')!);
+    const { body } = await hit(target.login);
+    assert.equal(body.comparables.length, 3);
+    const names = new Set(sectorList(target).map((s) => s.startup.name));
+    for (const c of body.comparables) {
+      assert.ok(names.has(c.name), `${c.name} is in the sector`);
+      assert.notEqual(c.name, target.startup.name);
+      assert.match(c.reason, /velocity \d+ vs \d+, growth \d+ vs \d+, novelty \d+ vs \d+/);
+    }
+    const distance = (c: (typeof body.comparables)[number]) =>
+      Math.hypot(
+        c.scores.velocity - body.scores.velocity,
+        c.scores.growth - body.scores.growth,
+        c.scores.novelty - body.scores.novelty,
+      ) + (c.signalType === body.signalType ? 0 : 15);
+    const d = body.comparables.map(distance);
+    assert.deepEqual(
+      d,
+      [...d].sort((a, b) => a - b),
+    );
+  });
+
+  test('comparables are the most similar, not the top of the sector', async () => {
+    const list = snapshot.bySector.get('agtech')!;
+    const target = list.at(-1)!;
+    const { body } = await hit(target.login);
+    const topThree = list.slice(0, 3).map((s) => s.startup.name);
+    assert.notDeepEqual(
+      body.comparables.map((c) => c.name),
+      topThree,
+    );
+    const chosen = Math.max(
+      ...body.comparables.map(
+        (c) =>
+          Math.hypot(
+            c.scores.velocity - body.scores.velocity,
+            c.scores.growth - body.scores.growth,
+            c.scores.novelty - body.scores.novelty,
+          ) + (c.signalType === body.signalType ? 0 : 15),
+      ),
+    );
+    const leader = (await hit(list[0]!.login)).body.scores;
+    const leaderDistance =
+      Math.hypot(
+        leader.velocity - body.scores.velocity,
+        leader.growth - body.scores.growth,
+        leader.novelty - body.scores.novelty,
+      ) + (list[0]!.startup.signalType === body.signalType ? 0 : 15);
+    assert.ok(chosen <= leaderDistance, 'no chosen comparable is farther than the sector leader');
+  });
+
+  test('the thesis quotes the payload numbers and says what the data is not', async () => {
+    const target = middle(snapshot.bySector.get('web3')!);
+    const { body } = await hit(target.login);
+    assert.match(body.thesis, /^Synthetic demo data/);
+    assert.ok(body.thesis.includes(`#${body.rank.inSector} of ${body.rank.sectorTotal}`));
+    assert.ok(body.thesis.includes(sectorInfo('web3').name));
+    assert.ok(body.thesis.includes(snapshot.period.name));
+    assert.match(body.thesis, /revenue/);
+  });
+
+  test('the thesis varies between startups', async () => {
+    const shapes = new Set<string>();
+    for (const s of snapshot.startups.slice(0, 60)) {
+      const { body } = await hit(s.login);
+      // Templates only: names, sector names and numbers taken out.
+      const shape = body.thesis
+        .split(s.startup.name)
+        .join('X')
+        .replace(/[-+\d#%,]+/g, 'N')
+        .replace(/of [A-Z][\w &-]+? (in|this|,)/g, 'of S $1');
+      shapes.add(shape);
+    }
+    assert.ok(shapes.size >= 10, `only ${shapes.size} distinct thesis shapes out of 60`);
+  });
+
+  test('a name is matched with the same rule as /api/signal (case, typo, slug)', async () => {
+    const target = middle(snapshot.bySector.get('hr-tech')!);
+    const typo = `${target.startup.name.toUpperCase()}x`;
+    const expected = snapshot.matcher.best(typo)?.item;
+    const result = await deepSignal(snapshot, readHistory, typo);
+    assert.equal(result.found ? result.startup : undefined, expected);
+    assert.equal((await hit(target.login)).startup, target);
+  });
+
+  test('an untracked name is a miss that charges nothing', async () => {
+    for (const name of ['Zzqx Vvwk Nonexistent', '!!!', '   ']) {
+      const result = await deepSignal(snapshot, readHistory, name);
+      assert.deepEqual(result.body, { found: false, charged: 0 });
+    }
+  });
+});

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { issueKey, createAccount } from '../../src/payments/keys.js';
+import {
+  AccountNotFoundError,
+  chargeOneCredit,
+  creditState,
+  grantCredits,
+  ledgerTotals,
+} from '../../src/payments/ledger.js';
+import { migrateToLatest, openStore, type Store } from '../../src/store/database.js';
+import { createTestStorage, type TestStorage } from '../helpers/database.js';
+
+const modes = [
+  { forceEmbedded: true, name: 'embedded' },
+  ...(process.env.DATABASE_URL ? [{ forceEmbedded: false, name: 'postgres' }] : []),
+];
+
+for (const mode of modes) {
+  describe(`credit ledger (${mode.name})`, () => {
+    let storage: TestStorage;
+    let store: Store;
+
+    before(async () => {
+      storage = await createTestStorage({ forceEmbedded: mode.forceEmbedded });
+      store = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl, poolSize: 20 });
+      await migrateToLatest(store.db);
+    });
+    after(async () => {
+      await store.close();
+      await storage.cleanup();
+    });
+
+    test('200 parallel charges on 50 credits: exactly 50 succeed, balance 0, ledger sums match', async () => {
+      const { accountId } = await issueKey(store.db, { credits: 50, reason: 'test' });
+      const outcomes = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => chargeOneCredit(store.db, accountId, `call-${i}`)),
+      );
+      assert.equal(outcomes.filter((o) => o.charged).length, 50);
+      assert.ok(outcomes.every((o) => o.balance >= 0));
+      assert.deepEqual(
+        outcomes
+          .filter((o) => o.charged)
+          .map((o) => o.balance)
+          .sort((a, b) => a - b),
+        Array.from({ length: 50 }, (_, i) => i),
+      );
+      const state = (await creditState(store.db, accountId))!;
+      assert.equal(state.balance, 0);
+      assert.equal(state.consumed, 50);
+      assert.equal(state.purchased, 50);
+      assert.ok(state.lastConsumedAt instanceof Date);
+      assert.deepEqual(await ledgerTotals(store.db, accountId), { granted: 50, charged: 50, charges: 50, entries: 51 });
+    });
+
+    test('a charge with no credit left changes nothing and reports balance 0', async () => {
+      const accountId = await createAccount(store.db);
+      assert.deepEqual(await chargeOneCredit(store.db, accountId), { charged: false, balance: 0 });
+      assert.deepEqual(await ledgerTotals(store.db, accountId), { granted: 0, charged: 0, charges: 0, entries: 0 });
+      assert.equal((await creditState(store.db, accountId))!.lastConsumedAt, null);
+    });
+
+    test('a grant adds to balance and purchased and appends one ledger row', async () => {
+      const accountId = await createAccount(store.db);
+      assert.equal(await grantCredits(store.db, accountId, 100, 'test'), 100);
+      assert.equal(await grantCredits(store.db, accountId, 5, 'test'), 105);
+      const state = (await creditState(store.db, accountId))!;
+      assert.deepEqual([state.balance, state.purchased, state.consumed], [105, 105, 0]);
+      assert.deepEqual(await ledgerTotals(store.db, accountId), { granted: 105, charged: 0, charges: 0, entries: 2 });
+    });
+
+    test('a grant inside a caller transaction commits or rolls back with it', async () => {
+      const accountId = await createAccount(store.db);
+      await assert.rejects(
+        store.db.transaction().execute(async (trx) => {
+          await grantCredits(trx, accountId, 10, 'test', 'rolled-back');
+          throw new Error('the caller fails after granting');
+        }),
+        /the caller fails/,
+      );
+      assert.equal((await creditState(store.db, accountId))!.balance, 0);
+      await store.db.transaction().execute((trx) => grantCredits(trx, accountId, 10, 'test', 'committed'));
+      assert.equal((await creditState(store.db, accountId))!.balance, 10);
+    });
+
+    test('the same external reference cannot be granted twice', async () => {
+      const accountId = await createAccount(store.db);
+      await grantCredits(store.db, accountId, 100, 'solana', 'sig-1');
+      await assert.rejects(grantCredits(store.db, accountId, 100, 'solana', 'sig-1'), /duplicate key|unique/i);
+      assert.equal((await creditState(store.db, accountId))!.balance, 100);
+    });
+
+    test('grants must be whole positive numbers and go to an existing account', async () => {
+      const accountId = await createAccount(store.db);
+      for (const bad of [0, -1, 1.5, Number.NaN, 2_000_000]) {
+        await assert.rejects(grantCredits(store.db, accountId, bad, 'test'), RangeError);
+      }
+      await assert.rejects(grantCredits(store.db, 'acct_missing', 1, 'test'), AccountNotFoundError);
+      await assert.rejects(chargeOneCredit(store.db, 'acct_missing'), AccountNotFoundError);
+    });
+
+    test('the ledger is append-only and a balance cannot go below 0', async () => {
+      const { accountId } = await issueKey(store.db, { credits: 1, reason: 'test' });
+      await assert.rejects(sql`update credit_ledger set delta = 5`.execute(store.db), /append-only/);
+      await assert.rejects(sql`delete from credit_ledger`.execute(store.db), /append-only/);
+      await assert.rejects(
+        sql`update accounts set balance = -1 where id = ${accountId}`.execute(store.db),
+        /check constraint/i,
+      );
+    });
+  });
+}

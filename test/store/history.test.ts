@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { parsePeriodSlug } from '../../src/core/periods.js';
+import { generateDemoDataset } from '../../src/pipeline/demo/generate.js';
+import { loadSnapshot } from '../../src/snapshot/load.js';
+import { migrateToLatest, openStore, type Store } from '../../src/store/database.js';
+import { loadStartupHistory, startupHistoryOf } from '../../src/store/history.js';
+import { publishPeriod } from '../../src/store/periods.js';
+import { createTestStorage, type TestStorage } from '../helpers/database.js';
+
+const modes = [
+  { forceEmbedded: true, name: 'embedded' },
+  ...(process.env.DATABASE_URL ? [{ forceEmbedded: false, name: 'postgres' }] : []),
+];
+
+for (const mode of modes) {
+  describe(`startup history (${mode.name})`, () => {
+    let storage: TestStorage;
+    let store: Store;
+    const dataset = generateDemoDataset({
+      seed: 'history-test',
+      startups: 30,
+      periods: 4,
+      endPeriod: parsePeriodSlug('2026-w03'),
+    });
+    const publish = (i: number) =>
+      publishPeriod(store.db, {
+        ...dataset.periods[i]!,
+        dataset: 'synthetic-demo',
+        datasetName: 'test',
+        publishedAt: new Date('2026-01-20T06:00:00Z'),
+      });
+    const login = dataset.periods[0]!.ranked.startups[7]!.login;
+
+    before(async () => {
+      storage = await createTestStorage({ forceEmbedded: mode.forceEmbedded });
+      store = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
+      await migrateToLatest(store.db);
+      // Published out of order: history is ordered by ISO week, not by publication.
+      await publish(2);
+      await publish(0);
+      await publish(1);
+    });
+    after(async () => {
+      await store.close();
+      await storage.cleanup();
+    });
+
+    test('every stored period of one startup, oldest first, with its published figures', async () => {
+      const rows = await loadStartupHistory(store.db, login);
+      assert.deepEqual(
+        rows.map((r) => r.period),
+        dataset.periods.slice(0, 3).map((p) => p.period.slug),
+      );
+      rows.forEach((row, i) => {
+        const published = dataset.periods[i]!.ranked.startups.find((s) => s.login === login)!;
+        assert.equal(row.periodName, dataset.periods[i]!.period.name);
+        assert.equal(row.rankInSector, published.rankInSector);
+        assert.equal(row.compositeScore, published.scores.composite);
+        assert.deepEqual(row.startup, published.startup);
+      });
+    });
+
+    test('an unknown login has no history', async () => {
+      assert.deepEqual(await loadStartupHistory(store.db, 'no-such-org'), []);
+    });
+
+    test('as of a snapshot, a period published after it is not included', async () => {
+      const snapshot = (await loadSnapshot(store.db, 'https://signals.test'))!;
+      await publish(3);
+      const rows = await startupHistoryOf(store.db, snapshot, login);
+      assert.deepEqual(
+        rows.map((r) => r.period),
+        snapshot.periods.map((p) => p.slug),
+      );
+      assert.equal((await loadStartupHistory(store.db, login)).length, 4);
+    });
+  });
+}
