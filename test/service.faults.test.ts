@@ -8,6 +8,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../src/config.js';
+import { issueKey } from '../src/payments/keys.js';
+import { creditState } from '../src/payments/ledger.js';
 import { createLogger } from '../src/logger.js';
 import { renderMetrics } from '../src/metrics.js';
 import { startService, type RunningService } from '../src/service.js';
@@ -96,6 +98,41 @@ describe('PostgreSQL cut under load', { skip: !postgresUrl && 'needs DATABASE_UR
       [],
     );
     assert.equal((await status('/readyz')).status, 200);
+  });
+
+  test('paid calls answer 503 while it is cut, and no credit is lost or charged twice once it is back', async () => {
+    const issued = await issueKey(svc.store.db, { credits: 10, reason: 'test' });
+    const name = svc.holder.current!.startups[0]!.startup.name;
+    const call = () =>
+      fetch(`${svc.address}/api/agent/deep-signal`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${issued.key}` },
+        body: JSON.stringify({ name }),
+      }).then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.json() }));
+    const before = [await call(), await call()];
+    proxy.cut();
+    const during = await Promise.all([call(), call(), call()]);
+    proxy.restore();
+    const afterwards = [await until(call, (r) => r.status === 200)];
+    afterwards.push(await call());
+    assert.deepEqual(
+      before.map((r) => r.status),
+      [200, 200],
+    );
+    for (const r of during) {
+      assert.equal(r.status, 503);
+      assert.match(r.retryAfter ?? '', /^\d+$/);
+    }
+    assert.deepEqual(
+      afterwards.map((r) => [r.status, (r.body as { charged: number }).charged]),
+      [
+        [200, 1],
+        [200, 1],
+      ],
+    );
+    const state = await creditState(svc.store.db, issued.accountId);
+    assert.equal(state!.consumed, 4, 'four answered calls, four credits');
+    assert.equal(state!.balance, 6);
   });
 });
 

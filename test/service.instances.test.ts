@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../src/config.js';
+import { issueKey } from '../src/payments/keys.js';
 import { parsePeriodSlug, shiftPeriod } from '../src/core/periods.js';
 import { createLogger } from '../src/logger.js';
 import { startService, type RunningService } from '../src/service.js';
@@ -66,6 +67,29 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
     } finally {
       redis.disconnect();
     }
+  });
+
+  test('they share one credit ledger: calls through both charge one balance, each exactly once', async () => {
+    const issued = await issueKey(a.store.db, { credits: 10, reason: 'test' });
+    const name = a.holder.current!.startups[0]!.startup.name;
+    const call = (s: RunningService) =>
+      fetch(`${s.address}/api/agent/deep-signal`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${issued.key}` },
+        body: JSON.stringify({ name }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { charged?: number } }));
+    const answers = await Promise.all([a, b, a, b, a, b].map(call));
+    assert.deepEqual(
+      answers.map((r) => [r.status, r.body.charged]),
+      Array.from({ length: 6 }, () => [200, 1]),
+    );
+    const credits = async (s: RunningService) =>
+      (await (
+        await fetch(`${s.address}/api/account/credits`, { headers: { authorization: `Bearer ${issued.key}` } })
+      ).json()) as { balance: number; consumed: number };
+    assert.deepEqual(await credits(a), await credits(b));
+    assert.equal((await credits(b)).balance, 4);
+    assert.equal((await credits(a)).consumed, 6);
   });
 
   test('a period published by another process is served by both within PERIOD_POLL_MS', async () => {

@@ -53,6 +53,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   });
   // An idle client that loses its server must not crash the process; the next query reports the failure.
   pool.on('error', () => {});
+  // Nor must a client that loses its server while checked out (mid-transaction): its query rejects, the request
+  // answers 503, and the pool replaces the client. Without a listener the 'error' event would crash the process.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
