@@ -12,6 +12,7 @@ const CASES: Record<string, string> = {
   matcher: 'Fuzzy name matcher (uncached lookups)',
   pipeline: 'Pipeline against the fake GitHub API',
   search: 'Answers and search over a generated corpus',
+  operations: 'Two instances on PostgreSQL and Redis: rate limiter off / on',
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -50,7 +50,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     // Rate-limit counters get their own connection: commands batched per tick, and a short timeout so a Redis that
     // hangs sends the decision to local memory quickly.
     if (config.redisUrl && config.rateLimit) {
-      limiterRedis = createRedis(config.redisUrl, { commandTimeout: 250, enableAutoPipelining: true });
+      limiterRedis = createRedis(config.redisUrl, { commandTimeout: 500, enableAutoPipelining: true });
       limiterRedis.on('ready', () => logger.info('rate limits are shared through redis'));
       await limiterRedis
         .connect()
