@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { issueKey } from '../src/payments/keys.js';
 import { creditState } from '../src/payments/ledger.js';
 import { createLogger } from '../src/logger.js';
+import { openStore } from '../src/store/database.js';
 import { renderMetrics } from '../src/metrics.js';
 import { startService, type RunningService } from '../src/service.js';
 import { createTestStorage, postgresUrl, redisUrl, type TestStorage } from './helpers/database.js';
@@ -194,7 +195,7 @@ describe('Redis cut', { skip: !redisUrl && 'needs REDIS_URL (real Redis)' }, () 
 });
 
 describe('SIGTERM under load', () => {
-  test('every response that started completes whole, and the process exits 0', async () => {
+  test('every response that started completes whole, paid calls are charged exactly when answered, exit 0', async () => {
     const storage = await createTestStorage();
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sigsvc-term-'));
     const port = 20000 + Math.floor(Math.random() * 20000);
@@ -221,15 +222,26 @@ describe('SIGTERM under load', () => {
         (ok) => ok,
         60_000,
       );
+      // A key with credits, written through the running server's database (the embedded one is shared via its socket).
+      const writer = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl, poolSize: 1 });
+      const issued = await issueKey(writer.db, { credits: 1000, reason: 'test' });
+      await writer.close();
+      const signals = (await (await fetch(`${base}/api/signals.json`)).json()) as { trending: { name: string }[] };
+      const paidInit = {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${issued.key}` },
+        body: JSON.stringify({ name: signals.trending[0]!.name }),
+      };
       let stop = false;
-      const outcomes = { complete: 0, refused: 0, unavailable: 0, broken: 0 };
+      const outcomes = { complete: 0, refused: 0, unavailable: 0, broken: 0, charged: 0 };
+      const paths = ['/api/dataset.jsonl', '/api/signals.json', '/api/signal?company=a', '/api/agent/deep-signal'];
       const worker = async (i: number) => {
         const deadline = Date.now() + 60_000;
         while (!stop && Date.now() < deadline) {
-          const p = i % 3 === 0 ? '/api/dataset.jsonl' : i % 3 === 1 ? '/api/signals.json' : '/api/signal?company=a';
+          const p = paths[i % paths.length]!;
           let res: Response;
           try {
-            res = await fetch(`${base}${p}`);
+            res = await fetch(`${base}${p}`, p.includes('deep-signal') ? paidInit : undefined);
           } catch {
             outcomes.refused++; // the server no longer accepts: nothing was started
             await sleep(10);
@@ -244,6 +256,7 @@ describe('SIGTERM under load', () => {
                   .trimEnd()
                   .split('\n')
                   .forEach((l) => JSON.parse(l));
+              else if (p.includes('deep-signal')) outcomes.charged += (JSON.parse(text) as { charged: number }).charged;
               else JSON.parse(text);
               outcomes.complete++;
             } else outcomes.broken++;
@@ -252,7 +265,7 @@ describe('SIGTERM under load', () => {
           }
         }
       };
-      const load = Promise.all(Array.from({ length: 12 }, (_, i) => worker(i)));
+      const load = Promise.all(Array.from({ length: 16 }, (_, i) => worker(i)));
       await sleep(1500);
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
@@ -262,6 +275,23 @@ describe('SIGTERM under load', () => {
       assert.equal(code, 0);
       assert.ok(outcomes.complete > 10, JSON.stringify(outcomes));
       assert.equal(outcomes.broken, 0, JSON.stringify(outcomes));
+      assert.ok(outcomes.charged > 0, JSON.stringify(outcomes));
+      // The embedded database's owner has just exited: this process may have to host it, so allow a retry.
+      let consumed: number | undefined;
+      for (let attempt = 0; consumed === undefined && attempt < 3; attempt++) {
+        try {
+          const reader = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl, poolSize: 1 });
+          try {
+            consumed = (await creditState(reader.db, issued.accountId))!.consumed;
+          } finally {
+            await reader.close();
+          }
+        } catch (err) {
+          if (attempt === 2) throw err;
+          await sleep(1000);
+        }
+      }
+      assert.equal(consumed, outcomes.charged, 'every charge was answered, every answer charged once');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       await storage.cleanup();
