@@ -1,13 +1,23 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { describe, test } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { after, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
+import { redisUrl } from '../../helpers/database.js';
 import Fastify, { type FastifyInstance, type FastifyRequest, type InjectOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { loadConfig } from '../../../src/config.js';
 import { compileTrust } from '../../../src/http/client-address.js';
 import { registerErrorHandling } from '../../../src/http/plugins/errors.js';
-import { paidKey, registerRateLimit, routeClass } from '../../../src/http/plugins/rate-limit.js';
+import {
+  createBudgets,
+  paidKey,
+  registerRateLimit,
+  reservationChunk,
+  routeClass,
+} from '../../../src/http/plugins/rate-limit.js';
 
 /** A small server with the real limiter and error handling, and one route per class. */
 async function appWith(env: Record<string, string>): Promise<FastifyInstance> {
@@ -179,5 +189,35 @@ describe('who a client is', () => {
         .inject({ method: 'GET', url: '/free', headers: { 'x-forwarded-for': client }, remoteAddress: '198.51.100.9' })
         .then((r) => r.statusCode);
     assert.deepEqual([await ask('203.0.113.1'), await ask('203.0.113.2')], [200, 200]);
+  });
+});
+
+describe('shared budgets in Redis', { skip: !redisUrl && 'REDIS_URL not set' }, () => {
+  const prefix = `sigsvc-test:${randomBytes(6).toString('hex')}`;
+  const connections: Redis[] = [];
+  after(async () => {
+    const redis = new Redis(redisUrl!);
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+    for (const c of connections) c.disconnect();
+  });
+
+  test('two instances taking points in reservations spend exactly the shared budget, no more', async () => {
+    const config = loadConfig({ RATE_LIMIT_FREE: '60/60' });
+    const instances = await Promise.all(
+      [0, 1].map(async () => {
+        const redis = new Redis(redisUrl!);
+        connections.push(redis);
+        await once(redis, 'ready');
+        return createBudgets(config, { redis, prefix });
+      }),
+    );
+    let allowed = 0;
+    for (let i = 0; i < 100; i++) {
+      if ((await instances[i % 2]!.free.decide('198.51.100.7')).allowed) allowed++;
+    }
+    assert.equal(allowed, 60);
+    assert.equal(reservationChunk(60), 6);
   });
 });
