@@ -14,6 +14,7 @@ const CASES: Record<string, string> = {
   pipeline: 'Pipeline against the fake GitHub API',
   search: 'Answers and search over a generated corpus',
   'deep-signal': 'Charged Deep Signal calls on PostgreSQL (100 clients)',
+  operations: 'Two instances on PostgreSQL and Redis: rate limiter off / on',
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -14,7 +15,8 @@ export interface Config {
   /** Unset: an embedded PostgreSQL (PGlite) in `dataDir`. Set: a PostgreSQL server. */
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
-  trustProxy: boolean;
+  /** Which peers may set X-Forwarded-For / X-Request-Id: false, true (all), a hop count, or addresses/CIDRs/names. */
+  trustProxy: TrustProxy;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Load the synthetic demo dataset when the store holds no period yet. */
   demoData: boolean;
@@ -82,6 +84,41 @@ export interface Config {
   /** Stablecoin mint; defaults to the cluster's USDC mint. */
   solanaMint: string;
   solanaCommitment: 'confirmed' | 'finalized';
+  // --- Operations (issue 23): rate limits, metrics, access log, database limits ---
+  /** Rate limiting on or off (off only for benchmarks and private deployments). */
+  rateLimit: boolean;
+  /** Per route class: steady requests per minute and burst capacity. */
+  rateLimits: Record<LimitedClass, RateLimitSpec>;
+  /** Prefix of the rate-limit keys in Redis (several deployments can share one Redis). */
+  rateLimitRedisPrefix: string;
+  /** Separate port serving GET /metrics (Prometheus text); undefined: no metrics listener. */
+  metricsPort: number | undefined;
+  metricsHost: string;
+  /** Bearer token that opens GET /metrics on the main port; undefined: not on the main port. */
+  metricsToken: string | undefined;
+  /** One log line per response (method, path, status, duration, request id). */
+  accessLog: boolean;
+  /** Connections one process holds to PostgreSQL. */
+  databasePoolMax: number;
+  /** PostgreSQL aborts a statement running longer than this (server side), and the client gives up too. */
+  databaseStatementTimeoutMs: number;
+  /** Waiting longer than this for a connection answers 503 instead. */
+  databaseConnectTimeoutMs: number;
+}
+
+/** Fastify's trustProxy values: off, on, a hop count, or a list of addresses, CIDR ranges and named ranges. */
+export type TrustProxy = boolean | number | string[];
+
+/** Route classes a route declares with `config: { rateLimit }` ('unlimited' has no budget). */
+export const RATE_LIMIT_CLASSES = ['free', 'signal', 'receipts', 'paid', 'unlimited'] as const;
+export type RateLimitClass = (typeof RATE_LIMIT_CLASSES)[number];
+export type LimitedClass = Exclude<RateLimitClass, 'unlimited'>;
+
+export interface RateLimitSpec {
+  /** Steady budget: requests per minute. */
+  perMinute: number;
+  /** Requests a client can send at once (the steady budget plus a reserve of burst − perMinute). */
+  burst: number;
 }
 
 export class ConfigError extends Error {
@@ -176,6 +213,63 @@ export const SOLANA_CLUSTERS = {
     usdcMint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
   },
 } as const;
+// --- Operations (issue 23) ---
+const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isCidrOrAddress(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY, in the forms operators know from Express and Fastify: off/on words, a hop count (trust that many
+ * proxies in front of us), or a comma-separated list of addresses, CIDR ranges and loopback/linklocal/uniquelocal.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((v, ctx): TrustProxy => {
+    const word = v.toLowerCase();
+    // A bare number is a hop count (as in Express and Fastify), so `1` trusts the one proxy in front of us.
+    if (['true', 'on', 'yes'].includes(word)) return true;
+    if (['0', 'false', 'off', 'no'].includes(word)) return false;
+    if (/^\d+$/.test(word)) {
+      const hops = Number(word);
+      if (hops > 0 && hops <= 32) return hops;
+    }
+    const entries = v
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    const bad = entries.find((e) => !NAMED_PROXY_RANGES.includes(e.toLowerCase()) && !isCidrOrAddress(e));
+    if (entries.length === 0 || bad !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be off, on, a hop count (1-32), or a comma-separated list of addresses, CIDR ranges and loopback, linklocal, uniquelocal${bad ? ` (not understood: ${JSON.stringify(bad)})` : ''}`,
+      });
+      return z.NEVER;
+    }
+    return entries.map((e) => (NAMED_PROXY_RANGES.includes(e.toLowerCase()) ? e.toLowerCase() : e));
+  });
+
+/** A rate limit as `PER_MINUTE/BURST`, e.g. `60/120`; the burst is at least the per-minute budget. */
+const rateLimitSpec = z
+  .string()
+  .trim()
+  .transform((v, ctx): RateLimitSpec => {
+    const m = /^(\d{1,9})\s*\/\s*(\d{1,9})$/.exec(v);
+    const perMinute = Number(m?.[1]);
+    const burst = Number(m?.[2]);
+    if (!m || perMinute < 1 || burst < perMinute) {
+      ctx.addIssue({ code: 'custom', message: 'must be PER_MINUTE/BURST with 1 <= PER_MINUTE <= BURST, e.g. 60/120' });
+      return z.NEVER;
+    }
+    return { perMinute, burst };
+  });
 
 /** Each variable: its schema and its default (as the string a user would have typed). */
 const variables = {
@@ -185,7 +279,7 @@ const variables = {
   DATA_DIR: { schema: z.string().trim().min(1, 'must not be empty'), fallback: './.data' },
   DATABASE_URL: { schema: postgresUrl, fallback: undefined },
   REDIS_URL: { schema: redisUrl, fallback: undefined },
-  TRUST_PROXY: { schema: onOff, fallback: 'off' },
+  TRUST_PROXY: { schema: trustProxy, fallback: 'off' },
   LOG_LEVEL: {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       message: 'must be one of fatal, error, warn, info, debug, trace, silent',
@@ -308,6 +402,32 @@ const variables = {
     schema: z.enum(['confirmed', 'finalized'], { message: 'must be confirmed or finalized' }),
     fallback: 'confirmed',
   },
+  // Operations (issue 23)
+  RATE_LIMIT: { schema: onOff, fallback: 'on' },
+  RATE_LIMIT_FREE: { schema: rateLimitSpec, fallback: '60/120' },
+  RATE_LIMIT_SIGNAL: { schema: rateLimitSpec, fallback: '30/60' },
+  RATE_LIMIT_RECEIPTS: { schema: rateLimitSpec, fallback: '10/20' },
+  RATE_LIMIT_PAID: { schema: rateLimitSpec, fallback: '120/240' },
+  RATE_LIMIT_REDIS_PREFIX: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1-64 letters, digits, or : _ . -'),
+    fallback: 'sigsvc:rl',
+  },
+  METRICS_PORT: { schema: intBetween(1, 65535), fallback: undefined },
+  METRICS_HOST: { schema: z.string().trim().min(1, 'must not be empty'), fallback: '127.0.0.1' },
+  METRICS_TOKEN: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16-256 printable characters without spaces'),
+    fallback: undefined,
+  },
+  ACCESS_LOG: { schema: onOff, fallback: 'off' },
+  DATABASE_POOL_MAX: { schema: intBetween(1, 200), fallback: '8' },
+  DATABASE_STATEMENT_TIMEOUT_MS: { schema: intBetween(100, 3_600_000), fallback: '15000' },
+  DATABASE_CONNECT_TIMEOUT_MS: { schema: intBetween(100, 120_000), fallback: '3000' },
 } as const;
 
 export type VariableName = keyof typeof variables;
@@ -393,5 +513,21 @@ function paymentsConfig(env: NodeJS.ProcessEnv) {
     solanaRpcUrl: read(env, 'SOLANA_RPC_URL') ?? clusterDefaults.rpcUrl,
     solanaMint,
     solanaCommitment: read(env, 'SOLANA_COMMITMENT')!,
+    // Operations (issue 23)
+    rateLimit: read(env, 'RATE_LIMIT')!,
+    rateLimits: {
+      free: read(env, 'RATE_LIMIT_FREE')!,
+      signal: read(env, 'RATE_LIMIT_SIGNAL')!,
+      receipts: read(env, 'RATE_LIMIT_RECEIPTS')!,
+      paid: read(env, 'RATE_LIMIT_PAID')!,
+    },
+    rateLimitRedisPrefix: read(env, 'RATE_LIMIT_REDIS_PREFIX')!,
+    metricsPort: read(env, 'METRICS_PORT'),
+    metricsHost: read(env, 'METRICS_HOST')!,
+    metricsToken: read(env, 'METRICS_TOKEN'),
+    accessLog: read(env, 'ACCESS_LOG')!,
+    databasePoolMax: read(env, 'DATABASE_POOL_MAX')!,
+    databaseStatementTimeoutMs: read(env, 'DATABASE_STATEMENT_TIMEOUT_MS')!,
+    databaseConnectTimeoutMs: read(env, 'DATABASE_CONNECT_TIMEOUT_MS')!,
   };
 }

@@ -4,9 +4,13 @@ import type { Config } from './config.js';
 import { buildServer } from './http/server.js';
 import { SnapshotHolder, startPeriodPoller } from './snapshot/holder.js';
 import { loadSnapshot } from './snapshot/load.js';
-import { migrateToLatest, openStore, type Store } from './store/database.js';
+import { migrateToLatest, openStore, storeOptions, type Store } from './store/database.js';
 import { countPeriods } from './store/periods.js';
 import { createRedis, pingRedis } from './store/redis.js';
+import type { Server } from 'node:http';
+import type { Redis } from 'ioredis';
+import { startMetricsListener } from './http/plugins/observability.js';
+import { setSnapshotPeriod } from './metrics.js';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -48,7 +52,9 @@ export async function startService(
   };
   // Node's own start and the loading of the code, up to here.
   logger.debug({ phase: 'load code', ms: Math.round(mark.wall), cpuMs: Math.round(mark.cpu) }, 'start phase');
-  const store = await (options.store ?? openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
+  const store = await (options.store ?? openStore(storeOptions(config)));
+  let limiterRedis: Redis | undefined;
+  let metricsServer: Server | undefined;
   phase(store.hostsEmbedded ? 'open embedded database' : 'connect to database');
   try {
     await migrateToLatest(store.db);
@@ -69,7 +75,17 @@ export async function startService(
     const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
     if (redis) await pingRedis(redis).catch((err) => logger.warn({ err }, 'redis is not reachable yet'));
     const probes = redis ? [{ name: 'redis', check: () => pingRedis(redis) }] : [];
-    const app = await buildServer({ config, store, holder }, { logger, probes });
+    // Rate-limit counters get their own connection: commands batched per tick, and a short timeout so a Redis that
+    // hangs sends the decision to local memory quickly.
+    if (config.redisUrl && config.rateLimit) {
+      limiterRedis = createRedis(config.redisUrl, { commandTimeout: 500, enableAutoPipelining: true });
+      limiterRedis.on('ready', () => logger.info('rate limits are shared through redis'));
+      await limiterRedis
+        .connect()
+        .catch((err) => logger.warn({ err }, 'redis is not reachable: rate limits use local memory until it is'));
+    }
+    holder.onSwap((s) => setSnapshotPeriod(s.period.slug, s.period.publishedAt));
+    const app = await buildServer({ config, store, holder }, { logger, probes, limiterRedis });
     phase('build server and per-period indexes');
     const stopPolling = startPeriodPoller({
       db: store.db,
@@ -82,6 +98,7 @@ export async function startService(
     });
     await app.listen({ port: config.port, host: config.host });
     phase('listen');
+    metricsServer = await startMetricsListener(config, logger);
     holder.warmUp((err) => logger.error({ err }, 'could not build a per-period index'));
     const addr = app.server.address();
     const address =
@@ -110,12 +127,16 @@ export async function startService(
             clearInterval(sweeper);
           }
           redis?.disconnect();
+          limiterRedis?.disconnect();
+          if (metricsServer) await new Promise((resolve) => metricsServer!.close(resolve));
           await store.close();
         })();
         return closing;
       },
     };
   } catch (err) {
+    limiterRedis?.disconnect();
+    metricsServer?.close();
     await store.close().catch(() => {});
     throw err;
   }

@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { openStore } from '../store/database.js';
+import { openStore, storeOptions } from '../store/database.js';
 
 const program = new Command()
   .name('signal-service')
@@ -16,7 +16,7 @@ program
     const config = loadConfig();
     const logger = createLogger(config);
     // Open the store first: the embedded database's host process starts while this one loads the server's code.
-    const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+    const store = openStore(storeOptions(config));
     store.catch(() => {}); // awaited (and reported) by startService
     const { startService } = await import('../service.js');
     const service = await startService(config, logger, { store });

@@ -5,6 +5,10 @@ import type { AppContext } from './context.js';
 import { registerOpenApi } from './openapi.js';
 import { frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { commonHeaders, registerCommonHeaders } from './plugins/headers.js';
+import type { Redis } from 'ioredis';
+import { compileTrust } from './client-address.js';
+import { registerObservability, requestIdGenerator } from './plugins/observability.js';
+import { registerRateLimit } from './plugins/rate-limit.js';
 import { datasetRoutes } from './routes/dataset.js';
 import { healthRoutes, type ReadinessProbe } from './routes/health.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -30,6 +34,8 @@ import { HTML_CSP, htmlNotFound, loadSiteAssets, siteRoutes } from './routes/sit
 export interface ServerOptions {
   logger?: Logger | boolean;
   probes?: ReadinessProbe[];
+  /** Redis connection holding the rate-limit counters (shared by every instance); absent: in memory. */
+  limiterRedis?: Redis;
 }
 
 /**
@@ -41,9 +47,10 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   const app = Fastify({
     loggerInstance: typeof options.logger === 'object' ? options.logger : undefined,
     logger: typeof options.logger === 'object' ? undefined : (options.logger ?? false),
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: compileTrust(ctx.config.trustProxy),
     bodyLimit: 64 * 1024,
     requestIdHeader: false,
+    genReqId: requestIdGenerator(ctx.config),
     // No per-request access lines: they cost more than the request itself on the hot reads. Errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     // No child logger per request either (pino builds one with its bindings and redaction on every request):
@@ -62,6 +69,14 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     htmlHeaders: { 'content-security-policy': HTML_CSP },
   });
   registerCommonHeaders(app, ctx.config.baseUrl.startsWith('https:'));
+  // Operations (issue 23): limits and metrics hook into every route added after them; JSON routes take JSON only.
+  registerRateLimit(app, ctx.config, {
+    redis: options.limiterRedis,
+    prefix: ctx.config.rateLimitRedisPrefix,
+    log: typeof options.logger === 'object' ? options.logger : undefined,
+  });
+  registerObservability(app, ctx.config);
+  app.removeContentTypeParser('text/plain');
   await registerOpenApi(app, ctx.config.baseUrl);
 
   await app.register(async (scope) => {

@@ -1,3 +1,4 @@
+import type { Config } from '../config.js';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { openEmbedded, type EmbeddedHost } from './embedded.js';
@@ -9,6 +10,21 @@ export interface StoreOptions {
   databaseUrl: string | undefined;
   /** Connections this process may hold. */
   poolSize?: number;
+  /** PostgreSQL only: the server cancels a statement running longer (the client gives up a little later). */
+  statementTimeoutMs?: number;
+  /** Waiting longer for a connection fails the query (the route answers 503). */
+  connectTimeoutMs?: number;
+}
+
+/** How the service and the CLI open the store: the database, and the pool limits of the configuration. */
+export function storeOptions(config: Config): StoreOptions {
+  return {
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolMax,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+  };
 }
 
 /** The data-access handle every part of the service shares. */
@@ -34,9 +50,24 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     host = embedded.host;
     poolConfig = { host: embedded.endpoint.host, port: embedded.endpoint.port, user: 'postgres', database: 'postgres' };
   }
-  const pool = new pg.Pool({ ...poolConfig, max: options.poolSize ?? 8, connectionTimeoutMillis: 10_000 });
+  const timeouts = options.statementTimeoutMs
+    ? {
+        // Server side for PostgreSQL; client side everywhere, so a connection that hangs (no reset) fails too.
+        ...(options.databaseUrl ? { statement_timeout: options.statementTimeoutMs } : {}),
+        query_timeout: options.statementTimeoutMs + 1_000,
+      }
+    : {};
+  const pool = new pg.Pool({
+    ...poolConfig,
+    ...timeouts,
+    max: options.poolSize ?? 8,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+  });
   // An idle client that loses its server must not crash the process; the next query reports the failure.
   pool.on('error', () => {});
+  // Nor must a client that loses its server while checked out (mid-transaction): its query rejects, the request
+  // answers 503, and the pool replaces the client. Without a listener the 'error' event would crash the process.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -78,4 +109,36 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
       `database migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`,
     );
   }
+}
+
+const UNAVAILABLE_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const UNAVAILABLE_MESSAGES =
+  /connection terminated|timeout exceeded when trying to connect|query read timeout|not queryable|connection (?:ended|closed)|the database system is (?:starting up|shutting down)/i;
+
+/**
+ * True when an error means "PostgreSQL did not answer" rather than "the query was wrong": refused or lost
+ * connections, pool or statement timeouts, a server shutting down or out of connections. Such a request is answered
+ * 503 with Retry-After, never 500.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const { code, message, errors } = err as { code?: unknown; message?: unknown; errors?: unknown };
+  if (typeof code === 'string') {
+    if (UNAVAILABLE_NODE_CODES.has(code)) return true;
+    // SQLSTATE: 08 connection exception, 57P01-03 shutdown / cannot connect now, 57014 statement timeout,
+    // 53300 too many connections.
+    if (/^08/.test(code) || /^57P0[123]$/.test(code) || code === '57014' || code === '53300') return true;
+  }
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+  // AggregateError (a connection attempt to several addresses).
+  return Array.isArray(errors) && errors.some(isDatabaseUnavailable);
 }

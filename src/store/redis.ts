@@ -5,8 +5,12 @@ import { Redis } from 'ioredis';
  * similar, added by later issues); readiness checks it. Commands fail fast instead of queueing while disconnected,
  * so a Redis outage never stalls a request.
  */
-export function createRedis(url: string): Redis {
+export function createRedis(
+  url: string,
+  extra: { commandTimeout?: number; enableAutoPipelining?: boolean } = {},
+): Redis {
   const redis = new Redis(url, {
+    ...extra,
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

@@ -26,6 +26,50 @@ describe('configuration', () => {
     assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
   });
 
+  test('TRUST_PROXY accepts a hop count', () => {
+    assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1);
+    assert.equal(loadConfig({ TRUST_PROXY: '3' }).trustProxy, 3);
+  });
+
+  test('TRUST_PROXY accepts a list of addresses, CIDR ranges and named ranges', () => {
+    assert.deepEqual(
+      loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,::1,fd00::/8, Loopback,linklocal,uniquelocal' }).trustProxy,
+      ['10.0.0.0/8', '192.168.1.7', '::1', 'fd00::/8', 'loopback', 'linklocal', 'uniquelocal'],
+    );
+  });
+
+  test('TRUST_PROXY refuses a host name, a bad prefix length and a bad address, naming the entry', () => {
+    for (const value of ['proxy.example.org', '10.0.0.0/33', '::1/129', '300.1.1.1', '10.0.0.0/8/1', '99']) {
+      assert.throws(
+        () => loadConfig({ TRUST_PROXY: value }),
+        (err: unknown) => err instanceof ConfigError && err.variable === 'TRUST_PROXY',
+        value,
+      );
+    }
+  });
+
+  test('rate limits default to the spec and are read as PER_MINUTE/BURST', () => {
+    const c = loadConfig({});
+    assert.equal(c.rateLimit, true);
+    assert.deepEqual(c.rateLimits, {
+      free: { perMinute: 60, burst: 120 },
+      signal: { perMinute: 30, burst: 60 },
+      receipts: { perMinute: 10, burst: 20 },
+      paid: { perMinute: 120, burst: 240 },
+    });
+    assert.deepEqual(loadConfig({ RATE_LIMIT_PAID: '5 / 9' }).rateLimits.paid, { perMinute: 5, burst: 9 });
+  });
+
+  test('operations defaults: no metrics exposed, no access log, bounded database pool and timeouts', () => {
+    const c = loadConfig({});
+    assert.equal(c.metricsPort, undefined);
+    assert.equal(c.metricsToken, undefined);
+    assert.equal(c.accessLog, false);
+    assert.equal(c.databasePoolMax, 8);
+    assert.equal(c.databaseStatementTimeoutMs, 15000);
+    assert.equal(c.databaseConnectTimeoutMs, 3000);
+  });
+
   test('a bad value is refused with a message naming the variable', () => {
     const bad: Record<string, string> = {
       PORT: 'eighty',
@@ -34,6 +78,13 @@ describe('configuration', () => {
       REDIS_URL: 'http://x',
       TRUST_PROXY: 'maybe',
       LOG_LEVEL: 'loud',
+      RATE_LIMIT_FREE: '120/60',
+      RATE_LIMIT_SIGNAL: 'lots',
+      RATE_LIMIT_PAID: '0/10',
+      METRICS_PORT: '70000',
+      METRICS_TOKEN: 'short',
+      ACCESS_LOG: 'verbose',
+      DATABASE_POOL_MAX: '0',
     };
     for (const [name, value] of Object.entries(bad)) {
       assert.throws(

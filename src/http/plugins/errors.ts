@@ -1,6 +1,17 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { HttpProblem, PROBLEM_CONTENT_TYPE, problemBody, statusTitle, type ProblemField } from '../problem.js';
+import { countDatabaseUnavailable } from '../../metrics.js';
+import { isDatabaseUnavailable } from '../../store/database.js';
+import {
+  HttpProblem,
+  PROBLEM_CONTENT_TYPE,
+  problemBody,
+  statusTitle,
+  unavailable,
+  type ProblemField,
+} from '../problem.js';
+
+const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /**
  * Problem bodies may quote the request (its path, a bad value). JSON with this content type is never rendered as
@@ -88,12 +99,33 @@ export function registerErrorHandling(
     if (status >= 400 && status < 500) {
       return sendProblem(request, reply, new HttpProblem(status, statusTitle(status), error.message), common);
     }
-    request.log.error({ err: error, reqId: request.id }, 'unhandled error');
+    if (isDatabaseUnavailable(error)) {
+      countDatabaseUnavailable();
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendProblem(
+        request,
+        reply,
+        unavailable('The database is not answering; this route needs it. Free reads keep working.', 5),
+        common,
+      );
+    }
+    request.log.error({ err: error }, 'unhandled error');
     return sendProblem(request, reply, new HttpProblem(500, statusTitle(500), 'An unexpected error occurred.'), common);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
+    // A known path asked with another method: 405 with the methods it has (CORS preflight is on every path).
+    const allowed = ROUTED_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length > 0) {
+      const allow = [...allowed, 'OPTIONS'].join(', ');
+      return sendProblem(
+        request,
+        reply,
+        new HttpProblem(405, statusTitle(405), `${path} answers ${allow}.`, {}, { allow }),
+        common,
+      );
+    }
     if (options.htmlNotFound && wantsHtml(request, path)) {
       return reply
         .code(404)

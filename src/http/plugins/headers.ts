@@ -15,6 +15,8 @@ export const EXPOSED_HEADERS = [
   'ETag',
   'Link',
   'X-Account-Reference',
+  'RateLimit',
+  'RateLimit-Policy',
   'Retry-After',
   'X-Credits-Balance',
   'X-PAYMENT-RESPONSE',

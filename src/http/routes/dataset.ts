@@ -37,7 +37,7 @@ async function* datasetLines(ctx: AppContext, slugs: string[]): AsyncGenerator<s
 export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const canonical = `<${ctx.config.baseUrl}/api/dataset.jsonl>; rel="canonical", ${LICENSE_LINK}`;
-  const handler = (request: FastifyRequest, reply: FastifyReply, link: string): void => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply, link: string): Promise<void> => {
     const snapshot = currentSnapshot(ctx);
     const etag = snapshot.datasetEtag;
     reply.header('etag', etag).header('cache-control', PUBLIC_CACHE).header('link', link);
@@ -45,11 +45,17 @@ export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Prom
       reply.code(304).send();
       return;
     }
+    const lines = datasetLines(
+      ctx,
+      snapshot.periods.map((p) => p.slug),
+    );
+    // Read the first page before answering: a database that does not answer is then a 503, not a 200 cut short.
+    const first = await lines.next();
     const stream = Readable.from(
-      datasetLines(
-        ctx,
-        snapshot.periods.map((p) => p.slug),
-      ),
+      (async function* () {
+        if (!first.done) yield first.value;
+        yield* lines;
+      })(),
     );
     stream.on('error', (err) => request.log.error({ err }, 'dataset stream failed'));
     reply.header('content-type', 'application/x-ndjson; charset=utf-8').send(stream);
@@ -63,10 +69,12 @@ export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Prom
       ...errorResponses(503),
     },
   };
-  r.get('/api/dataset.jsonl', { schema: { ...schema, operationId: 'getDataset' } }, (request, reply) =>
-    handler(request, reply, LICENSE_LINK),
-  );
-  r.get('/api/v1/dataset.jsonl', { schema: { ...schema, operationId: 'getDatasetV1' } }, (request, reply) =>
-    handler(request, reply, canonical),
-  );
+  r.get('/api/dataset.jsonl', { schema: { ...schema, operationId: 'getDataset' } }, async (request, reply) => {
+    await handler(request, reply, LICENSE_LINK);
+    return reply;
+  });
+  r.get('/api/v1/dataset.jsonl', { schema: { ...schema, operationId: 'getDatasetV1' } }, async (request, reply) => {
+    await handler(request, reply, canonical);
+    return reply;
+  });
 }

@@ -107,7 +107,7 @@ export async function signalsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   r.get(
     '/api/signal',
     {
-      config: hot,
+      config: { ...hot, rateLimit: 'signal' },
       validatorCompiler: signalQueryValidator,
       schema: {
         summary: 'One startup by display name or GitHub organisation (case-insensitive, confident typos only)',

@@ -112,9 +112,9 @@ describe('NLWeb route', () => {
     }
   });
 
-  test('a form body is 415 and a plain-text body is 400', async () => {
+  test('a form body and a plain-text body are 415', async () => {
     assert.equal((await ask('query=hello', 'application/x-www-form-urlencoded')).status, 415);
-    assert.equal((await ask('hello', 'text/plain')).status, 400);
+    assert.equal((await ask('hello', 'text/plain')).status, 415);
   });
 
   test('HTML in the query stays inside the JSON-LD strings', async () => {

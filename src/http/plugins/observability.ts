@@ -1,0 +1,130 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.js';
+import { httpRecorder, renderMetrics } from '../../metrics.js';
+import { compileTrust } from '../client-address.js';
+import { HttpProblem, statusTitle } from '../problem.js';
+
+/**
+ * Request ids, the access log and the HTTP metrics.
+ *
+ * - Every response carries `X-Request-Id`. A well-formed id sent by a trusted proxy (TRUST_PROXY) is kept, so a
+ *   request can be followed through the proxy's logs and ours; otherwise the id is this process's random prefix and
+ *   a counter (unique across instances, cheaper than a UUID).
+ * - ACCESS_LOG=on adds one hook writing one line per response; off, the hook does not exist.
+ * - Metrics are recorded by a per-route hook with its labelled series resolved once per status code; only when
+ *   metrics are exposed (METRICS_PORT or METRICS_TOKEN), otherwise no hook exists.
+ */
+const REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
+
+export function requestIdGenerator(config: Pick<Config, 'trustProxy'>): (req: IncomingMessage) => string {
+  const trusted = compileTrust(config.trustProxy);
+  const prefix = randomBytes(6).toString('base64url');
+  let counter = 0;
+  return (req) => {
+    const offered = req.headers['x-request-id'];
+    if (typeof offered === 'string' && REQUEST_ID.test(offered) && trusted(req.socket.remoteAddress ?? '', 0)) {
+      return offered;
+    }
+    counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
+    return `${prefix}-${counter.toString(36)}`;
+  };
+}
+
+export function metricsEnabled(config: Config): boolean {
+  return config.metricsPort !== undefined || config.metricsToken !== undefined;
+}
+
+export function registerObservability(app: FastifyInstance, config: Config): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+
+  if (config.accessLog) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        {
+          method: request.method,
+          url: request.url.length > 300 ? `${request.url.slice(0, 300)}…` : request.url,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 100) / 100,
+          ip: request.ip,
+        },
+        'request',
+      );
+      done();
+    });
+  }
+
+  if (metricsEnabled(config)) {
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const record = httpRecorder(methods.join(','), route.url ?? '');
+      const hook: NonNullable<RouteOptions['onResponse']> = (_request, reply, done) => {
+        record(reply.statusCode, reply.elapsedTime / 1000);
+        done();
+      };
+      const existing = route.onResponse
+        ? Array.isArray(route.onResponse)
+          ? route.onResponse
+          : [route.onResponse]
+        : [];
+      route.onResponse = [...existing, hook] as RouteOptions['onResponse'];
+    });
+  }
+
+  if (config.metricsToken) {
+    const expected = createHash('sha256').update(config.metricsToken).digest();
+    app.get('/metrics', { schema: { hide: true }, config: { rateLimit: 'unlimited' } }, async (request, reply) => {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+      const offered = createHash('sha256')
+        .update(match?.[1] ?? '')
+        .digest();
+      if (!match || !timingSafeEqual(offered, expected)) {
+        throw new HttpProblem(
+          401,
+          statusTitle(401),
+          'GET /metrics needs the metrics bearer token.',
+          {},
+          {
+            'www-authenticate': 'Bearer realm="metrics"',
+          },
+        );
+      }
+      const { contentType, body } = await renderMetrics();
+      reply.header('content-type', contentType).header('cache-control', 'no-store');
+      return body;
+    });
+  }
+}
+
+/** The separate metrics listener (METRICS_PORT): GET /metrics only, nothing of the public API. */
+export async function startMetricsListener(config: Config, log: Logger): Promise<http.Server | undefined> {
+  if (config.metricsPort === undefined) return undefined;
+  const server = http.createServer((req, res) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && (req.url ?? '').split('?')[0] === '/metrics') {
+      renderMetrics().then(
+        ({ contentType, body }) => {
+          res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
+          res.end(req.method === 'HEAD' ? undefined : body);
+        },
+        (err: unknown) => {
+          log.error({ err }, 'could not render metrics');
+          res.writeHead(500).end();
+        },
+      );
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Only GET /metrics is served here.\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.metricsPort, config.metricsHost, () => resolve());
+  });
+  log.info({ port: config.metricsPort, host: config.metricsHost }, 'metrics listener started');
+  return server;
+}

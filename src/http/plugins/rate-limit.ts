@@ -1,0 +1,313 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type IRateLimiterOptions,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { RATE_LIMIT_CLASSES, type Config, type LimitedClass, type RateLimitClass } from '../../config.js';
+import { countRateLimitFallback, countRateLimited } from '../../metrics.js';
+import { errorResponses } from '../openapi.js';
+import { HttpProblem, statusTitle } from '../problem.js';
+
+/**
+ * Rate limits per route class (the seam every route uses): a route declares
+ * `config: { rateLimit: 'free' | 'signal' | 'receipts' | 'paid' | 'unlimited' }` in its options. Without it, a
+ * route is 'free', except static surfaces (GET of a fixed path ending in .json, .jsonl, .txt or .xml and taking no
+ * query), CORS preflight and
+ * the health and metrics probes, which are 'unlimited'. The class is read once, when the route is registered; an
+ * unlimited route gets no hook at all, a limited one a single onRequest hook.
+ *
+ * Each class is a budget per client (per client address; 'paid' per credit-pack key, the SHA-256 of the Bearer
+ * token, or per address when there is none) shared by every route of that class. A budget is `perMinute` requests
+ * in each fixed minute plus a reserve of `burst − perMinute` that refills every BURST_WINDOW_SECONDS: a client can
+ * send `burst` requests at once, and over a long run at most perMinute + (burst − perMinute) / 10 a minute.
+ * (rate-limiter-flexible's steady-plus-burst composition; the library has no token bucket.)
+ *
+ * Counters live in memory, or in Redis when REDIS_URL is set so that every instance draws on one budget. When Redis
+ * does not answer, the decision is taken from local memory (logged, counted in metrics), never a 5xx.
+ */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    rateLimit?: RateLimitClass;
+  }
+}
+
+/** Reserve refill window, seconds. */
+export const BURST_WINDOW_SECONDS = 600;
+const STATIC_SURFACE = /\.(json|jsonl|txt|xml)$/;
+const OPERATIONS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** The class of a route: what it declares, else the defaults above. */
+export function routeClass(route: Pick<RouteOptions, 'method' | 'url' | 'config' | 'schema'>): RateLimitClass {
+  const declared = (route.config as { rateLimit?: unknown } | undefined)?.rateLimit;
+  if (declared !== undefined) {
+    if (!RATE_LIMIT_CLASSES.includes(declared as RateLimitClass)) {
+      throw new Error(
+        `route ${String(route.method)} ${route.url}: config.rateLimit must be one of ${RATE_LIMIT_CLASSES.join(', ')}`,
+      );
+    }
+    return declared as RateLimitClass;
+  }
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (methods.every((m) => m === 'OPTIONS')) return 'unlimited';
+  const url = route.url ?? '';
+  if (OPERATIONS_PATHS.has(url)) return 'unlimited';
+  // A static surface: a document at a fixed URL (no path parameter, no query), cached at the edge.
+  const dynamic = url.includes(':') || url.includes('*') || Boolean(route.schema?.querystring);
+  if (methods.every((m) => m === 'GET' || m === 'HEAD') && STATIC_SURFACE.test(url) && !dynamic) return 'unlimited';
+  return 'free';
+}
+
+export interface Decision {
+  allowed: boolean;
+  /** Value of the RateLimit header (draft-ietf-httpapi-ratelimit-headers). */
+  state: string;
+  /** Whole seconds before a retry can succeed (refused requests). */
+  retryAfter: number;
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** One class's budget: a steady limiter and a reserve limiter, in memory or in Redis. */
+export class ClassBudget {
+  readonly policy: string;
+  private readonly steadyName: string;
+  private readonly reserveName: string;
+
+  constructor(
+    readonly name: LimitedClass,
+    private readonly steady: Consumer,
+    private readonly reserve: Consumer | undefined,
+    perMinute: number,
+    burst: number,
+  ) {
+    this.steadyName = `"${name}"`;
+    this.reserveName = `"${name}-burst"`;
+    this.policy =
+      `${this.steadyName};q=${perMinute};w=60` +
+      (reserve ? `, ${this.reserveName};q=${burst - perMinute};w=${BURST_WINDOW_SECONDS}` : '');
+  }
+
+  decide(key: string): Promise<Decision> {
+    return this.steady.consume(key).then(
+      (res) => ({
+        allowed: true,
+        state: `${this.steadyName};r=${res.remainingPoints};t=${seconds(res.msBeforeNext)}`,
+        retryAfter: 0,
+      }),
+      (steadyRefusal: unknown) => {
+        if (!(steadyRefusal instanceof RateLimiterRes)) throw steadyRefusal;
+        if (!this.reserve) return this.refused(steadyRefusal.msBeforeNext, this.steadyName);
+        return this.reserve.consume(key).then(
+          (res) => ({
+            allowed: true,
+            state: `${this.reserveName};r=${res.remainingPoints};t=${seconds(res.msBeforeNext)}`,
+            retryAfter: 0,
+          }),
+          (reserveRefusal: unknown) => {
+            if (!(reserveRefusal instanceof RateLimiterRes)) throw reserveRefusal;
+            // The steady budget comes back first (within the minute).
+            return this.refused(Math.min(steadyRefusal.msBeforeNext, reserveRefusal.msBeforeNext), this.reserveName);
+          },
+        );
+      },
+    );
+  }
+
+  private refused(ms: number, policy: string): Decision {
+    const retryAfter = seconds(ms);
+    return { allowed: false, state: `${policy};r=0;t=${retryAfter}`, retryAfter };
+  }
+}
+
+/** The memory limiter used when Redis does not answer: counts and logs (at most once a minute) that it was used. */
+class FallbackMemoryLimiter extends RateLimiterMemory {
+  constructor(
+    options: IRateLimiterOptions,
+    private readonly onUse: () => void,
+  ) {
+    super(options);
+  }
+  override consume(key: string | number, points?: number, options?: { [key: string]: unknown }) {
+    this.onUse();
+    return super.consume(key, points, options);
+  }
+}
+
+/** What ClassBudget needs of a limiter: rate-limiter-flexible's consume. */
+interface Consumer {
+  consume(key: string): Promise<{ remainingPoints: number; msBeforeNext: number }>;
+}
+
+/**
+ * A shared (Redis) limiter that takes its points in small reservations: one round trip reserves `chunk` points of
+ * the shared window, and the next `chunk − 1` requests of that key are decided locally until the window ends. The
+ * shared budget is never exceeded; an instance may hold up to `chunk − 1` points another instance could have used
+ * (chunk is a tenth of the budget, at most 100: 6 of 60, 3 of 30, 1 of 10, i.e. exact). A refused reservation is
+ * given back and the last points are taken one at a time, so the budget is spent to the end.
+ */
+export class ReservingLimiter implements Consumer {
+  private readonly held = new Map<string, { left: number; expiresAt: number; shared: number }>();
+
+  constructor(
+    private readonly inner: RateLimiterAbstract,
+    readonly chunk: number,
+  ) {
+    const sweep = setInterval(() => {
+      const now = Date.now();
+      for (const [key, h] of this.held) if (h.expiresAt <= now) this.held.delete(key);
+    }, 60_000);
+    sweep.unref();
+  }
+
+  consume(key: string): Promise<{ remainingPoints: number; msBeforeNext: number }> {
+    const now = Date.now();
+    const h = this.held.get(key);
+    if (h && h.left > 0 && h.expiresAt > now) {
+      h.left--;
+      return Promise.resolve({ remainingPoints: h.shared + h.left, msBeforeNext: h.expiresAt - now });
+    }
+    if (h) this.held.delete(key);
+    if (this.chunk <= 1) return this.inner.consume(key);
+    return this.inner.consume(key, this.chunk).then(
+      (res) => {
+        this.held.set(key, { left: this.chunk - 1, expiresAt: now + res.msBeforeNext, shared: res.remainingPoints });
+        return { remainingPoints: res.remainingPoints + this.chunk - 1, msBeforeNext: res.msBeforeNext };
+      },
+      async (refusal: unknown) => {
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        await this.inner.reward(key, this.chunk);
+        return this.inner.consume(key);
+      },
+    );
+  }
+}
+
+/** Reservation size for a shared budget of `points`. */
+export const reservationChunk = (points: number) => Math.max(1, Math.min(100, Math.floor(points / 10)));
+
+export interface LimiterStore {
+  redis?: Redis;
+  prefix: string;
+  log?: Logger;
+}
+
+/** Builds the budgets of the four limited classes from the configuration. */
+export function createBudgets(config: Config, store: LimiterStore): Record<LimitedClass, ClassBudget> {
+  let lastWarning = 0;
+  const onFallback = () => {
+    countRateLimitFallback();
+    const now = Date.now();
+    if (now - lastWarning > 60_000) {
+      lastWarning = now;
+      store.log?.warn("redis is not answering: rate limits fall back to this instance's memory until it does");
+    }
+  };
+  const limiter = (keyPrefix: string, points: number, duration: number): Consumer => {
+    const options = { keyPrefix: `${store.prefix}:${keyPrefix}`, points, duration };
+    if (!store.redis) return new RateLimiterMemory(options);
+    const shared = new RateLimiterRedis({
+      ...options,
+      storeClient: store.redis,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new FallbackMemoryLimiter(options, onFallback),
+    });
+    return new ReservingLimiter(shared, reservationChunk(points));
+  };
+  const budgets = {} as Record<LimitedClass, ClassBudget>;
+  for (const name of Object.keys(config.rateLimits) as LimitedClass[]) {
+    const { perMinute, burst } = config.rateLimits[name];
+    const reserve = burst > perMinute ? limiter(`${name}:b`, burst - perMinute, BURST_WINDOW_SECONDS) : undefined;
+    budgets[name] = new ClassBudget(name, limiter(`${name}:s`, perMinute, 60), reserve, perMinute, burst);
+  }
+  return budgets;
+}
+
+const BEARER = /^Bearer\s+(\S{1,512})\s*$/i;
+
+/** Paid routes: the credit-pack key's digest (never the key itself), or the client address without one. */
+export function paidKey(request: FastifyRequest): string {
+  const match = BEARER.exec(request.headers.authorization ?? '');
+  return match ? `k:${createHash('sha256').update(match[1]!).digest('hex')}` : `ip:${request.ip}`;
+}
+
+function describe(cls: RateLimitClass, config: Config): Record<string, unknown> {
+  if (cls === 'unlimited' || !config.rateLimit) return { class: cls, limited: false };
+  const { perMinute, burst } = config.rateLimits[cls];
+  return {
+    class: cls,
+    limited: true,
+    perMinute,
+    burst,
+    burstWindowSeconds: BURST_WINDOW_SECONDS,
+    key: cls === 'paid' ? 'SHA-256 of the credit-pack key (client address without one)' : 'client address',
+  };
+}
+
+function tooManyRequests(decision: Decision, budget: ClassBudget): HttpProblem {
+  return new HttpProblem(
+    429,
+    statusTitle(429),
+    `Rate limit exceeded for this client (${budget.name} routes). Retry after ${decision.retryAfter} s, or use the feed or a local copy of the dataset for heavy use.`,
+    {},
+    { 'retry-after': String(decision.retryAfter) },
+  );
+}
+
+/**
+ * Registers the limiter: an onRoute hook that reads each route's class once, documents it in the OpenAPI operation
+ * (`x-rate-limit`, and the 429 response), and gives limited routes their hook. Call before any route is added.
+ */
+export function registerRateLimit(app: FastifyInstance, config: Config, store: LimiterStore): void {
+  const budgets = config.rateLimit ? createBudgets(config, store) : undefined;
+  const hooks = new Map<
+    LimitedClass,
+    (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void
+  >();
+  const hookFor = (cls: LimitedClass) => {
+    let hook = hooks.get(cls);
+    if (hook) return hook;
+    const budget = budgets![cls];
+    const keyOf = cls === 'paid' ? paidKey : (request: FastifyRequest) => request.ip;
+    hook = (request, reply, done) => {
+      budget.decide(keyOf(request)).then(
+        (decision) => {
+          reply.header('ratelimit-policy', budget.policy).header('ratelimit', decision.state);
+          if (decision.allowed) return done();
+          countRateLimited(cls);
+          done(tooManyRequests(decision, budget));
+        },
+        (err: unknown) => {
+          // A limiter failure must never become an error response: let the request through.
+          request.log.warn({ err }, 'rate limiter failed; request let through');
+          done();
+        },
+      );
+    };
+    hooks.set(cls, hook);
+    return hook;
+  };
+
+  app.addHook('onRoute', (route) => {
+    const cls = routeClass(route);
+    const schema = route.schema as Record<string, unknown> | undefined;
+    if (schema && !schema.hide) {
+      schema['x-rate-limit'] = describe(cls, config);
+      if (cls !== 'unlimited' && config.rateLimit) {
+        const response = (schema.response ?? {}) as Record<string, unknown>;
+        if (!response['429']) {
+          response['429'] = errorResponses(429)['429'];
+          schema.response = response;
+        }
+      }
+    }
+    if (!budgets || cls === 'unlimited') return;
+    const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+    route.onRequest = [hookFor(cls), ...existing] as RouteOptions['onRequest'];
+  });
+}

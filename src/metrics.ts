@@ -1,0 +1,163 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The service's Prometheus metrics, in one registry for the whole process. Any part of the service counts what it
+ * does by calling the functions below; they cost a counter increment and never throw, so calling them is safe on any
+ * path. The registry is exposed on GET /metrics (a separate port or a bearer token: see the README).
+ *
+ * Counters accumulate over the life of the process: several servers started in one process (tests) share them, so
+ * tests compare before and after.
+ */
+export const metricsRegistry = new Registry();
+metricsRegistry.setDefaultLabels({ service: 'signal-service' });
+collectDefaultMetrics({ register: metricsRegistry });
+
+const httpRequests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP responses sent, by method, route template and status code.',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [metricsRegistry],
+});
+
+const httpDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from the request arriving to the response being sent, by method, route template and status code.',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metricsRegistry],
+});
+
+const rateLimited = new Counter({
+  name: 'http_rate_limited_total',
+  help: 'Requests refused with 429, by rate-limit class.',
+  labelNames: ['class'] as const,
+  registers: [metricsRegistry],
+});
+
+const rateLimitFallbacks = new Counter({
+  name: 'rate_limit_fallback_total',
+  help: 'Rate-limit decisions taken from local memory because Redis did not answer.',
+  registers: [metricsRegistry],
+});
+
+const creditsCharged = new Counter({
+  name: 'credits_charged_total',
+  help: 'Credits consumed by paid calls.',
+  registers: [metricsRegistry],
+});
+
+const payments = new Counter({
+  name: 'payments_total',
+  help: 'Payments by method (card, x402, solana…) and outcome (settled, refused).',
+  labelNames: ['method', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+const pipelineRuns = new Counter({
+  name: 'pipeline_runs_total',
+  help: 'Pipeline runs finished, by outcome (published, incomplete, failed…).',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+const githubRequests = new Counter({
+  name: 'github_requests_total',
+  help: 'Requests sent to the GitHub API, by kind (rest, graphql) and result (ok, not_modified, error…).',
+  labelNames: ['kind', 'result'] as const,
+  registers: [metricsRegistry],
+});
+
+const databaseUnavailable = new Counter({
+  name: 'database_unavailable_total',
+  help: 'Requests answered 503 because PostgreSQL did not answer.',
+  registers: [metricsRegistry],
+});
+
+let snapshotPublishedAt: Date | undefined;
+const snapshotPeriod = new Gauge({
+  name: 'snapshot_period_info',
+  help: 'The period being served (value 1, the slug as a label).',
+  labelNames: ['period'] as const,
+  registers: [metricsRegistry],
+});
+new Gauge({
+  name: 'snapshot_age_seconds',
+  help: 'Seconds since the period being served was published.',
+  registers: [metricsRegistry],
+  collect() {
+    if (snapshotPublishedAt) this.set((Date.now() - snapshotPublishedAt.getTime()) / 1000);
+  },
+});
+
+/** HTTP: one response sent (the server calls this; routes need not). */
+export function observeHttpResponse(method: string, route: string, status: number, seconds: number): void {
+  httpRequests.labels(method, route, String(status)).inc();
+  httpDuration.labels(method, route, String(status)).observe(seconds);
+}
+
+/**
+ * A recorder bound to one route: resolves the labelled series once per status code, so a response costs two
+ * increments and no label hashing. The server builds one per route at registration.
+ */
+export function httpRecorder(method: string, route: string): (status: number, seconds: number) => void {
+  const series = new Map<number, { count: Counter.Internal; duration: Histogram.Internal<string> }>();
+  return (status, seconds) => {
+    let s = series.get(status);
+    if (!s) {
+      s = {
+        count: httpRequests.labels(method, route, String(status)),
+        duration: httpDuration.labels(method, route, String(status)),
+      };
+      series.set(status, s);
+    }
+    s.count.inc();
+    s.duration.observe(seconds);
+  };
+}
+
+/** A request refused with 429. */
+export function countRateLimited(rateLimitClass: string): void {
+  rateLimited.labels(rateLimitClass).inc();
+}
+
+/** A rate-limit decision taken locally because Redis did not answer. */
+export function countRateLimitFallback(): void {
+  rateLimitFallbacks.inc();
+}
+
+/** Credits consumed by a paid call (1 per matched Deep Signal call). */
+export function countCreditsCharged(credits = 1): void {
+  if (credits > 0) creditsCharged.inc(credits);
+}
+
+/** A payment settled (credited or paid for a call) or refused (invalid, replayed, below price…). */
+export function countPayment(method: string, outcome: 'settled' | 'refused'): void {
+  payments.labels(method, outcome).inc();
+}
+
+/** A pipeline run that ended, with its outcome. */
+export function countPipelineRun(outcome: string): void {
+  pipelineRuns.labels(outcome).inc();
+}
+
+/** GitHub API requests spent (n at once for a batch). */
+export function countGithubRequests(kind: 'rest' | 'graphql', result: string, n = 1): void {
+  if (n > 0) githubRequests.labels(kind, result).inc(n);
+}
+
+/** A request answered 503 because the database did not answer. */
+export function countDatabaseUnavailable(): void {
+  databaseUnavailable.inc();
+}
+
+/** The period now being served (called at start and on every swap). */
+export function setSnapshotPeriod(slug: string, publishedAt: Date): void {
+  snapshotPeriod.reset();
+  snapshotPeriod.labels(slug).set(1);
+  snapshotPublishedAt = publishedAt;
+}
+
+/** The registry as Prometheus text, and its content type. */
+export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
+  return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
+}

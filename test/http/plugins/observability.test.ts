@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { loadConfig } from '../../../src/config.js';
+import { compileTrust } from '../../../src/http/client-address.js';
+import { registerObservability, requestIdGenerator } from '../../../src/http/plugins/observability.js';
+import { startTestService, type TestService } from '../../helpers/service.js';
+
+const TOKEN = 'metrics-token-0123456789';
+
+async function appWith(env: Record<string, string>, lines: string[] = []) {
+  const config = loadConfig(env);
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
+  const app: FastifyInstance = Fastify({
+    loggerInstance: pino({ level: 'info' }, sink),
+    trustProxy: compileTrust(config.trustProxy),
+    genReqId: requestIdGenerator(config),
+    requestIdHeader: false,
+    disableRequestLogging: true,
+  }) as unknown as FastifyInstance;
+  registerObservability(app, config);
+  app.get('/x', () => 'ok');
+  await app.ready();
+  return app;
+}
+
+describe('request ids', () => {
+  test('every response carries a generated X-Request-Id, different each time', async () => {
+    const app = await appWith({});
+    const a = (await app.inject({ method: 'GET', url: '/x' })).headers['x-request-id'];
+    const b = (await app.inject({ method: 'GET', url: '/nowhere' })).headers['x-request-id'];
+    assert.match(String(a), /^[A-Za-z0-9_-]+-[0-9a-z]+$/);
+    assert.match(String(b), /^[A-Za-z0-9_-]+-[0-9a-z]+$/);
+    assert.notEqual(a, b);
+  });
+
+  test('an X-Request-Id from an untrusted peer is replaced', async () => {
+    const app = await appWith({});
+    const res = await app.inject({ method: 'GET', url: '/x', headers: { 'x-request-id': 'from-client-1' } });
+    assert.notEqual(res.headers['x-request-id'], 'from-client-1');
+  });
+
+  test('an X-Request-Id from a trusted proxy is kept', async () => {
+    const app = await appWith({ TRUST_PROXY: 'loopback' });
+    const res = await app.inject({ method: 'GET', url: '/x', headers: { 'x-request-id': 'lb-7f3a:42' } });
+    assert.equal(res.headers['x-request-id'], 'lb-7f3a:42');
+  });
+
+  test('a malformed X-Request-Id is replaced even from a trusted proxy', async () => {
+    const app = await appWith({ TRUST_PROXY: 'on' });
+    for (const bad of ['<script>', 'a b', 'x'.repeat(129)]) {
+      const res = await app.inject({ method: 'GET', url: '/x', headers: { 'x-request-id': bad } });
+      assert.notEqual(res.headers['x-request-id'], bad);
+    }
+  });
+});
+
+describe('access log', () => {
+  test('ACCESS_LOG=on writes one line per response with method, url, status, time and request id', async () => {
+    const lines: string[] = [];
+    const app = await appWith({ ACCESS_LOG: 'on' }, lines);
+    const res = await app.inject({ method: 'GET', url: '/x?q=1', headers: { authorization: 'Bearer secret-key-1' } });
+    const entries = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request');
+    assert.equal(entries.length, 1);
+    assert.equal(entries[0].method, 'GET');
+    assert.equal(entries[0].url, '/x?q=1');
+    assert.equal(entries[0].status, 200);
+    assert.equal(typeof entries[0].ms, 'number');
+    assert.equal(entries[0].reqId, res.headers['x-request-id']);
+    assert.ok(!lines.join('').includes('secret-key-1'));
+  });
+
+  test('ACCESS_LOG off (the default) writes nothing per request', async () => {
+    const lines: string[] = [];
+    const app = await appWith({}, lines);
+    await app.inject({ method: 'GET', url: '/x' });
+    assert.equal(lines.length, 0);
+  });
+});
+
+describe('metrics', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ METRICS_TOKEN: TOKEN, RATE_LIMIT: 'on', RATE_LIMIT_SIGNAL: '1/1' });
+  });
+  after(() => svc.close());
+
+  const scrape = async () => {
+    const res = await svc.get('/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
+    assert.equal(res.status, 200);
+    return res.text();
+  };
+  const value = (text: string, series: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(series));
+    return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+  };
+
+  test('GET /metrics without the bearer token is 401 problem+json', async () => {
+    const res = await svc.get('/metrics');
+    assert.equal(res.status, 401);
+    assert.equal(res.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+    assert.equal((await svc.get('/metrics', { headers: { authorization: 'Bearer wrong-token-000000' } })).status, 401);
+  });
+
+  test('requests are counted per route template and status, with a latency histogram', async () => {
+    const series = 'http_requests_total{method="GET",route="/api/signals.json",status="200"';
+    const before = value(await scrape(), series);
+    await (await svc.get('/api/signals.json')).arrayBuffer();
+    await (await svc.get('/api/signals.json')).arrayBuffer();
+    const text = await scrape();
+    assert.equal(value(text, series), before + 2);
+    assert.match(
+      text,
+      /http_request_duration_seconds_bucket\{le="[\d.]+",service="signal-service",method="GET",route="\/api\/signals.json",status="200"\}/,
+    );
+  });
+
+  test('429s are counted per class', async () => {
+    const series = 'http_rate_limited_total{class="signal"';
+    const before = value(await scrape(), series);
+    await svc.get('/api/signal?company=a');
+    assert.equal((await svc.get('/api/signal?company=a')).status, 429);
+    assert.equal(value(await scrape(), series), before + 1);
+  });
+
+  test('the period being served and its age are exported', async () => {
+    const text = await scrape();
+    const period = ((await (await svc.get('/api/signals.json')).json()) as { meta: { period: { slug: string } } }).meta
+      .period.slug;
+    assert.ok(text.includes(`snapshot_period_info{period="${period}"`), 'period gauge');
+    assert.ok(value(text, 'snapshot_age_seconds') > 0);
+  });
+
+  test('the main port serves no /metrics without METRICS_TOKEN', async () => {
+    const plain = await startTestService();
+    try {
+      assert.equal((await plain.get('/metrics')).status, 404);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  test('METRICS_PORT serves /metrics on a separate listener', async () => {
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const separate = await startTestService({ METRICS_PORT: String(port) });
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
+      assert.match(await res.text(), /^# HELP /m);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/api/signals.json`)).status, 404);
+      assert.equal((await separate.get('/metrics')).status, 404);
+    } finally {
+      await separate.close();
+    }
+  });
+});
