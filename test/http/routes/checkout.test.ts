@@ -157,6 +157,14 @@ describe('card checkout, webhook and key delivery', () => {
     await until(() => smtp.messages.some((m) => m.to.includes('paid@example.org')));
     const mail = smtp.messages.find((m) => m.to.includes('paid@example.org'))!;
     assert.ok(mail.raw.includes(key), 'the e-mail carries the key');
+    // The SMTP server has the message a moment before the sender records it as sent.
+    const outboxRow = () =>
+      svc.service.store.db
+        .selectFrom('mail_outbox')
+        .selectAll()
+        .where('reference', '=', sessionId)
+        .executeTakeFirstOrThrow();
+    await until(async () => (await outboxRow()).sent_at !== null);
     const row = await svc.service.store.db
       .selectFrom('mail_outbox')
       .selectAll()
