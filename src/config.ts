@@ -23,7 +23,7 @@ export interface Config {
   periodPollMs: number;
   /** Content of the published documents (changelog, glossary, members, markets…); undefined: the package's content/. */
   documentsDir: string | undefined;
-  /** GitHub collector (`signal-service pipeline`). The token is read only by the collector and never logged. */
+  /** GitHub API (the pipeline's collector and the Scout Score). The token is never logged. */
   githubToken: string | undefined;
   githubApiUrl: string;
   /** GitHub HTTP requests in flight at once, per process. */

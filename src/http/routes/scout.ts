@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { GITHUB_USERNAME_PATTERN } from '../../schemas/enums.js';
 import { builtWithBadge, messageBadge, momentumBadge, scoutBadge } from '../../core/scout/badges.js';
 import { renderScoutCard } from '../../core/scout/card.js';
+import { validatedCompanies } from '../../core/scout/companies.js';
 import { ScoutError, scoutPredictions, scoutReceipts } from '../../core/scout/index.js';
 import { PredictQuery, ReceiptsParams, ScoutPredictions, ScoutReceipts } from '../../schemas/scout.js';
 import { strongEtag } from '../../snapshot/snapshot.js';
@@ -62,6 +63,8 @@ function sendScoutErrorBadge(request: FastifyRequest, reply: FastifyReply, err: 
 /** Scout Score receipts, predictions, the shareable card and the SVG badges. */
 export async function scoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // Read and check the validated-company list now: a bad data file stops the start, naming the record.
+  validatedCompanies();
 
   r.get(
     '/api/receipts/:username',

@@ -214,6 +214,11 @@ describe('scout routes', () => {
     assert.equal(fake.counts.total, 0);
   });
 
+  test('predictions for an unknown GitHub user are 404', async () => {
+    const res = await svc.get('/api/scout/predict?username=no-such-user');
+    assert.equal(res.status, 404);
+  });
+
   test('scout badge: SVG with score and rank, ETag, cache headers and open CORS', async () => {
     const res = await svc.get('/api/badge/scout/early-bird/svg');
     assert.equal(res.status, 200);
