@@ -51,6 +51,21 @@ export interface Config {
   scoutCacheTtlSeconds: number;
   /** Scout Score: pages of 100 stars read per user, oldest first (each page is one GitHub request). */
   scoutMaxStarPages: number;
+  // Paid Deep Signal: card checkout (Stripe) and key delivery by e-mail (issue 18).
+  /** Stripe secret API key; card checkout is on only when it, the price and the webhook secret are all set. */
+  stripeSecretKey: string | undefined;
+  /** The Stripe Price of the credit pack (100 credits, 19 EUR). */
+  stripePriceId: string | undefined;
+  /** Signing secret of the Stripe webhook endpoint (POST /api/webhooks/stripe). */
+  stripeWebhookSecret: string | undefined;
+  /** Stripe API origin; only tests and proxies change it. */
+  stripeApiUrl: string;
+  /** SMTP server keys are e-mailed through (smtp:// or smtps://, credentials inside); unset: no e-mail. */
+  smtpUrl: string | undefined;
+  /** Sender of those e-mails. */
+  mailFrom: string;
+  /** How often the mail outbox looks for due messages, and the first retry delay (doubling, at most 1 hour). */
+  mailRetryMs: number;
 }
 
 export class ConfigError extends Error {
@@ -182,6 +197,41 @@ const variables = {
   // Scout Score (issue 20)
   SCOUT_CACHE_TTL_SECONDS: { schema: intBetween(60, 30 * 86_400), fallback: '86400' },
   SCOUT_MAX_STAR_PAGES: { schema: intBetween(1, 100), fallback: '10' },
+  // Paid Deep Signal: card checkout and key delivery (issue 18).
+  STRIPE_SECRET_KEY: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^(sk|rk)_\S+$/, 'must be a Stripe secret key (sk_… or rk_…)'),
+    fallback: undefined,
+  },
+  STRIPE_PRICE_ID: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^price_\w+$/, 'must be a Stripe Price id (price_…)'),
+    fallback: undefined,
+  },
+  STRIPE_WEBHOOK_SECRET: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)'),
+    fallback: undefined,
+  },
+  STRIPE_API_URL: { schema: httpUrl, fallback: 'https://api.stripe.com' },
+  SMTP_URL: {
+    schema: z
+      .string()
+      .trim()
+      .refine((v) => /^smtps?:\/\/\S+$/.test(v), { message: 'must be an smtp:// or smtps:// URL' }),
+    fallback: undefined,
+  },
+  MAIL_FROM: {
+    schema: z.string().trim().min(3, 'must be a sender address').max(320),
+    fallback: 'Signal Service <no-reply@localhost>',
+  },
+  MAIL_RETRY_MS: { schema: intBetween(100, 3_600_000), fallback: '60000' },
 } as const;
 
 export type VariableName = keyof typeof variables;
@@ -232,5 +282,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Scout Score (issue 20)
     scoutCacheTtlSeconds: read(env, 'SCOUT_CACHE_TTL_SECONDS')!,
     scoutMaxStarPages: read(env, 'SCOUT_MAX_STAR_PAGES')!,
+    stripeSecretKey: read(env, 'STRIPE_SECRET_KEY'),
+    stripePriceId: read(env, 'STRIPE_PRICE_ID'),
+    stripeWebhookSecret: read(env, 'STRIPE_WEBHOOK_SECRET'),
+    stripeApiUrl: read(env, 'STRIPE_API_URL')!,
+    smtpUrl: read(env, 'SMTP_URL'),
+    mailFrom: read(env, 'MAIL_FROM')!,
+    mailRetryMs: read(env, 'MAIL_RETRY_MS')!,
   };
 }

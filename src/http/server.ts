@@ -22,6 +22,7 @@ import { mcpRoutes } from './routes/mcp.js';
 import { a2aRoutes } from './routes/a2a.js';
 import { scoutRoutes } from './routes/scout.js';
 import { creditsRoutes } from './routes/credits.js';
+import { checkoutRoutes } from './routes/checkout.js';
 
 export interface ServerOptions {
   logger?: Logger | boolean;
@@ -70,6 +71,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await a2aRoutes(scope, ctx);
     await scoutRoutes(scope, ctx);
     await creditsRoutes(scope, ctx);
+    await checkoutRoutes(scope, ctx);
   });
   return app;
 }

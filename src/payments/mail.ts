@@ -1,0 +1,156 @@
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+import { sql } from 'kysely';
+import type { Config } from '../config.js';
+import { DEEP_SIGNAL_CREDIT_PACK } from '../core/pricing.js';
+import { siteUrls } from '../core/urls.js';
+import type { Executor } from './keys.js';
+import type { SecretBox } from './secret-box.js';
+
+/**
+ * Key delivery by e-mail through a durable outbox. The webhook writes the message (the key sealed) in the same
+ * transaction as the key, so nothing is lost if the mail server is down or the process dies; a sender on every
+ * instance claims due messages (`FOR UPDATE SKIP LOCKED`, and a lease: the claim pushes the next attempt forward
+ * before sending), sends them with nodemailer over SMTP_URL and erases the sealed key once the server accepted it.
+ * A failure is retried with a doubling delay (MAIL_RETRY_MS, at most an hour), without end: the key stays valid and
+ * can also be revealed once on the checkout success page.
+ */
+const MAX_DELAY_MS = 3_600_000;
+const BATCH = 10;
+
+export interface Mailer {
+  send(message: { to: string; subject: string; text: string }): Promise<void>;
+  close(): void;
+}
+
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): Mailer | undefined {
+  if (!config.smtpUrl) return undefined;
+  const transport = nodemailer.createTransport(config.smtpUrl);
+  return {
+    async send(message) {
+      await transport.sendMail({ from: config.mailFrom, ...message });
+    },
+    close: () => transport.close(),
+  };
+}
+
+export function keyMessage(baseUrl: string, key: string): { subject: string; text: string } {
+  const urls = siteUrls(baseUrl);
+  return {
+    subject: 'Your Signal Service credit-pack key',
+    text: [
+      `Thank you for buying a Deep Signal credit pack (${DEEP_SIGNAL_CREDIT_PACK.credits} credits).`,
+      '',
+      'Your key:',
+      '',
+      `    ${key}`,
+      '',
+      'Keep it secret: it spends your credits. We store only a hash of it and cannot show it again.',
+      '',
+      'Use it as a Bearer token:',
+      '',
+      `    curl -X POST ${urls.api('/api/agent/deep-signal')} \\`,
+      `      -H 'Authorization: Bearer <your key>' -H 'Content-Type: application/json' -d '{"name":"<startup>"}'`,
+      '',
+      `A call that matches a tracked startup costs 1 credit; a miss costs nothing; credits do not expire.`,
+      `Your balance: ${urls.api('/api/account/credits')} (same header). More credits: ${urls.api('/agents/credits')}`,
+    ].join('\n'),
+  };
+}
+
+export function retryDelay(baseMs: number, attempts: number): number {
+  return Math.min(MAX_DELAY_MS, baseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+export interface OutboxOptions {
+  db: Executor;
+  mailer: Mailer;
+  box: SecretBox;
+  baseUrl: string;
+  retryMs: number;
+  logger?: Pick<Logger, 'warn'> | { warn(obj: object, msg: string): void } | undefined;
+}
+
+/** Sends every due message once; returns how many were sent. */
+export async function deliverDueMail(options: OutboxOptions): Promise<{ sent: number; failed: number }> {
+  const { db, retryMs } = options;
+  // Claim: the lease is the first retry delay; a sender that dies mid-way leaves the message due again after it.
+  const claimed = await sql<{ id: number; recipient: string; secret_ciphertext: string | null; attempts: number }>`
+    update mail_outbox
+       set attempts = attempts + 1,
+           next_attempt_at = now() + make_interval(secs => ${retryMs / 1000})
+     where id in (
+       select id from mail_outbox
+        where sent_at is null and next_attempt_at <= now()
+        order by id
+        limit ${BATCH}
+        for update skip locked)
+    returning id, recipient, secret_ciphertext, attempts`.execute(db);
+  let sent = 0;
+  let failed = 0;
+  for (const row of claimed.rows) {
+    try {
+      if (!row.secret_ciphertext) throw new Error('the message has no key to send');
+      const key = options.box.open(row.secret_ciphertext);
+      await options.mailer.send({ to: row.recipient, ...keyMessage(options.baseUrl, key) });
+      await db
+        .updateTable('mail_outbox')
+        .set({ sent_at: sql<Date>`now()`, secret_ciphertext: null, last_error: null })
+        .where('id', '=', row.id)
+        .execute();
+      sent++;
+    } catch (err) {
+      failed++;
+      const delay = retryDelay(retryMs, row.attempts);
+      const reason = (err as Error).message.slice(0, 500);
+      await db
+        .updateTable('mail_outbox')
+        .set({ last_error: reason, next_attempt_at: sql<Date>`now() + make_interval(secs => ${delay / 1000})` })
+        .where('id', '=', row.id)
+        .execute();
+      options.logger?.warn(
+        { outboxId: row.id, attempts: row.attempts, retryInMs: delay, reason },
+        'key e-mail not sent; will retry',
+      );
+    }
+  }
+  return { sent, failed };
+}
+
+/** Runs the outbox every `retryMs` (and at once when kicked). Returns kick() and stop(). */
+export function startMailOutbox(options: OutboxOptions): { kick(): void; stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const run = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await deliverDueMail(options);
+        } catch (err) {
+          options.logger?.warn({ err }, 'mail outbox pass failed');
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = undefined;
+    });
+  };
+  const timer = setInterval(run, options.retryMs);
+  timer.unref();
+  run();
+  return {
+    kick: run,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      options.mailer.close();
+    },
+  };
+}
