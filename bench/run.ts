@@ -12,6 +12,7 @@ const CASES: Record<string, string> = {
   matcher: 'Fuzzy name matcher (uncached lookups)',
   pipeline: 'Pipeline against the fake GitHub API',
   search: 'Answers and search over a generated corpus',
+  'deep-signal': 'Charged Deep Signal calls on PostgreSQL (100 clients)',
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

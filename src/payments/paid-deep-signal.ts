@@ -55,6 +55,14 @@ function problem(status: 402 | 409 | 422, detail: string, balance: number): Paid
 const noCredit = () =>
   problem(402, 'No credit left on this key. Buy a credit pack; a miss (an untracked startup) is never charged.', 0);
 
+/** Each payload is serialised once: payloads are shared and frozen (see deepSignal). */
+const serialised = new WeakMap<object, string>();
+function json(body: object): string {
+  let text = serialised.get(body);
+  if (text === undefined) serialised.set(body, (text = JSON.stringify(body)));
+  return text;
+}
+
 export function requestHash(name: string): string {
   return createHash('sha256')
     .update(`POST ${DEEP_SIGNAL_PATH}\n${JSON.stringify({ name })}`)
@@ -71,7 +79,7 @@ async function answerOnce(call: PaidCall, db: Executor = call.db): Promise<PaidA
     return {
       status: 200,
       contentType: JSON_TYPE,
-      body: JSON.stringify(result.body),
+      body: json(result.body),
       balance: call.account.balance,
       replayed: false,
     };
@@ -81,7 +89,7 @@ async function answerOnce(call: PaidCall, db: Executor = call.db): Promise<PaidA
   return {
     status: 200,
     contentType: JSON_TYPE,
-    body: JSON.stringify(result.body),
+    body: json(result.body),
     balance: charge.balance,
     replayed: false,
   };
@@ -138,7 +146,7 @@ async function answerIdempotently(call: PaidCall, key: string): Promise<PaidAnsw
         answer = {
           status: 200,
           contentType: JSON_TYPE,
-          body: JSON.stringify(result.body),
+          body: json(result.body),
           balance: call.account.balance,
           replayed: false,
         };
@@ -148,7 +156,7 @@ async function answerIdempotently(call: PaidCall, key: string): Promise<PaidAnsw
           ? {
               status: 200,
               contentType: JSON_TYPE,
-              body: JSON.stringify(result.body),
+              body: json(result.body),
               balance: charge.balance,
               replayed: false,
             }

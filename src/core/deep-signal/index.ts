@@ -78,8 +78,45 @@ export async function deepSignalFor(
 }
 
 /**
+ * Payloads are a pure function of the snapshot and the stored history as of it, so each is built once per snapshot,
+ * reader and startup and shared (frozen) afterwards; the cache goes with the snapshot. Create a reader once
+ * (`storeHistoryReader(db)` at start), not per call, or nothing is shared.
+ */
+const built = new WeakMap<HistoryReader, WeakMap<Snapshot, Map<SnapshotStartup, Promise<DeepSignal>>>>();
+
+function cachedDeepSignal(
+  snapshot: Snapshot,
+  readHistory: HistoryReader,
+  startup: SnapshotStartup,
+): Promise<DeepSignal> {
+  let perSnapshot = built.get(readHistory);
+  if (!perSnapshot) built.set(readHistory, (perSnapshot = new WeakMap()));
+  let bodies = perSnapshot.get(snapshot);
+  if (!bodies) perSnapshot.set(snapshot, (bodies = new Map()));
+  let body = bodies.get(startup);
+  if (!body) {
+    const pending = deepSignalFor(snapshot, readHistory, startup).then(deepFreeze);
+    const owner = bodies;
+    pending.catch(() => {
+      if (owner.get(startup) === pending) owner.delete(startup);
+    });
+    bodies.set(startup, (body = pending));
+  }
+  return body;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
  * Looks `name` up with the same rule as /api/signal (`snapshot.matcher.best`) and builds the payload, or the miss
- * `{found: false, charged: 0}`. A name the matcher cannot use (blank, punctuation only) is a miss.
+ * `{found: false, charged: 0}`. A name the matcher cannot use (blank, punctuation only) is a miss. The payload is
+ * frozen and shared between calls: copy it before changing it.
  */
 export async function deepSignal(
   snapshot: Snapshot,
@@ -88,5 +125,5 @@ export async function deepSignal(
 ): Promise<DeepSignalResult> {
   const match = snapshot.matcher.best(name);
   if (!match) return { found: false, body: DEEP_SIGNAL_MISS };
-  return { found: true, startup: match.item, body: await deepSignalFor(snapshot, readHistory, match.item) };
+  return { found: true, startup: match.item, body: await cachedDeepSignal(snapshot, readHistory, match.item) };
 }

@@ -1,7 +1,7 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { paidDeepSignal } from '../../payments/paid-deep-signal.js';
+import { paidDeepSignal, purgeExpiredIdempotency } from '../../payments/paid-deep-signal.js';
 import { creditState } from '../../payments/ledger.js';
 import { DeepSignal, DeepSignalMiss, DeepSignalRequest } from '../../schemas/deep-signal.js';
 import { CreditState } from '../../schemas/credits.js';
@@ -42,6 +42,10 @@ export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const readHistory = storeHistoryReader(ctx.store.db);
   const authenticate = creditKeyHook(ctx);
   const purchaseUrl = siteUrls(ctx.config.baseUrl).api('/agents/credits');
+  // Idempotency-Key records past their 24 hours are never replayed; drop them hourly so the table stays small.
+  const purge = setInterval(() => void purgeExpiredIdempotency(ctx.store.db).catch(() => {}), 3_600_000);
+  purge.unref();
+  app.addHook('onClose', async () => clearInterval(purge));
 
   r.post(
     '/api/agent/deep-signal',

@@ -200,3 +200,24 @@ describe('deepSignal', () => {
     }
   });
 });
+
+describe('deepSignal payload cache', () => {
+  test('a payload is built once per snapshot and reader, and shared frozen', async () => {
+    const weeks = demoWeeks({ startups: 45, periods: 3 });
+    let reads = 0;
+    const counting: typeof weeks.readHistory = (s, login) => {
+      reads++;
+      return weeks.readHistory(s, login);
+    };
+    const name = weeks.snapshot.startups[4]!.startup.name;
+    const first = await deepSignal(weeks.snapshot, counting, name);
+    const second = await deepSignal(weeks.snapshot, counting, name);
+    assert.ok(first.found && second.found && first.startup === second.startup);
+    assert.equal(reads, 1);
+    assert.equal(first.body, second.body);
+    assert.ok(Object.isFrozen(first.body) && Object.isFrozen((first.body as { history: object }).history));
+    const other = demoWeeks({ startups: 45, periods: 3 });
+    await deepSignal(other.snapshot, counting, name);
+    assert.equal(reads, 2, 'a new snapshot reads again');
+  });
+});
