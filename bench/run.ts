@@ -9,7 +9,8 @@ import { printTable, type BenchResult } from './types.js';
 
 const CASES: Record<string, string> = {
   http: 'HTTP: service vs bare node:http (same bytes, same run)',
-  matcher: 'Fuzzy name matcher (uncached lookups)',
+  matcher: 'Name matcher (uncached lookups)',
+  matching: 'Name matching and answers against the labelled sets (data/eval)',
   pipeline: 'Pipeline against the fake GitHub API',
   search: 'Answers and search over a generated corpus',
   'deep-signal': 'Charged Deep Signal calls on PostgreSQL (100 clients)',

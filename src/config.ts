@@ -23,7 +23,7 @@ export interface Config {
   periodPollMs: number;
   /** Content of the published documents (changelog, glossary, members, markets…); undefined: the package's content/. */
   documentsDir: string | undefined;
-  /** GitHub collector (`signal-service pipeline`). The token is read only by the collector and never logged. */
+  /** GitHub API (the pipeline's collector and the Scout Score). The token is never logged. */
   githubToken: string | undefined;
   githubApiUrl: string;
   /** GitHub HTTP requests in flight at once, per process. */
@@ -40,6 +40,10 @@ export interface Config {
   pipelineWatchlist: string;
   /** Batches of organisations one pipeline process collects at once. */
   pipelineConcurrency: number;
+  /** Scout Score (issue 20): how long a user's star history is served from the database before it is revalidated. */
+  scoutCacheTtlSeconds: number;
+  /** Scout Score: pages of 100 stars read per user, oldest first (each page is one GitHub request). */
+  scoutMaxStarPages: number;
   // Paid Deep Signal: card checkout (Stripe) and key delivery by e-mail (issue 18).
   /** Stripe secret API key; card checkout is on only when it, the price and the webhook secret are all set. */
   stripeSecretKey: string | undefined;
@@ -210,6 +214,9 @@ const variables = {
   GITHUB_MAX_COMMIT_PAGES: { schema: intBetween(1, 1000), fallback: '30' },
   PIPELINE_WATCHLIST: { schema: z.string().trim().min(1, 'must not be empty'), fallback: './watchlist.yaml' },
   PIPELINE_CONCURRENCY: { schema: intBetween(1, 64), fallback: '4' },
+  // Scout Score (issue 20)
+  SCOUT_CACHE_TTL_SECONDS: { schema: intBetween(60, 30 * 86_400), fallback: '86400' },
+  SCOUT_MAX_STAR_PAGES: { schema: intBetween(1, 100), fallback: '10' },
   // Paid Deep Signal: card checkout and key delivery (issue 18).
   STRIPE_SECRET_KEY: {
     schema: z
@@ -315,6 +322,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     githubMaxCommitPages: read(env, 'GITHUB_MAX_COMMIT_PAGES')!,
     pipelineWatchlist: path.resolve(read(env, 'PIPELINE_WATCHLIST')!),
     pipelineConcurrency: read(env, 'PIPELINE_CONCURRENCY')!,
+    // Scout Score (issue 20)
+    scoutCacheTtlSeconds: read(env, 'SCOUT_CACHE_TTL_SECONDS')!,
+    scoutMaxStarPages: read(env, 'SCOUT_MAX_STAR_PAGES')!,
     stripeSecretKey: read(env, 'STRIPE_SECRET_KEY'),
     stripePriceId: read(env, 'STRIPE_PRICE_ID'),
     stripeWebhookSecret: read(env, 'STRIPE_WEBHOOK_SECRET'),

@@ -6,7 +6,7 @@ import lockfile from 'proper-lockfile';
 import { loadConfig, type Config } from '../config.js';
 import { SECTOR_SLUGS, type SectorSlug } from '../schemas/enums.js';
 import { discoverCandidates } from '../pipeline/collect/discover.js';
-import { GitHubAuthError, type GitHubClient } from '../pipeline/collect/github.js';
+import { GitHubAuthError, type GitHubClient } from '../github/client.js';
 import { executeRun, PgBossQueue } from '../pipeline/queue/index.js';
 import {
   createGitHubClient,

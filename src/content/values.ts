@@ -1,5 +1,4 @@
 import { DATA_LICENSE, INTERFACE_VERSION } from '../core/license.js';
-import { MATCH_THRESHOLD } from '../core/matcher.js';
 import { MARKET_TEMPERATURE } from '../core/markets.js';
 import {
   CREDITS_PER_MATCHED_CALL,
@@ -53,7 +52,6 @@ export const CONTENT_VALUES: Readonly<Record<string, string | number>> = {
   SECTOR_SLUGS: sectors.map((s) => s.slug).join(', '),
   DEMO_STARTUPS,
   DEMO_PERIODS,
-  MATCH_THRESHOLD,
   MIN_CONFIDENCE,
   QUERY_MAX,
   ASK_LIMIT_MAX: ASK_LIMIT.max,

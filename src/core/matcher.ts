@@ -1,140 +1,472 @@
+import damerauLevenshtein from 'damerau-levenshtein';
 import { distance } from 'fastest-levenshtein';
 import { LRUCache } from 'lru-cache';
 
 /**
- * Best-match lookup of a free-text name against a fixed list of entities (startups, diligence entities): one rule
- * for every surface that takes a company name.
+ * Name resolution: the one rule every surface that takes a company name uses (/api/signal, /api/diligence.json,
+ * answers, search, NLWeb, Deep Signal, the agent tools). A wrong company is worse than none, so the rule is strict:
  *
- * Names are compared in a compact form (Unicode-folded, lower case, letters and digits only), so case, spacing,
- * punctuation and accents never matter. Candidates come from a trigram inverted index; each is scored by the best of
- *  - trigram Dice coefficient (shared letter triples, robust to reordering and insertions),
- *  - Levenshtein similarity 1 − distance / longer length (robust to typos),
- *  - a prefix score for a query that is the start of a name ("acme" → "Acme Robotics"),
- * and the highest score wins if it reaches MATCH_THRESHOLD. A query without letters or digits is always a miss.
- * A distinctive word of a name (one that at most two entities share) is a form too, its score weighted by
- * WORD_WEIGHT, so "galetra" finds "Galettra Base" while a common word such as "labs" does not pick an arbitrary one.
+ * 1. Names are folded: Unicode-folded (accents removed), lower case, split into words at anything that is not a
+ *    letter or digit; trailing legal suffixes ("Inc", "Corp.", "GmbH", ".com" …) and a leading "The" are dropped.
+ * 2. A query MATCHES an entity when its folded letters equal (spaces ignored) the entity's name (`exact`), its GitHub
+ *    organisation slug (`slug`) or a documented alias or former name (`alias`);
+ * 3. or when it is a confident typo of its name or an alias (`typo`): word by word, in order, each query word is the
+ *    entity's word with the same first letter and at most 0 edits for words of up to 3 letters, 1 for 4–8 letters,
+ *    2 for 9 or more (insertion, deletion, substitution, or a transposition of neighbours, each one edit). Generic
+ *    words of the entity (sector and industry words such as Labs, Health, Cloud, Systems, Capital, and legal
+ *    suffixes) may be left out, distinctive words may not, and a query of generic words alone never matches.
+ * 4. The best kind wins (exact name, then slug, then alias, then the typo with fewest edits). Two different entities
+ *    equally good at the best kind are AMBIGUOUS: no match, both offered as candidates.
+ *
+ * Anything else is NONE, with candidates ("did you mean") when something is close: a name one edit beyond the
+ * allowance, a name that shares a distinctive word, or a related name (a product, a parent, a separate firm) that the
+ * data documents. `best()` is the short form: the matched item, or undefined for ambiguous and none.
  */
-export const MATCH_THRESHOLD = 0.6;
-const MAX_CANDIDATES = 64;
-const WORD_WEIGHT = 0.9;
-const MAX_WORD_SHARING = 2;
 
-export function compactName(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '');
-}
+/** How a match was made: exact name, GitHub organisation slug, documented alias (or former name), confident typo. */
+export type MatchHow = 'exact' | 'slug' | 'alias' | 'typo';
 
-function trigrams(compact: string): string[] {
-  const padded = `\u0002\u0002${compact}\u0003`;
-  const grams = new Set<string>();
-  for (let i = 0; i + 3 <= padded.length; i++) grams.add(padded.slice(i, i + 3));
-  return [...grams];
-}
-
-function words(text: string): string[] {
-  return text
-    .split(/[\s\-_.,/&+]+/)
-    .map(compactName)
-    .filter((w) => w.length >= 3);
-}
-
-interface Form {
-  text: string;
-  grams: number;
-  weight: number;
+/** What an item answers to. `related` names are other entities (a product, a parent, a separate firm): never a match. */
+export interface NameForms {
+  name: string;
+  slug?: string | undefined;
+  aliases?: readonly string[] | undefined;
+  formerNames?: readonly string[] | undefined;
+  related?: readonly { name: string; relation: string }[] | undefined;
 }
 
 export interface Match<T> {
   item: T;
+  /** 1 for an exact name, slug or alias; below 1 for a typo (0.1 less per edit, 0.05 less per generic word left out). */
   score: number;
 }
 
-export class NameMatcher<T> {
-  private readonly forms: Form[][] = [];
-  private readonly exact = new Map<string, number>();
-  private readonly postings = new Map<string, number[]>();
-  private readonly cache = new LRUCache<string, { index: number; score: number } | { index: -1 }>({ max: 10_000 });
+export interface MatchResolution<T> extends Match<T> {
+  status: 'match';
+  how: MatchHow;
+  /** The name form that matched (the display name, the slug, or the alias as documented). */
+  matched: string;
+  /** Edits of a typo match (0 otherwise). */
+  edits: number;
+  /** Generic words of the entity the query left out (a typo match only). */
+  omitted: string[];
+  /** Set when the alias is a former name of the entity. */
+  formerName?: boolean;
+}
 
-  /** `names(item)` lists every name an item answers to (display name, slug, aliases). */
+export interface Candidate<T> {
+  item: T;
+  /** The name form that was close. */
+  name: string;
+  /** Why it is offered: "same name as another entity", "2 edits away (1 allowed)", "product of HashiCorp"… */
+  why: string;
+}
+
+export interface MissResolution<T> {
+  status: 'ambiguous' | 'none';
+  candidates: Candidate<T>[];
+}
+
+export type Resolution<T> = MatchResolution<T> | MissResolution<T>;
+
+const MAX_CANDIDATES = 5;
+
+const LEGAL_SUFFIXES = new Set(
+  (
+    'inc incorporated corp corporation co company llc llp lp ltd limited plc gmbh mbh ag se sa sas sarl bv nv srl ' +
+    'spa pty pte oy ab as kk kg com io'
+  ).split(' '),
+);
+
+/**
+ * Sector and industry words: never distinctive. A query made of them alone never matches, and an entity's own may be
+ * left out of a query ("Galettra" finds "Galettra Base"). "Enterprise" and place names are not here on purpose: they
+ * tell entities apart ("Docker Enterprise" is not Docker, "Sequoia Capital India" is not Sequoia Capital).
+ */
+const GENERIC_WORDS = new Set(
+  // the demo generator's sector words
+  (
+    'health care clinical med learning academy classroom tutor commerce checkout cart storefront logistics freight ' +
+    'supply cargo chain ledger protocol labs cloud works suite ops data stream query base robotics motion autonomy ' +
+    'machines legal counsel contracts compliance people talent hire payroll homes property spaces build farms ' +
+    'harvest agro fields games play studios arcade orbital space aerospace satellite social community circles ' +
+    'connect ' +
+    // sector names and common industry words
+    'healthcare edtech ecommerce infrastructure web3 saas proptech agtech gaming tech technology technologies ' +
+    'software systems system solutions services service platform platforms digital network networks analytics ' +
+    'security ai ml app apps mobile web internet online computing computer computers devices hardware energy bio ' +
+    'biotech therapeutics pharma pharmaceuticals financial finance fintech payments pay bank insurance media ' +
+    'studio lab industries industrial international global group holdings holding partners partner capital ' +
+    'ventures venture fund funds management investments investment foundation hq dev developer developers open ' +
+    'source business microsystems electronics semiconductor semiconductors communications telecom robotic ' +
+    'automation intelligence research consulting markets market marketplace enterprises'
+  ).split(' '),
+);
+
+/** Lower-case, accent-free words of `text` (letters and digits only), every word kept. */
+export function nameWords(text: string): string[] {
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
+}
+
+/** The words a name is compared by: folded, trailing legal suffixes and a leading "the" dropped (never all of them). */
+export function foldName(text: string): string[] {
+  const words = nameWords(text);
+  let end = words.length;
+  while (end > 1 && LEGAL_SUFFIXES.has(words[end - 1]!)) end--;
+  let start = 0;
+  if (end - start > 1 && words[0] === 'the') start = 1;
+  return words.slice(start, end);
+}
+
+/** The compact form: folded words joined without spaces ("Red Hat, Inc." → "redhat"). */
+export function compactName(text: string): string {
+  return foldName(text).join('');
+}
+
+export function isGenericWord(word: string): boolean {
+  return GENERIC_WORDS.has(word) || LEGAL_SUFFIXES.has(word);
+}
+
+/** Edits a typo may make in a word of this length: none up to 3 letters, 1 for 4–8, 2 for 9 or more. */
+export function allowedEdits(length: number): number {
+  return length <= 3 ? 0 : length <= 8 ? 1 : 2;
+}
+
+/** Edit distance with adjacent transpositions counting as one edit. */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  return damerauLevenshtein(a, b).steps;
+}
+
+/** Edits between a query word and an entity word, or Infinity beyond `limit` or when the first letters differ. */
+function wordEdits(query: string, word: string, limit: number): number {
+  if (query === word) return 0;
+  if (query[0] !== word[0] || Math.abs(query.length - word.length) > limit) return Infinity;
+  // Levenshtein is an upper bound of the transposition-aware distance and at most twice it: a cheap filter first.
+  const lev = distance(query, word);
+  if (lev > 2 * limit) return Infinity;
+  const edits = lev <= 1 ? lev : editDistance(query, word);
+  return edits <= limit ? edits : Infinity;
+}
+
+type FormKind = 'name' | 'slug' | 'alias' | 'former';
+
+interface Form {
+  item: number;
+  kind: FormKind;
+  text: string;
+  words: string[];
+  /** Per word: may a query leave it out? */
+  generic: boolean[];
+  /** At least one distinctive word: typos allowed. Names of generic words only match exactly. */
+  typoable: boolean;
+}
+
+interface Related {
+  item: number;
+  name: string;
+  relation: string;
+}
+
+interface Near {
+  form: Form;
+  edits: number;
+  omitted: string[];
+}
+
+const LEVEL: Record<FormKind, number> = { name: 0, slug: 1, alias: 2, former: 2 };
+const HOW: Record<FormKind, MatchHow> = { name: 'exact', slug: 'slug', alias: 'alias', former: 'alias' };
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Aligns the query words to a form's words in order; unaligned form words must be generic. Least edits, or null. */
+function align(query: readonly string[], form: Form, slack = 0): { edits: number; omitted: string[] } | null {
+  const q = query.length;
+  const f = form.words.length;
+  if (q > f) return null;
+  // best[i][j]: least edits aligning query[i..] to form[j..]; omitted words tracked along the best path.
+  const best: number[][] = Array.from({ length: q + 1 }, () => new Array<number>(f + 1).fill(Infinity));
+  best[q]![f] = 0;
+  for (let j = f - 1; j >= 0; j--) best[q]![j] = form.generic[j] ? best[q]![j + 1]! : Infinity;
+  for (let i = q - 1; i >= 0; i--) {
+    for (let j = f - 1; j >= 0; j--) {
+      const word = form.words[j]!;
+      const edits = wordEdits(query[i]!, word, allowedEdits(word.length) + slack);
+      let value = edits + best[i + 1]![j + 1]!;
+      if (form.generic[j]) value = Math.min(value, best[i]![j + 1]!);
+      best[i]![j] = value;
+    }
+  }
+  const total = best[0]![0]!;
+  if (!Number.isFinite(total)) return null;
+  const omitted: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (j < f) {
+    if (i < q) {
+      const word = form.words[j]!;
+      const edits = wordEdits(query[i]!, word, allowedEdits(word.length) + slack);
+      if (edits + best[i + 1]![j + 1]! === best[i]![j]) {
+        i++;
+        j++;
+        continue;
+      }
+    }
+    omitted.push(form.words[j]!);
+    j++;
+  }
+  return { edits: total, omitted };
+}
+
+export class NameMatcher<T> {
+  private readonly forms: Form[] = [];
+  private readonly exact = new Map<string, Form[]>();
+  private readonly related = new Map<string, Related[]>();
+  /** Typo-able forms by `${first letter}${length}` of each distinctive word. */
+  private readonly buckets = new Map<string, Form[]>();
+  private readonly displayNames: string[];
+  private readonly cache = new LRUCache<string, Resolution<number>>({ max: 10_000 });
+
+  /**
+   * `names(item)` lists what an item answers to: a NameForms object, or a list whose first entry is the display name
+   * and the rest aliases.
+   */
   constructor(
     private readonly items: readonly T[],
-    names: (item: T) => readonly string[],
+    names: (item: T) => NameForms | readonly string[],
   ) {
-    const itemNames = items.map((item) => names(item));
-    const wordSharing = new Map<string, number>();
-    for (const list of itemNames) {
-      for (const word of new Set(list.flatMap(words))) wordSharing.set(word, (wordSharing.get(word) ?? 0) + 1);
-    }
-    itemNames.forEach((list, index) => {
-      const full = [...new Set(list.map(compactName).filter(Boolean))];
-      const partial = [...new Set(list.flatMap(words))].filter(
-        (w) => !full.includes(w) && wordSharing.get(w)! <= MAX_WORD_SHARING,
-      );
-      const forms: Form[] = [
-        ...full.map((text) => ({ text, grams: trigrams(text).length, weight: 1 })),
-        ...partial.map((text) => ({ text, grams: trigrams(text).length, weight: WORD_WEIGHT })),
-      ];
-      this.forms.push(forms);
-      for (const form of full) if (!this.exact.has(form)) this.exact.set(form, index);
-      for (const form of forms) {
-        for (const gram of trigrams(form.text)) {
-          const list = this.postings.get(gram);
-          if (list === undefined) this.postings.set(gram, [index]);
-          else if (list[list.length - 1] !== index) list.push(index);
-        }
+    this.displayNames = [];
+    items.forEach((item, index) => {
+      const given = names(item);
+      const forms: NameForms = Array.isArray(given)
+        ? { name: (given as readonly string[])[0] ?? '', aliases: (given as readonly string[]).slice(1) }
+        : (given as NameForms);
+      this.displayNames.push(forms.name);
+      this.addForm(index, 'name', forms.name);
+      if (forms.slug) this.addForm(index, 'slug', forms.slug);
+      for (const alias of forms.aliases ?? []) this.addForm(index, 'alias', alias);
+      for (const former of forms.formerNames ?? []) this.addForm(index, 'former', former);
+      for (const { name, relation } of forms.related ?? []) {
+        const key = compactName(name);
+        if (!key) continue;
+        const list = this.related.get(key) ?? [];
+        list.push({ item: index, name, relation });
+        this.related.set(key, list);
       }
     });
+  }
+
+  private addForm(item: number, kind: FormKind, text: string): void {
+    const words = foldName(text);
+    if (words.length === 0) return;
+    const generic = words.map(isGenericWord);
+    const form: Form = { item, kind, text, words, generic, typoable: kind !== 'slug' && generic.includes(false) };
+    this.forms.push(form);
+    const key = words.join('');
+    const list = this.exact.get(key);
+    if (list) list.push(form);
+    else this.exact.set(key, [form]);
+    if (!form.typoable) return;
+    for (const [i, word] of words.entries()) {
+      if (generic[i]) continue;
+      const bucket = `${word[0]}${word.length}`;
+      const forms = this.buckets.get(bucket);
+      if (forms === undefined) this.buckets.set(bucket, [form]);
+      else if (forms[forms.length - 1] !== form) forms.push(form);
+    }
   }
 
   get size(): number {
     return this.items.length;
   }
 
+  /** The matched item and its score, or undefined when the query is ambiguous or matches nothing. */
   best(query: string): Match<T> | undefined {
-    const compact = compactName(query);
-    if (!compact) return undefined;
-    let found = this.cache.get(compact);
-    if (found === undefined) {
-      found = this.search(compact);
-      this.cache.set(compact, found);
-    }
-    return found.index < 0 ? undefined : { item: this.items[found.index]!, score: (found as { score: number }).score };
+    const resolution = this.resolve(query);
+    return resolution.status === 'match' ? { item: resolution.item, score: resolution.score } : undefined;
   }
 
-  private search(compact: string): { index: number; score: number } | { index: -1 } {
-    const exact = this.exact.get(compact);
-    if (exact !== undefined) return { index: exact, score: 1 };
-    const grams = trigrams(compact);
-    const shared = new Map<number, number>();
-    for (const gram of grams) {
-      for (const index of this.postings.get(gram) ?? []) shared.set(index, (shared.get(index) ?? 0) + 1);
+  /** The full answer: a match and how it was made, or ambiguous / none with "did you mean" candidates. */
+  resolve(query: string): Resolution<T> {
+    const words = foldName(query);
+    const key = words.join(' ');
+    let found = this.cache.get(key);
+    if (found === undefined) {
+      found = this.search(words);
+      this.cache.set(key, found);
     }
-    const candidates = [...shared].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, MAX_CANDIDATES);
-    let best: { index: number; score: number } | { index: -1 } = { index: -1 };
-    let bestScore = MATCH_THRESHOLD - Number.EPSILON;
-    for (const [index, sharedGrams] of candidates) {
-      const score = this.score(compact, grams.length, index, sharedGrams);
-      if (score > bestScore) {
-        bestScore = score;
-        best = { index, score: Math.round(score * 1000) / 1000 };
+    if (found.status === 'match') return { ...found, omitted: [...found.omitted], item: this.items[found.item]! };
+    return {
+      status: found.status,
+      candidates: found.candidates.map((c) => ({ ...c, item: this.items[c.item]! })),
+    };
+  }
+
+  private search(words: string[]): Resolution<number> {
+    if (words.length === 0) return { status: 'none', candidates: [] };
+    const compact = words.join('');
+
+    // 1–2. Exact name, slug, alias or former name: the best level wins; two items at it are ambiguous.
+    const exact = this.exact.get(compact);
+    if (exact) {
+      const level = Math.min(...exact.map((f) => LEVEL[f.kind]));
+      const top = unique(exact.filter((f) => LEVEL[f.kind] === level));
+      if (top.length === 1) {
+        const form = top[0]!;
+        return {
+          status: 'match',
+          item: form.item,
+          score: 1,
+          how: HOW[form.kind],
+          matched: form.text,
+          edits: 0,
+          omitted: [],
+          ...(form.kind === 'former' ? { formerName: true } : {}),
+        };
+      }
+      return {
+        status: 'ambiguous',
+        candidates: top.slice(0, MAX_CANDIDATES).map((form) => ({
+          item: form.item,
+          name: form.text,
+          why: `${KIND_LABEL[form.kind]} of ${top.length} entities`,
+        })),
+      };
+    }
+
+    // A documented related name (a product, a parent, a separate firm) is another entity: never read as a typo.
+    const related = this.relatedCandidates(compact);
+    if (related.length > 0 || words.every(isGenericWord)) return { status: 'none', candidates: related };
+
+    // 3. Confident typos (and short names that leave out generic words).
+    const near = this.near(words, 0);
+    if (near.length > 0) {
+      const least = Math.min(...near.map((n) => n.edits));
+      const top = uniqueNear(near.filter((n) => n.edits === least));
+      if (top.length === 1) {
+        const { form, edits, omitted } = top[0]!;
+        return {
+          status: 'match',
+          item: form.item,
+          score: Math.round((1 - 0.1 * edits - 0.05 * omitted.length) * 1000) / 1000,
+          how: 'typo',
+          matched: form.text,
+          edits,
+          omitted,
+          ...(form.kind === 'former' ? { formerName: true } : {}),
+        };
+      }
+      return {
+        status: 'ambiguous',
+        candidates: top.slice(0, MAX_CANDIDATES).map(({ form, edits, omitted }) => ({
+          item: form.item,
+          name: form.text,
+          why: describeNear(
+            edits,
+            omitted,
+            `as close as ${top.length - 1} other ${top.length === 2 ? 'entity' : 'entities'}`,
+          ),
+        })),
+      };
+    }
+
+    // None: related names first, then names one edit beyond the allowance, then shared distinctive words.
+    const candidates: Candidate<number>[] = [];
+    const offered = new Set<number>();
+    const offer = (item: number, name: string, why: string) => {
+      if (offered.has(item) || candidates.length >= MAX_CANDIDATES) return;
+      offered.add(item);
+      candidates.push({ item, name, why });
+    };
+    for (const { form, edits, omitted } of this.near(words, 1).sort(byCloseness)) {
+      offer(form.item, form.text, describeNear(edits, omitted, 'too far for a confident typo'));
+    }
+    for (const { form, word } of this.sharedWords(words)) {
+      offer(form.item, form.text, `shares the word "${word}" but the rest of the name differs`);
+    }
+    return { status: 'none', candidates };
+  }
+
+  private relatedCandidates(compact: string): Candidate<number>[] {
+    return (this.related.get(compact) ?? []).slice(0, MAX_CANDIDATES).map((r) => ({
+      item: r.item,
+      name: this.displayNames[r.item]!,
+      why: `${r.name}: ${r.relation}`,
+    }));
+  }
+
+  /** Forms the query aligns to with at most the allowed edits per word (plus `slack`). */
+  private near(words: string[], slack: number): Near[] {
+    const seen = new Set<Form>();
+    const found: Near[] = [];
+    for (const word of words) {
+      const limit = 2 + slack;
+      for (let length = Math.max(1, word.length - limit); length <= word.length + limit; length++) {
+        for (const form of this.buckets.get(`${word[0]}${length}`) ?? []) {
+          if (seen.has(form)) continue;
+          seen.add(form);
+          const aligned = align(words, form, slack);
+          if (!aligned) continue;
+          // Every distinctive word of the entity is in the query (align only skips generic ones); a query of the
+          // entity's generic words alone is excluded because a distinctive word had to be aligned.
+          if (slack > 0 && align(words, form) !== null) continue;
+          found.push({ form, ...aligned });
+        }
       }
     }
-    return best;
+    return found;
   }
 
-  private score(query: string, queryGrams: number, index: number, sharedGrams: number): number {
-    let best = 0;
-    for (const form of this.forms[index]!) {
-      // The shared count is over all of an item's forms; bounded by each form's own gram count it stays a Dice score.
-      const dice = (2 * Math.min(sharedGrams, form.grams)) / (queryGrams + form.grams);
-      const lev = 1 - distance(query, form.text) / Math.max(query.length, form.text.length);
-      const prefix =
-        query.length >= 3 && form.text.startsWith(query) ? 0.8 + 0.2 * (query.length / form.text.length) : 0;
-      best = Math.max(best, form.weight * Math.max(Math.min(dice, 1), lev, prefix));
+  /** Forms with a distinctive word equal to a query word. */
+  private sharedWords(words: string[]): { form: Form; word: string }[] {
+    const found: { form: Form; word: string }[] = [];
+    const seen = new Set<Form>();
+    for (const word of words) {
+      if (isGenericWord(word) || word.length < 3) continue;
+      for (const form of this.buckets.get(`${word[0]}${word.length}`) ?? []) {
+        if (seen.has(form) || !form.words.includes(word)) continue;
+        seen.add(form);
+        found.push({ form, word });
+      }
     }
-    return best;
+    return found.sort((a, b) => a.form.words.length - b.form.words.length || a.form.text.localeCompare(b.form.text));
   }
+}
+
+const KIND_LABEL: Record<FormKind, string> = {
+  name: 'the name',
+  slug: 'the organisation slug',
+  alias: 'an alias',
+  former: 'a former name',
+};
+
+function describeNear(edits: number, omitted: readonly string[], tail: string): string {
+  const parts = [edits > 0 ? plural(edits, 'letter edit') : 'no letter edit'];
+  if (omitted.length) parts.push(`without "${omitted.join(' ')}"`);
+  return `${parts.join(', ')}: ${tail}`;
+}
+
+function byCloseness(a: Near, b: Near): number {
+  return a.edits - b.edits || a.omitted.length - b.omitted.length || a.form.text.localeCompare(b.form.text);
+}
+
+/** One form per item, in order. */
+function unique(forms: Form[]): Form[] {
+  const seen = new Set<number>();
+  return forms.filter((f) => !seen.has(f.item) && seen.add(f.item));
+}
+
+/** The closest near match per item, items in a stable order. */
+function uniqueNear(list: Near[]): Near[] {
+  const byItem = new Map<number, Near>();
+  for (const n of [...list].sort(byCloseness)) if (!byItem.has(n.form.item)) byItem.set(n.form.item, n);
+  return [...byItem.values()];
 }

@@ -56,6 +56,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
         { name: 'citations', description: 'Reference-manager citation exports' },
         { name: 'markets', description: 'Prediction markets computed from the current period' },
         { name: 'agents', description: 'Agent catalog and NLWeb' },
+        { name: 'scout', description: 'Scout Score receipts, predictions, card and SVG badges' },
         { name: 'paid', description: 'Deep Signal and credit-pack accounts (credit-pack key as a Bearer token)' },
         { name: 'operations', description: 'Health and readiness' },
         { name: 'meta', description: 'Interface description' },

@@ -18,6 +18,7 @@ import { feedRoutes } from './routes/feed.js';
 import { citeRoutes } from './routes/cite.js';
 import { marketsRoutes } from './routes/markets.js';
 import { agentsRoutes } from './routes/agents.js';
+import { scoutRoutes } from './routes/scout.js';
 import { creditsRoutes } from './routes/credits.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { x402Routes } from './routes/x402.js';
@@ -66,6 +67,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     await citeRoutes(scope, ctx);
     await marketsRoutes(scope, ctx);
     await agentsRoutes(scope, ctx);
+    await scoutRoutes(scope, ctx);
     await creditsRoutes(scope, ctx);
     await checkoutRoutes(scope, ctx);
     await x402Routes(scope, ctx);

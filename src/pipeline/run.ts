@@ -28,7 +28,7 @@ import {
 } from '../store/pipeline.js';
 import type { Database } from '../store/schema.js';
 import { collectOrgs, type CachedOrg } from './collect/collect.js';
-import { GitHubAuthError, GitHubClient } from './collect/github.js';
+import { GitHubAuthError, GitHubClient } from '../github/client.js';
 import { rank, type RankedPeriod } from './rank.js';
 import { LOOKBACK_DAYS } from './rules.js';
 import { scoreOrg } from './stages.js';

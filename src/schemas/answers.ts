@@ -48,7 +48,7 @@ export const AnswerHit = z
       .min(0)
       .max(1)
       .describe(
-        'How much of the query the matched question covers, 0 to 1: 0.7 × the share of the query’s content words found in the question + 0.3 × the share of the question’s content words found in the query (words compared after stemming, small typos tolerated). 1 means the same question; hits below 0.35 are never returned.',
+        'How much of the query the matched question covers, 0 to 1: 0.7 × the share of the query’s content words found in the question + 0.3 × the share of the question’s content words found in the query (words compared after stemming, small typos tolerated). 1 means the same question; hits below 0.5 are never returned.',
       ),
     facts: z.array(Fact).describe('Supporting facts, each with the URL that proves it.'),
     related: z.array(RelatedQuestion),
@@ -75,6 +75,12 @@ export const AskResponse = z
   .object({
     query: z.string(),
     hits: z.array(AnswerHit).describe('Best first; empty when no question in the corpus is a good match.'),
+    notice: z
+      .string()
+      .optional()
+      .describe(
+        'Beyond the contract: why `hits` is empty when the question names a company that is not tracked or a sector the service does not have.',
+      ),
   })
   .meta({ id: 'AskResponse' });
 export type AskResponse = z.infer<typeof AskResponse>;
@@ -90,10 +96,21 @@ export const AnswerMiss = z
     query: z.string(),
     suggestions: z.array(RelatedQuestion).describe('Nearest questions below the confidence floor, if any.'),
     searchUrl: z.url().describe('The same query on the site-wide search.'),
+    reason: z
+      .enum(['no-match', 'not-tracked', 'ambiguous', 'no-sector'])
+      .optional()
+      .describe(
+        '`not-tracked`: the question names a company that is neither tracked nor in the diligence corpus (never answered about another); `ambiguous`: the name fits several equally (see `candidates`); `no-sector`: it asks about a sector the service does not have; `no-match`: nothing answers well enough.',
+      ),
+    candidates: z
+      .array(z.object({ name: z.string(), why: z.string(), url: z.url() }))
+      .optional()
+      .describe('For `not-tracked`: close names ("did you mean"), never substituted.'),
+    sectors: z.array(z.string()).optional().describe('For `no-sector`: the sectors the service has.'),
   })
   .meta({
     id: 'AnswerMiss',
-    description: 'No question in the corpus matches well enough (confidence below 0.35): an expected outcome.',
+    description: 'No question in the corpus matches well enough (confidence below 0.5): an expected outcome.',
   });
 export type AnswerMiss = z.infer<typeof AnswerMiss>;
 
@@ -180,6 +197,12 @@ export const SearchResponse = z
     query: z.string(),
     total: z.int().min(0).describe('Documents matching, before the limit.'),
     hits: z.array(SearchHit),
+    synthetic: z
+      .boolean()
+      .optional()
+      .describe(
+        'Beyond the contract: true when the startups, sectors and comparisons searched are the synthetic demo dataset (fictional startups); their hit titles say so too.',
+      ),
   })
   .meta({ id: 'SearchResponse' });
 export type SearchResponse = z.infer<typeof SearchResponse>;
@@ -216,6 +239,10 @@ const dealFields = {
   completed: z.iso.date().nullable(),
   value: z.string().nullable().describe('As disclosed, with currency; null when undisclosed.'),
   sources: z.array(z.object({ url: z.url(), kind: SourceKind, publisher: z.string() })).min(1),
+  note: z
+    .string()
+    .optional()
+    .describe('What the sources do not settle: why a completion date or value is not recorded, which date is which.'),
 };
 
 export const AcquisitionFact = z
@@ -252,12 +279,25 @@ export const CitationEntry = z
   .loose()
   .meta({ id: 'CitationEntry' });
 
+export const DossierCandidate = z
+  .object({
+    name: z.string(),
+    kind: z.enum(['company-or-fund', 'tracked-startup', 'demo-startup']),
+    why: z.string().describe('Why it is offered: the same name as another entity, a near typo, a related name.'),
+    url: z.url().describe('Its dossier.'),
+  })
+  .meta({ id: 'DossierCandidate' });
+
 export const DiligenceResponse = z
   .object({
     '@context': z.literal('https://schema.org'),
     '@type': z.literal('Dataset'),
     dossier: Dossier,
     citation: z.array(CitationEntry),
+    candidates: z
+      .array(DossierCandidate)
+      .optional()
+      .describe('On a 404 only, beyond the contract shape: "did you mean" entities, never substituted.'),
   })
   .loose()
   .meta({ id: 'DiligenceResponse', description: 'A public-source diligence dossier.' });
@@ -270,7 +310,11 @@ export const DiligenceUsage = z
     usage: z.object({}).loose(),
     metadata: z.object({
       coverage: z.object({
-        trackedCompanies: z.int(),
+        trackedCompanies: z.int().describe('Real startups tracked by the pipeline (0 on the synthetic demo dataset).'),
+        demoStartups: z
+          .int()
+          .describe('Fictional startups of the synthetic demo dataset, counted apart from real companies.'),
+        companiesAndFunds: z.int().describe('Real companies and funds named by the documented facts.'),
         acquirers: z.int(),
         documentedAcquisitions: z.int(),
         fundsWithPortfolios: z.int(),

@@ -69,8 +69,27 @@ export const SignalsResponse = z
   .meta({ id: 'SignalsResponse' });
 export type SignalsResponse = z.infer<typeof SignalsResponse>;
 
+export const SignalCandidate = z
+  .object({
+    name: z.string().describe('Display name of the startup.'),
+    org: z.string().describe('Its GitHub organisation slug: ask again with it to get its signal.'),
+    why: z
+      .string()
+      .describe('Why it is offered: the same name as another startup, a typo beyond the allowance, a shared word.'),
+  })
+  .meta({ id: 'SignalCandidate' });
+export type SignalCandidate = z.infer<typeof SignalCandidate>;
+
 export const SignalMiss = z
-  .object({ found: z.literal(false) })
+  .object({
+    found: z.literal(false),
+    candidates: z
+      .array(SignalCandidate)
+      .optional()
+      .describe(
+        'Beyond the interface contract: "did you mean" startups when the name is ambiguous or close to one; absent when nothing is close. Never substituted for the answer.',
+      ),
+  })
   .meta({ id: 'SignalMiss', description: 'No tracked startup matches the query (not an error).' });
 
 /** One line of /api/dataset.jsonl: a startup in one period. */
@@ -83,6 +102,11 @@ export const DatasetRecord = z
     rank: z.int().min(1).nullable().describe('Rank across all sectors; null below the minimum-activity floor.'),
     sectorRank: z.int().min(1).describe('Position within the sector ranking.'),
     compositeScore: z.int().min(0).max(100),
+    synthetic: z
+      .boolean()
+      .describe(
+        'True for the synthetic demo dataset: a fictional startup with generated activity, not a real company.',
+      ),
     ...Startup.shape,
   })
   .meta({ id: 'DatasetRecord', description: 'One startup in one period (one line of the JSONL dataset).' });

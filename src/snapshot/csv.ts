@@ -33,6 +33,7 @@ export const CSV_COLUMNS = [
   'githubUrl',
   'websiteUrl',
   'linkedinUrl',
+  'synthetic',
 ] as const;
 
 interface CsvStartup {
@@ -41,11 +42,16 @@ interface CsvStartup {
   rankInSector: number;
 }
 
-/** RFC 4180: CRLF line ends, fields with `,` `"` CR or LF quoted, quotes doubled; one row per startup. */
+/**
+ * RFC 4180: CRLF line ends, fields with `,` `"` CR or LF quoted, quotes doubled; one row per startup. The last column,
+ * `synthetic`, is `true` on every row of the synthetic demo dataset (fictional startups), so a row copied out of the
+ * file still says it.
+ */
 export function renderSignalsCsv(
   periodSlug: string,
   bySector: ReadonlyMap<SectorSlug, readonly CsvStartup[]>,
   trendingRank: ReadonlyMap<string, number>,
+  synthetic = false,
 ): string {
   const rows: string[][] = [];
   for (const [sector, list] of bySector) {
@@ -70,6 +76,7 @@ export function renderSignalsCsv(
           st.githubUrl,
           st.websiteUrl,
           st.linkedinUrl,
+          String(synthetic),
         ].map(neutraliseCell),
       );
     }

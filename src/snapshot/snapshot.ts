@@ -146,10 +146,10 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     byLogin: new Map(startups.map((s) => [s.login.toLowerCase(), s])),
     bySector,
     trending,
-    matcher: new NameMatcher(startups, (s) => [s.startup.name, s.login]),
+    matcher: new NameMatcher(startups, (s) => ({ name: s.startup.name, slug: s.login })),
     signalsJson: rendered(JSON.stringify(response), 'application/json; charset=utf-8'),
     signalsCsv: rendered(
-      renderSignalsCsv(period.slug, bySector, trendingRank),
+      renderSignalsCsv(period.slug, bySector, trendingRank, synthetic),
       'text/csv; charset=utf-8; header=present',
     ),
     datasetEtag: `"${fingerprint.slice(0, 32)}"`,

@@ -45,12 +45,24 @@ export interface Database {
   periods: PeriodsTable;
   period_startups: PeriodStartupsTable;
   service_state: ServiceStateTable;
+  scout_star_cache: ScoutStarCacheTable;
 }
 
 export type PeriodRow = Selectable<PeriodsTable>;
 export type PeriodStartupRow = Selectable<PeriodStartupsTable>;
 export type NewPeriodStartupRow = Insertable<PeriodStartupsTable>;
 
+/** Scout Score: a user's star history as last read from GitHub (migration 0005_scout). */
+export interface ScoutStarCacheTable {
+  /** Lower-case GitHub login. */
+  login_key: string;
+  /** False when GitHub answered 404 for the user. */
+  found: boolean;
+  /** The pages read, oldest stars first: `{etag, stars}[]`. */
+  pages: ColumnType<unknown, string, string>;
+  truncated: boolean;
+  fetched_at: ColumnType<Date, Date | string, Date | string>;
+}
 // Paid access (migration 0003_accounts): accounts, keys, the credit ledger, idempotency, card checkout, mail outbox.
 export interface AccountsTable {
   id: string;

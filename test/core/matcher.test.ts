@@ -1,62 +1,201 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compactName, NameMatcher } from '../../src/core/matcher.js';
+import { allowedEdits, compactName, editDistance, foldName, NameMatcher } from '../../src/core/matcher.js';
 
 const companies = [
-  { name: 'Acme Robotics', login: 'acme-robotics' },
-  { name: 'Acme Health', login: 'acmehealth' },
-  { name: 'Orbital Dynamics Labs', login: 'orbdyn' },
-  { name: 'Data Labs', login: 'datalabs-io' },
-  { name: 'Zenith Data', login: 'zenith' },
-  { name: 'Söderberg AI', login: 'soderberg' },
+  { name: 'Acme Robotics', slug: 'acme-robotics' },
+  { name: 'Acme Health', slug: 'acmehealth' },
+  { name: 'Orbital Dynamics Labs', slug: 'orbdyn' },
+  { name: 'Data Labs', slug: 'datalabs-io' },
+  { name: 'Zenith Data', slug: 'zenith-hq' },
+  { name: 'Söderberg AI', slug: 'soderberg' },
+  { name: 'Galettra Base', slug: 'galettra-base' },
+  { name: 'Kestrel Cloud', slug: 'kestrel-one' },
+  { name: 'Kestrel Cloud', slug: 'kestrel-two' },
+  {
+    name: 'Peak XV Partners',
+    formerNames: ['Sequoia Capital India'],
+    related: [{ name: 'Sequoia Capital', relation: 'a separate firm' }],
+  },
+  { name: 'Docker Enterprise', aliases: ['Docker Enterprise platform'] },
+  { name: 'Microsoft', aliases: ['Microsoft Corporation', 'MSFT'] },
+  { name: 'GitHub' },
+  { name: 'Deis' },
+  { name: 'Zed Industries' },
 ];
-const matcher = new NameMatcher(companies, (c) => [c.name, c.login]);
-const best = (q: string) => matcher.best(q)?.item.name;
+const matcher = new NameMatcher(companies, (c) => c);
+const resolve = (q: string) => matcher.resolve(q);
+const matched = (q: string) => {
+  const r = resolve(q);
+  return r.status === 'match' ? r.item.name : undefined;
+};
 
-describe('fuzzy name matcher', () => {
-  test('compact form ignores case, spacing, punctuation and accents', () => {
-    assert.equal(compactName('  Söderberg-A.I. '), 'soderbergai');
+describe('name folding', () => {
+  test('case, accents and punctuation fold away', () => {
+    assert.deepEqual(foldName('  Söderberg-A.I. '), ['soderberg', 'a', 'i']);
+    assert.equal(compactName('Söderberg AI'), 'soderbergai');
   });
 
-  test('an exact name in any case matches with score 1', () => {
-    assert.equal(best('acme robotics'), 'Acme Robotics');
-    assert.equal(matcher.best('ACME ROBOTICS')?.score, 1);
+  test('trailing legal suffixes and a leading "The" are dropped', () => {
+    assert.deepEqual(foldName('The Acme Robotics Company, Inc.'), ['acme', 'robotics']);
+    assert.deepEqual(foldName('Red Hat, Inc.'), ['red', 'hat']);
   });
 
-  test('the GitHub organisation slug matches', () => {
-    assert.equal(best('orbdyn'), 'Orbital Dynamics Labs');
-    assert.equal(best('datalabs-io'), 'Data Labs');
+  test('a name made only of legal suffixes keeps its first word, which never matches on its own', () => {
+    assert.deepEqual(foldName('Co. Inc.'), ['co']);
+    assert.equal(matcher.resolve('Co. Inc.').status, 'none');
   });
 
-  test('spacing and punctuation do not matter', () => {
-    assert.equal(best('AcmeRobotics'), 'Acme Robotics');
-    assert.equal(best('acme-health!!'), 'Acme Health');
-    assert.equal(best('soderberg ai'), 'Söderberg AI');
+  test('allowed edits grow with the word: none up to 3 letters, 1 for 4–8, 2 for 9+', () => {
+    assert.deepEqual([3, 4, 8, 9, 12].map(allowedEdits), [0, 1, 1, 2, 2]);
   });
 
-  test('typos find the closest name, not the first substring hit', () => {
-    assert.equal(best('acme helth'), 'Acme Health');
-    assert.equal(best('Acme Robotcs'), 'Acme Robotics');
-    assert.equal(best('Orbital Dynamcs Lab'), 'Orbital Dynamics Labs');
+  test('a transposition of neighbours is one edit', () => {
+    assert.equal(editDistance('acme', 'amce'), 1);
+    assert.equal(editDistance('nvida', 'nvidia'), 1);
+  });
+});
+
+describe('name matcher: matches', () => {
+  test('an exact name in any case or spacing matches with how "exact" and score 1', () => {
+    for (const q of ['acme robotics', 'ACME ROBOTICS', 'AcmeRobotics', 'acme-robotics!!', 'Acme Robotics Inc.']) {
+      const r = resolve(q);
+      assert.equal(r.status, 'match', q);
+      assert.equal(r.status === 'match' && r.item.name, 'Acme Robotics', q);
+      assert.equal(r.status === 'match' && r.how, 'exact', q);
+    }
+    assert.equal(matcher.best('Acme Health')?.score, 1);
   });
 
-  test('a distinctive word finds its company', () => {
-    assert.equal(best('zenith'), 'Zenith Data');
-    assert.equal(best('orbital'), 'Orbital Dynamics Labs');
+  test('the organisation slug matches with how "slug"', () => {
+    const r = resolve('orbdyn');
+    assert.equal(r.status === 'match' && r.item.name, 'Orbital Dynamics Labs');
+    assert.equal(r.status === 'match' && r.how, 'slug');
   });
 
-  test('a query with no letters or digits is a miss', () => {
-    for (const q of ['', '   ', '!!!', '---', '🙂']) assert.equal(matcher.best(q), undefined, JSON.stringify(q));
+  test('a documented alias matches with how "alias"', () => {
+    const r = resolve('MSFT');
+    assert.equal(r.status === 'match' && r.item.name, 'Microsoft');
+    assert.equal(r.status === 'match' && r.how, 'alias');
   });
 
-  test('an unrelated query is a miss', () => {
+  test('a former name matches as an alias and is flagged', () => {
+    const r = resolve('Sequoia Capital India');
+    assert.equal(r.status, 'match');
+    assert.equal(r.status === 'match' && r.item.name, 'Peak XV Partners');
+    assert.equal(r.status === 'match' && r.formerName, true);
+  });
+
+  test('one edit in a word of 4–8 letters is a typo match', () => {
+    const r = resolve('acme helth');
+    assert.equal(r.status === 'match' && r.item.name, 'Acme Health');
+    assert.equal(r.status === 'match' && r.how, 'typo');
+    assert.equal(r.status === 'match' && r.edits, 1);
+  });
+
+  test('a transposed pair of letters is one edit', () => {
+    assert.equal(matched('Microsfot'), 'Microsoft');
+  });
+
+  test('two edits in a word of 9+ letters are a typo match', () => {
+    assert.equal(matched('Orbital Dynamcs Lab'), 'Orbital Dynamics Labs');
+    assert.equal(matched('Galetra Base'), 'Galettra Base');
+  });
+
+  test('generic words of the name may be left out when every distinctive word is there', () => {
+    const r = resolve('Galettra');
+    assert.equal(r.status === 'match' && r.item.name, 'Galettra Base');
+    assert.deepEqual(r.status === 'match' && r.omitted, ['base']);
+    assert.equal(matched('Peak XV'), 'Peak XV Partners');
+  });
+
+  test('a typo scores below an exact name', () => {
+    const typo = matcher.best('acme helth')!.score;
+    assert.ok(typo > 0 && typo < matcher.best('Acme Health')!.score);
+  });
+
+  test('best() returns the item and score of a match', () => {
+    assert.deepEqual(matcher.best('Deis'), { item: companies[13], score: 1 });
+  });
+});
+
+describe('name matcher: no substitution', () => {
+  test('a different company with a similar name is not a match', () => {
+    for (const q of ['GitLab', 'Redis', 'Docker', 'Zoom', 'Sequoia Capital', 'Macrohard', 'Zen'])
+      assert.equal(resolve(q).status !== 'match', true, q);
+  });
+
+  test('generic words alone never match', () => {
+    for (const q of ['data', 'cloud', 'labs', 'health', 'systems', 'the company', 'Data Cloud'])
+      assert.equal(resolve(q).status, 'none', q);
+  });
+
+  test('a name of 3 letters or fewer tolerates no edit', () => {
+    assert.equal(resolve('Zad Industries').status, 'none');
+  });
+
+  test('the first letter is never an edit', () => {
+    assert.equal(resolve('Ecme Robotics').status, 'none');
+  });
+
+  test('one edit in a word of 4–8 letters is the limit', () => {
+    assert.equal(resolve('Gitbub').status === 'match', true);
+    assert.equal(resolve('Gitbubb').status, 'none');
+  });
+
+  test('two startups with the same name are ambiguous, each offered as a candidate', () => {
+    const r = resolve('Kestrel Cloud');
+    assert.equal(r.status, 'ambiguous');
+    assert.deepEqual(r.status === 'ambiguous' && r.candidates.map((c) => c.item.slug), ['kestrel-one', 'kestrel-two']);
+    assert.equal(matcher.best('Kestrel Cloud'), undefined);
+  });
+
+  test('a short name shared by two entities is ambiguous', () => {
+    const r = resolve('Acme');
+    assert.equal(r.status, 'ambiguous');
+    assert.deepEqual(r.status === 'ambiguous' && r.candidates.map((c) => c.item.name).sort(), [
+      'Acme Health',
+      'Acme Robotics',
+    ]);
+  });
+
+  test('their slugs still tell them apart', () => {
+    assert.equal(resolve('kestrel-two').status === 'match' && resolve('kestrel-two').status, 'match');
+  });
+
+  test('a near miss is offered as a candidate with the reason', () => {
+    const r = resolve('GitLab');
+    assert.equal(r.status, 'none');
+    assert.equal(r.status === 'none' && r.candidates[0]?.item.name, 'GitHub');
+    assert.match(r.status === 'none' ? r.candidates[0]!.why : '', /2 letter edits/);
+  });
+
+  test('a related name is offered as a candidate with its relation, never matched', () => {
+    const r = resolve('Sequoia Capital');
+    assert.equal(r.status, 'none');
+    assert.equal(r.status === 'none' && r.candidates[0]?.item.name, 'Peak XV Partners');
+    assert.match(r.status === 'none' ? r.candidates[0]!.why : '', /separate firm/);
+  });
+
+  test('a shared distinctive word is offered as a candidate, never matched', () => {
+    const r = resolve('Docker');
+    assert.equal(r.status, 'none');
+    assert.equal(r.status === 'none' && r.candidates[0]?.item.name, 'Docker Enterprise');
+  });
+
+  test('a query with no letters or digits is none without candidates', () => {
+    for (const q of ['', '   ', '!!!', '---', '🙂'])
+      assert.deepEqual(resolve(q), { status: 'none', candidates: [] }, q);
+  });
+
+  test('an unrelated query is none', () => {
     assert.equal(matcher.best('quantum bakery'), undefined);
     assert.equal(matcher.best('x'), undefined);
   });
 
-  test('scores lie in 0..1 and a looser match scores lower', () => {
-    const exact = matcher.best('Acme Health')!.score;
-    const typo = matcher.best('acme helth')!.score;
-    assert.ok(exact <= 1 && typo < exact && typo > 0);
+  test('a list of names is read as the display name followed by aliases', () => {
+    const list = new NameMatcher([{ n: 'Acme' }], () => ['Acme Widgets', 'Widgetco']);
+    const r = list.resolve('widgetco');
+    assert.equal(r.status === 'match' && r.how, 'alias');
   });
 });

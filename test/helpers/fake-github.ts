@@ -11,7 +11,11 @@ import { buildSchema, graphql as executeGraphql, type GraphQLFormattedError } fr
  * - GraphQL at `POST /graphql`, executed by graphql-js over a subset of GitHub's schema (organization, repository,
  *   repositories with privacy/isFork/orderBy, default-branch commit history with since/until, cursors, NOT_FOUND
  *   errors with GitHub's `type`);
- * - authentication (401 Bad credentials), primary rate limits (`x-ratelimit-*` headers, 403 when exhausted; a 304
+ * - `GET /users/{u}/starred` (sort created, direction, per_page, page; `Link` pagination; ETags and 304): with
+ *   `Accept: application/vnd.github.star+json` each item is `{starred_at, repo}`, otherwise the bare repository;
+ *   an unknown user is 404;
+ * - authentication (401 Bad credentials; anonymous requests when `allowAnonymous`, with their own 60-an-hour
+ *   budget as GitHub gives per address), primary rate limits (`x-ratelimit-*` headers, 403 when exhausted; a 304
  *   costs nothing), and injected faults: secondary limits (403/429 with `Retry-After`), 5xx, anything.
  * Every request is counted.
  */
@@ -48,8 +52,28 @@ export interface FakeOrg {
   repos: FakeRepo[];
 }
 
+/** A repository a user starred (it need not belong to one of the fake's organisations). */
+export interface FakeStar {
+  /** `owner/name`. */
+  repo: string;
+  starredAt: string;
+  language?: string | null;
+  topics?: string[];
+  description?: string | null;
+}
+
+export interface FakeUser {
+  login: string;
+  stars: FakeStar[];
+}
+
 export interface FakeGitHubOptions {
   orgs?: FakeOrg[];
+  users?: FakeUser[];
+  /** Answer requests without a token (default false: 401), each with the anonymous budget. */
+  allowAnonymous?: boolean;
+  /** REST requests per window for anonymous callers (default 60, as GitHub). */
+  anonymousRateLimit?: number;
   /** Organisations made on demand (large benchmarks): login → organisation. */
   resolve?: (login: string) => FakeOrg | undefined;
   token?: string;
@@ -180,6 +204,7 @@ export class FakeGitHub {
   /** How many times each organisation was read by a `CollectOrgs` GraphQL query (lower-case login). */
   readonly orgReads = new Map<string, number>();
   private readonly orgs = new Map<string, FakeOrg>();
+  private readonly users = new Map<string, FakeUser>();
   private faults: (Fault & { left: number })[] = [];
   private readonly limits = new Map<string, { remaining: number; resetAt: number }>();
   private server: Server | undefined;
@@ -188,6 +213,11 @@ export class FakeGitHub {
 
   constructor(private readonly options: FakeGitHubOptions = {}) {
     for (const org of options.orgs ?? []) this.orgs.set(org.login.toLowerCase(), org);
+    for (const user of options.users ?? []) this.users.set(user.login.toLowerCase(), user);
+  }
+
+  setUser(user: FakeUser): void {
+    this.users.set(user.login.toLowerCase(), user);
   }
 
   static async start(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
@@ -252,7 +282,11 @@ export class FakeGitHub {
   }
 
   /** Sets the remaining REST quota of the current window (the next request beyond it gets 403). */
-  setRemaining(resource: 'core' | 'graphql' | 'search', remaining: number, resetInSeconds?: number): void {
+  setRemaining(
+    resource: 'core' | 'graphql' | 'search' | 'anon:core',
+    remaining: number,
+    resetInSeconds?: number,
+  ): void {
     const limit = this.limit(resource);
     limit.remaining = remaining;
     if (resetInSeconds !== undefined) limit.resetAt = Math.ceil(Date.now() / 1000) + resetInSeconds;
@@ -269,12 +303,16 @@ export class FakeGitHub {
     return this.log.filter(predicate).length;
   }
 
+  private limitOf(resource: string): number {
+    return resource.startsWith('anon:') ? (this.options.anonymousRateLimit ?? 60) : (this.options.rateLimit ?? 5000);
+  }
+
   private limit(resource: string) {
     const now = Math.floor(Date.now() / 1000);
     let state = this.limits.get(resource);
     if (!state || now >= state.resetAt) {
       state = {
-        remaining: this.options.rateLimit ?? 5000,
+        remaining: this.limitOf(resource),
         resetAt: now + (this.options.rateWindowSeconds ?? 3600),
       };
       this.limits.set(resource, state);
@@ -284,13 +322,13 @@ export class FakeGitHub {
 
   private rateHeaders(resource: string): Record<string, string> {
     const state = this.limit(resource);
-    const limit = this.options.rateLimit ?? 5000;
+    const limit = this.limitOf(resource);
     return {
       'x-ratelimit-limit': String(limit),
       'x-ratelimit-remaining': String(Math.max(state.remaining, 0)),
       'x-ratelimit-used': String(limit - Math.max(state.remaining, 0)),
       'x-ratelimit-reset': String(state.resetAt),
-      'x-ratelimit-resource': resource,
+      'x-ratelimit-resource': resource.replace(/^anon:/, ''),
     };
   }
 
@@ -324,7 +362,11 @@ export class FakeGitHub {
     const url = new URL(req.url ?? '/', this.url);
     const method = req.method ?? 'GET';
     const kind: 'rest' | 'graphql' = url.pathname === '/graphql' ? 'graphql' : 'rest';
-    const resource = kind === 'graphql' ? 'graphql' : url.pathname.startsWith('/search/') ? 'search' : 'core';
+    const auth = req.headers.authorization ?? '';
+    const anonymous = auth === '' && this.options.allowAnonymous === true;
+    const resource =
+      (anonymous ? 'anon:' : '') +
+      (kind === 'graphql' ? 'graphql' : url.pathname.startsWith('/search/') ? 'search' : 'core');
     const body = method === 'POST' ? await readBody(req) : '';
     if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
     const entry = { method, path: url.pathname + url.search, kind };
@@ -339,8 +381,8 @@ export class FakeGitHub {
       return;
     }
 
-    const auth = req.headers.authorization ?? '';
-    if (!/^(token|bearer) /i.test(auth) || auth.replace(/^(token|bearer) /i, '') !== this.token) {
+    const authorised = /^(token|bearer) /i.test(auth) && auth.replace(/^(token|bearer) /i, '') === this.token;
+    if (!authorised && !anonymous) {
       this.send(res, entry, 401, {
         message: 'Bad credentials',
         documentation_url: 'https://docs.github.com/rest',
@@ -365,7 +407,7 @@ export class FakeGitHub {
       await this.handleGraphql(res, entry, body, limit);
       return;
     }
-    const answer = this.route(method, url, req.headers['if-none-match']);
+    const answer = this.route(method, url, req.headers['if-none-match'], String(req.headers.accept ?? ''));
     if (answer.status !== 304) limit.remaining--;
     this.send(res, entry, answer.status, answer.body, { ...this.rateHeaders(resource), ...answer.headers });
   }
@@ -374,9 +416,16 @@ export class FakeGitHub {
     method: string,
     url: URL,
     ifNoneMatch: string | undefined,
+    accept: string,
   ): { status: number; body: unknown; headers?: Record<string, string> } {
     const notFound = { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
     if (method !== 'GET') return notFound;
+    const starred = /^\/users\/([^/]+)\/starred$/.exec(url.pathname);
+    if (starred) {
+      const user = this.users.get(decodeURIComponent(starred[1]!).toLowerCase());
+      if (!user) return notFound;
+      return this.starred(user, url, ifNoneMatch, /star\+json/.test(accept));
+    }
     let m = /^\/orgs\/([^/]+)$/.exec(url.pathname);
     if (m) {
       const org = this.org(decodeURIComponent(m[1]!));
@@ -447,6 +496,29 @@ export class FakeGitHub {
     );
     const items = repos.slice((page - 1) * perPage, page * perPage).map((r) => this.restRepo(org, r));
     return this.conditional(items, ifNoneMatch, this.linkHeader(url, page, perPage, repos.length));
+  }
+
+  private starred(user: FakeUser, url: URL, ifNoneMatch: string | undefined, withTimes: boolean) {
+    const perPage = Math.min(Math.max(Number(url.searchParams.get('per_page') ?? 30), 1), 100);
+    const page = Math.max(Number(url.searchParams.get('page') ?? 1), 1);
+    const direction = url.searchParams.get('direction') ?? 'desc';
+    const stars = [...user.stars].sort(
+      (a, b) => (a.starredAt < b.starredAt ? -1 : a.starredAt > b.starredAt ? 1 : 0) * (direction === 'asc' ? 1 : -1),
+    );
+    const items = stars.slice((page - 1) * perPage, page * perPage).map((star) => {
+      const [owner, name] = star.repo.split('/') as [string, string];
+      const repo = {
+        name,
+        full_name: star.repo,
+        owner: { login: owner, type: 'Organization' },
+        html_url: `https://github.com/${star.repo}`,
+        description: star.description ?? null,
+        language: star.language ?? null,
+        topics: star.topics ?? [],
+      };
+      return withTimes ? { starred_at: star.starredAt, repo } : repo;
+    });
+    return this.conditional(items, ifNoneMatch, this.linkHeader(url, page, perPage, stars.length));
   }
 
   private restRepo(org: FakeOrg, r: FakeRepo) {

@@ -48,6 +48,19 @@ describe('signals CSV', () => {
     assert.ok(csv.includes('"A, ""B"""'));
     assert.ok(csv.includes('"line1\nline2\rx"'));
     assert.ok(lines[1]!.startsWith('2026-w47,robotics,1,3,'));
+    assert.ok(lines[1]!.endsWith(',false'), 'real data is not labelled synthetic');
+  });
+
+  test('rows of the synthetic demo dataset end with synthetic = true', () => {
+    const csv = renderSignalsCsv(
+      '2026-w47',
+      new Map([['robotics', [{ login: 'x', rankInSector: 1, startup: startup({}) }]]]),
+      new Map(),
+      true,
+    );
+    const [header, row] = csv.split('\r\n');
+    assert.ok(header!.endsWith(',linkedinUrl,synthetic'));
+    assert.ok(row!.endsWith(',true'));
   });
 
   test('a hostile name is neutralised inside the CSV', () => {

@@ -325,7 +325,7 @@ function datasetEntries(b: Builder, baseUrl: string): void {
     ],
     kind: 'dataset',
     subjects: [],
-    keywords: ['latest', 'current', 'period', 'week', 'updated', 'fresh', 'data', 'date'],
+    keywords: ['latest', 'current', 'period', 'week', 'updated', 'last', 'fresh', 'data', 'date'],
   });
   for (const finding of researchFindings(snapshot, baseUrl)) {
     b.add({

@@ -72,6 +72,16 @@ export class AnswerIndex {
     return scored.sort((a, b) => b.confidence - a.confidence || b.score - a.score);
   }
 
+  /** The confidence below which no answer is returned. */
+  get floor(): number {
+    return MIN_CONFIDENCE;
+  }
+
+  /** Every BM25 candidate re-ranked by confidence, including those below the floor (for callers that filter). */
+  rankAll(query: string): ScoredAnswer[] {
+    return this.rank(query);
+  }
+
   /** Up to `limit` answers with confidence at least MIN_CONFIDENCE, best first. */
   ask(query: string, limit: number): ScoredAnswer[] {
     return this.rank(query)

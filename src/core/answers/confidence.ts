@@ -11,7 +11,7 @@ import { distance } from 'fastest-levenshtein';
  * one edit (terms of 5 letters or more, for typos). So 1 means the query asks exactly the question; 0.7 means every
  * word of the query is in the question but the question says more; below MIN_CONFIDENCE the hit is not returned.
  */
-export const MIN_CONFIDENCE = 0.35;
+export const MIN_CONFIDENCE = 0.5;
 const QUERY_WEIGHT = 0.7;
 
 export function termMatches(queryTerm: string, candidate: string): boolean {

@@ -7,6 +7,7 @@ import type { AnswerEntry } from './entry.js';
 import { loadFaq, type ResolvedFaq } from './faq.js';
 import { siteUrls } from '../urls.js';
 import { derivePerBase } from './derive.js';
+import { diligenceEntries } from './diligence-answers.js';
 
 export function faqEntry(faq: ResolvedFaq): AnswerEntry {
   return {
@@ -23,6 +24,19 @@ export function faqEntry(faq: ResolvedFaq): AnswerEntry {
   };
 }
 
+/** Each diligence answer links to the other answers about the same companies, then to what the corpus covers. */
+function relateDiligence(entries: AnswerEntry[], baseUrl: string): AnswerEntry[] {
+  const byEntity = new Map<string, AnswerEntry[]>();
+  for (const e of entries) for (const name of e.entities ?? []) byEntity.set(name, [...(byEntity.get(name) ?? []), e]);
+  const cover = siteUrls(baseUrl).answer('faq-what-does-diligence-cover');
+  for (const e of entries) {
+    const others = (e.entities ?? []).flatMap((name) => byEntity.get(name) ?? []).filter((o) => o !== e);
+    e.related = others.slice(0, 3).map((o) => ({ question: o.question, url: o.url }));
+    e.related.push({ question: 'What does the diligence endpoint cover?', url: cover });
+  }
+  return entries;
+}
+
 export interface AnswerCorpus {
   entries: AnswerEntry[];
   index: AnswerIndex;
@@ -31,7 +45,20 @@ export interface AnswerCorpus {
 }
 
 function buildCorpus(snapshot: Snapshot, baseUrl: string): AnswerCorpus {
-  const agent = buildAgentQueries(snapshot, baseUrl);
+  const urls = siteUrls(baseUrl);
+  // Diligence answers are real, sourced facts: added as they are, without the synthetic-data note of demo answers.
+  const agent = [
+    ...buildAgentQueries(snapshot, baseUrl),
+    ...relateDiligence(
+      diligenceEntries(baseUrl).map((e): AnswerEntry => ({
+        ...e,
+        url: urls.answer(e.id),
+        source: 'agent-query',
+        related: [],
+      })),
+      baseUrl,
+    ),
+  ];
   const faq = loadFaq(baseUrl).map(faqEntry);
   const entries = [...agent, ...faq];
   const body: AnswersCorpus = {

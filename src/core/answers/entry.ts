@@ -13,6 +13,7 @@ export type AnswerKind =
   | 'comparison'
   | 'dataset'
   | 'research'
+  | 'diligence'
   | 'faq';
 
 /** Kinds whose answer is a ranked list of startups. */
@@ -40,6 +41,8 @@ export interface AnswerEntry {
   /** Logins of the startups the answer is about, in the answer's order. */
   subjects: string[];
   sector?: SectorSlug | undefined;
+  /** Canonical names of the diligence entities the answer is about. */
+  entities?: string[] | undefined;
   /** Extra words the question answers to (organisation login, sector slug, synonyms). */
   keywords: string[];
 }

@@ -1,7 +1,7 @@
 import { DATA_LICENSE } from '../license.js';
 import { siteUrls } from '../urls.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
-import { answerCorpus } from './corpus.js';
+import { understand, understoodNotice } from './understand.js';
 import { LIST_KINDS, type AnswerEntry } from './entry.js';
 
 /**
@@ -71,13 +71,15 @@ function dataset(entry: AnswerEntry, snapshot: Snapshot, baseUrl: string): JsonL
   };
 }
 
-export function noResult(query: string, baseUrl: string): JsonLd {
+export function noResult(query: string, baseUrl: string, why?: string): JsonLd {
   const search = siteUrls(baseUrl).api('/api/llms-search');
   return {
     '@context': CONTEXT,
     '@type': 'ItemList',
     name: 'No result',
-    description: `Nothing in the answer corpus matches "${query}" well enough to answer it. Try the site search, or ask about a startup, a sector, a signal type or the data.`,
+    description:
+      why ??
+      `Nothing in the answer corpus matches "${query}" well enough to answer it. Try the site search, or ask about a startup, a sector, a signal type or the data.`,
     numberOfItems: 0,
     itemListElement: [],
     potentialAction: {
@@ -89,7 +91,9 @@ export function noResult(query: string, baseUrl: string): JsonLd {
 }
 
 export function nlwebAnswer(snapshot: Snapshot, baseUrl: string, query: string): JsonLd {
-  const best = answerCorpus(snapshot, baseUrl).index.best(query);
+  const understood = understand(snapshot, baseUrl, query, 1);
+  if (understood.kind !== 'answers') return noResult(query, baseUrl, understoodNotice(understood, snapshot));
+  const best = understood.hits[0];
   if (!best) return noResult(query, baseUrl);
   const { entry } = best;
   if (entry.kind === 'startup') {
@@ -120,7 +124,7 @@ export function nlwebAnswer(snapshot: Snapshot, baseUrl: string, query: string):
       })),
     };
   }
-  if (entry.kind === 'faq') {
+  if (entry.kind === 'faq' || entry.kind === 'diligence') {
     return {
       '@context': CONTEXT,
       '@type': 'Question',

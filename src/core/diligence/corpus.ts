@@ -17,11 +17,17 @@ export const SOURCE_THRESHOLD =
 
 const Acquisitions = z.array(AcquisitionFact.strict()).min(1);
 const Backers = z.array(BackingFact.strict());
+const Name = z.string().trim().min(1).max(100);
 const Entities = z.array(
   z
     .object({
-      name: z.string().trim().min(1).max(100),
-      aliases: z.array(z.string().trim().min(1).max(100)).default([]),
+      name: Name,
+      /** Other names of the same entity: legal names, tickers, short forms. A query equal to one is a match. */
+      aliases: z.array(Name).default([]),
+      /** Names the same entity used before (a match, and the dossier says so). */
+      formerNames: z.array(Name).default([]),
+      /** Other entities a name could be confused with (a product, a parent, a separate firm): never a match. */
+      related: z.array(z.object({ name: Name, relation: z.string().trim().min(1).max(300) }).strict()).default([]),
     })
     .strict(),
 );
@@ -29,6 +35,8 @@ const Entities = z.array(
 export interface DiligenceEntity {
   name: string;
   aliases: string[];
+  formerNames: string[];
+  related: { name: string; relation: string }[];
   acquiredBy: AcquisitionFact[];
   acquisitionsMade: AcquisitionFact[];
   backedBy: BackingFact[];
@@ -67,7 +75,16 @@ export function readDiligenceCorpus(dir: string = DILIGENCE_DIR): DiligenceCorpu
   const entity = (name: string): DiligenceEntity => {
     let found = entities.get(name);
     if (!found) {
-      found = { name, aliases: [], acquiredBy: [], acquisitionsMade: [], backedBy: [], investments: [] };
+      found = {
+        name,
+        aliases: [],
+        formerNames: [],
+        related: [],
+        acquiredBy: [],
+        acquisitionsMade: [],
+        backedBy: [],
+        investments: [],
+      };
       entities.set(name, found);
     }
     return found;
@@ -80,12 +97,14 @@ export function readDiligenceCorpus(dir: string = DILIGENCE_DIR): DiligenceCorpu
     entity(round.company).backedBy.push(round);
     entity(round.investor).investments.push(round);
   }
-  for (const { name, aliases: names } of aliases) {
+  for (const { name, aliases: names, formerNames, related } of aliases) {
     const known = entities.get(name);
     if (!known) {
       throw new ContentError(path.join(dir, 'entities.yaml'), `${name} is not named by any acquisition or backer`);
     }
     known.aliases.push(...names);
+    known.formerNames.push(...formerNames);
+    known.related.push(...related);
   }
   const byDate = (a: { announced: string }, b: { announced: string }) => (a.announced < b.announced ? 1 : -1);
   for (const e of entities.values()) {

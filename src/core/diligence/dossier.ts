@@ -1,4 +1,4 @@
-import { compactName, NameMatcher } from '../matcher.js';
+import { compactName, NameMatcher, type MatchResolution, type Resolution } from '../matcher.js';
 import { DATA_LICENSE } from '../license.js';
 import { derivePerBase } from '../answers/derive.js';
 import { siteUrls } from '../urls.js';
@@ -8,10 +8,19 @@ import { loadDiligenceCorpus, SOURCE_THRESHOLD, type DiligenceCorpus, type Dilig
 
 /**
  * Diligence dossiers: for a company or fund name, its documented acquirers, acquisitions, disclosed backers and (for
- * a tracked startup) its published signal. Names are matched by the one shared fuzzy matcher (core/matcher.ts) over
- * the diligence entities and the tracked startups together, exactly as /api/signal matches startups.
+ * a tracked startup) its published signal. Names are resolved by the one matching rule (core/matcher.ts) over the
+ * diligence entities and the tracked startups together, exactly as /api/signal resolves startups. A dossier is never
+ * about another entity than the one asked: an ambiguous or unknown name is a 404 with "did you mean" candidates.
  */
-type Subject = { kind: 'entity'; entity: DiligenceEntity } | { kind: 'startup'; startup: SnapshotStartup };
+export type Subject = { kind: 'entity'; entity: DiligenceEntity } | { kind: 'startup'; startup: SnapshotStartup };
+
+/** A "did you mean" entry of a 404 dossier (beside `dossier`, outside the contract shape). */
+export interface DossierCandidate {
+  name: string;
+  kind: 'company-or-fund' | 'tracked-startup' | 'demo-startup';
+  why: string;
+  url: string;
+}
 
 export interface CitationEntry {
   '@type': string;
@@ -29,10 +38,13 @@ export interface DossierResult {
     name: string;
     dossier: Dossier;
     citation: CitationEntry[];
+    candidates?: DossierCandidate[];
   };
+  /** How the name was resolved (the X-Name-Match header). */
+  how: 'exact' | 'slug' | 'alias' | 'typo' | 'ambiguous' | 'none';
 }
 
-interface DiligenceIndex {
+export interface DiligenceIndex {
   corpus: DiligenceCorpus;
   matcher: NameMatcher<Subject>;
   /** Tracked startups by compact name, to attach a published signal to a diligence entity of the same name. */
@@ -42,18 +54,50 @@ interface DiligenceIndex {
 
 function buildIndex(snapshot: Snapshot, baseUrl: string): DiligenceIndex {
   const corpus = loadDiligenceCorpus();
+  const startupsByName = new Map(snapshot.startups.map((s) => [compactName(s.startup.name), s]));
+  // A tracked startup that is also a corpus entity is one subject (the entity, with the startup's signal attached).
+  const entityNames = new Set(corpus.entities.map((e) => compactName(e.name)));
   const subjects: Subject[] = [
     ...corpus.entities.map((entity): Subject => ({ kind: 'entity', entity })),
-    ...snapshot.startups.map((startup): Subject => ({ kind: 'startup', startup })),
+    ...snapshot.startups
+      .filter((s) => !entityNames.has(compactName(s.startup.name)))
+      .map((startup): Subject => ({ kind: 'startup', startup })),
   ];
   const matcher = new NameMatcher(subjects, (s) =>
-    s.kind === 'entity' ? [s.entity.name, ...s.entity.aliases] : [s.startup.startup.name, s.startup.login],
+    s.kind === 'entity'
+      ? {
+          name: s.entity.name,
+          slug: startupsByName.get(compactName(s.entity.name))?.login,
+          aliases: s.entity.aliases,
+          formerNames: s.entity.formerNames,
+          related: s.entity.related,
+        }
+      : { name: s.startup.startup.name, slug: s.startup.login },
   );
-  const startupsByName = new Map(snapshot.startups.map((s) => [compactName(s.startup.name), s]));
   return { corpus, matcher, startupsByName, usage: usageEnvelope(snapshot, baseUrl, corpus) };
 }
 
-const diligenceIndex = derivePerBase(buildIndex);
+/** The diligence entities and tracked startups of a snapshot, with their matcher (built once per period). */
+export const diligenceIndex = derivePerBase(buildIndex);
+
+export function subjectName(subject: Subject): string {
+  return subject.kind === 'entity' ? subject.entity.name : subject.startup.startup.name;
+}
+
+/** A note saying how a name that is not the canonical one was read, or undefined for an exact name. */
+function matchNote(query: string, name: string, match: MatchResolution<Subject>): string | undefined {
+  if (match.how === 'exact') return undefined;
+  if (match.how === 'slug') return `"${query}" is the GitHub organisation of ${name}.`;
+  if (match.how === 'alias') {
+    return match.formerName
+      ? `"${query}" is a former name of ${name} (${match.matched}).`
+      : `"${query}" is another name of ${name} (${match.matched}).`;
+  }
+  const parts = [match.edits > 0 ? `${match.edits} letter edit${match.edits === 1 ? '' : 's'}` : ''];
+  if (match.omitted.length)
+    parts.push(`without the generic word${match.omitted.length === 1 ? '' : 's'} "${match.omitted.join(' ')}"`);
+  return `"${query}" was read as ${match.matched} (${parts.filter(Boolean).join(', ')}): a confident typo or short form under the matching rule.`;
+}
 
 function datasetCitation(snapshot: Snapshot, baseUrl: string): CitationEntry {
   return {
@@ -98,11 +142,13 @@ function entityDossier(
   baseUrl: string,
   entity: DiligenceEntity,
   query: string,
-  score: number,
+  match: MatchResolution<Subject>,
 ): DossierResult {
   const tracked = index.startupsByName.get(compactName(entity.name));
   const notes: string[] = [];
-  if (score < 1) notes.push(`"${query}" was matched to ${entity.name} by name similarity (${score}).`);
+  const how = matchNote(query, entity.name, match);
+  if (how) notes.push(how);
+  for (const r of entity.related) notes.push(`Not the same as ${r.name}: ${r.relation}.`);
   if (entity.acquiredBy.length === 0) notes.push(`No acquisition of ${entity.name} is documented in this corpus.`);
   if (entity.acquisitionsMade.length === 0) {
     notes.push(`No acquisition made by ${entity.name} is documented in this corpus.`);
@@ -126,6 +172,7 @@ function entityDossier(
   const facts = [...entity.acquiredBy, ...entity.acquisitionsMade, ...entity.backedBy, ...entity.investments];
   return {
     status: 200,
+    how: match.how,
     body: {
       '@context': 'https://schema.org',
       '@type': 'Dataset',
@@ -161,10 +208,11 @@ function startupDossier(
   baseUrl: string,
   s: SnapshotStartup,
   query: string,
-  score: number,
+  match: MatchResolution<Subject>,
 ): DossierResult {
   const notes: string[] = [];
-  if (score < 1) notes.push(`"${query}" was matched to ${s.startup.name} by name similarity (${score}).`);
+  const how = matchNote(query, s.startup.name, match);
+  if (how) notes.push(how);
   notes.push(
     snapshot.synthetic
       ? `${s.startup.name} is a fictional startup from the synthetic demo dataset: it has no acquisition, acquirer or backer facts, and its signal is generated data.`
@@ -173,6 +221,7 @@ function startupDossier(
   notes.push(`The signal is the published signal for ${snapshot.period.name} (${snapshot.period.slug}).`);
   return {
     status: 200,
+    how: match.how,
     body: {
       '@context': 'https://schema.org',
       '@type': 'Dataset',
@@ -191,9 +240,47 @@ function startupDossier(
   };
 }
 
-function missDossier(index: DiligenceIndex, snapshot: Snapshot, baseUrl: string, query: string): DossierResult {
+function candidatesOf(snapshot: Snapshot, baseUrl: string, resolution: Resolution<Subject>): DossierCandidate[] {
+  if (resolution.status === 'match') return [];
+  const urls = siteUrls(baseUrl);
+  return resolution.candidates.map((c) => {
+    const name = subjectName(c.item);
+    return {
+      name,
+      kind: c.item.kind === 'entity' ? 'company-or-fund' : snapshot.synthetic ? 'demo-startup' : 'tracked-startup',
+      why: c.why,
+      url: `${urls.api('/api/diligence.json')}?company=${encodeURIComponent(
+        c.item.kind === 'startup' ? c.item.startup.login : name,
+      )}`,
+    };
+  });
+}
+
+function missDossier(
+  index: DiligenceIndex,
+  snapshot: Snapshot,
+  baseUrl: string,
+  query: string,
+  resolution: Resolution<Subject>,
+): DossierResult {
+  const candidates = candidatesOf(snapshot, baseUrl, resolution);
+  const first =
+    resolution.status === 'ambiguous'
+      ? `"${query}" names more than one entity equally well (${candidates.map((c) => c.name).join(', ')}): ask again with the full name.`
+      : `No tracked startup and no company or fund of the diligence corpus is named "${query}".`;
+  const notes = [first];
+  if (resolution.status === 'none' && candidates.length) {
+    notes.push(
+      `Close names, not substituted: ${candidates.map((c) => `${c.name} (${c.why})`).join('; ')}. Ask for one of them by name to get its dossier.`,
+    );
+  }
+  notes.push(
+    `The corpus covers ${index.corpus.entities.length} companies and funds named by ${index.corpus.acquisitions.length} documented acquisitions and ${index.corpus.backers.length} disclosed backings, and ${snapshot.startups.length} ${snapshot.synthetic ? 'fictional demo startups' : 'tracked startups'}; GET ${siteUrls(baseUrl).api('/api/diligence.json')} lists every answerable name.`,
+    'Absence here is not evidence that no acquisition or funding exists: only facts with a press release, regulatory filing or both-sides disclosure are recorded.',
+  );
   return {
     status: 404,
+    how: resolution.status === 'match' ? 'none' : resolution.status,
     body: {
       '@context': 'https://schema.org',
       '@type': 'Dataset',
@@ -205,13 +292,10 @@ function missDossier(index: DiligenceIndex, snapshot: Snapshot, baseUrl: string,
         acquisitionsMade: [],
         backedBy: [],
         signal: null,
-        notes: [
-          `No tracked startup and no company or fund of the diligence corpus matches "${query}".`,
-          `The corpus covers ${snapshot.startups.length} tracked startups and ${index.corpus.entities.length} companies and funds named by ${index.corpus.acquisitions.length} documented acquisitions and ${index.corpus.backers.length} disclosed backings; GET ${siteUrls(baseUrl).api('/api/diligence.json')} lists every answerable name.`,
-          'Absence here is not evidence that no acquisition or funding exists: only facts with a press release, regulatory filing or both-sides disclosure are recorded.',
-        ],
+        notes,
       },
       citation: [datasetCitation(snapshot, baseUrl)],
+      candidates,
     },
   };
 }
@@ -219,11 +303,11 @@ function missDossier(index: DiligenceIndex, snapshot: Snapshot, baseUrl: string,
 /** The dossier for `query` (already trimmed, 1–100 characters). */
 export function diligenceDossier(snapshot: Snapshot, baseUrl: string, query: string): DossierResult {
   const index = diligenceIndex(snapshot, baseUrl);
-  const match = index.matcher.best(query);
-  if (!match) return missDossier(index, snapshot, baseUrl, query);
-  return match.item.kind === 'entity'
-    ? entityDossier(index, snapshot, baseUrl, match.item.entity, query, match.score)
-    : startupDossier(snapshot, baseUrl, match.item.startup, query, match.score);
+  const resolution = index.matcher.resolve(query);
+  if (resolution.status !== 'match') return missDossier(index, snapshot, baseUrl, query, resolution);
+  return resolution.item.kind === 'entity'
+    ? entityDossier(index, snapshot, baseUrl, resolution.item.entity, query, resolution)
+    : startupDossier(snapshot, baseUrl, resolution.item.startup, query, resolution);
 }
 
 function usageEnvelope(snapshot: Snapshot, baseUrl: string, corpus: DiligenceCorpus): Record<string, unknown> {
@@ -242,19 +326,24 @@ function usageEnvelope(snapshot: Snapshot, baseUrl: string, corpus: DiligenceCor
       get: `${urls.api('/api/diligence.json')}?company=GitHub`,
       post: { url: urls.api('/api/diligence.json'), body: { company: 'GitHub' } },
       parameters: {
-        company: 'Company or fund name, at most 100 characters; fuzzy and case-insensitive.',
+        company:
+          'Company or fund name, at most 100 characters: its name, an alias, a former name or a confident typo (case, accents, punctuation and legal suffixes ignored). Never answered with another entity.',
         entity: 'Alias of company.',
         q: 'Alias of company.',
       },
       outcomes: {
         '200': 'A dossier with dossier.found = true.',
-        '404': 'The name is outside the tracked corpus: dossier.found = false with notes (an expected outcome).',
+        '404':
+          'The name is outside the tracked corpus or ambiguous: dossier.found = false with notes and "did you mean" candidates (an expected outcome).',
         '400': 'The name is longer than 100 characters or the body is not a JSON object.',
       },
     },
     metadata: {
       coverage: {
-        trackedCompanies: snapshot.startups.length,
+        // Real companies only: fictional demo startups are counted apart, never beside real acquirers.
+        trackedCompanies: snapshot.synthetic ? 0 : snapshot.startups.length,
+        demoStartups: snapshot.synthetic ? snapshot.startups.length : 0,
+        companiesAndFunds: corpus.entities.length,
         acquirers: corpus.entities.filter((e) => e.acquisitionsMade.length > 0).length,
         documentedAcquisitions: corpus.acquisitions.length,
         fundsWithPortfolios: corpus.entities.filter((e) => e.investments.length > 0).length,

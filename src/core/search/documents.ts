@@ -22,13 +22,16 @@ export function searchDocuments(
   const period = snapshot.period.name;
   const docs: SearchDocument[] = [];
   const fiction = snapshot.synthetic ? ' Fictional startup from the synthetic demo dataset.' : '';
+  // Pages about demo startups say so in the title, so a hit shows it whatever its snippet.
+  const label = snapshot.synthetic ? ' (synthetic demo data)' : '';
+  const demoNote = snapshot.synthetic ? ' Synthetic demo data: fictional startups with generated activity.' : '';
 
   for (const s of snapshot.startups) {
     const t = s.startup;
     docs.push({
       type: 'startup',
       url: urls.startup(s.login),
-      title: t.name,
+      title: `${t.name}${label}`,
       text: `${t.description} ${sectorInfo(s.sector).name}, ${t.stage}, ${t.geography}. ${t.signalType}: ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days (${t.commitVelocityChange}), ${t.contributors} contributors (${t.contributorGrowth}), ${t.newRepos} new repositories in ${NEW_REPO_DAYS} days, ${period}.${fiction}`,
       keywords: `${s.login} ${s.sector}`,
     });
@@ -38,11 +41,11 @@ export function searchDocuments(
     docs.push({
       type: 'sector',
       url: urls.sector(info.slug),
-      title: `${info.name} startups`,
+      title: `${info.name} startups${label}`,
       text: `${info.description} ${list.length} tracked startups in ${period}, led by ${list
         .slice(0, 5)
         .map((s) => s.startup.name)
-        .join(', ')}.`,
+        .join(', ')}.${demoNote}`,
       keywords: info.slug.replace(/-/g, ' '),
     });
   }
@@ -59,8 +62,8 @@ export function searchDocuments(
     docs.push({
       type: 'comparison',
       url: urls.compare(a.login, b.login),
-      title: `${a.startup.name} vs ${b.startup.name}`,
-      text: comparisonSummary(a, b, period),
+      title: `${a.startup.name} vs ${b.startup.name}${label}`,
+      text: `${comparisonSummary(a, b, period)}${demoNote}`,
       keywords: `${a.login} ${b.login} compare versus`,
     });
   }
@@ -82,8 +85,27 @@ export function searchDocuments(
       keywords: `research ${finding.slug.replace(/-/g, ' ')}`,
     });
   }
-  return docs;
+  // Equal scores keep document order: make it meaningful and stable (by type, then title) rather than build order.
+  const typeOrder = new Map(TYPE_ORDER.map((t, i) => [t, i]));
+  return docs
+    .map((d, i) => ({ d, i }))
+    .sort(
+      (x, y) =>
+        typeOrder.get(x.d.type)! - typeOrder.get(y.d.type)! || x.d.title.localeCompare(y.d.title, 'en') || x.i - y.i,
+    )
+    .map(({ d }) => d);
 }
+
+/** The order of equally scored hits: answers and FAQs first, then the data pages, then articles. */
+const TYPE_ORDER: readonly SearchDocument['type'][] = [
+  'answer',
+  'faq',
+  'startup',
+  'sector',
+  'research',
+  'comparison',
+  'blog',
+];
 
 /** The site search of the snapshot's period, built once per period. */
 export const siteSearch = derivePerBase((snapshot, baseUrl) => new SiteSearch(searchDocuments(snapshot, baseUrl)));

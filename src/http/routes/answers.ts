@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { answerCorpus, faqPage } from '../../core/answers/corpus.js';
 import { toHit } from '../../core/answers/answer-index.js';
 import { MIN_CONFIDENCE } from '../../core/answers/confidence.js';
+import { understand, understoodNotice } from '../../core/answers/understand.js';
 import { siteUrls } from '../../core/urls.js';
 import {
   AnswerHit,
@@ -19,7 +20,7 @@ import { errorResponses } from '../openapi.js';
 import { HttpProblem, statusTitle } from '../problem.js';
 import { LICENSE_LINK } from './signals.js';
 
-const CONFIDENCE_NOTE = `Confidence (0 to 1) is how much of the query the matched question covers: 0.7 × the share of the query's content words found in the question + 0.3 × the share of the question's content words found in the query. Only hits with confidence of at least ${MIN_CONFIDENCE} are returned.`;
+const CONFIDENCE_NOTE = `Confidence (0 to 1) is how much of the query the matched question covers: 0.7 × the share of the query's content words found in the question + 0.3 × the share of the question's content words found in the query; a question that names a tracked startup or a diligence company with few other words is at least 0.7 for answers about it. Only hits with confidence of at least ${MIN_CONFIDENCE} are returned. A question that names a company is answered about that company only; a company that is not tracked, or a sector the service does not have, is said so (\`reason\`), never answered with another.`;
 
 /** GET /api/answer, /api/ask, the corpus documents and the FAQ. Thin: the answer index lives in core/answers. */
 export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -47,9 +48,32 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
     (request, reply) => {
       const { q } = request.query;
-      const index = answerCorpus(currentSnapshot(ctx), ctx.config.baseUrl).index;
-      const best = index.best(q);
+      const snapshot = currentSnapshot(ctx);
+      const index = answerCorpus(snapshot, ctx.config.baseUrl).index;
+      const understood = understand(snapshot, ctx.config.baseUrl, q, 1);
+      const best = understood.kind === 'answers' ? understood.hits[0] : undefined;
       if (!best) {
+        const searchUrl = `${urls.api('/api/llms-search')}?q=${encodeURIComponent(q)}`;
+        if (understood.kind === 'not-tracked') {
+          throw new HttpProblem(404, statusTitle(404), understoodNotice(understood, snapshot), {
+            found: false,
+            query: q,
+            reason: understood.ambiguous ? 'ambiguous' : 'not-tracked',
+            candidates: understood.candidates,
+            suggestions: [],
+            searchUrl,
+          });
+        }
+        if (understood.kind === 'no-sector') {
+          throw new HttpProblem(404, statusTitle(404), understoodNotice(understood, snapshot), {
+            found: false,
+            query: q,
+            reason: 'no-sector',
+            sectors: understood.sectors,
+            suggestions: [],
+            searchUrl,
+          });
+        }
         throw new HttpProblem(
           404,
           statusTitle(404),
@@ -57,8 +81,9 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
           {
             found: false,
             query: q,
+            reason: 'no-match',
             suggestions: index.suggestions(q, 3).map((s) => ({ question: s.entry.question, url: s.entry.url })),
-            searchUrl: `${urls.api('/api/llms-search')}?q=${encodeURIComponent(q)}`,
+            searchUrl,
           },
         );
       }
@@ -81,9 +106,13 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
     (request, reply) => {
       const { q, limit } = request.query;
-      const index = answerCorpus(currentSnapshot(ctx), ctx.config.baseUrl).index;
+      const snapshot = currentSnapshot(ctx);
+      const understood = understand(snapshot, ctx.config.baseUrl, q, limit);
       reply.header('cache-control', PUBLIC_CACHE);
-      return { query: q, hits: index.ask(q, limit).map(toHit) };
+      if (understood.kind !== 'answers') {
+        return { query: q, hits: [], notice: understoodNotice(understood, snapshot) };
+      }
+      return { query: q, hits: understood.hits.map(toHit) };
     },
   );
 

@@ -25,6 +25,7 @@ async function* datasetLines(ctx: AppContext, slugs: string[]): AsyncGenerator<s
         rank: row.rank_overall,
         sectorRank: row.rank_in_sector,
         compositeScore: row.score_composite,
+        synthetic: period.dataset === 'synthetic-demo',
         ...canonicalStartup(row.startup),
       };
       chunk += `${JSON.stringify(record)}\n`;

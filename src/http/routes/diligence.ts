@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { diligenceDossier, diligenceUsage } from '../../core/diligence/dossier.js';
+import { NAME_MATCH_HEADER, NAME_MATCH_VALUES } from '../../core/resolve.js';
 import { DiligenceBody, DiligenceQuery, DiligenceResponse, DiligenceUsage } from '../../schemas/answers.js';
 import { PUBLIC_CACHE } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
@@ -36,18 +37,27 @@ export async function diligenceRoutes(app: FastifyInstance, ctx: AppContext): Pr
       return;
     }
     const result = diligenceDossier(snapshot, ctx.config.baseUrl, company);
-    reply.code(result.status).send(JSON.stringify(result.body));
+    reply.header(NAME_MATCH_HEADER, result.how).code(result.status).send(JSON.stringify(result.body));
   };
 
   const description =
-    'Documented acquirers, acquisitions made and publicly disclosed backers of a company or fund (sources: press releases, regulatory filings or both-sides disclosures, each with its URL), plus the published signal of a tracked startup. Names match fuzzily, as on /api/signal. Without a company: a usage envelope with coverage metadata and the answerable names. Outside the corpus: 404 with `dossier.found: false` and notes (an expected outcome).';
+    'Documented acquirers, acquisitions made and publicly disclosed backers of a company or fund (sources: press releases, regulatory filings or both-sides disclosures, each with its URL), plus the published signal of a tracked startup. Names resolve by the one matching rule of /api/signal (name, alias, former name or confident typo; see the README), never to another entity; the `X-Name-Match` header says how. Without a company: a usage envelope with coverage metadata and the answerable names. Outside the corpus or ambiguous: 404 with `dossier.found: false`, notes and `candidates` ("did you mean"; an expected outcome).';
+  const matchHeader = {
+    [NAME_MATCH_HEADER]: {
+      type: 'string',
+      enum: [...NAME_MATCH_VALUES],
+      description: 'How the company name was resolved: exact, slug, alias, typo; ambiguous or none on a 404.',
+    },
+  };
   const responses = {
     200: {
       description: 'A dossier, or the usage envelope when no company is given.',
+      headers: matchHeader,
       content: { 'application/json': { schema: DiligenceResponse.or(DiligenceUsage) } },
     },
     404: {
-      description: 'Outside the tracked corpus: `dossier.found` is false.',
+      description: 'Outside the tracked corpus or ambiguous: `dossier.found` is false, with `candidates`.',
+      headers: matchHeader,
       content: { 'application/json': { schema: DiligenceResponse } },
     },
     ...errorResponses(400, 503),

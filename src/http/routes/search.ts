@@ -18,7 +18,7 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promi
         summary:
           'Site-wide search over startups, sectors, blog posts, comparisons, answers, FAQs and research findings',
         description:
-          'BM25 ranking over an inverted index built once per period: words are folded, stop words dropped and stemmed; titles weigh 3×. `total` counts every matching document before `limit`; each hit has a snippet around the matched words.',
+          'BM25 ranking over an inverted index built once per period: words are folded, stop words dropped and stemmed; titles weigh 3×. Equal scores come in a fixed order: by type (answer, faq, startup, sector, research, comparison, blog), then by title. Diligence facts (acquisitions, backers) are answers. `total` counts every matching document before `limit`; each hit has a snippet around the matched words. `synthetic` says whether the startups searched are the synthetic demo dataset.',
         tags: ['search'],
         operationId: 'llmsSearch',
         querystring: SearchQuery,
@@ -27,9 +27,10 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promi
     },
     (request, reply) => {
       const { q, type, limit } = request.query;
-      const result = siteSearch(currentSnapshot(ctx), ctx.config.baseUrl).search(q, { type, limit });
+      const snapshot = currentSnapshot(ctx);
+      const result = siteSearch(snapshot, ctx.config.baseUrl).search(q, { type, limit });
       reply.header('cache-control', PUBLIC_CACHE);
-      return { query: q, total: result.total, hits: result.hits };
+      return { query: q, total: result.total, hits: result.hits, synthetic: snapshot.synthetic };
     },
   );
 }

@@ -9,7 +9,7 @@ import {
   type GitHubClient,
   type GraphqlErrorItem,
   type Meter,
-} from './github.js';
+} from '../../github/client.js';
 import {
   COMMITS_PER_PAGE,
   moreHistoryQuery,

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import { pendingLogins } from '../../store/pipeline.js';
-import { sleep } from '../collect/github.js';
+import { sleep } from '../../github/client.js';
 import { processBatch, settleRun, type PipelineContext, type SettleResult } from '../run.js';
 
 /**

@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import { getRun, pendingLogins } from '../../store/pipeline.js';
-import { GitHubAuthError } from '../collect/github.js';
+import { GitHubAuthError } from '../../github/client.js';
 import { processBatch, settleRun, type PipelineContext, type SettleResult } from '../run.js';
 import { retryDelayMs } from './inprocess.js';
 

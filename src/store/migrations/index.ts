@@ -3,6 +3,7 @@ import { migration as m0001 } from './0001_periods.js';
 import { migration as m0002 } from './0002_pipeline.js';
 import { migration as m0003 } from './0003_accounts.js';
 import { migration as m0004 } from './0004_payments.js';
+import { migration as m0005 } from './0005_scout.js';
 
 /**
  * Versioned migrations, applied in name order at start by Kysely's Migrator (which takes a lock, so several
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0002_pipeline': m0002,
   '0003_accounts': m0003,
   '0004_payments': m0004,
+  '0005_scout': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {

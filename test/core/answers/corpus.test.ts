@@ -48,8 +48,11 @@ describe('answer corpus', () => {
     for (const e of corpus.entries) {
       assert.ok(e.facts.length > 0, e.id);
       for (const f of e.facts) {
+        // FAQ and diligence facts cite their public sources (press releases, filings); the others the service.
         assert.ok(
-          e.source === 'faq' ? /^https:\/\//.test(f.sourceUrl) : f.sourceUrl.startsWith(`${BASE}/`),
+          e.source === 'faq' || e.kind === 'diligence'
+            ? /^https:\/\//.test(f.sourceUrl)
+            : f.sourceUrl.startsWith(`${BASE}/`),
           `${e.id}: ${f.sourceUrl}`,
         );
       }
@@ -59,7 +62,19 @@ describe('answer corpus', () => {
   });
 
   test('answers from the synthetic dataset say they are synthetic', () => {
-    for (const e of agent) assert.match(e.answer, /Synthetic demo data/, e.id);
+    for (const e of agent.filter((x) => x.kind !== 'diligence')) assert.match(e.answer, /Synthetic demo data/, e.id);
+  });
+
+  test('diligence answers are real sourced facts and never say synthetic', () => {
+    const diligence = agent.filter((x) => x.kind === 'diligence');
+    assert.ok(diligence.some((e) => e.id === 'acquired-github'));
+    for (const e of diligence) {
+      assert.doesNotMatch(e.answer, /Synthetic demo data/, e.id);
+      assert.ok(
+        e.facts.some((f) => f.sourceUrl.includes('/api/diligence.json?company=')),
+        e.id,
+      );
+    }
   });
 
   test('the FAQ entries are part of the corpus', () => {

@@ -26,14 +26,65 @@ describe('diligence dossiers', () => {
     assert.ok(body.citation.some((c) => c.url === url));
   });
 
-  test('a misspelt name is matched by the shared fuzzy matcher and the note says so', () => {
+  test('a confident typo finds its entity and the note says how the name was read', () => {
     const result = diligenceDossier(snapshot, BASE, 'Microsft');
+    assert.equal(result.how, 'typo');
     assert.equal(result.body.dossier.entity, 'Microsoft');
-    assert.match(result.body.dossier.notes[0]!, /matched to Microsoft by name similarity/);
+    assert.match(result.body.dossier.notes[0]!, /"Microsft" was read as Microsoft \(1 letter edit\)/);
   });
 
-  test('an alias finds its entity', () => {
-    assert.equal(diligenceDossier(snapshot, BASE, 'Sequoia Capital India').body.dossier.entity, 'Peak XV Partners');
+  test('a former name finds its entity and the note says it is a former name', () => {
+    const result = diligenceDossier(snapshot, BASE, 'Sequoia Capital India');
+    assert.equal(result.body.dossier.entity, 'Peak XV Partners');
+    assert.match(result.body.dossier.notes[0]!, /former name of Peak XV Partners/);
+  });
+
+  test('a related entity is never answered for another: 404 with the candidate and the relation', () => {
+    for (const [query, candidate] of [
+      ['Sequoia Capital', 'Peak XV Partners'],
+      ['Docker', 'Docker Enterprise'],
+      ['Terraform', 'HashiCorp'],
+    ] as const) {
+      const { status, body, how } = diligenceDossier(snapshot, BASE, query);
+      assert.equal(status, 404, query);
+      assert.equal(how, 'none');
+      assert.equal(body.dossier.found, false);
+      assert.equal(body.dossier.entity, query);
+      assert.equal(body.candidates?.[0]?.name, candidate, query);
+    }
+  });
+
+  test('a real company absent from the corpus is a 404, never a similar one', () => {
+    for (const query of [
+      'GitLab',
+      'Redis',
+      'Replit',
+      'Zoom',
+      'WorkOS',
+      'Zed',
+      'Cockroach Labs',
+      'Confluence',
+      'Dockr',
+    ]) {
+      const { status, body } = diligenceDossier(snapshot, BASE, query);
+      assert.equal(status, 404, query);
+      assert.equal(body.dossier.entity, query);
+    }
+  });
+
+  test('a generic word is a 404 without candidates', () => {
+    for (const query of ['data', 'cloud', 'systems', 'health']) {
+      const { status, body } = diligenceDossier(snapshot, BASE, query);
+      assert.equal(status, 404, query);
+      assert.deepEqual(body.candidates, [], query);
+    }
+  });
+
+  test('a near miss is offered as a candidate with a link to its dossier', () => {
+    const { body } = diligenceDossier(snapshot, BASE, 'GitLab');
+    assert.equal(body.candidates?.[0]?.name, 'GitHub');
+    assert.equal(body.candidates?.[0]?.url, `${BASE}/api/diligence.json?company=GitHub`);
+    assert.match(body.dossier.notes.join(' '), /not substituted/);
   });
 
   test('a demo startup has no M&A facts, its published signal, and notes that say it is fictional', () => {
@@ -57,7 +108,10 @@ describe('diligence dossiers', () => {
 
   test('the usage envelope counts the coverage and lists every answerable name', () => {
     const usage = DiligenceUsage.parse(diligenceUsage(snapshot, BASE));
-    assert.equal(usage.metadata.coverage.trackedCompanies, snapshot.startups.length);
+    // The demo startups are fictional: counted apart, never as tracked companies beside real acquirers.
+    assert.equal(usage.metadata.coverage.trackedCompanies, 0);
+    assert.equal(usage.metadata.coverage.demoStartups, snapshot.startups.length);
+    assert.ok(usage.metadata.coverage.companiesAndFunds >= 40);
     assert.ok(usage.metadata.coverage.documentedAcquisitions >= 40);
     assert.equal(usage.metadata.coverage.answerableEntities, usage.answerableEntities.length);
     assert.ok(usage.answerableEntities.includes('GitHub'));

@@ -38,7 +38,43 @@ describe('site search', () => {
     const s = snapshot.startups[42]!;
     const hit = search.search(s.startup.name, { type: 'startup', limit: 1 }).hits[0]!;
     assert.equal(hit.url, `${BASE}/startups/${s.login}`);
-    assert.equal(hit.title, s.startup.name);
+    assert.equal(hit.title, `${s.startup.name} (synthetic demo data)`);
+  });
+
+  test('equal scores come in a fixed, meaningful order: by type, then title', () => {
+    const docs = searchDocuments(snapshot, BASE);
+    const again = searchDocuments(snapshot, BASE);
+    assert.deepEqual(
+      docs.map((d) => d.url),
+      again.map((d) => d.url),
+    );
+    const startups = docs.filter((d) => d.type === 'startup').map((d) => d.title);
+    assert.deepEqual(
+      startups,
+      [...startups].sort((a, b) => a.localeCompare(b, 'en')),
+    );
+    assert.ok(docs.findIndex((d) => d.type === 'answer') < docs.findIndex((d) => d.type === 'blog'));
+  });
+
+  test('"Microsoft" and "acquisition" find the diligence answers', () => {
+    const microsoft = search.search('Microsoft', { limit: 5 }).hits;
+    assert.ok(
+      microsoft.some((h) => h.title === 'Which companies has Microsoft acquired?'),
+      JSON.stringify(microsoft),
+    );
+    const acquisition = search.search('acquisition', { limit: 10 }).hits;
+    assert.ok(
+      acquisition.some((h) => /acquired/.test(h.title)),
+      JSON.stringify(acquisition),
+    );
+  });
+
+  test('sector and comparison hits say the demo data is synthetic', () => {
+    for (const type of ['sector', 'comparison'] as const) {
+      const hits = search.search('startups commits', { type, limit: 3 }).hits;
+      assert.ok(hits.length > 0, type);
+      for (const h of hits) assert.match(h.title, /\(synthetic demo data\)$/, type);
+    }
   });
 
   test('total counts every match and hits stop at the limit, best score first', () => {

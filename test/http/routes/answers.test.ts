@@ -89,16 +89,98 @@ describe('answer routes', () => {
   });
 
   test('GET /api/ask answers {query, hits} with 5 hits by default', async () => {
-    const res = await svc.get(`/api/ask?q=${q('robotics startups')}`);
+    const res = await svc.get(`/api/ask?q=${q('fastest accelerating startups')}`);
     assert.equal(res.status, 200);
     const body = AskResponse.parse(await res.json());
     assert.deepEqual(Object.keys(body), ['query', 'hits']);
-    assert.equal(body.query, 'robotics startups');
+    assert.equal(body.query, 'fastest accelerating startups');
     assert.equal(body.hits.length, 5);
     for (const hit of body.hits) {
       assert.deepEqual(Object.keys(hit).sort(), HIT_FIELDS);
       assert.ok(hit.confidence >= 0 && hit.confidence <= 1);
     }
+  });
+
+  test('a question naming a tracked startup is answered about that startup', async () => {
+    const signals = (await (await svc.get('/api/signals.json')).json()) as { trending: { name: string }[] };
+    const name = signals.trending[2]!.name;
+    const hit = AnswerHit.parse(await (await svc.get(`/api/answer?q=${q(`How is ${name} doing?`)}`)).json());
+    assert.match(hit.question, new RegExp(`signal for ${name}`));
+    assert.ok(hit.confidence >= 0.7);
+  });
+
+  test('a question naming a startup with a typo is answered about that startup', async () => {
+    const signals = (await (await svc.get('/api/signals.json')).json()) as { trending: { name: string }[] };
+    const name = signals.trending[3]!.name;
+    const [first, ...rest] = name.split(' ');
+    const typo = [first!.slice(0, 2) + first!.slice(3), ...rest].join(' ');
+    const hit = AnswerHit.parse(await (await svc.get(`/api/answer?q=${q(`Tell me about ${typo}`)}`)).json());
+    assert.match(hit.question, new RegExp(`signal for ${name}`));
+  });
+
+  test('a question naming an absent real company is 404 not-tracked, never another company', async () => {
+    for (const question of [
+      'How is GitLab doing?',
+      'What is the engineering signal for Stripe?',
+      'Who acquired Redis?',
+    ]) {
+      const res = await svc.get(`/api/answer?q=${q(question)}`);
+      const body = await problem(res, 404);
+      assert.equal(body.reason, 'not-tracked', question);
+      assert.match(String(body.detail), /is not tracked/);
+    }
+  });
+
+  test('a related name is not-tracked with the documented entity as a candidate', async () => {
+    const body = await problem(await svc.get(`/api/answer?q=${q('Who acquired Sequoia Capital?')}`), 404);
+    assert.equal(body.reason, 'not-tracked');
+    assert.equal((body.candidates as { name: string }[])[0]!.name, 'Peak XV Partners');
+  });
+
+  test('a generic word alone is not read as a company', async () => {
+    const res = await svc.get(`/api/answer?q=${q('data')}`);
+    if (res.status === 200) assert.doesNotMatch(AnswerHit.parse(await res.json()).question, /acquired|signal for/);
+    else assert.equal((await problem(res, 404)).reason, 'no-match');
+  });
+
+  test('an ambiguous startup name is never answered with one of them', async () => {
+    const signals = (await (await svc.get('/api/signals.json')).json()) as {
+      sectors: { startups: { name: string }[] }[];
+    };
+    const byFirst = new Map<string, number>();
+    for (const { name } of signals.sectors.flatMap((s) => s.startups)) {
+      byFirst.set(name.split(' ')[0]!, (byFirst.get(name.split(' ')[0]!) ?? 0) + 1);
+    }
+    const first = [...byFirst].find(([, n]) => n === 2)![0];
+    const res = await svc.get(`/api/answer?q=${q(`What is the engineering signal for ${first}?`)}`);
+    const body = await problem(res, 404);
+    assert.equal(body.reason, 'ambiguous');
+    assert.equal((body.candidates as unknown[]).length, 2);
+  });
+
+  test('a diligence fact is answerable with its press release', async () => {
+    const hit = AnswerHit.parse(await (await svc.get(`/api/answer?q=${q('Who acquired GitHub?')}`)).json());
+    assert.equal(hit.question, 'Who acquired GitHub?');
+    assert.match(hit.answer, /Microsoft/);
+    assert.ok(hit.facts.some((f) => f.sourceUrl.startsWith('https://news.microsoft.com/')));
+  });
+
+  test('a sector the service does not have is 404 no-sector with the sectors it has', async () => {
+    const body = await problem(await svc.get(`/api/answer?q=${q('Which fintech startups are trending?')}`), 404);
+    assert.equal(body.reason, 'no-sector');
+    assert.match(String(body.detail), /no fintech sector/);
+    assert.equal((body.sectors as string[]).length, 15);
+  });
+
+  test('/api/ask says why hits are empty for an untracked company', async () => {
+    const body = AskResponse.parse(await (await svc.get(`/api/ask?q=${q('How is GitLab doing?')}`)).json());
+    assert.deepEqual(body.hits, []);
+    assert.match(body.notice ?? '', /GitLab is not tracked/);
+  });
+
+  test('"what is X" answers the definition, not a statistic', async () => {
+    const hit = AnswerHit.parse(await (await svc.get(`/api/answer?q=${q('What is commit velocity?')}`)).json());
+    assert.equal(hit.source, 'faq');
   });
 
   test('GET /api/ask honours limit 1 to 20 and rejects 0, 21, decimals and text', async () => {

@@ -35,9 +35,58 @@ describe('diligence routes', () => {
     }
   });
 
-  test('matching is fuzzy and case-insensitive', async () => {
-    const body = DiligenceResponse.parse(await (await svc.get('/api/diligence.json?company=rEd%20HAT')).json());
+  test('matching is case-insensitive and says how in X-Name-Match', async () => {
+    const res = await svc.get('/api/diligence.json?company=rEd%20HAT');
+    assert.equal(res.headers.get('x-name-match'), 'exact');
+    const body = DiligenceResponse.parse(await res.json());
     assert.equal(body.dossier.entity, 'Red Hat');
+  });
+
+  test('a confident typo answers the entity with X-Name-Match: typo and a note', async () => {
+    const res = await svc.get('/api/diligence.json?company=Hashicrop');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-name-match'), 'typo');
+    const body = DiligenceResponse.parse(await res.json());
+    assert.equal(body.dossier.entity, 'HashiCorp');
+    assert.match(body.dossier.notes[0]!, /was read as HashiCorp/);
+  });
+
+  test('an absent real company is 404 found false with the close name as a candidate, never its dossier', async () => {
+    const res = await svc.get('/api/diligence.json?company=GitLab');
+    assert.equal(res.status, 404);
+    assert.equal(res.headers.get('x-name-match'), 'none');
+    const body = DiligenceResponse.parse(await res.json());
+    assert.equal(body.dossier.found, false);
+    assert.equal(body.dossier.entity, 'GitLab');
+    assert.deepEqual(body.dossier.acquiredBy, []);
+    assert.deepEqual(
+      body.candidates?.map((c) => c.name),
+      ['GitHub'],
+    );
+  });
+
+  test('an ambiguous name is 404 with X-Name-Match: ambiguous and every equal candidate', async () => {
+    const signals = (await (await svc.get('/api/signals.json')).json()) as {
+      sectors: { startups: { name: string }[] }[];
+    };
+    const byFirst = new Map<string, string[]>();
+    for (const { name } of signals.sectors.flatMap((s) => s.startups)) {
+      const first = name.split(' ')[0]!;
+      byFirst.set(first, [...(byFirst.get(first) ?? []), name]);
+    }
+    const [first, names] = [...byFirst].find(([, list]) => list.length === 2)!;
+    const res = await svc.get(`/api/diligence.json?company=${encodeURIComponent(first)}`);
+    assert.equal(res.status, 404);
+    assert.equal(res.headers.get('x-name-match'), 'ambiguous');
+    const body = DiligenceResponse.parse(await res.json());
+    assert.deepEqual(body.candidates?.map((c) => c.name).sort(), names.sort());
+    assert.ok(body.candidates?.every((c) => c.kind === 'demo-startup'));
+  });
+
+  test('a generic word is 404 found false', async () => {
+    const res = await svc.get('/api/diligence.json?company=systems');
+    assert.equal(res.status, 404);
+    assert.equal(((await res.json()) as { dossier: { found: boolean } }).dossier.found, false);
   });
 
   test('without a company the usage envelope lists coverage and the answerable entities', async () => {
@@ -47,10 +96,14 @@ describe('diligence routes', () => {
     assert.deepEqual(Object.keys(body.metadata.coverage).sort(), [
       'acquirers',
       'answerableEntities',
+      'companiesAndFunds',
+      'demoStartups',
       'documentedAcquisitions',
       'fundsWithPortfolios',
       'trackedCompanies',
     ]);
+    assert.equal(body.metadata.coverage.trackedCompanies, 0);
+    assert.ok(body.metadata.coverage.demoStartups > 0);
     assert.ok(body.metadata.coverage.documentedAcquisitions >= 40);
     assert.match(body.metadata.sourceThreshold, /press releases, regulatory filings/);
     assert.equal(body.answerableEntities.length, body.metadata.coverage.answerableEntities);

@@ -37,6 +37,52 @@ describe('NLWeb route', () => {
     assert.equal(body.name, name);
   });
 
+  test('a question naming an absent real company answers No result saying it is not tracked', async () => {
+    const body = await jsonLd('How is GitLab doing?');
+    assert.equal(body['@type'], 'ItemList');
+    assert.equal(body.name, 'No result');
+    assert.match(String(body.description), /GitLab is not tracked/);
+  });
+
+  test('a question naming a startup with a typo answers that Organization', async () => {
+    const signals = (await (await svc.get('/api/signals.json')).json()) as { trending: { name: string }[] };
+    const name = signals.trending.map((t) => t.name).find((n) => n.split(' ')[0]!.length >= 6)!;
+    const [first, ...rest] = name.split(' ');
+    const body = await jsonLd(`Tell me about ${[first!.slice(0, 2) + first!.slice(3), ...rest].join(' ')}`);
+    assert.equal(body['@type'], 'Organization');
+    assert.equal(body.name, name);
+  });
+
+  test('a first name shared by two startups never answers one of them', async () => {
+    const signals = (await (await svc.get('/api/signals.json')).json()) as {
+      sectors: { startups: { name: string }[] }[];
+    };
+    const count = new Map<string, number>();
+    for (const { name } of signals.sectors.flatMap((s) => s.startups)) {
+      count.set(name.split(' ')[0]!, (count.get(name.split(' ')[0]!) ?? 0) + 1);
+    }
+    const first = [...count].find(([, n]) => n === 2)![0];
+    const body = await jsonLd(`What is the engineering signal for ${first}?`);
+    assert.notEqual(body['@type'], 'Organization');
+  });
+
+  test('a generic word is not read as a company', async () => {
+    const body = await jsonLd('health');
+    assert.notEqual(body['@type'], 'Organization');
+  });
+
+  test('a question about a sector the service does not have says so', async () => {
+    const body = await jsonLd('top biotech startups');
+    assert.equal(body.name, 'No result');
+    assert.match(String(body.description), /no biotech sector/);
+  });
+
+  test('a diligence question answers a Question with the sourced answer', async () => {
+    const body = await jsonLd('Who acquired Red Hat?');
+    assert.equal(body['@type'], 'Question');
+    assert.match(JSON.stringify(body.acceptedAnswer), /IBM/);
+  });
+
   test('a question about the data answers a Dataset', async () => {
     const body = await jsonLd('How many startups does the service track?');
     assert.equal(body['@type'], 'Dataset');

@@ -76,7 +76,12 @@ describe('site search route', () => {
   });
 
   test('a query that matches nothing answers total 0 and no hits', async () => {
-    assert.deepEqual(await search(`q=${q('xylophonequartz')}`), { query: 'xylophonequartz', total: 0, hits: [] });
+    assert.deepEqual(await search(`q=${q('xylophonequartz')}`), {
+      query: 'xylophonequartz',
+      total: 0,
+      hits: [],
+      synthetic: true,
+    });
   });
 
   test('hostile queries never give a 5xx and are echoed only inside JSON', async () => {

@@ -208,9 +208,15 @@ describe('signals read API', () => {
       assert.equal(lines.pop(), '');
       assert.equal(
         lines[0],
-        'period,sector,sectorRank,trendingRank,name,description,stage,geography,commitVelocity14d,commitVelocityChange,contributors,contributorGrowth,newRepos,signalType,githubUrl,websiteUrl,linkedinUrl',
+        'period,sector,sectorRank,trendingRank,name,description,stage,geography,commitVelocity14d,commitVelocityChange,contributors,contributorGrowth,newRepos,signalType,githubUrl,websiteUrl,linkedinUrl,synthetic',
       );
       assert.equal(lines.length - 1, body.meta.totalStartups);
+    });
+
+    test('every row of the demo dataset says it is synthetic', () => {
+      const rows = csv.split('\r\n').slice(1, -1);
+      assert.ok(rows.length > 0);
+      for (const row of rows) assert.ok(row.endsWith(',true'), row);
     });
 
     test('carries the same data as the JSON', () => {
@@ -254,7 +260,7 @@ describe('signals read API', () => {
 
     test('each record is the Startup plus its period, organisation, sector and ranks', () => {
       for (const l of lines.slice(0, 50)) {
-        assert.deepEqual(Object.keys(l).slice(0, 7), [
+        assert.deepEqual(Object.keys(l).slice(0, 8), [
           'period',
           'periodName',
           'org',
@@ -262,8 +268,10 @@ describe('signals read API', () => {
           'rank',
           'sectorRank',
           'compositeScore',
+          'synthetic',
         ]);
-        const { period, periodName, org, sector, rank, sectorRank, compositeScore, ...startup } = l;
+        const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...startup } = l;
+        assert.equal(synthetic, true, 'the demo dataset is labelled synthetic on every record');
         assertStartup(startup, `${period}/${org}`);
         assert.ok((SECTOR_SLUGS as readonly string[]).includes(sector));
         assert.ok(rank === null || Number.isInteger(rank));
@@ -275,7 +283,7 @@ describe('signals read API', () => {
     test('the current period in the export equals the signals.json data', () => {
       const current = lines.filter((l) => l.period === body.meta.period.slug);
       const top = current.find((l) => l.rank === 1)!;
-      const { period, periodName, org, sector, rank, sectorRank, compositeScore, ...startup } = top;
+      const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...startup } = top;
       assert.deepEqual(startup, body.trending[0]);
     });
 
@@ -317,10 +325,11 @@ describe('signals read API', () => {
       assert.equal((await svc.get('/api/signal?company=a&company=b')).status, 400);
     });
 
-    test('a hit is exactly the Startup record from signals.json', async () => {
+    test('a hit is exactly the Startup record from signals.json, with X-Name-Match: exact', async () => {
       const target = body.sectors[3].startups[5];
       const r = await lookup(target.name);
       assert.equal(r.status, 200);
+      assert.equal(r.headers.get('x-name-match'), 'exact');
       assert.deepEqual(await r.json(), target);
     });
 
@@ -330,21 +339,60 @@ describe('signals read API', () => {
       assert.deepEqual(await (await lookup(mangled)).json(), target);
     });
 
-    test('a typo finds the closest startup', async () => {
-      const target = body.sectors[9].startups[0];
-      const typo = target.name.slice(0, 3) + target.name.slice(4); // drop one letter
-      assert.equal(((await (await lookup(typo)).json()) as Json).name, target.name);
+    test('a one-letter typo of a long name finds the startup, with X-Name-Match: typo', async () => {
+      const target = body.sectors[9].startups.find((s: Json) => s.name.split(' ')[0].length >= 5);
+      const typo = target.name.slice(0, 3) + target.name.slice(4); // drop one letter of the first word
+      const r = await lookup(typo);
+      assert.equal(r.headers.get('x-name-match'), 'typo');
+      assert.equal(((await r.json()) as Json).name, target.name);
     });
 
-    test('the GitHub organisation slug finds the startup', async () => {
+    test('the GitHub organisation slug finds the startup, with X-Name-Match: slug or exact', async () => {
       const target = body.trending[4];
       const slug = new URL(target.githubUrl).pathname.slice(1);
-      assert.equal(((await (await lookup(slug)).json()) as Json).name, target.name);
+      const r = await lookup(slug);
+      assert.ok(['slug', 'exact'].includes(r.headers.get('x-name-match')!));
+      assert.equal(((await r.json()) as Json).name, target.name);
     });
 
-    test('a miss answers 200 {"found": false}', async () => {
+    test('a first word shared by two startups is ambiguous: found false and both as candidates', async () => {
+      const all: Json[] = body.sectors.flatMap((s: Json) => s.startups);
+      const byFirst = new Map<string, Json[]>();
+      for (const s of all) byFirst.set(s.name.split(' ')[0], [...(byFirst.get(s.name.split(' ')[0]) ?? []), s]);
+      const [first, pair] = [...byFirst].find(([, list]) => list.length === 2)!;
+      const r = await lookup(first);
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get('x-name-match'), 'ambiguous');
+      const miss = (await r.json()) as Json;
+      assert.equal(miss.found, false);
+      assert.deepEqual(miss.candidates.map((c: Json) => c.name).sort(), pair.map((s) => s.name).sort());
+      for (const c of miss.candidates) {
+        assert.deepEqual(Object.keys(c), ['name', 'org', 'why']);
+        assert.ok(pair.some((s) => new URL(s.githubUrl).pathname.slice(1) === c.org));
+      }
+    });
+
+    test('a real company absent from the data is a miss, never a similar demo startup', async () => {
+      for (const q of ['Confluent', 'Cockroach Labs', 'Nvida', 'GitLab', 'Stripe']) {
+        const r = await lookup(q);
+        assert.equal(r.status, 200);
+        assert.notEqual(r.headers.get('x-name-match'), 'typo', q);
+        assert.equal(((await r.json()) as Json).found, false, q);
+      }
+    });
+
+    test('a generic word is a miss without candidates', async () => {
+      for (const q of ['health', 'labs', 'cloud', 'data']) {
+        const r = await lookup(q);
+        assert.equal(r.headers.get('x-name-match'), 'none');
+        assert.deepEqual(await r.json(), { found: false }, q);
+      }
+    });
+
+    test('a miss answers 200 {"found": false} with X-Name-Match: none', async () => {
       const r = await lookup('Nothing Like Any Company Here');
       assert.equal(r.status, 200);
+      assert.equal(r.headers.get('x-name-match'), 'none');
       assert.deepEqual(await r.json(), { found: false });
     });
 

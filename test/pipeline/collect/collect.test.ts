@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { collectOrgs, type CachedOrg, type CollectOptions } from '../../../src/pipeline/collect/collect.js';
 import { UNATTRIBUTED_AUTHOR } from '../../../src/pipeline/collect/authors.js';
-import { GitHubAuthError, GitHubClient } from '../../../src/pipeline/collect/github.js';
+import { GitHubAuthError, GitHubClient } from '../../../src/github/client.js';
 import { computePeriod } from '../../../src/pipeline/stages.js';
 import { activityDigest } from '../../../src/store/pipeline.js';
 import { FakeGitHub, type FakeOrg } from '../../helpers/fake-github.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { discoverCandidates } from '../../../src/pipeline/collect/discover.js';
-import { GitHubClient } from '../../../src/pipeline/collect/github.js';
+import { GitHubClient } from '../../../src/github/client.js';
 import { FakeGitHub, type FakeOrg, type FakeRepo } from '../../helpers/fake-github.js';
 
 function repo(name: string, topics: string[], extra: Partial<FakeRepo> = {}): FakeRepo {

@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import {
-  GitHubAuthError,
-  GitHubClient,
-  GitHubNotFoundError,
-  GitHubUnavailableError,
-} from '../../../src/pipeline/collect/github.js';
-import { FakeGitHub, SECONDARY_LIMIT_MESSAGE, type FakeOrg } from '../../helpers/fake-github.js';
-import { acmeOrg, commits, quietOrg } from '../fixtures.js';
+import { GitHubAuthError, GitHubClient, GitHubNotFoundError, GitHubUnavailableError } from '../../src/github/client.js';
+import { FakeGitHub, SECONDARY_LIMIT_MESSAGE, type FakeOrg } from '../helpers/fake-github.js';
+import { acmeOrg, commits, quietOrg } from '../pipeline/fixtures.js';
 
 const PROBE = 'GET /orgs/{org}/repos';
 const probeParams = { org: 'quiet-co', type: 'public', sort: 'pushed', direction: 'desc', per_page: 1 };
@@ -173,5 +168,60 @@ describe('GitHub client', () => {
     assert.equal(items.length, 180);
     assert.equal(fake.counts.total, 2);
     assert.equal(new Set(items.map((i) => i.full_name)).size, 180);
+  });
+});
+
+describe('GitHub client: starred repositories (Scout Score)', () => {
+  let fake: FakeGitHub;
+  const stars = Array.from({ length: 3 }, (_, i) => ({
+    repo: `owner-${i}/repo-${i}`,
+    starredAt: `2020-01-0${3 - i}T00:00:00Z`,
+  }));
+  const anonymous = (maxWaitSeconds?: number) =>
+    new GitHubClient({
+      token: undefined,
+      apiUrl: fake.url,
+      concurrency: 2,
+      queryIntervalMs: 0,
+      retryBaseMs: 1,
+      ...(maxWaitSeconds !== undefined ? { maxWaitSeconds } : {}),
+    });
+
+  before(async () => {
+    fake = await FakeGitHub.start({ allowAnonymous: true, users: [{ login: 'stargazer', stars }] });
+  });
+  after(() => fake.close());
+
+  test('a page of stars carries the starring times, oldest first, and says whether a next page exists', async () => {
+    const client = anonymous();
+    const first = await client.starredPage('stargazer', 1, 2, undefined);
+    assert.equal(first.status, 200);
+    if (first.status !== 200) return;
+    assert.deepEqual(
+      first.items.map((i) => i.starred_at),
+      ['2020-01-01T00:00:00Z', '2020-01-02T00:00:00Z'],
+    );
+    assert.equal(first.hasNext, true);
+    const last = await client.starredPage('stargazer', 2, 2, undefined);
+    assert.equal(last.status === 200 && last.hasNext, false);
+    const again = await client.starredPage('stargazer', 1, 2, first.etag);
+    assert.equal(again.status, 304);
+  });
+
+  test('an unknown user is GitHubNotFoundError', async () => {
+    await assert.rejects(anonymous().starredPage('nobody', 1, 100, undefined), GitHubNotFoundError);
+  });
+
+  test('with maxWaitSeconds, a longer rate-limit wait fails at once with the seconds until the reset', async () => {
+    fake.setRemaining('anon:core', 0, 120);
+    const client = anonymous(5);
+    await assert.rejects(
+      client.starredPage('stargazer', 1, 100, undefined),
+      (err: GitHubUnavailableError) =>
+        err instanceof GitHubUnavailableError && err.retryAfterSeconds! > 5 && err.retryAfterSeconds! <= 121,
+    );
+    const spent = client.coreBudgetSpentFor();
+    assert.ok(spent !== undefined && spent > 0 && spent <= 121);
+    fake.setRemaining('anon:core', 60, 3600);
   });
 });

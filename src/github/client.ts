@@ -5,14 +5,15 @@ import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck';
 
 /**
- * The GitHub client of the collect stage: Octokit with its throttling plugin (primary limits wait for
+ * The GitHub client shared by the pipeline's collect stage and the Scout Score: Octokit with its throttling plugin (primary limits wait for
  * `x-ratelimit-reset`, secondary limits for `Retry-After`; bounded concurrency; GraphQL queries spaced out) and its
  * retry plugin (5xx with backoff), plus what the collector needs on top: conditional requests, statistics endpoints
  * that answer 202 while GitHub computes, and counting of every HTTP request actually sent.
  */
 
 export interface GitHubClientOptions {
-  token: string;
+  /** Without a token GitHub allows 60 REST requests an hour per client address (the Scout Score can run so). */
+  token: string | undefined;
   apiUrl: string;
   /** Requests in flight at once. */
   concurrency: number;
@@ -22,6 +23,13 @@ export interface GitHubClientOptions {
   retryBaseMs: number;
   /** Called when the client waits for a rate limit, so the caller can tell the user. */
   onWait?: (event: { kind: 'rate-limit' | 'secondary-limit'; seconds: number; url: string }) => void;
+  /**
+   * Longest rate-limit wait worth sitting through, in seconds (default: no bound). A request serving a user sets a
+   * few seconds and fails with GitHubUnavailableError (and its retryAfterSeconds) rather than wait for the reset.
+   */
+  maxWaitSeconds?: number;
+  /** The User-Agent GitHub sees (default `signal-service-pipeline`). */
+  userAgent?: string;
 }
 
 /** The token is missing or rejected: nothing can be collected until it is fixed. */
@@ -40,6 +48,8 @@ export class GitHubUnavailableError extends Error {
   constructor(
     message: string,
     readonly status: number | undefined,
+    /** When GitHub said to come back (Retry-After, or the rate-limit window's end), in seconds from now. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -69,6 +79,11 @@ export interface GraphqlErrorItem {
 }
 
 export type ConditionalResult<T> = { status: 200; data: T; etag: string | null } | { status: 304; etag: string | null };
+
+/** One page of a user's stars with their starring times (`application/vnd.github.star+json`). */
+export type StarredPageResult =
+  | { status: 200; items: { starred_at: string; repo: unknown }[]; etag: string | null; hasNext: boolean }
+  | { status: 304; etag: string | null };
 
 export type CommitActivityResult =
   | { kind: 'ok'; weeks: { week: number; days: number[]; total: number }[] }
@@ -106,15 +121,18 @@ export class GitHubClient {
     const id = `signal-service-${process.pid}-${Math.random().toString(36).slice(2)}`;
     // Octokit's own groups are shared by every client in the process; these are this client's, sized by config.
     // (`global` is read by the plugin but missing from its option type.)
+    const maxWait = options.maxWaitSeconds ?? Infinity;
     const throttle = {
       id,
       global: new Bottleneck.Group({ maxConcurrent: options.concurrency }),
       write: new Bottleneck.Group({ maxConcurrent: 1, minTime: options.queryIntervalMs }),
       onRateLimit: (retryAfter: number, req: { url: string }, _octokit: unknown, retryCount: number) => {
+        if (retryAfter > maxWait) return false;
         options.onWait?.({ kind: 'rate-limit', seconds: retryAfter, url: req.url });
         return retryCount < MAX_PRIMARY_RETRIES;
       },
       onSecondaryRateLimit: (retryAfter: number, req: { url: string }, _octokit: unknown, retryCount: number) => {
+        if (retryAfter > maxWait) return false;
         options.onWait?.({ kind: 'secondary-limit', seconds: retryAfter, url: req.url });
         return retryCount < MAX_SECONDARY_RETRIES;
       },
@@ -122,7 +140,7 @@ export class GitHubClient {
     this.octokit = new ClientClass({
       auth: options.token,
       baseUrl: options.apiUrl,
-      userAgent: 'signal-service-pipeline',
+      userAgent: options.userAgent ?? 'signal-service-pipeline',
       request: { fetch: this.meteredFetch(undefined) },
       throttle,
       // 429 is the throttling plugin's to handle (it honours Retry-After); 5xx are retried here with backoff.
@@ -166,6 +184,7 @@ export class GitHubClient {
       return new GitHubUnavailableError(
         `${what}: ${e.status} ${describe(e)} (rate limit still exceeded after waiting)`,
         e.status,
+        retryAfterOf(e.response?.headers),
       );
     }
     if (typeof e.status === 'number' && e.status >= 500) {
@@ -286,10 +305,71 @@ export class GitHubClient {
     return items;
   }
 
+  /**
+   * One page of a user's starred repositories with their starring times, oldest star first, revalidated with
+   * `If-None-Match` (a 304 costs no quota). `hasNext` follows the `Link: rel="next"` header.
+   */
+  async starredPage(
+    username: string,
+    page: number,
+    perPage: number,
+    etag: string | null | undefined,
+    meter?: Meter,
+  ): Promise<StarredPageResult> {
+    this.guard();
+    try {
+      const res = await this.octokit.request('GET /users/{username}/starred', {
+        username,
+        page,
+        per_page: perPage,
+        sort: 'created',
+        direction: 'asc',
+        headers: {
+          accept: 'application/vnd.github.star+json',
+          'x-github-api-version': '2022-11-28',
+          ...(etag ? { 'if-none-match': etag } : {}),
+        },
+        request: { fetch: this.meteredFetch(meter) },
+      });
+      const link = String(res.headers.link ?? '');
+      return {
+        status: 200,
+        items: res.data as unknown as { starred_at: string; repo: unknown }[],
+        etag: res.headers.etag ?? null,
+        hasNext: /rel="next"/.test(link),
+      };
+    } catch (err) {
+      const e = err as HttpishError;
+      if (e.status === 304) return { status: 304, etag: e.response?.headers?.etag ?? etag ?? null };
+      throw this.translate(err, `GET /users/${username}/starred`);
+    }
+  }
+
+  /**
+   * Seconds until the REST quota is back when the last answer said it is spent (`x-ratelimit-remaining: 0` with a
+   * reset still ahead); undefined while requests remain or nothing is known yet.
+   */
+  coreBudgetSpentFor(now = Date.now()): number | undefined {
+    const remaining = this.rate.remaining.core;
+    const reset = this.rate.reset.core;
+    if (remaining === undefined || remaining > 0 || reset === undefined) return undefined;
+    const seconds = Math.ceil(reset - now / 1000);
+    return seconds > 0 ? seconds : undefined;
+  }
+
   /** What the last answers said about the remaining quota (REST core and GraphQL). */
   remaining(): { core: number | null; graphql: number | null } {
     return { core: this.rate.remaining.core ?? null, graphql: this.rate.remaining.graphql ?? null };
   }
+}
+
+/** Retry-After when given, else the end of the rate-limit window, in whole seconds from now (at least 1). */
+function retryAfterOf(headers: Record<string, string | undefined> | undefined): number | undefined {
+  const retryAfter = Number(headers?.['retry-after']);
+  if (Number.isFinite(retryAfter) && retryAfter > 0) return Math.ceil(retryAfter);
+  const reset = Number(headers?.['x-ratelimit-reset']);
+  if (Number.isFinite(reset) && reset > 0) return Math.max(1, Math.ceil(reset - Date.now() / 1000));
+  return undefined;
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -1,0 +1,290 @@
+import type { Snapshot } from '../../snapshot/snapshot.js';
+import { diligenceIndex, subjectName, type Subject } from '../diligence/dossier.js';
+import { foldName, isGenericWord } from '../matcher.js';
+import { isStopWord } from '../search/text.js';
+import { sectors } from '../sectors.js';
+import { siteUrls } from '../urls.js';
+import type { ScoredAnswer } from './answer-index.js';
+import { answerCorpus } from './corpus.js';
+import { LIST_KINDS, type AnswerEntry } from './entry.js';
+
+/**
+ * What a question is about, before the answer index ranks anything:
+ *  - a company it names (a tracked startup or a diligence entity, by the one matching rule): only answers about that
+ *    company may answer, never one about another;
+ *  - a company it names that is neither tracked nor in the corpus: "not tracked", with "did you mean" candidates;
+ *  - a sector the service does not have ("fintech startups"): "no such sector", with the sectors it has;
+ *  - "what is X": the definition (FAQ) is preferred to a statistic about X.
+ * /api/answer, /api/ask and NLWeb all go through `understand`.
+ */
+export type Understood =
+  | { kind: 'answers'; hits: ScoredAnswer[]; about?: string | undefined }
+  | {
+      kind: 'not-tracked';
+      name: string;
+      candidates: { name: string; why: string; url: string }[];
+      /** The name fits several tracked entities equally (the candidates): not untracked, but not answerable either. */
+      ambiguous?: boolean;
+    }
+  | { kind: 'no-sector'; word: string; sectors: string[] };
+
+const MAX_SPAN = 5;
+/** Lower-case words that name companies in the corpus but are everyday words in questions about the service. */
+const COMMON_WORDS = new Set(['sun', 'base', 'index', 'modal', 'temporal', 'neon', 'astro', 'slack', 'loom']);
+
+/** Industries people ask about that are not sectors of the service. */
+const NOT_SECTORS = new Set(
+  (
+    'fintech biotech insurtech cleantech climatetech climate cybersecurity security medtech foodtech mobility ' +
+    'automotive energy semiconductor semiconductors hardware media adtech martech traveltech travel retail banking ' +
+    'payments defense defence devtools ai crypto quantum nanotech greentech regtech wealthtech pharma telecom'
+  ).split(' '),
+);
+
+const DEAL_VERBS = /^(acquir|acquisit|bought|buy|own|purchas|pay|paid)/;
+const COMPARE_WORDS = /^(vs|versus|compare|compared|comparison|against|and)$/;
+/** Answers about one named startup or company: only a question that names it may get them. */
+const NAMED_KINDS = new Set<AnswerEntry['kind']>(['startup', 'comparison', 'diligence']);
+
+/** Sector slugs by the words and phrases that name them in a question. */
+const SECTOR_WORDS: [RegExp, string][] = sectors.map((s) => {
+  const names = [s.name, s.slug.replace(/-/g, ' ')].map((n) =>
+    n
+      .toLowerCase()
+      .replace(/&/g, ' ')
+      .replace(/[^a-z0-9]+/g, '\\s*'),
+  );
+  return [new RegExp(`\\b(?:${names.join('|')})\\b`, 'i'), s.slug];
+});
+
+function sectorOf(query: string): string | undefined {
+  return SECTOR_WORDS.find(([pattern]) => pattern.test(query))?.[1];
+}
+
+interface Mention {
+  subject: Subject;
+  start: number;
+  end: number;
+}
+
+interface Token {
+  text: string;
+  lower: string;
+}
+
+function tokens(query: string): Token[] {
+  return (query.match(/[\p{L}\p{N}][\p{L}\p{N}.&'-]*/gu) ?? []).map((raw) => {
+    const text = raw.replace(/['’]s$/u, '').replace(/[.'-]+$/u, '');
+    return { text, lower: text.toLowerCase() };
+  });
+}
+
+/** Companies the question names: the longest spans the matcher resolves, left to right. */
+function mentions(snapshot: Snapshot, baseUrl: string, toks: Token[]): { found: Mention[]; related: Mention[] } {
+  const matcher = diligenceIndex(snapshot, baseUrl).matcher;
+  const found: Mention[] = [];
+  const related: Mention[] = [];
+  let i = 0;
+  while (i < toks.length) {
+    let taken = 0;
+    for (let len = Math.min(MAX_SPAN, toks.length - i); len >= 1 && !taken; len--) {
+      const span = toks.slice(i, i + len);
+      const first = span[0]!;
+      const last = span[len - 1]!;
+      if (isStopWord(first.lower) || isStopWord(last.lower)) continue;
+      const words = foldName(span.map((t) => t.text).join(' '));
+      if (words.length === 0 || words.every(isGenericWord)) continue;
+      const capitalised = span.some((t) => /^\p{Lu}/u.test(t.text) || /\p{N}/u.test(t.text));
+      const r = matcher.resolve(span.map((t) => t.text).join(' '));
+      if (r.status === 'match') {
+        if (r.how === 'typo' && !capitalised && len === 1) continue;
+        if (len === 1 && !capitalised && COMMON_WORDS.has(first.lower)) continue;
+        found.push({ subject: r.item, start: i, end: i + len });
+        taken = len;
+      } else if (r.status === 'none' && r.candidates.length && capitalised) {
+        // A documented related name ("Sequoia Capital", "Terraform"): remembered, never answered as the entity.
+        const why = r.candidates[0]!.why;
+        if (
+          why.toLowerCase().startsWith(
+            `${span
+              .map((t) => t.text)
+              .join(' ')
+              .toLowerCase()}:`,
+          )
+        ) {
+          related.push({ subject: r.candidates[0]!.item, start: i, end: i + len });
+          taken = len;
+        }
+      }
+    }
+    i += taken || 1;
+  }
+  return { found, related };
+}
+
+/** Patterns of a question about one named company; the group is the name. */
+const COMPANY_QUESTIONS: RegExp[] = [
+  /\b(?:signals?|commits?|contributors?|activity|velocity|growth|ranking|rank|stage|repositories|data)\s+(?:for|of|at|on)\s+(.+?)\s*[?.!]*$/i,
+  /^(?:how is|how's|how are|tell me about|what about|info on|information on)\s+(.+?)(?:\s+doing)?\s*[?.!]*$/i,
+  /^(?:who|which company|what company)\s+(?:acquired|bought|owns|backs|backed|funds|funded|invested in|purchased)\s+(.+?)\s*[?.!]*$/i,
+  /^(?:how many|how much)\s+\w+\s+(?:did|does|has)\s+(.+?)\s+(?:make|made|have|had|raise|raised|pay|paid|create)\b/i,
+  /^(?:was|is|has)\s+(.+?)\s+(?:acquired|bought|funded|tracked|accelerating)\s*[?.!]*$/i,
+];
+
+/** A name the question asks about that nothing resolves: capitalised, not only generic or stop words. */
+function unknownCompany(query: string): string | undefined {
+  for (const pattern of COMPANY_QUESTIONS) {
+    const m = pattern.exec(query.trim());
+    if (!m) continue;
+    const name = m[1]!.replace(/^(?:the|a|an)\s+/i, '').trim();
+    const words = tokens(name);
+    if (words.length === 0 || words.length > MAX_SPAN) continue;
+    if (!words.some((t) => /^\p{Lu}/u.test(t.text) || /\p{N}/u.test(t.text))) continue;
+    if (words.every((t) => isStopWord(t.lower) || isGenericWord(t.lower))) continue;
+    return name;
+  }
+  return undefined;
+}
+
+/** A word naming an industry the service has no sector for, as in "fintech startups" or "the crypto sector". */
+function missingSector(toks: Token[]): string | undefined {
+  for (let i = 0; i + 1 < toks.length; i++) {
+    const next = toks[i + 1]!.lower;
+    if (!/^(startups?|companies|company|sector|sectors|industry)$/.test(next)) continue;
+    const word = toks[i]!.lower;
+    if (NOT_SECTORS.has(word)) return toks[i]!.text;
+  }
+  return undefined;
+}
+
+function isDefinitionQuestion(query: string): boolean {
+  return /^\s*(?:what\s+is|what's|whats|what\s+are|define|definition\s+of|meaning\s+of|what\s+does\s+.+\s+mean)\b/i.test(
+    query,
+  );
+}
+
+/** The entry about `subject` that answers a deal question in the right direction (who acquired X / what X acquired). */
+function dealDirection(toks: Token[], mention: Mention): 'acquired' | 'acquisitions' | undefined {
+  const verb = toks.findIndex((t) => DEAL_VERBS.test(t.lower));
+  if (verb < 0) return undefined;
+  if (/^(was|is|has)$/.test(toks[0]?.lower ?? '') && mention.start === 1) return 'acquired';
+  return verb < mention.start ? 'acquired' : 'acquisitions';
+}
+
+function about(entry: AnswerEntry, subject: Subject): boolean {
+  return subject.kind === 'entity'
+    ? (entry.entities ?? []).includes(subject.entity.name)
+    : entry.subjects.some((login) => login.toLowerCase() === subject.startup.login.toLowerCase());
+}
+
+export function understand(snapshot: Snapshot, baseUrl: string, query: string, limit: number): Understood {
+  const corpus = answerCorpus(snapshot, baseUrl);
+  const toks = tokens(query);
+  const { found, related } = mentions(snapshot, baseUrl, toks);
+
+  if (found.length > 0) {
+    // Two companies and a deal verb: the one after the verb is the target ("When did Salesforce acquire Tableau?").
+    let subjects = found;
+    const verb = toks.findIndex((t) => DEAL_VERBS.test(t.lower));
+    if (found.length > 1 && verb >= 0) {
+      const after = found.filter((m) => m.start > verb);
+      if (after.length) subjects = [after[0]!];
+    }
+    const ranked = corpus.index.rankAll(query).filter((s) => subjects.some((m) => about(s.entry, m.subject)));
+    // Comparisons name two startups: prefer entries about every subject named; one name and no comparison word
+    // asks about that startup alone.
+    const all = ranked.filter((s) => subjects.every((m) => about(s.entry, m.subject)));
+    let hits = all.length ? all : ranked;
+    if (subjects.length === 1 && !toks.some((t) => COMPARE_WORDS.test(t.lower))) {
+      const alone = hits.filter((s) => s.entry.kind !== 'comparison');
+      if (alone.length) hits = [...alone, ...hits.filter((s) => s.entry.kind === 'comparison')];
+    }
+    const main = subjects[0]!;
+    if (main.subject.kind === 'entity') {
+      const direction = dealDirection(toks, main);
+      if (direction) {
+        const wanted = hits.filter((s) => s.entry.id.startsWith(`${direction}-`));
+        if (wanted.length) hits = [...wanted, ...hits.filter((s) => !wanted.includes(s))];
+      }
+    }
+    hits = hits.map((s) => ({ ...s, confidence: Math.max(s.confidence, subjectConfidence(s, toks, main)) }));
+    return {
+      kind: 'answers',
+      hits: hits.filter((s) => s.confidence >= corpus.index.floor).slice(0, limit),
+      about: subjectName(main.subject),
+    };
+  }
+
+  if (related.length > 0 || unknownCompany(query)) {
+    const name = related[0]
+      ? toks
+          .slice(related[0].start, related[0].end)
+          .map((t) => t.text)
+          .join(' ')
+      : unknownCompany(query)!;
+    const resolution = diligenceIndex(snapshot, baseUrl).matcher.resolve(name);
+    const urls = siteUrls(baseUrl);
+    const candidates =
+      resolution.status === 'match'
+        ? []
+        : resolution.candidates.map((c) => ({
+            name: subjectName(c.item),
+            why: c.why,
+            url: `${urls.api('/api/diligence.json')}?company=${encodeURIComponent(subjectName(c.item))}`,
+          }));
+    return { kind: 'not-tracked', name, candidates, ...(resolution.status === 'ambiguous' ? { ambiguous: true } : {}) };
+  }
+
+  const sector = missingSector(toks);
+  if (sector) return { kind: 'no-sector', word: sector, sectors: sectors.map((s) => s.name) };
+
+  // No company named: an answer about one named startup or company never comes first (it would be about another
+  // than asked); after a general answer, those of the same topic may follow in a ranked list.
+  const candidates = corpus.index.ask(query, Math.max(limit, 20));
+  let hits = candidates.filter((s) => !NAMED_KINDS.has(s.entry.kind));
+  const promote = (pick: ScoredAnswer | undefined) => {
+    if (pick && pick !== hits[0]) hits = [pick, ...hits.filter((s) => s !== pick)];
+  };
+  if (hits.length > 1) {
+    const best = hits[0]!.confidence;
+    const sector = sectorOf(query);
+    if (isDefinitionQuestion(query)) {
+      // "What is X": a definition (FAQ) close to the best hit comes first, ahead of a statistic about X.
+      promote(hits.find((s) => s.entry.kind === 'faq' && s.confidence >= best - 0.2));
+    } else if (sector) {
+      // A question naming a sector is answered about that sector.
+      promote(hits.find((s) => s.entry.sector === sector && s.confidence >= best - 0.3));
+    } else if (/^\s*(?:who|which)\b/i.test(query) && hits[0]!.entry.kind === 'faq') {
+      // "Who is migrating frameworks?" asks for startups, not for the definition.
+      promote(hits.find((s) => LIST_KINDS.has(s.entry.kind) && s.confidence >= best - 0.35));
+    }
+  }
+  if (hits.length > 0) hits = [...hits, ...candidates.filter((s) => NAMED_KINDS.has(s.entry.kind))];
+  return { kind: 'answers', hits: hits.slice(0, limit) };
+}
+
+/**
+ * A question that names its subject exactly and asks nothing else the subject's answer does not cover is answered
+ * with confidence: the name is the strongest evidence a question can carry. The answer's own coverage still counts
+ * when it is higher.
+ */
+function subjectConfidence(scored: ScoredAnswer, toks: Token[], mention: Mention): number {
+  const rest = toks.filter(
+    (t, i) => (i < mention.start || i >= mention.end) && !isStopWord(t.lower) && !/^\p{N}+$/u.test(t.lower),
+  );
+  return rest.length <= 3 ? Math.max(scored.confidence, 0.7) : scored.confidence;
+}
+
+/** One sentence saying why a question that names something unknown has no answer. */
+export function understoodNotice(understood: Exclude<Understood, { kind: 'answers' }>, snapshot: Snapshot): string {
+  if (understood.kind === 'no-sector') {
+    return `There is no ${understood.word} sector: the service tracks ${understood.sectors.length} sectors (${understood.sectors.join(', ')}).`;
+  }
+  if (understood.ambiguous) {
+    return `"${understood.name}" names more than one entity equally (${understood.candidates.map((c) => c.name).join(', ')}): ask again with the full name.`;
+  }
+  const close = understood.candidates.length
+    ? ` Close names, not substituted: ${understood.candidates.map((c) => `${c.name} (${c.why})`).join('; ')}.`
+    : '';
+  return `${understood.name} is not tracked: it is neither among the ${snapshot.startups.length} ${snapshot.synthetic ? 'fictional demo startups' : 'tracked startups'} nor a company or fund of the diligence corpus, so no answer is given about it.${close}`;
+}

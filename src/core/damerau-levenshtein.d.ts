@@ -1,0 +1,8 @@
+/** The part of damerau-levenshtein this service uses (the package ships no type declarations). */
+declare module 'damerau-levenshtein' {
+  export default function damerauLevenshtein(
+    a: string,
+    b: string,
+    limit?: number,
+  ): { steps: number; relative: number; similarity: number };
+}

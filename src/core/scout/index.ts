@@ -1,0 +1,138 @@
+import type { Config } from '../../config.js';
+import { GitHubClient } from '../../github/client.js';
+import { GitHubUsername, type ScoutPredictions, type ScoutReceipts } from '../../schemas/scout.js';
+import type { Snapshot } from '../../snapshot/snapshot.js';
+import type { Store } from '../../store/database.js';
+import { validatedCompanies } from './companies.js';
+import { ScoutError, StarHistories } from './history.js';
+import { predictFromStars } from './predict.js';
+import { FORMULA_TEXT, personalitySummary, scoreStars } from './score.js';
+
+export { ScoutError } from './history.js';
+
+/** What the scout needs from the service: its configuration and its database. */
+export interface ScoutDeps {
+  config: Config;
+  store: Store;
+}
+
+/** A rate-limit wait longer than this fails the look-up (503 with Retry-After) instead of holding the request. */
+const MAX_WAIT_SECONDS = 5;
+const TOP_CALLS = 5;
+
+export function scoutUrls(baseUrl: string, username: string) {
+  const u = encodeURIComponent(username);
+  return {
+    receipts: `${baseUrl}/api/receipts/${u}`,
+    card: `${baseUrl}/api/scout/card/${u}/svg`,
+    badge: `${baseUrl}/api/badge/scout/${u}/svg`,
+  };
+}
+
+/** Checks a username against GitHub's rule before anything reaches GitHub. */
+export function checkedUsername(username: unknown): string {
+  const parsed = GitHubUsername.safeParse(username);
+  if (!parsed.success) {
+    throw new ScoutError(
+      400,
+      'username must be 1–39 characters: letters, digits and single hyphens between them, starting with a letter or digit.',
+    );
+  }
+  return parsed.data;
+}
+
+/** The Scout Score service: one per store, shared by the REST routes, the badges, the card and the agent tool. */
+export class ScoutService {
+  readonly client: GitHubClient;
+  readonly histories: StarHistories;
+
+  constructor(
+    private readonly config: Config,
+    store: Store,
+    now?: () => number,
+  ) {
+    this.client = new GitHubClient({
+      token: config.githubToken,
+      apiUrl: config.githubApiUrl,
+      concurrency: config.githubConcurrency,
+      queryIntervalMs: config.githubQueryIntervalMs,
+      retryBaseMs: config.githubRetryBaseMs,
+      maxWaitSeconds: MAX_WAIT_SECONDS,
+      userAgent: 'signal-service-scout',
+    });
+    this.histories = new StarHistories(store.db, this.client, {
+      ttlSeconds: config.scoutCacheTtlSeconds,
+      maxPages: config.scoutMaxStarPages,
+      ...(now ? { now } : {}),
+    });
+  }
+
+  async receipts(username: string): Promise<ScoutReceipts> {
+    const login = checkedUsername(username);
+    const history = await this.histories.get(login);
+    const result = scoreStars(history.stars, validatedCompanies());
+    const urls = scoutUrls(this.config.baseUrl, login);
+    return {
+      username: login,
+      score: result.score,
+      rank: result.rank,
+      topEarlyCalls: result.calls.slice(0, TOP_CALLS),
+      personality: personalitySummary(history.stars, result),
+      cardUrl: urls.card,
+      badgeUrl: urls.badge,
+      stats: {
+        earlyCalls: result.calls.length,
+        lateStars: result.lateStars,
+        points: result.points,
+        starsAnalysed: history.stars.length,
+        starsTruncated: history.truncated,
+        validatedCompanies: validatedCompanies().companies.length,
+      },
+      formula: FORMULA_TEXT,
+      fetchedAt: history.fetchedAt.toISOString(),
+      computedAt: new Date().toISOString(),
+    };
+  }
+
+  async predictions(username: string, snapshot: Snapshot, limit: number): Promise<ScoutPredictions> {
+    const login = checkedUsername(username);
+    const history = await this.histories.get(login);
+    return {
+      username: login,
+      experimental: true,
+      ...predictFromStars(history.stars, snapshot, limit),
+      fetchedAt: history.fetchedAt.toISOString(),
+    };
+  }
+}
+
+const services = new WeakMap<Store, ScoutService>();
+
+/** The scout service of this store (created on first use, so every surface shares its cache and GitHub budget). */
+export function scoutService(deps: ScoutDeps): ScoutService {
+  let service = services.get(deps.store);
+  if (!service) {
+    service = new ScoutService(deps.config, deps.store);
+    services.set(deps.store, service);
+  }
+  return service;
+}
+
+/**
+ * Scout Score receipts of a GitHub user: the one function the REST route, the badge, the card and the
+ * get_scout_receipts agent tool call. Throws ScoutError (an HttpProblem): 400 invalid username (checked before any
+ * request), 404 unknown GitHub user, 503 with Retry-After when GitHub is unreachable or its budget is spent.
+ */
+export function scoutReceipts(deps: ScoutDeps, username: string): Promise<ScoutReceipts> {
+  return scoutService(deps).receipts(username);
+}
+
+/** Ranked predictions for a GitHub user over the current snapshot (same errors as scoutReceipts). */
+export function scoutPredictions(
+  deps: ScoutDeps,
+  snapshot: Snapshot,
+  username: string,
+  limit: number,
+): Promise<ScoutPredictions> {
+  return scoutService(deps).predictions(username, snapshot, limit);
+}

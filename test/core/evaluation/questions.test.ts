@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { answerCorpus } from '../../../src/core/answers/corpus.js';
+import { evaluateQuestions, loadQuestionCases } from '../../../src/core/evaluation/questions.js';
+import { EVALUATION_BASE, evaluationSnapshot } from '../../../src/core/evaluation/universe.js';
+
+const snapshot = evaluationSnapshot(2);
+const cases = loadQuestionCases();
+const score = evaluateQuestions(snapshot, EVALUATION_BASE, cases);
+const misses = () =>
+  JSON.stringify(
+    score.outcomes.filter((o) => !o.correct).map((o) => [o.q, o.expect, o.got, o.confidence]),
+    null,
+    1,
+  );
+
+describe('labelled question set (data/eval/questions.yaml)', () => {
+  test('holds at least 100 labelled questions, each expecting an answer that exists or a stated outcome', () => {
+    assert.ok(cases.length >= 100, String(cases.length));
+    const ids = new Set(answerCorpus(snapshot, EVALUATION_BASE).entries.map((e) => e.id));
+    for (const c of cases) {
+      assert.ok(ids.has(c.expect) || ['not-tracked', 'no-sector', 'none'].includes(c.expect), c.expect);
+    }
+  });
+
+  test('top-1 accuracy is at least 90%', () => {
+    assert.ok(score.top1 >= 0.9, `${score.top1}: ${misses()}`);
+  });
+
+  test('at least 95% of hits at confidence 0.7 or more are right', () => {
+    assert.ok(score.confidentHits > 50, String(score.confidentHits));
+    assert.ok(score.confidentPrecision >= 0.95, `${score.confidentPrecision}: ${misses()}`);
+  });
+
+  test('off-topic questions get no answer', () => {
+    for (const o of score.outcomes.filter((x) => x.class === 'off-topic')) assert.equal(o.got, 'none', o.q);
+  });
+
+  test('questions naming an absent company never get an answer about another', () => {
+    for (const o of score.outcomes.filter((x) => x.class === 'not-tracked')) assert.equal(o.got, 'not-tracked', o.q);
+  });
+});
