@@ -101,7 +101,9 @@ async function upToDate(db: Kysely<Database>): Promise<boolean> {
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   if (await upToDate(db)) return;
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  // Migrations are independent of each other's order, and branches add them side by side: a database that applied a
+  // later-numbered one first still takes the earlier one instead of refusing to start.
+  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -114,6 +114,7 @@ export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): st
               <li><a href="/methodology">Methodology</a></li>
               <li><a href="/glossary">Glossary</a></li>
               <li><a href="/markets">Markets</a></li>
+<li><a href="/scout">Scout Score</a></li>
               <li><a href="/changelog">Changelog</a></li>
               <li><a href="/agents/credits">Deep Signal credits</a></li>
               <li><a href="/api/openapi.json">OpenAPI</a></li>
