@@ -48,7 +48,7 @@ const HEADERS_KEPT = [
   'cross-origin-resource-policy',
   'content-security-policy',
 ];
-const GOALS = { signals: 0.9, lookup: 0.8, rssWarmDemo: 200, rssPeakDemo: 300, rssWarmScale: 400 };
+const GOALS = { signals: 0.9, lookup: 0.8, page: 0.9, rssWarmDemo: 200, rssPeakDemo: 300, rssWarmScale: 400 };
 const START_GOALS = { fresh: 6000, existing: 2000 };
 
 /** The serving command of `npm start` (package.json), with this Node binary: the benchmark runs what users run. */
@@ -315,15 +315,23 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
     const afterStart = memoryMb(service.pid).rss;
     const base = `http://127.0.0.1:${port}`;
     const signals = (await (await fetch(`${base}/api/signals.json`)).json()) as {
+      trending: { githubUrl: string }[];
       sectors: { startups: { name: string }[] }[];
     };
+    // The website's two pages with the most traffic: the home page and a startup page (the trending #1).
+    const startupPage = `/startups/${new URL(signals.trending[0]!.githubUrl).pathname.split('/')[1]!.toLowerCase()}`;
     const names = signals.sectors.flatMap((s) => s.startups.map((x) => x.name));
     const queries = lookupQueries(names, 1000);
     const recordingFile = path.join(dataDir, 'recording.json');
     await fs.writeFile(
       recordingFile,
       JSON.stringify(
-        await recordAnswers(base, { '/api/signals.json': '/api/signals.json', '/api/signal': queries[0]! }),
+        await recordAnswers(base, {
+          '/api/signals.json': '/api/signals.json',
+          '/api/signal': queries[0]!,
+          '/': '/',
+          [startupPage]: startupPage,
+        }),
       ),
     );
     const barePort = await freePort();
@@ -342,6 +350,8 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
       },
       // The bare server answers by path and ignores the query, so it gets the very same 1,000 requests.
       { name: 'GET /api/signal', paths: queries, barePaths: queries, goal: GOALS.lookup },
+      { name: 'GET / (home page)', paths: ['/'], barePaths: ['/'], goal: GOALS.page },
+      { name: 'GET /startups/{login} (page)', paths: [startupPage], barePaths: [startupPage], goal: GOALS.page },
     ];
     for (const route of routes) {
       for (const depth of PIPELINING) {

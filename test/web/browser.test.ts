@@ -113,6 +113,16 @@ describe('website in a browser', { skip: missing }, () => {
     await page.context().close();
   });
 
+  test('the credits page renders in the site layout and says whether card checkout is available', async () => {
+    const page = await newPage();
+    const res = await page.goto(`${svc.url}/agents/credits`);
+    assert.equal(res?.status(), 200);
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Deep Signal credit pack');
+    assert.equal(await page.locator('header.site nav').count(), 1);
+    assert.match((await page.locator('main').textContent()) ?? '', /Card checkout is unavailable on this server/);
+    await page.context().close();
+  });
+
   test('the API reference renders the OpenAPI document in the viewer', async () => {
     const page = await newPage();
     await page.goto(`${svc.url}/docs`);

@@ -80,6 +80,29 @@ describe('website', () => {
     assert.match(body, new RegExp(`href="/api/signal\\?company=`));
   });
 
+  test('a startup page shows the evidence behind its signal type and comparables with their reasons', async () => {
+    const body = await (await page(`/startups/${login()}`)).text();
+    assert.match(
+      body,
+      /<h2 id="evidence">Why (Engineering hiring burst|Infrastructure buildout|Deploy frequency spike|Framework migration)<\/h2>/,
+    );
+    const comparables = body.slice(body.indexOf('id="comparables"'), body.indexOf('id="links"'));
+    assert.equal(comparables.match(/<li>/g)?.length, 3);
+    assert.match(comparables, /sector scores|Shares|Different signal type/);
+  });
+
+  test('the Scout Score form redirects to the receipts page; an invalid username is a 400 page, never sent on', async () => {
+    const redirect = await page('/scout?username=octocat', { redirect: 'manual' });
+    assert.equal(redirect.status, 303);
+    assert.equal(redirect.headers.get('location'), '/scout/octocat');
+    const bad = await page(`/scout/${encodeURIComponent('<script>-x')}`);
+    assert.equal(bad.status, 400);
+    assert.equal(bad.headers.get('content-type'), 'text/html; charset=utf-8');
+    const body = await bad.text();
+    assert.match(body, /Not a GitHub username/);
+    assert.doesNotMatch(body, /<script>-x/);
+  });
+
   test('a sector page keeps the ranking order in the HTML and marks its table sortable', async () => {
     const body = await (await page('/sectors/robotics')).text();
     const ranks = [...body.matchAll(/<td class="num" data-value="(\d+)">\d+<\/td>\s*<td><a href="\/startups/g)].map(
