@@ -80,6 +80,18 @@ export const DeepSignal = z
     thesis: z
       .string()
       .describe('A plain-English reading of the numbers above; it states only what the public activity data shows.'),
+    evidence: z
+      .object({
+        rule: z.string().describe('The classification rule the type was assigned by (older weeks keep their rule).'),
+        strength: z
+          .enum(['strong', 'weak', 'none'])
+          .nullable()
+          .describe(
+            'strong: the winning type meets its rule; weak: some evidence below the threshold; none: no type had evidence (tie order); null under an older rule.',
+          ),
+        summary: z.string().nullable().describe('The evidence behind signalType, in one sentence.'),
+      })
+      .describe('Why the startup has its signalType: the evidence the pipeline measured (see the methodology).'),
     comparables: z
       .array(DeepSignalComparable)
       .max(3)

@@ -1,3 +1,4 @@
+import type { SignalEvidence } from '../../pipeline/types.js';
 import type { DeepSignal, DeepSignalMiss } from '../../schemas/deep-signal.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { StartupPeriodRow } from '../../store/history.js';
@@ -22,6 +23,12 @@ export type DeepSignalResult =
   { found: true; startup: SnapshotStartup; body: DeepSignal } | { found: false; body: DeepSignalMiss };
 
 export const DEEP_SIGNAL_MISS: DeepSignalMiss = Object.freeze({ found: false, charged: CREDITS_PER_MISS as 0 });
+
+/** The evidence stored with the record by the classify stage (`metrics.signalEvidence`), as the payload shows it. */
+export function evidenceOf(startup: SnapshotStartup): DeepSignal['evidence'] {
+  const e = startup.metrics['signalEvidence'] as SignalEvidence | undefined;
+  return { rule: e?.rule ?? 'unknown', strength: e?.strength ?? null, summary: e?.summary ?? null };
+}
 
 /** The history entries of the payload: every stored period the startup appears in, oldest first. */
 export function historyEntries(rows: readonly StartupPeriodRow[]): DeepSignal['history'] {
@@ -71,6 +78,7 @@ export async function deepSignalFor(
       history: rows,
       synthetic: snapshot.synthetic,
     }),
+    evidence: evidenceOf(startup),
     comparables: comparablesOf(snapshot, startup),
     history: historyEntries(rows),
     charged: CREDITS_PER_MATCHED_CALL,

@@ -37,6 +37,7 @@ describe('deepSignal', () => {
       'scores',
       'rank',
       'thesis',
+      'evidence',
       'comparables',
       'history',
       'charged',
@@ -48,6 +49,18 @@ describe('deepSignal', () => {
     assert.equal(body.geography, target.startup.geography);
     assert.equal(body.signalType, target.startup.signalType);
     assert.equal(body.charged, 1);
+  });
+
+  test('evidence is what the classify stage stored with the record: its rule, strength and summary', async () => {
+    const target = middle(snapshot.bySector.get('healthcare')!);
+    const stored = target.metrics['signalEvidence'] as { rule: string; strength?: string; summary?: string };
+    const { body } = await hit(target.startup.name);
+    assert.deepEqual(body.evidence, {
+      rule: stored.rule,
+      strength: stored.strength ?? null,
+      summary: stored.summary ?? null,
+    });
+    assert.ok(body.evidence.summary?.includes(target.startup.signalType), body.evidence.summary ?? 'no summary');
   });
 
   test('scores follow the documented formulas against the sector', async () => {

@@ -59,7 +59,7 @@ export function demoWeeks(options: { startups?: number; periods?: number } = {})
       eligible: s.eligible,
       rankOverall: s.rankOverall,
       rankInSector: s.rankInSector,
-      metrics: { ...s.metrics, ...s.acceleration },
+      metrics: { ...s.metrics, ...s.acceleration, signalEvidence: s.signalEvidence },
     })),
   });
   return { snapshot, periods, readHistory: async (_s, login) => byLogin.get(login) ?? [] };

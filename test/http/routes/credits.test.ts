@@ -16,6 +16,7 @@ const DEEP_SIGNAL_KEYS = [
   'scores',
   'rank',
   'thesis',
+  'evidence',
   'comparables',
   'history',
   'charged',
