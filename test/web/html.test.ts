@@ -17,7 +17,8 @@ describe('html template', () => {
   });
 
   test('joins arrays and drops null, undefined and booleans', () => {
-    assert.equal(html`${['<', html`<br />`, null, undefined, false, true, 0]}`.value, '&#60;<br>0');
+    const inner = html`<b>x</b>`;
+    assert.equal(html`${['<', inner, null, undefined, false, true, 0]}`.value, '&#60;<b>x</b>0');
   });
 
   test('JSON-LD cannot close its script element', () => {
