@@ -180,7 +180,7 @@ export const agentTools = [
     name: 'get_startup_signal',
     title: 'Signal of one startup',
     description:
-      'The current signal of one tracked startup, found by display name or GitHub organisation (case-insensitive, fuzzy). Answers found: false when no tracked startup is close enough.',
+      'The current signal of one tracked startup, found by display name or GitHub organisation (case-insensitive; an exact name, slug or alias, or a confident typo of one; never another company). Answers found: false with candidates when no tracked startup matches.',
     inputSchema: z.object({ name: name.describe('Startup display name or GitHub organisation slug.') }).strict(),
     outputSchema: SignalResult,
     annotations: READ,
