@@ -29,6 +29,7 @@ import { SnapshotHolder } from '../src/snapshot/holder.js';
 import { buildSnapshot, type Snapshot } from '../src/snapshot/snapshot.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import { printTable, type BenchResult } from './types.js';
+import { recordMetrics } from '../src/pipeline/rank.js';
 
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 3000);
 const WARMUP = 300;
@@ -70,7 +71,7 @@ function generatedSnapshot(startups: number, baseUrl: string): Snapshot {
       eligible: s.eligible,
       rankOverall: s.rankOverall,
       rankInSector: s.rankInSector,
-      metrics: { ...s.metrics, ...s.acceleration },
+      metrics: recordMetrics(s),
     })),
   });
 }

@@ -72,6 +72,15 @@ function byRanking(a: Candidate, b: Candidate): number {
   );
 }
 
+/**
+ * The metrics a published record keeps beside its Startup: window counts, changes and the evidence behind its type.
+ * The store writes exactly this; in-memory snapshots built without a store (tests, evaluation, benchmarks) use it
+ * too, so they hold what a loaded period holds.
+ */
+export function recordMetrics(s: RankedStartup): Record<string, unknown> {
+  return { ...s.metrics, ...s.acceleration, signalEvidence: s.signalEvidence };
+}
+
 export interface RankedPeriod {
   /** Every startup, in overall order (eligible by rank, then the rest). */
   startups: RankedStartup[];

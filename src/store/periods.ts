@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PeriodRef } from '../core/periods.js';
-import type { RankedPeriod } from '../pipeline/rank.js';
+import { recordMetrics, type RankedPeriod } from '../pipeline/rank.js';
 import type { Database, NewPeriodStartupRow, PeriodRow, PeriodStartupRow } from './schema.js';
 
 export interface PublishInput {
@@ -33,7 +33,7 @@ function toRows(slug: string, ranked: RankedPeriod): NewPeriodStartupRow[] {
     score_novelty: s.scores.novelty,
     score_composite: s.scores.composite,
     startup: JSON.stringify(s.startup),
-    metrics: JSON.stringify({ ...s.metrics, ...s.acceleration, signalEvidence: s.signalEvidence }),
+    metrics: JSON.stringify(recordMetrics(s)),
   }));
 }
 

@@ -1,6 +1,7 @@
 import { lastCompletePeriod, type PeriodRef } from '../../src/core/periods.js';
 import { generateDemoDataset, DEMO_DATASET_NAME } from '../../src/pipeline/demo/generate.js';
 import { buildSnapshot, type PeriodInfo, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { recordMetrics } from '../../src/pipeline/rank.js';
 
 export const BASE = 'https://signals.test';
 
@@ -39,7 +40,7 @@ export function demoSnapshot(
       eligible: s.eligible,
       rankOverall: s.rankOverall,
       rankInSector: s.rankInSector,
-      metrics: { ...s.metrics, ...s.acceleration },
+      metrics: recordMetrics(s),
     })),
   });
 }

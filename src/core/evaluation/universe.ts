@@ -1,6 +1,7 @@
 import { parsePeriodSlug } from '../periods.js';
 import { DEMO_DATASET_NAME, generateDemoDataset } from '../../pipeline/demo/generate.js';
 import { buildSnapshot, type PeriodInfo, type Snapshot } from '../../snapshot/snapshot.js';
+import { recordMetrics } from '../../pipeline/rank.js';
 
 /** The seed `npm start` serves by default (DEMO_SEED): the evaluation sets are labelled against its startups. */
 export const EVALUATION_SEED = 'signal-service-demo';
@@ -40,7 +41,7 @@ export function evaluationSnapshot(periods = 2): Snapshot {
       eligible: s.eligible,
       rankOverall: s.rankOverall,
       rankInSector: s.rankInSector,
-      metrics: { ...s.metrics, ...s.acceleration },
+      metrics: recordMetrics(s),
     })),
   });
 }

@@ -4,6 +4,7 @@ import { DEMO_DATASET_NAME, generateDemoDataset } from '../../../src/pipeline/de
 import { buildSnapshot, type PeriodInfo, type Snapshot } from '../../../src/snapshot/snapshot.js';
 import type { StartupPeriodRow } from '../../../src/store/history.js';
 import { BASE } from '../fixtures.js';
+import { recordMetrics } from '../../../src/pipeline/rank.js';
 
 /**
  * Several weeks of the synthetic demo dataset from the real generator and stages: the newest as a snapshot, and every
@@ -59,7 +60,7 @@ export function demoWeeks(options: { startups?: number; periods?: number } = {})
       eligible: s.eligible,
       rankOverall: s.rankOverall,
       rankInSector: s.rankInSector,
-      metrics: { ...s.metrics, ...s.acceleration, signalEvidence: s.signalEvidence },
+      metrics: recordMetrics(s),
     })),
   });
   return { snapshot, periods, readHistory: async (_s, login) => byLogin.get(login) ?? [] };
