@@ -16,6 +16,7 @@ import pg from 'pg';
 import { issueKey } from '../src/payments/keys.js';
 import { migrateToLatest, openStore } from '../src/store/database.js';
 import type { BenchResult } from './types.js';
+import { freePort } from './proc.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** A fixed number of calls (not a duration), so every charged call is answered and counted before the ledger check. */
@@ -23,16 +24,6 @@ const CALLS = Number(process.env.BENCH_DEEP_SIGNAL_CALLS ?? 20_000);
 const CLIENTS = 100;
 const CREDITS_PER_KEY = 1_000_000;
 const GOAL = 3000;
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function startServer(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'src/cli/main.ts', 'serve'], {

@@ -24,7 +24,7 @@ import { DEMO_DATASET_NAME, generateDemoDataset } from '../src/pipeline/demo/gen
 import { migrateToLatest, openStore } from '../src/store/database.js';
 import { publishPeriod } from '../src/store/periods.js';
 import { cpuShare, pin, type CpuShare } from './confine.js';
-import { commandLine, cpuMs, descendants, memoryMb } from './proc.js';
+import { commandLine, cpuMs, descendants, memoryMb, freePort } from './proc.js';
 import { printTable, type BenchResult, type BenchTable } from './types.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -173,16 +173,6 @@ async function startBare(port: number, recordingFile: string): Promise<Running> 
       await exited;
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 interface Measure {

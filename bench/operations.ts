@@ -17,22 +17,13 @@ import { issueKey } from '../src/payments/keys.js';
 import { seedDemoIfEmpty } from '../src/pipeline/demo/seed.js';
 import { migrateToLatest, openStore } from '../src/store/database.js';
 import { printTable, type BenchResult } from './types.js';
+import { freePort } from './proc.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const HIGH = '100000000/100000000';
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function startCluster(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'bench/cluster-serve.ts'], {

@@ -55,3 +55,14 @@ export function commandLine(pid: number): string {
     return '';
   }
 }
+
+/** A TCP port free on 127.0.0.1 right now (for a server the benchmark starts). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
