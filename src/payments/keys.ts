@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { Coalescer, coalescerPer } from '../store/coalesce.js';
 import { inTransaction } from '../store/periods.js';
 import type { AccountRow, Database } from '../store/schema.js';
 import { grantCredits } from './ledger.js';
@@ -112,17 +113,29 @@ export async function issueKey(db: Executor, input: IssueKeyInput): Promise<Crea
   });
 }
 
-/** The account a presented key opens, or undefined for a malformed, unknown or revoked key. */
-export async function findAccountByKey(db: Executor, presented: string): Promise<KeyAccount | undefined> {
-  if (!looksLikeKey(presented)) return undefined;
-  return db
+/** Key look-ups by hash, from many requests at once: one statement for all that queued while others ran. */
+async function accountsByHash(db: Executor, hashes: readonly string[]): Promise<(KeyAccount | undefined)[]> {
+  const rows = await db
     .selectFrom('api_keys')
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
     .selectAll('accounts')
-    .select('api_keys.id as keyId')
-    .where('api_keys.key_hash', '=', hashKey(presented))
+    .select(['api_keys.id as keyId', 'api_keys.key_hash'])
+    .where('api_keys.key_hash', 'in', [...new Set(hashes)])
     .where('api_keys.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .execute();
+  const byHash = new Map(rows.map(({ key_hash, ...account }) => [key_hash, account]));
+  return hashes.map((hash) => byHash.get(hash));
+}
+
+const lookupsOf = coalescerPer(
+  (db: Executor) => new Coalescer((hashes: string[]) => accountsByHash(db, hashes), { maxInFlight: 4, maxBatch: 256 }),
+);
+
+/** The account a presented key opens, or undefined for a malformed, unknown or revoked key. */
+export async function findAccountByKey(db: Executor, presented: string): Promise<KeyAccount | undefined> {
+  if (!looksLikeKey(presented)) return undefined;
+  const hash = hashKey(presented);
+  return db.isTransaction ? (await accountsByHash(db, [hash]))[0] : lookupsOf(db).submit(hash);
 }
 
 export type RevokeOutcome = 'revoked' | 'already-revoked' | 'unknown';

@@ -1,12 +1,14 @@
 import { sql } from 'kysely';
+import { Coalescer, coalescerPer } from '../store/coalesce.js';
 import type { Executor } from './keys.js';
 
 /**
  * The credit ledger. Every change of a balance is ONE SQL statement that updates the account and appends its
  * ledger row together (a data-modifying CTE), so the two can never disagree and no application code reads a balance
- * and writes it back. A charge only happens `WHERE balance >= 1`: PostgreSQL re-checks that condition on the newest
- * row version when concurrent charges queue on the same account, so N credits pay for exactly N calls, on one
- * instance or many, and the CHECK (balance >= 0) constraint backs it up. Credits never expire.
+ * and writes it back. A charge locks the account row (`FOR UPDATE`, which waits for and then reads the newest row
+ * version when concurrent charges queue on the same account) and takes at most its balance, so N credits pay for
+ * exactly N calls, on one instance or many, and the CHECK (balance >= 0) constraint backs it up. Charges are
+ * group-committed (several calls in one statement under load). Credits never expire.
  *
  * Every function takes an executor: the database or a Kysely transaction (`db.transaction().execute(trx => …)`),
  * so a payment rail can record its proof (a Solana signature, a Stripe event) and grant in one transaction.
@@ -30,35 +32,82 @@ export interface CreditState {
 
 export type ChargeOutcome = { charged: true; balance: number } | { charged: false; balance: number };
 
+interface ChargeRequest {
+  accountId: string;
+  reference: string | null;
+}
+type BatchOutcome = ChargeOutcome | { missing: true };
+
 /**
- * Takes one credit from the account if it has one: one statement. `balance` is the balance after the charge, or the
- * unchanged balance (0) when there was no credit to take. `reference` says what was bought (e.g. `deep-signal:acme`).
+ * Takes one credit from each requested account that has one, in ONE statement: the requests may name the same
+ * account several times (the first ones, in order, are served while its balance lasts). The accounts are locked
+ * in id order (no deadlock between concurrent batches), each balance drops by what it can pay, and one ledger row
+ * is appended per credit taken, with the balance right after it.
+ */
+async function chargeBatch(db: Executor, requests: readonly ChargeRequest[]): Promise<BatchOutcome[]> {
+  const { rows } = await sql<{ ord: string; found: boolean; charged: boolean; balance: number }>`
+    with req as (
+      select r.account_id, r.reference, r.ord,
+             row_number() over (partition by r.account_id order by r.ord) as n
+        from unnest(${requests.map((r) => r.accountId)}::text[], ${requests.map((r) => r.reference)}::text[])
+             with ordinality as r(account_id, reference, ord)
+    ), wanted as (
+      select account_id, count(*) as k from req group by account_id
+    ), locked as (
+      select id, balance from accounts where id in (select account_id from wanted) order by id for update
+    ), taken as (
+      select l.id, l.balance as before, least(w.k, l.balance) as t from locked l join wanted w on w.account_id = l.id
+    ), charged as (
+      update accounts a
+         set balance = a.balance - t.t, consumed = a.consumed + t.t, last_consumed_at = now()
+        from taken t
+       where a.id = t.id and t.t > 0
+      returning a.id
+    ), entry as (
+      insert into credit_ledger (account_id, kind, delta, balance_after, reason, reference)
+      select req.account_id, 'charge', -1, t.before - req.n, 'deep-signal', req.reference
+        from req join taken t on t.id = req.account_id
+       where req.n <= t.t
+       order by req.ord
+      returning id
+    )
+    select req.ord, t.id is not null as found, req.n <= coalesce(t.t, 0) as charged,
+           (case when req.n <= coalesce(t.t, 0) then t.before - req.n else 0 end)::int as balance
+      from req left join taken t on t.id = req.account_id
+     order by req.ord`.execute(db);
+  return rows.map((row) =>
+    !row.found
+      ? { missing: true as const }
+      : row.charged
+        ? { charged: true as const, balance: row.balance }
+        : // Not charged means the newest row version had no credit left: 0.
+          { charged: false as const, balance: 0 },
+  );
+}
+
+/**
+ * Charges from the root database handle are group-committed: calls that arrive while a batch runs go together in
+ * the next one (one statement, one commit), a few batches at a time. At low load a call runs alone and at once.
+ */
+export const CHARGE_BATCHING = { maxInFlight: 4, maxBatch: 256 };
+const chargesOf = coalescerPer(
+  (db: Executor) => new Coalescer((requests: ChargeRequest[]) => chargeBatch(db, requests), CHARGE_BATCHING),
+);
+
+/**
+ * Takes one credit from the account if it has one, in one atomic statement (see chargeBatch). `balance` is the
+ * balance after the charge, or 0 when there was no credit to take. `reference` says what was bought (e.g.
+ * `deep-signal:acme`). Inside a transaction the statement runs in it, alone.
  */
 export async function chargeOneCredit(
   db: Executor,
   accountId: string,
   reference: string | null = null,
 ): Promise<ChargeOutcome> {
-  const { rows } = await sql<{ charged_balance: number | null; current_balance: number | null }>`
-    with charged as (
-      update accounts
-         set balance = balance - 1, consumed = consumed + 1, last_consumed_at = now()
-       where id = ${accountId} and balance >= 1
-      returning id, balance
-    ), entry as (
-      insert into credit_ledger (account_id, kind, delta, balance_after, reason, reference)
-      select id, 'charge', -1, balance, 'deep-signal', ${reference} from charged
-      returning id
-    )
-    select (select balance from charged) as charged_balance,
-           (select balance from accounts where id = ${accountId}) as current_balance`.execute(db);
-  const row = rows[0];
-  if (!row || row.current_balance === null) throw new AccountNotFoundError(accountId);
-  return row.charged_balance !== null
-    ? { charged: true, balance: row.charged_balance }
-    : // Not charged means the newest row version had no credit: 0. (current_balance comes from the statement's
-      // snapshot, which may predate a concurrent charge; it only tells that the account exists.)
-      { charged: false, balance: 0 };
+  const request = { accountId, reference };
+  const outcome = db.isTransaction ? (await chargeBatch(db, [request]))[0]! : await chargesOf(db).submit(request);
+  if ('missing' in outcome) throw new AccountNotFoundError(accountId);
+  return outcome;
 }
 
 /**

@@ -54,6 +54,71 @@ for (const mode of modes) {
       assert.deepEqual(await ledgerTotals(store.db, accountId), { granted: 50, charged: 50, charges: 50, entries: 51 });
     });
 
+    test('charges on several accounts that go together each get their own answer and ledger rows', async () => {
+      const rich = await issueKey(store.db, { credits: 3, reason: 'test' });
+      const poor = await issueKey(store.db, { credits: 1, reason: 'test' });
+      const broke = await createAccount(store.db);
+      // Submitted in one turn, these queue behind each other and are charged in a few group-committed statements.
+      const outcomes = await Promise.all([
+        chargeOneCredit(store.db, rich.accountId, 'r1'),
+        chargeOneCredit(store.db, poor.accountId, 'p1'),
+        chargeOneCredit(store.db, broke, 'b1'),
+        chargeOneCredit(store.db, rich.accountId, 'r2'),
+        chargeOneCredit(store.db, poor.accountId, 'p2'),
+        chargeOneCredit(store.db, rich.accountId, 'r3'),
+        chargeOneCredit(store.db, rich.accountId, 'r4'),
+      ]);
+      // Concurrent calls have no order among themselves: what holds is how many each account paid for.
+      const charged = (indexes: number[]) => indexes.filter((i) => outcomes[i]!.charged);
+      assert.equal(charged([0, 3, 5, 6]).length, 3);
+      assert.equal(charged([1, 4]).length, 1);
+      assert.deepEqual(outcomes[2], { charged: false, balance: 0 });
+      assert.deepEqual(
+        charged([0, 3, 5, 6])
+          .map((i) => outcomes[i]!.balance)
+          .sort(),
+        [0, 1, 2],
+      );
+      assert.ok([0, 3, 5, 6, 1, 4].filter((i) => !outcomes[i]!.charged).every((i) => outcomes[i]!.balance === 0));
+      assert.deepEqual(await ledgerTotals(store.db, rich.accountId), {
+        granted: 3,
+        charged: 3,
+        charges: 3,
+        entries: 4,
+      });
+      assert.deepEqual(await ledgerTotals(store.db, poor.accountId), {
+        granted: 1,
+        charged: 1,
+        charges: 1,
+        entries: 2,
+      });
+      const rows = await sql<{ reference: string; balance_after: number }>`
+        select reference, balance_after from credit_ledger
+         where account_id = ${rich.accountId} and kind = 'charge' order by id`.execute(store.db);
+      assert.deepEqual(
+        rows.rows.map((r) => r.balance_after),
+        [2, 1, 0],
+      );
+      assert.deepEqual(
+        rows.rows.map((r) => r.reference).sort(),
+        charged([0, 3, 5, 6]).map((i) => `r${[0, 3, 5, 6].indexOf(i) + 1}`),
+      );
+    });
+
+    test('a charge inside a caller transaction commits or rolls back with it', async () => {
+      const { accountId } = await issueKey(store.db, { credits: 2, reason: 'test' });
+      await assert.rejects(
+        store.db.transaction().execute(async (trx) => {
+          assert.deepEqual(await chargeOneCredit(trx, accountId, 'rolled-back'), { charged: true, balance: 1 });
+          throw new Error('the caller fails after charging');
+        }),
+        /the caller fails/,
+      );
+      assert.equal((await creditState(store.db, accountId))!.balance, 2);
+      await store.db.transaction().execute((trx) => chargeOneCredit(trx, accountId, 'committed'));
+      assert.deepEqual(await ledgerTotals(store.db, accountId), { granted: 2, charged: 1, charges: 1, entries: 2 });
+    });
+
     test('a charge with no credit left changes nothing and reports balance 0', async () => {
       const accountId = await createAccount(store.db);
       assert.deepEqual(await chargeOneCredit(store.db, accountId), { charged: false, balance: 0 });
