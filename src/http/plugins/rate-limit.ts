@@ -146,13 +146,16 @@ interface Consumer {
 
 /**
  * A shared (Redis) limiter that takes its points in small reservations: one round trip reserves `chunk` points of
- * the shared window, and the next `chunk − 1` requests of that key are decided locally until the window ends. The
- * shared budget is never exceeded; an instance may hold up to `chunk − 1` points another instance could have used
- * (chunk is a tenth of the budget, at most 100: 6 of 60, 3 of 30, 1 of 10, i.e. exact). A refused reservation is
- * given back and the last points are taken one at a time, so the budget is spent to the end.
+ * the shared window, and the next requests of that key are decided locally from the reservation until it is spent
+ * or the window ends. Requests that arrive while a reservation is on its way wait for it instead of sending their
+ * own (one round trip per key at a time, however many requests queue). The shared budget is never exceeded; an
+ * instance may hold up to `chunk − 1` points another instance could have used (chunk is a tenth of the budget, at
+ * most 100: 6 of 60, 3 of 30, 1 of 10, i.e. exact). When a reservation is refused it is given back and, until the
+ * window ends, points are taken one at a time, so the budget is spent to the end.
  */
 export class ReservingLimiter implements Consumer {
-  private readonly held = new Map<string, { left: number; expiresAt: number; shared: number }>();
+  private readonly held = new Map<string, Held>();
+  private readonly pending = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly inner: RateLimiterAbstract,
@@ -166,26 +169,52 @@ export class ReservingLimiter implements Consumer {
   }
 
   consume(key: string): Promise<{ remainingPoints: number; msBeforeNext: number }> {
+    if (this.chunk <= 1) return this.inner.consume(key);
     const now = Date.now();
     const h = this.held.get(key);
-    if (h && h.left > 0 && h.expiresAt > now) {
-      h.left--;
-      return Promise.resolve({ remainingPoints: h.shared + h.left, msBeforeNext: h.expiresAt - now });
+    if (h && h.expiresAt > now) {
+      if (h.left > 0) {
+        h.left--;
+        return Promise.resolve({ remainingPoints: h.shared + h.left, msBeforeNext: h.expiresAt - now });
+      }
+      // The window's budget ran short of a whole reservation: one point at a time until it ends.
+      if (h.single) return this.inner.consume(key);
     }
-    if (h) this.held.delete(key);
-    if (this.chunk <= 1) return this.inner.consume(key);
+    const waiting = this.pending.get(key);
+    if (waiting) return waiting.then(() => this.consume(key));
+    const reservation = this.reserve(key, now).finally(() => this.pending.delete(key));
+    this.pending.set(key, reservation);
+    return reservation.then(() => this.consume(key));
+  }
+
+  private reserve(key: string, now: number): Promise<void> {
+    this.held.delete(key);
     return this.inner.consume(key, this.chunk).then(
       (res) => {
-        this.held.set(key, { left: this.chunk - 1, expiresAt: now + res.msBeforeNext, shared: res.remainingPoints });
-        return { remainingPoints: res.remainingPoints + this.chunk - 1, msBeforeNext: res.msBeforeNext };
+        this.held.set(key, {
+          left: this.chunk,
+          expiresAt: now + res.msBeforeNext,
+          shared: res.remainingPoints,
+          single: false,
+        });
       },
       async (refusal: unknown) => {
         if (!(refusal instanceof RateLimiterRes)) throw refusal;
         await this.inner.reward(key, this.chunk);
-        return this.inner.consume(key);
+        this.held.set(key, { left: 0, expiresAt: now + refusal.msBeforeNext, shared: 0, single: true });
       },
     );
   }
+}
+
+interface Held {
+  /** Points of the reservation not yet handed out. */
+  left: number;
+  expiresAt: number;
+  /** What the shared window had left after the reservation was taken. */
+  shared: number;
+  /** The window refused a whole reservation: take single points until it ends. */
+  single: boolean;
 }
 
 /** Reservation size for a shared budget of `points`. */

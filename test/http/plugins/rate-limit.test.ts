@@ -11,11 +11,13 @@ import { z } from 'zod';
 import { loadConfig } from '../../../src/config.js';
 import { compileTrust } from '../../../src/http/client-address.js';
 import { registerErrorHandling } from '../../../src/http/plugins/errors.js';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import {
   createBudgets,
   paidKey,
   registerRateLimit,
   reservationChunk,
+  ReservingLimiter,
   routeClass,
 } from '../../../src/http/plugins/rate-limit.js';
 
@@ -192,6 +194,34 @@ describe('who a client is', () => {
   });
 });
 
+/** A memory limiter standing in for the shared one, counting the round trips a reservation costs. */
+class CountingLimiter extends RateLimiterMemory {
+  calls = 0;
+  override consume(key: string | number, points?: number, options?: { [key: string]: unknown }) {
+    this.calls++;
+    return super.consume(key, points, options);
+  }
+}
+
+describe('reservations of a shared budget', () => {
+  test('requests that arrive while a reservation is on its way wait for it: one round trip per chunk', async () => {
+    const inner = new CountingLimiter({ points: 1000, duration: 60 });
+    const limiter = new ReservingLimiter(inner, 10);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => limiter.consume('client')));
+    assert.equal(answers.length, 50);
+    assert.equal(inner.calls, 5);
+    assert.equal((await inner.get('client'))!.consumedPoints, 50);
+  });
+
+  test('when a whole reservation no longer fits, the last points go one at a time and then the key is refused', async () => {
+    const inner = new CountingLimiter({ points: 25, duration: 60 });
+    const limiter = new ReservingLimiter(inner, 10);
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => limiter.consume('client')));
+    assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 25);
+    assert.equal((await inner.get('client'))!.consumedPoints, 25 + 15);
+  });
+});
+
 describe('shared budgets in Redis', { skip: !redisUrl && 'REDIS_URL not set' }, () => {
   const prefix = `sigsvc-test:${randomBytes(6).toString('hex')}`;
   const connections: Redis[] = [];
@@ -219,5 +249,21 @@ describe('shared budgets in Redis', { skip: !redisUrl && 'REDIS_URL not set' }, 
     }
     assert.equal(allowed, 60);
     assert.equal(reservationChunk(60), 6);
+  });
+
+  test('two instances deciding many concurrent requests still spend exactly the shared budget', async () => {
+    const config = loadConfig({ RATE_LIMIT_FREE: '60/60' });
+    const instances = await Promise.all(
+      [0, 1].map(async () => {
+        const redis = new Redis(redisUrl!);
+        connections.push(redis);
+        await once(redis, 'ready');
+        return createBudgets(config, { redis, prefix: `${prefix}:concurrent` });
+      }),
+    );
+    const decisions = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => instances[i % 2]!.free.decide('198.51.100.8')),
+    );
+    assert.equal(decisions.filter((d) => d.allowed).length, 60);
   });
 });
