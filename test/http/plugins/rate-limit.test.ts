@@ -222,6 +222,30 @@ describe('reservations of a shared budget', () => {
   });
 });
 
+describe('reservations renewed ahead of time (large budgets)', () => {
+  test('a busy client gets the next chunk reserved while half of the current one is left', async () => {
+    const inner = new CountingLimiter({ points: 10_000, duration: 60 });
+    const limiter = new ReservingLimiter(inner, 20);
+    for (let i = 0; i < 100; i++) await limiter.consume('client');
+    // 100 points in chunks of 20, plus at most one chunk reserved ahead.
+    assert.ok(inner.calls >= 5 && inner.calls <= 6, `calls: ${inner.calls}`);
+    assert.ok((await inner.get('client'))!.consumedPoints <= 120);
+  });
+
+  test('reserving ahead never lets more than the shared budget through', async () => {
+    const inner = new CountingLimiter({ points: 50, duration: 60 });
+    const limiter = new ReservingLimiter(inner, 20);
+    let allowed = 0;
+    for (let i = 0; i < 80; i++) {
+      await limiter.consume('client').then(
+        () => allowed++,
+        () => {},
+      );
+    }
+    assert.equal(allowed, 50);
+  });
+});
+
 describe('shared budgets in Redis', { skip: !redisUrl && 'REDIS_URL not set' }, () => {
   const prefix = `sigsvc-test:${randomBytes(6).toString('hex')}`;
   const connections: Redis[] = [];
