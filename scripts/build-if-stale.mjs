@@ -1,16 +1,15 @@
 /**
- * `npm start`'s build step: compiles src/ into dist/ (`tsc -b tsconfig.build.json`) only when a source file or a
- * compiler setting is newer than the last build, so a start after `npm ci` (which builds) or after an unchanged
- * previous start costs a directory walk instead of loading the compiler. Plain JavaScript, run by plain node.
+ * `npm start`'s build step: bundles src/ into dist/ (scripts/build.mjs) only when a source file or a build setting is
+ * newer than the last build, so a start after `npm ci` (which builds) or after an unchanged previous start costs a
+ * directory walk. Plain JavaScript, run by plain node.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const marker = path.join(root, 'dist', '.tsbuildinfo');
-const inputs = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => path.join(root, f));
+const stamp = path.join(root, 'dist', '.build-stamp');
+const inputs = ['scripts/build.mjs', 'package-lock.json'].map((f) => path.join(root, f));
 
 function newestUnder(dir) {
   let newest = 0;
@@ -24,7 +23,7 @@ function newestUnder(dir) {
 function stale() {
   let built;
   try {
-    built = fs.statSync(marker).mtimeMs;
+    built = fs.statSync(stamp).mtimeMs;
   } catch {
     return true;
   }
@@ -36,10 +35,7 @@ function stale() {
 }
 
 if (stale()) {
-  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const result = spawnSync(process.execPath, [tsc, '-b', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-  // tsc leaves its build info untouched when the changed inputs compile to the same output; mark this build.
-  const now = new Date();
-  fs.utimesSync(marker, now, now);
+  const { bundle, makeTemplate } = await import('./build.mjs');
+  await bundle();
+  makeTemplate();
 }

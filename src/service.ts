@@ -7,7 +7,9 @@ import { loadSnapshot } from './snapshot/load.js';
 import { migrateToLatest, openStore, storeOptions, type Store } from './store/database.js';
 import { countPeriods } from './store/periods.js';
 import { createRedis, pingRedis } from './store/redis.js';
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
+import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { startMetricsListener } from './http/plugins/observability.js';
 import { setSnapshotPeriod } from './metrics.js';
@@ -52,7 +54,17 @@ export async function startService(
   };
   // Node's own start and the loading of the code, up to here.
   logger.debug({ phase: 'load code', ms: Math.round(mark.wall), cpuMs: Math.round(mark.cpu) }, 'start phase');
-  const store = await (options.store ?? openStore(storeOptions(config)));
+  const storeOpening = options.store ?? openStore(storeOptions(config));
+  storeOpening.catch(() => {}); // awaited (and reported) below
+  // A first start on a new embedded data directory: make the demo dataset now, on this core, while the database's
+  // host process initialises its cluster on the other one (the dataset is deterministic, so it is the one
+  // seedDemoIfEmpty would make; it is written only if the store turns out to be empty).
+  const early =
+    config.demoData && !config.databaseUrl && !existsSync(path.join(config.dataDir, 'pglite', 'PG_VERSION'))
+      ? (await import('./pipeline/demo/seed.js')).generateDemo({ seed: config.demoSeed })
+      : undefined;
+  if (early) phase('generate demo data (while the database initialises)');
+  const store = await storeOpening;
   let limiterRedis: Redis | undefined;
   let metricsServer: Server | undefined;
   phase(store.hostsEmbedded ? 'open embedded database' : 'connect to database');
@@ -62,9 +74,9 @@ export async function startService(
     // The demo generator is loaded only for an empty store (seedDemoIfEmpty checks again, under a lock).
     if (config.demoData && (await countPeriods(store.db)) === 0) {
       const { seedDemoIfEmpty } = await import('./pipeline/demo/seed.js');
-      const written = await seedDemoIfEmpty(store.db, { seed: config.demoSeed });
+      const written = await seedDemoIfEmpty(store.db, { seed: config.demoSeed }, early);
       if (written > 0) logger.info({ periods: written }, 'loaded the synthetic demo dataset');
-      phase('generate and store demo data');
+      phase(early ? 'store demo data' : 'generate and store demo data');
     }
     const holder = new SnapshotHolder(await loadSnapshot(store.db, config.baseUrl));
     // The answer, search and diligence indexes of the period are built once the server listens (see warmUp).

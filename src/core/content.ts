@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { PACKAGE_ROOT } from '../package-root.js';
 import { siteUrls } from './urls.js';
 
 /**
@@ -11,8 +11,8 @@ import { siteUrls } from './urls.js';
  * schema; a bad file stops the start with the file and the field named.
  */
 
-/** content/ of the package: src/core/ (or dist/core/ once built) is two levels below the repository root. */
-export const PACKAGED_CONTENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'content');
+/** content/ of the package. */
+export const PACKAGED_CONTENT_DIR = path.join(PACKAGE_ROOT, 'content');
 
 export class DocumentContentError extends Error {
   constructor(

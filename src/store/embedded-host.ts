@@ -12,10 +12,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGLITE_SETTINGS, readTemplate } from './pglite-template.js';
 
 const SOCKET_PORT = 5432;
 const MAX_SOCKET_PATH = 100;
-export const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB'];
 
 interface QueuedMessage {
   handlerId: number;
@@ -92,9 +92,14 @@ function keepConnectionsApart(server: PGLiteSocketServer, db: PGlite): void {
 }
 
 async function main(dataDir: string): Promise<void> {
+  const clusterDir = path.join(dataDir, 'pglite');
+  // A new data directory starts from the packed cluster template when the build made one (no initdb).
+  const fresh = !(await fs.stat(path.join(clusterDir, 'PG_VERSION')).catch(() => undefined));
+  const template = fresh ? readTemplate() : undefined;
   const db = await PGlite.create({
-    dataDir: path.join(dataDir, 'pglite'),
+    dataDir: clusterDir,
     startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+    ...(template ? { loadDataDir: new Blob([template]) } : {}),
   });
   const socketPath = path.join(dataDir, `.s.PGSQL.${SOCKET_PORT}`);
   const useUnixSocket = socketPath.length <= MAX_SOCKET_PATH;

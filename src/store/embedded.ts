@@ -1,8 +1,10 @@
 import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lockfile from 'proper-lockfile';
+import { PACKAGE_ROOT } from '../package-root.js';
 
 /**
  * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) in DATA_DIR.
@@ -37,8 +39,16 @@ async function readEndpoint(dataDir: string): Promise<EmbeddedEndpoint | undefin
   }
 }
 
-/** The host process's entry point, beside this module (`.ts` under tsx, `.js` once built). */
-const HOST_MODULE = new URL(`./embedded-host${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+/**
+ * The host process's entry point: beside this module under tsx (`src/store/embedded-host.ts`), else the bundle's
+ * own entry (`dist/store/embedded-host.js`; this module itself is then inside a bundle file elsewhere in dist/).
+ */
+const HOST_MODULE = (() => {
+  const beside = fileURLToPath(
+    new URL(`./embedded-host${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+  );
+  return existsSync(beside) ? beside : path.join(PACKAGE_ROOT, 'dist', 'store', 'embedded-host.js');
+})();
 /** Node options the host inherits: module loaders only (tsx under tests), not the server's heap or profiler flags. */
 const LOADER_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
 
@@ -62,7 +72,7 @@ type HostMessage = { type: 'ready'; host: string; port: number } | { type: 'fail
  * pipeline publishing a period through the socket never blocks the event loop that answers HTTP.
  */
 async function startHost(dataDir: string, release: () => Promise<void>): Promise<EmbeddedHost> {
-  const child = fork(fileURLToPath(HOST_MODULE), [dataDir], {
+  const child = fork(HOST_MODULE, [dataDir], {
     execArgv: loaderArgs(process.execArgv),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

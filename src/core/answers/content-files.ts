@@ -1,11 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { PACKAGE_ROOT } from '../../package-root.js';
 
-/**
- * The repository's root, where `content/` and `data/` live. This file sits at src/core/answers/ (or dist/core/answers/ once built),
- * three levels below the root either way.
- */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/** The repository's root, where `content/` and `data/` live. */
+export const REPO_ROOT = PACKAGE_ROOT;
 
 export function repoPath(...parts: string[]): string {
   return path.join(REPO_ROOT, ...parts);

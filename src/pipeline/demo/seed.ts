@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { addDays, lastCompletePeriod, type PeriodRef } from '../../core/periods.js';
 import { countPeriods, inTransaction, publishPeriod } from '../../store/periods.js';
 import type { Database } from '../../store/schema.js';
-import { DEMO_DATASET_NAME, generateDemoDataset } from './generate.js';
+import { DEMO_DATASET_NAME, generateDemoDataset, type DemoDataset } from './generate.js';
 
 export const DEMO_STARTUPS = 315;
 export const DEMO_PERIODS = 30;
@@ -17,20 +17,31 @@ export interface SeedOptions {
   now?: Date;
 }
 
+/** The demo dataset these options describe (deterministic: the same options give the same dataset). */
+export function generateDemo(options: SeedOptions): DemoDataset {
+  return generateDemoDataset({
+    seed: options.seed,
+    startups: options.startups ?? DEMO_STARTUPS,
+    periods: options.periods ?? DEMO_PERIODS,
+    endPeriod: options.endPeriod ?? lastCompletePeriod(options.now ?? new Date()),
+  });
+}
+
 /**
  * Loads the synthetic demo dataset when the store holds no period at all. Several instances starting together
  * serialise on an advisory lock, so the dataset is written once. Returns the number of periods written.
+ * `generated` is the dataset generateDemo(options) made beforehand (a first start makes it while the embedded
+ * database initialises); without it the dataset is generated here, and only when the store is empty.
  */
-export async function seedDemoIfEmpty(db: Kysely<Database>, options: SeedOptions): Promise<number> {
+export async function seedDemoIfEmpty(
+  db: Kysely<Database>,
+  options: SeedOptions,
+  generated?: DemoDataset,
+): Promise<number> {
   return inTransaction(db, async (trx) => {
     await sql`select pg_advisory_xact_lock(${SEED_LOCK})`.execute(trx);
     if ((await countPeriods(trx)) > 0) return 0;
-    const dataset = generateDemoDataset({
-      seed: options.seed,
-      startups: options.startups ?? DEMO_STARTUPS,
-      periods: options.periods ?? DEMO_PERIODS,
-      endPeriod: options.endPeriod ?? lastCompletePeriod(options.now ?? new Date()),
-    });
+    const dataset = generated ?? generateDemo(options);
     for (const { period, ranked } of dataset.periods) {
       await publishPeriod(trx, {
         period,

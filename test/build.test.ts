@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import { templatePath } from '../src/store/pglite-template.js';
+
+const run = promisify(execFile);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The built service, as `npm start` runs it: the esbuild bundle in dist/ (scripts/build.mjs), the embedded database
+ * (its host process started from the bundle, its cluster unpacked from the build's template) and the libraries kept
+ * outside the bundle (PGlite, Swagger, citation-js, pino, ioredis). The rest of the suite runs the sources under tsx.
+ */
+describe('the built bundle', () => {
+  let dataDir: string;
+  let child: ChildProcess | undefined;
+  let base: string;
+  let log = '';
+
+  before(async () => {
+    await run(process.execPath, ['scripts/build.mjs']);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signal-bundle-'));
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'debug' };
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
+    child = spawn(process.execPath, ['dist/cli/main.js', 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    const deadline = Date.now() + 60_000;
+    while (!log.includes('"msg":"serving"')) {
+      if (child.exitCode !== null) throw new Error(`the bundle exited with ${child.exitCode}:\n${log}`);
+      if (Date.now() > deadline) throw new Error(`the bundle did not start:\n${log}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+
+  after(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child!.once('exit', r));
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('the build writes the entry points and the embedded database cluster template', () => {
+    for (const entry of ['cli/main.js', 'cli/mcp.js', 'store/embedded-host.js']) {
+      assert.ok(fs.existsSync(path.join('dist', entry)), entry);
+    }
+    assert.ok(fs.statSync(templatePath()).size > 1_000_000);
+  });
+
+  test('a first start generates the demo data while the database initialises, and logs each phase', () => {
+    assert.match(log, /"phase":"generate demo data \(while the database initialises\)"/);
+    assert.match(log, /"phase":"store demo data"/);
+    assert.doesNotMatch(log, /"level":50/);
+  });
+
+  test('the bundled server answers the data, the site, the API document and a citation', async () => {
+    const signals = await fetch(`${base}/api/signals.json`);
+    assert.equal(signals.status, 200);
+    assert.match(((await signals.json()) as { meta: { name: string } }).meta.name, /synthetic/i);
+    const home = await fetch(`${base}/`);
+    assert.equal(home.status, 200);
+    const css = /href="(\/assets\/[^"]+\.css[^"]*)"/.exec(await home.text());
+    assert.ok(css, 'the home page links its stylesheet');
+    assert.equal((await fetch(`${base}${css[1]}`)).status, 200);
+    const openapi = await fetch(`${base}/api/openapi.json`);
+    assert.equal(((await openapi.json()) as { openapi: string }).openapi.slice(0, 2), '3.');
+    const bibtex = await fetch(`${base}/api/cite/bibtex/paper`);
+    assert.equal(bibtex.status, 200);
+    assert.match(await bibtex.text(), /^@\w+\{/);
+  });
+
+  test('the bundled MCP stdio server answers initialize', async () => {
+    const mcp = spawn(process.execPath, ['dist/cli/mcp.js'], {
+      env: { ...process.env, SIGNAL_BASE_URL: base },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let out = '';
+    mcp.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    mcp.stdin!.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+      })}\n`,
+    );
+    const deadline = Date.now() + 20_000;
+    while (!out.includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    mcp.kill();
+    const answer = JSON.parse(out.split('\n')[0]!) as { result: { serverInfo: { name: string } } };
+    assert.equal(answer.result.serverInfo.name, 'signal-service');
+  });
+});
