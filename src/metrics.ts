@@ -53,19 +53,66 @@ const payments = new Counter({
   registers: [metricsRegistry],
 });
 
-const pipelineRuns = new Counter({
-  name: 'pipeline_runs_total',
-  help: 'Pipeline runs finished, by outcome (published, incomplete, failed…).',
-  labelNames: ['outcome'] as const,
+/**
+ * The pipeline runs in CLI and worker processes, not in the server: its figures are read from the database (the
+ * pipeline_runs table, shared by every process and instance) when /metrics is scraped, through the reader that
+ * watchPipelineMetrics installs. At most one query per PIPELINE_METRICS_TTL_MS; if the database does not answer,
+ * the last values are kept.
+ */
+export interface PipelineFigures {
+  runsByStatus: Record<string, number>;
+  /** GitHub API requests the runs spent, and how many of them were answered 304 Not Modified. */
+  githubRequests: number;
+  githubNotModified: number;
+}
+let readPipelineFigures: (() => Promise<PipelineFigures>) | undefined;
+let pipelineFigures: PipelineFigures | undefined;
+let pipelineFiguresAt = 0;
+const PIPELINE_METRICS_TTL_MS = 5_000;
+const PIPELINE_STATUSES = ['collecting', 'complete', 'published', 'incomplete'] as const;
+
+async function refreshPipelineFigures(): Promise<PipelineFigures | undefined> {
+  if (readPipelineFigures && Date.now() - pipelineFiguresAt >= PIPELINE_METRICS_TTL_MS) {
+    pipelineFiguresAt = Date.now();
+    pipelineFigures = await readPipelineFigures().catch(() => pipelineFigures);
+  }
+  return pipelineFigures;
+}
+
+new Gauge({
+  name: 'pipeline_runs',
+  help: 'Pipeline runs recorded in the database, by status (collecting, complete = dry run done, published, incomplete).',
+  labelNames: ['status'] as const,
   registers: [metricsRegistry],
+  async collect() {
+    const figures = await refreshPipelineFigures();
+    if (!figures) return;
+    for (const status of new Set([...PIPELINE_STATUSES, ...Object.keys(figures.runsByStatus)])) {
+      this.labels(status).set(figures.runsByStatus[status] ?? 0);
+    }
+  },
 });
 
-const githubRequests = new Counter({
+new Counter({
   name: 'github_requests_total',
-  help: 'Requests sent to the GitHub API, by kind (rest, graphql) and result (ok, not_modified, error…).',
-  labelNames: ['kind', 'result'] as const,
+  help: 'GitHub API requests spent by all pipeline runs (result: sent = every request, not_modified = of which answered 304).',
+  labelNames: ['result'] as const,
   registers: [metricsRegistry],
+  async collect() {
+    const figures = await refreshPipelineFigures();
+    if (!figures) return;
+    // A total read from the database: set by resetting and adding (prom-client counters have no set).
+    this.reset();
+    this.labels('sent').inc(figures.githubRequests);
+    this.labels('not_modified').inc(figures.githubNotModified);
+  },
 });
+
+/** Installs the reader of the pipeline's figures (the service calls it with its database once the store is open). */
+export function watchPipelineMetrics(read: () => Promise<PipelineFigures>): void {
+  readPipelineFigures = read;
+  pipelineFiguresAt = 0;
+}
 
 const databaseUnavailable = new Counter({
   name: 'database_unavailable_total',
@@ -133,16 +180,6 @@ export function countCreditsCharged(credits = 1): void {
 /** A payment settled (credited or paid for a call) or refused (invalid, replayed, below price…). */
 export function countPayment(method: string, outcome: 'settled' | 'refused'): void {
   payments.labels(method, outcome).inc();
-}
-
-/** A pipeline run that ended, with its outcome. */
-export function countPipelineRun(outcome: string): void {
-  pipelineRuns.labels(outcome).inc();
-}
-
-/** GitHub API requests spent (n at once for a batch). */
-export function countGithubRequests(kind: 'rest' | 'graphql', result: string, n = 1): void {
-  if (n > 0) githubRequests.labels(kind, result).inc(n);
 }
 
 /** A request answered 503 because the database did not answer. */

@@ -12,7 +12,8 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { startMetricsListener } from './http/plugins/observability.js';
-import { setSnapshotPeriod } from './metrics.js';
+import { setSnapshotPeriod, watchPipelineMetrics } from './metrics.js';
+import { pipelineFigures } from './store/pipeline.js';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -71,6 +72,7 @@ export async function startService(
   try {
     await migrateToLatest(store.db);
     phase('migrate');
+    watchPipelineMetrics(() => pipelineFigures(store.db));
     // The demo generator is loaded only for an empty store (seedDemoIfEmpty checks again, under a lock).
     if (config.demoData && (await countPeriods(store.db)) === 0) {
       const { seedDemoIfEmpty } = await import('./pipeline/demo/seed.js');

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  countCreditsCharged,
-  countGithubRequests,
-  countPayment,
-  countPipelineRun,
-  renderMetrics,
-} from '../src/metrics.js';
+import { after, before } from 'node:test';
+import { countCreditsCharged, countPayment, renderMetrics, watchPipelineMetrics } from '../src/metrics.js';
+import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
+import { createRun, pipelineFigures, saveOutcomes } from '../src/store/pipeline.js';
+import { createTestStorage, type TestStorage } from './helpers/database.js';
 
 async function value(series: string): Promise<number> {
   const { body } = await renderMetrics();
@@ -34,20 +32,46 @@ describe('metrics other parts of the service count', () => {
     assert.equal(await value(refused), r0 + 2);
   });
 
-  test('pipeline runs by outcome and GitHub requests by kind and result', async () => {
-    const run = 'pipeline_runs_total{outcome="published"';
-    const gh = 'github_requests_total{kind="rest",result="not_modified"';
-    const [r0, g0] = [await value(run), await value(gh)];
-    countPipelineRun('published');
-    countGithubRequests('rest', 'not_modified', 5);
-    assert.equal(await value(run), r0 + 1);
-    assert.equal(await value(gh), g0 + 5);
-  });
-
   test('the text is Prometheus exposition format', async () => {
     const { contentType, body } = await renderMetrics();
     assert.match(contentType, /^text\/plain; version=0\.0\.4/);
     assert.match(body, /^# TYPE credits_charged_total counter$/m);
     assert.match(body, /^# TYPE http_request_duration_seconds histogram$/m);
+  });
+});
+
+describe('pipeline figures come from the database the pipeline writes to', () => {
+  let storage: TestStorage;
+  let store: Store;
+  before(async () => {
+    storage = await createTestStorage();
+    store = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
+    await migrateToLatest(store.db);
+  });
+  after(async () => {
+    await store.close();
+    await storage.cleanup();
+  });
+
+  test('runs by status and the GitHub requests they spent, as another process recorded them', async () => {
+    const newRun = (periodSlug: string) =>
+      createRun(store.db, { periodSlug, dryRun: false, fullRefresh: false, collectFrom: '2026-01-01', orgs: [] });
+    const first = await newRun('2026-w40');
+    await newRun('2026-w41');
+    await saveOutcomes(store.db, first.id, [], { requests: 12, notModified: 5, rateRemaining: 4000 });
+    watchPipelineMetrics(() => pipelineFigures(store.db));
+    assert.equal(await value('pipeline_runs{status="collecting"'), 2);
+    assert.equal(await value('pipeline_runs{status="published"'), 0);
+    assert.equal(await value('github_requests_total{result="sent"'), 12);
+    assert.equal(await value('github_requests_total{result="not_modified"'), 5);
+  });
+
+  test('a database that does not answer keeps the last figures instead of failing the scrape', async () => {
+    watchPipelineMetrics(() => pipelineFigures(store.db));
+    const sent = await value('github_requests_total{result="sent"');
+    watchPipelineMetrics(() => Promise.reject(new Error('connection refused')));
+    const { body } = await renderMetrics();
+    assert.match(body, /^# TYPE pipeline_runs gauge$/m);
+    assert.equal(await value('github_requests_total{result="sent"'), sent);
   });
 });

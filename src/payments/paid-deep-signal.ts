@@ -4,6 +4,7 @@ import { deepSignal, type HistoryReader } from '../core/deep-signal/index.js';
 import { PROBLEM_CONTENT_TYPE, problemBody, statusTitle } from '../http/problem.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Executor } from './keys.js';
+import { countCreditsCharged } from '../metrics.js';
 import { chargeOneCredit } from './ledger.js';
 
 /**
@@ -86,6 +87,7 @@ async function answerOnce(call: PaidCall, db: Executor = call.db): Promise<PaidA
   }
   const charge = await chargeOneCredit(db, call.account.id, `deep-signal:${result.startup.login}`);
   if (!charge.charged) return noCredit();
+  countCreditsCharged();
   return {
     status: 200,
     contentType: JSON_TYPE,
@@ -135,8 +137,9 @@ async function answerIdempotently(call: PaidCall, key: string): Promise<PaidAnsw
   if (earlier) return replay(earlier, hash);
   // Build the payload before the transaction (reading history outside it keeps the transaction to a few statements).
   const result = await deepSignal(call.snapshot, call.readHistory, call.name);
+  let charged = false;
   try {
-    return await call.db.transaction().execute(async (trx) => {
+    const answer = await call.db.transaction().execute(async (trx) => {
       await sql`select set_config('lock_timeout', ${`${IDEMPOTENCY_WAIT_MS}ms`}, true)`.execute(trx);
       await sql`select pg_advisory_xact_lock(hashtextextended(${`${call.account.id}\n${key}`}, 0))`.execute(trx);
       const recorded = await findRecorded(trx, call.account.id, key);
@@ -152,6 +155,7 @@ async function answerIdempotently(call: PaidCall, key: string): Promise<PaidAnsw
         };
       } else {
         const charge = await chargeOneCredit(trx, call.account.id, `deep-signal:${result.startup.login}`);
+        charged = charge.charged;
         answer = charge.charged
           ? {
               status: 200,
@@ -181,6 +185,9 @@ async function answerIdempotently(call: PaidCall, key: string): Promise<PaidAnsw
         .execute();
       return answer;
     });
+    // Counted once the charge has committed with its record.
+    if (charged) countCreditsCharged();
+    return answer;
   } catch (err) {
     if ((err as { code?: string }).code === '55P03') {
       return problem(

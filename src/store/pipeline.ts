@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
+import { sql, type ColumnType, type Generated, type Kysely, type Selectable } from 'kysely';
+import type { PipelineFigures } from '../metrics.js';
 import type { RawOrgActivity, WatchlistEntry } from '../pipeline/types.js';
 import { inTransaction } from './periods.js';
 import type { Database } from './schema.js';
@@ -483,4 +484,23 @@ export async function runCoverage(
 export async function deleteDemoPeriods(trx: Kysely<Database>): Promise<number> {
   const result = await trx.deleteFrom('periods').where('dataset', '=', 'synthetic-demo').executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** What /metrics reports of the pipeline: runs by status and the GitHub requests they spent (one query). */
+export async function pipelineFigures(db: Kysely<Database>): Promise<PipelineFigures> {
+  const rows = await pipelineDb(db)
+    .selectFrom('pipeline_runs')
+    .select([
+      'status',
+      sql<number>`count(*)::int`.as('runs'),
+      sql<number>`coalesce(sum(requests), 0)::bigint`.as('requests'),
+      sql<number>`coalesce(sum(not_modified), 0)::bigint`.as('not_modified'),
+    ])
+    .groupBy('status')
+    .execute();
+  return {
+    runsByStatus: Object.fromEntries(rows.map((r) => [r.status, Number(r.runs)])),
+    githubRequests: rows.reduce((sum, r) => sum + Number(r.requests), 0),
+    githubNotModified: rows.reduce((sum, r) => sum + Number(r.not_modified), 0),
+  };
 }

@@ -10,6 +10,7 @@ import {
   verifyWebhook,
   WebhookSignatureError,
 } from '../../payments/checkout.js';
+import { countPayment } from '../../metrics.js';
 import { createMailer, startMailOutbox } from '../../payments/mail.js';
 import { CHECKOUT_CSP, creditsPage, successPage } from '../../payments/pages.js';
 import type { AppContext } from '../context.js';
@@ -186,6 +187,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           throw err;
         }
         const { outcome, mailId } = await handleStripeEvent(ctx.store.db, checkout, event);
+        if (outcome === 'fulfilled') countPayment('card', 'settled');
         if (mailId !== undefined) outbox?.kick();
         request.log.info({ event: event.id, type: event.type, outcome }, 'stripe event');
         (reply as FastifyReply).header('cache-control', 'no-store').send({ received: true, outcome });

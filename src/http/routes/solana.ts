@@ -1,13 +1,14 @@
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { siteUrls } from '../../core/urls.js';
+import { countPayment } from '../../metrics.js';
 import { redeemSolanaPayment } from '../../payments/solana/redeem.js';
 import { rpcTransactionFetcher } from '../../payments/solana/rpc.js';
 import { payeeTokenAccount, solanaTerms, type SolanaSettings } from '../../payments/solana/terms.js';
 import { SolanaRedeemRequest, SolanaRedeemResponse, SolanaTermsResponse } from '../../schemas/payments.js';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
-import { unavailable } from '../problem.js';
+import { HttpProblem, unavailable } from '../problem.js';
 import { CREDIT_KEY_SECURITY, creditAccountOf, creditKeyHook } from '../credit-key.js';
 
 export const SOLANA_PATH = '/api/agent/deep-signal/solana';
@@ -101,7 +102,13 @@ export async function solanaRoutes(app: FastifyInstance, ctx: AppContext): Promi
         fetchTransaction!,
         account,
         request.body.signature,
-      );
+      ).catch((err: unknown) => {
+        // A payment the service turned down (not found, too small, wrong mint or payee, redeemed before). 400 and 503
+        // are not verdicts on a payment: a malformed signature, or a node that did not answer.
+        if (err instanceof HttpProblem && [402, 409, 422].includes(err.status)) countPayment('solana', 'refused');
+        throw err;
+      });
+      countPayment('solana', 'settled');
       request.log.info(
         { signature: redemption.signature, credits: redemption.creditsAdded, account: account.id },
         'solana payment redeemed',

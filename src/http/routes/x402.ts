@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { deepSignal } from '../../core/deep-signal/index.js';
 import { siteUrls } from '../../core/urls.js';
 import { httpFacilitator } from '../../payments/x402/facilitator.js';
+import { countPayment } from '../../metrics.js';
 import { payPerCall } from '../../payments/x402/pay-per-call.js';
 import { paymentRequiredBody, paymentRequirements } from '../../payments/x402/requirements.js';
 import {
@@ -105,10 +106,13 @@ export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise
       reply.header('cache-control', 'no-store');
       switch (outcome.kind) {
         case 'payment-required':
+          // Without an X-PAYMENT header this is the price quote, not a refused payment.
+          if (header !== undefined && header.trim() !== '') countPayment('x402', 'refused');
           return reply.code(402).send(paymentRequiredBody(requirements, outcome.error));
         case 'not-found':
           return reply.code(404).send(outcome.body);
         case 'paid':
+          countPayment('x402', 'settled');
           request.log.info(
             { txHash: outcome.receipt.txHash, network: outcome.receipt.network, payer: outcome.receipt.payer },
             'x402 payment settled',

@@ -4,6 +4,7 @@ import Stripe from 'stripe';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { FakeSmtp } from '../../helpers/fake-smtp.js';
 import { FakeStripe } from '../../helpers/fake-stripe.js';
+import { metricValue } from '../../helpers/metrics.js';
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_signal_service';
 const stripe = new Stripe('sk_test_signing_only');
@@ -177,8 +178,10 @@ describe('card checkout, webhook and key delivery', () => {
   test('a replayed event changes nothing', async () => {
     const sessionId = newSessionId();
     const payload = event('checkout.session.completed', { id: sessionId });
+    const settledBefore = await metricValue('payments_total{method="card",outcome="settled"');
     assert.equal(((await (await deliver(payload)).json()) as { outcome: string }).outcome, 'fulfilled');
     assert.equal(((await (await deliver(payload)).json()) as { outcome: string }).outcome, 'duplicate-event');
+    assert.equal(await metricValue('payments_total{method="card",outcome="settled"'), settledBefore + 1);
     assert.equal(await accountsFor(sessionId), 1);
     assert.equal(await grantsFor(sessionId), 1);
   });

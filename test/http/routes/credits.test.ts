@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { issueKey, revokeKey } from '../../../src/payments/keys.js';
 import { creditState, ledgerTotals } from '../../../src/payments/ledger.js';
+import { renderMetrics } from '../../../src/metrics.js';
 import { DeepSignal } from '../../../src/schemas/deep-signal.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
@@ -147,6 +148,20 @@ describe('paid Deep Signal and credits routes', () => {
       await res.arrayBuffer();
     }
     assert.equal(await balanceOf(key.accountId), 4);
+  });
+
+  test('credits_charged_total counts charged calls (plain and with Idempotency-Key), not misses or replays', async () => {
+    const charged = async () => {
+      const line = (await renderMetrics()).body.split('\n').find((l) => l.startsWith('credits_charged_total'));
+      return Number(line?.slice(line.lastIndexOf(' ') + 1) ?? 0);
+    };
+    const { key } = await newKey(10);
+    const before = await charged();
+    assert.equal((await call(key, { name: tracked })).status, 200);
+    assert.equal((await call(key, { name: UNTRACKED })).status, 200);
+    assert.equal((await call(key, { name: tracked }, { 'idempotency-key': 'metrics-1' })).status, 200);
+    assert.equal((await call(key, { name: tracked }, { 'idempotency-key': 'metrics-1' })).status, 200);
+    assert.equal(await charged(), before + 2);
   });
 
   test('GET /api/account/credits answers the credit state fields exactly', async () => {

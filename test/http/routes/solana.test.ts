@@ -16,6 +16,7 @@ import {
   type TransferSpec,
 } from '../../helpers/fake-solana-rpc.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
+import { metricValue } from '../../helpers/metrics.js';
 
 const PATH = '/api/agent/deep-signal/solana';
 const DEVNET_USDC = '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU';
@@ -73,8 +74,10 @@ describe('Solana credit packs', () => {
   test('a good payment adds 100 credits once: one grant, one ledger row, X-Credits-Balance', async () => {
     const key = await newKey();
     const signature = await onChain({ recipientBefore: 5_000_000n });
+    const settledBefore = await metricValue('payments_total{method="solana",outcome="settled"');
     const res = await redeem(svc.url, key.key, { signature });
     assert.equal(res.status, 200);
+    assert.equal(await metricValue('payments_total{method="solana",outcome="settled"'), settledBefore + 1);
     const body = SolanaRedeemResponse.parse(await res.json());
     assert.deepEqual(body, { signature, creditsAdded: 100, balance: 100, amount: '19000000', cluster: 'devnet' });
     assert.equal(res.headers.get('x-credits-balance'), '100');
@@ -105,11 +108,13 @@ describe('Solana credit packs', () => {
     const [first, second] = [await newKey(), await newKey()];
     const signature = await onChain();
     assert.equal((await redeem(svc.url, first.key, { signature })).status, 200);
+    const refusedBefore = await metricValue('payments_total{method="solana",outcome="refused"');
     for (const key of [first, second]) {
       const res = await redeem(svc.url, key.key, { signature });
       assert.equal(res.status, 409);
       assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
     }
+    assert.equal(await metricValue('payments_total{method="solana",outcome="refused"'), refusedBefore + 2);
     assert.equal((await creditState(svc.service.store.db, second.accountId))?.balance, 0);
     assert.equal((await creditState(svc.service.store.db, first.accountId))?.balance, 100);
   });

@@ -10,6 +10,7 @@ import type { PaymentRequirements } from '../../../src/payments/x402/requirement
 import { startFakeFacilitator, type FakeFacilitator } from '../../helpers/fake-facilitator.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { testPayer } from '../../helpers/x402-payer.js';
+import { metricValue } from '../../helpers/metrics.js';
 
 const PATH = '/api/agent/deep-signal/x402';
 const PAY_TO = '0x209693bc6afc0c5328ba36faf03c514ef312287c';
@@ -78,8 +79,10 @@ describe('POST /api/agent/deep-signal/x402', () => {
   test('a paid call for a tracked startup: 200 DeepSignal, X-PAYMENT-RESPONSE, one settlement recorded', async () => {
     const payer = testPayer();
     const { header, nonce } = await payer.pay(await requirementsOf(svc, tracked));
+    const settledBefore = await metricValue('payments_total{method="x402",outcome="settled"');
     const res = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
     assert.equal(res.status, 200);
+    assert.equal(await metricValue('payments_total{method="x402",outcome="settled"'), settledBefore + 1);
     const body = DeepSignal.parse(await res.json());
     assert.equal(body.name, tracked);
     assert.match(res.headers.get('access-control-expose-headers') ?? '', /X-PAYMENT-RESPONSE/i);
@@ -152,8 +155,10 @@ describe('POST /api/agent/deep-signal/x402', () => {
     const requirements = await requirementsOf(svc, tracked);
     const { header } = await testPayer().pay(requirements, { to: '0x1111111111111111111111111111111111111111' });
     const callsBefore = facilitator.calls.length;
+    const refusedBefore = await metricValue('payments_total{method="x402",outcome="refused"');
     const res = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
     assert.equal(res.status, 402);
+    assert.equal(await metricValue('payments_total{method="x402",outcome="refused"'), refusedBefore + 1);
     const body = X402PaymentRequired.parse(await res.json());
     assert.equal(body.error, 'invalid_exact_evm_payload_recipient_mismatch');
     assert.equal(facilitator.calls.length, callsBefore);
