@@ -113,7 +113,7 @@ function cgroupMaker(quota: number): GroupMaker | undefined {
   return undefined;
 }
 
-async function hasTaskset(): Promise<boolean> {
+export async function hasTaskset(): Promise<boolean> {
   try {
     await run('taskset', ['-V']);
     return true;
