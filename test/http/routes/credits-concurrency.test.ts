@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/logger.js';
@@ -7,18 +6,8 @@ import { issueKey } from '../../../src/payments/keys.js';
 import { creditState, ledgerTotals } from '../../../src/payments/ledger.js';
 import { startService, type RunningService } from '../../../src/service.js';
 import { postgresUrl } from '../../helpers/database.js';
+import { freePort } from '../../helpers/net.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 /** A second server instance on the first one's PostgreSQL database. */
 async function secondInstance(first: TestService): Promise<RunningService> {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { issueKey, revokeKey } from '../../../src/payments/keys.js';
 import { creditState, ledgerTotals } from '../../../src/payments/ledger.js';
-import { renderMetrics } from '../../../src/metrics.js';
+import { metricValue } from '../../helpers/metrics.js';
 import { DeepSignal } from '../../../src/schemas/deep-signal.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
@@ -151,10 +151,7 @@ describe('paid Deep Signal and credits routes', () => {
   });
 
   test('credits_charged_total counts charged calls (plain and with Idempotency-Key), not misses or replays', async () => {
-    const charged = async () => {
-      const line = (await renderMetrics()).body.split('\n').find((l) => l.startsWith('credits_charged_total'));
-      return Number(line?.slice(line.lastIndexOf(' ') + 1) ?? 0);
-    };
+    const charged = () => metricValue('credits_charged_total');
     const { key } = await newKey(10);
     const before = await charged();
     assert.equal((await call(key, { name: tracked })).status, 200);
