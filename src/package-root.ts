@@ -3,11 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The package's root directory (where package.json, `content/` and `data/` live): the nearest directory above this
- * module that holds a package.json. Found by walking up rather than by counting levels, because the same code runs
+ * The nearest directory at or above `from` that holds a package.json. PACKAGE_ROOT is this package's (where
+ * package.json, `content/` and `data/` live). Found by walking up rather than by counting levels, because the same code runs
  * from src/ (under tsx) and from dist/ (bundled: a module may land in any chunk file).
  */
-function findRoot(from: string): string {
+export function packageRootAbove(from: string): string {
   let dir = from;
   for (;;) {
     if (existsSync(path.join(dir, 'package.json'))) return dir;
@@ -17,4 +17,4 @@ function findRoot(from: string): string {
   }
 }
 
-export const PACKAGE_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
+export const PACKAGE_ROOT = packageRootAbove(path.dirname(fileURLToPath(import.meta.url)));

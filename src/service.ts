@@ -7,12 +7,11 @@ import { loadSnapshot } from './snapshot/load.js';
 import { migrateToLatest, openStore, storeOptions, type Store } from './store/database.js';
 import { countPeriods } from './store/periods.js';
 import { createRedis, pingRedis } from './store/redis.js';
-import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
-import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { startMetricsListener } from './http/plugins/observability.js';
 import { setSnapshotPeriod, watchPipelineMetrics } from './metrics.js';
+import { clusterInitialised } from './store/pglite-template.js';
 import { pipelineFigures } from './store/pipeline.js';
 
 export interface RunningService {
@@ -61,7 +60,7 @@ export async function startService(
   // host process initialises its cluster on the other one (the dataset is deterministic, so it is the one
   // seedDemoIfEmpty would make; it is written only if the store turns out to be empty).
   const early =
-    config.demoData && !config.databaseUrl && !existsSync(path.join(config.dataDir, 'pglite', 'PG_VERSION'))
+    config.demoData && !config.databaseUrl && !clusterInitialised(config.dataDir)
       ? (await import('./pipeline/demo/seed.js')).generateDemo({ seed: config.demoSeed })
       : undefined;
   if (early) phase('generate demo data (while the database initialises)');

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { Coalescer, coalescerPer } from '../store/coalesce.js';
+import { coalescerPer } from '../store/coalesce.js';
 import { inTransaction } from '../store/periods.js';
 import type { AccountRow, Database } from '../store/schema.js';
 import { grantCredits } from './ledger.js';
@@ -127,9 +127,7 @@ async function accountsByHash(db: Executor, hashes: readonly string[]): Promise<
   return hashes.map((hash) => byHash.get(hash));
 }
 
-const lookupsOf = coalescerPer(
-  (db: Executor) => new Coalescer((hashes: string[]) => accountsByHash(db, hashes), { maxInFlight: 4, maxBatch: 256 }),
-);
+const lookupsOf = coalescerPer(accountsByHash);
 
 /** The account a presented key opens, or undefined for a malformed, unknown or revoked key. */
 export async function findAccountByKey(db: Executor, presented: string): Promise<KeyAccount | undefined> {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Coalescer, coalescerPer } from '../store/coalesce.js';
+import { coalescerPer } from '../store/coalesce.js';
 import type { Executor } from './keys.js';
 
 /**
@@ -89,10 +89,7 @@ async function chargeBatch(db: Executor, requests: readonly ChargeRequest[]): Pr
  * Charges from the root database handle are group-committed: calls that arrive while a batch runs go together in
  * the next one (one statement, one commit), a few batches at a time. At low load a call runs alone and at once.
  */
-export const CHARGE_BATCHING = { maxInFlight: 4, maxBatch: 256 };
-const chargesOf = coalescerPer(
-  (db: Executor) => new Coalescer((requests: ChargeRequest[]) => chargeBatch(db, requests), CHARGE_BATCHING),
-);
+const chargesOf = coalescerPer(chargeBatch);
 
 /**
  * Takes one credit from the account if it has one, in one atomic statement (see chargeBatch). `balance` is the

@@ -45,14 +45,21 @@ export class Coalescer<I, O> {
   }
 }
 
-/** One coalescer per owner (a database handle), made on first use. */
+/**
+ * Group commit on a database handle: at most 4 statements in flight, up to 256 calls in each (a handle's pool has
+ * more connections than that, so other queries are never starved).
+ */
+export const GROUP_COMMIT = { maxInFlight: 4, maxBatch: 256 };
+
+/** One coalescer per owner (a database handle), made on first use, running `run(owner, items)`. */
 export function coalescerPer<K extends object, I, O>(
-  make: (owner: K) => Coalescer<I, O>,
+  run: (owner: K, items: I[]) => Promise<O[]>,
+  options = GROUP_COMMIT,
 ): (owner: K) => Coalescer<I, O> {
   const made = new WeakMap<K, Coalescer<I, O>>();
   return (owner) => {
     let coalescer = made.get(owner);
-    if (!coalescer) made.set(owner, (coalescer = make(owner)));
+    if (!coalescer) made.set(owner, (coalescer = new Coalescer((items: I[]) => run(owner, items), options)));
     return coalescer;
   };
 }

@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { PGLITE_SETTINGS, readTemplate } from './pglite-template.js';
+import { clusterDir, clusterInitialised, PGLITE_SETTINGS, readTemplate } from './pglite-template.js';
 
 const SOCKET_PORT = 5432;
 const MAX_SOCKET_PATH = 100;
@@ -92,12 +92,10 @@ function keepConnectionsApart(server: PGLiteSocketServer, db: PGlite): void {
 }
 
 async function main(dataDir: string): Promise<void> {
-  const clusterDir = path.join(dataDir, 'pglite');
   // A new data directory starts from the packed cluster template when the build made one (no initdb).
-  const fresh = !(await fs.stat(path.join(clusterDir, 'PG_VERSION')).catch(() => undefined));
-  const template = fresh ? readTemplate() : undefined;
+  const template = clusterInitialised(dataDir) ? undefined : readTemplate();
   const db = await PGlite.create({
-    dataDir: clusterDir,
+    dataDir: clusterDir(dataDir),
     startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
     ...(template ? { loadDataDir: new Blob([template]) } : {}),
   });

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PACKAGE_ROOT } from '../package-root.js';
+import { PACKAGE_ROOT, packageRootAbove } from '../package-root.js';
 
 /**
  * A freshly initialised PGlite cluster, packed once (at build time, `npm run build`) so that a new data directory
@@ -18,9 +17,18 @@ export const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB'];
 
 /** PGlite's version, from its package.json (found above its entry point: the package does not export the file). */
 function pgliteVersion(): string {
-  let dir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  const dir = packageRootAbove(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')));
   return (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** True when DATA_DIR already holds an initialised cluster (a new one is unpacked from the template, or initdb'd). */
+export function clusterInitialised(dataDir: string): boolean {
+  return fs.existsSync(path.join(clusterDir(dataDir), 'PG_VERSION'));
+}
+
+/** Where the embedded database keeps its cluster inside DATA_DIR. */
+export function clusterDir(dataDir: string): string {
+  return path.join(dataDir, 'pglite');
 }
 
 export function templatePath(): string {
@@ -44,6 +52,8 @@ export function readTemplate(): Buffer | undefined {
 export async function ensureTemplate(): Promise<string> {
   const target = templatePath();
   if (fs.existsSync(target)) return target;
+  // Loaded here only: the serving process imports this module for clusterInitialised and never needs PGlite itself.
+  const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create({ startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
   const dump = await db.dumpDataDir('gzip');
   await db.close();
