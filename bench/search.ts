@@ -13,6 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
 import { loadConfig } from '../src/config.js';
 import { buildAgentQueries } from '../src/core/answers/agent-queries.js';
 import { AnswerIndex } from '../src/core/answers/answer-index.js';
@@ -143,7 +144,8 @@ function timeIt(run: () => void, times: number): number[] {
 
 async function serve(snapshot: Snapshot, store: Store, baseUrl: string) {
   const config = loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'off', BASE_URL: baseUrl });
-  const app = await buildServer({ config, store, holder: new SnapshotHolder(snapshot) }, { logger: false });
+  const log = pino({ level: 'silent' });
+  const app = await buildServer({ config, store, holder: new SnapshotHolder(snapshot), log });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -98,7 +98,7 @@ export async function startService(
         .catch((err) => logger.warn({ err }, 'redis is not reachable: rate limits use local memory until it is'));
     }
     holder.onSwap((s) => setSnapshotPeriod(s.period.slug, s.period.publishedAt));
-    const app = await buildServer({ config, store, holder }, { logger, probes, limiterRedis });
+    const app = await buildServer({ config, store, holder, log: logger }, { probes, limiterRedis });
     phase('build server and per-period indexes');
     const stopPolling = startPeriodPoller({
       db: store.db,

@@ -37,7 +37,7 @@ async function openInvoker(config: Config, logger: Logger): Promise<{ invoke: To
       onError: (err) => logger.warn({ err }, 'signal-mcp: could not check for a new period'),
       onSwap: (s) => logger.info({ period: s.period.slug }, 'signal-mcp: serving a newly published period'),
     });
-    const ctx: AppContext = { config, store, holder };
+    const ctx: AppContext = { config, store, holder, log: logger };
     logger.info({ database: store.mode, period: holder.current?.period.slug }, 'signal-mcp: serving local data');
     return {
       invoke: localInvoker(ctx, config.signalApiKey),

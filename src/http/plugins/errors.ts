@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { countDatabaseUnavailable } from '../../metrics.js';
 import { isDatabaseUnavailable } from '../../store/database.js';
@@ -66,6 +67,8 @@ function validationFields(error: FastifyError): ProblemField[] {
  * their 4xx status; anything else is a logged 500 whose details never reach the client.
  */
 export interface ErrorHandlingOptions {
+  /** Where unexpected errors are logged (with the request id). */
+  log?: Logger;
   /** Renders the site's HTML 404 page for a path; browsers asking for a missing page get it instead of JSON. */
   htmlNotFound?: (path: string) => string;
   /** Headers of that HTML page (its Content-Security-Policy). */
@@ -101,7 +104,7 @@ export function registerErrorHandling(
     }
     if (isDatabaseUnavailable(error)) {
       countDatabaseUnavailable();
-      request.log.warn({ err: error }, 'database unavailable');
+      options.log?.warn({ reqId: request.id, err: error }, 'database unavailable');
       return sendProblem(
         request,
         reply,
@@ -109,7 +112,7 @@ export function registerErrorHandling(
         common,
       );
     }
-    request.log.error({ err: error }, 'unhandled error');
+    options.log?.error({ reqId: request.id, err: error }, 'unhandled error');
     return sendProblem(request, reply, new HttpProblem(500, statusTitle(500), 'An unexpected error occurred.'), common);
   });
 

@@ -38,7 +38,7 @@ export function metricsEnabled(config: Config): boolean {
   return config.metricsPort !== undefined || config.metricsToken !== undefined;
 }
 
-export function registerObservability(app: FastifyInstance, config: Config): void {
+export function registerObservability(app: FastifyInstance, config: Config, log: Logger): void {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
@@ -46,8 +46,9 @@ export function registerObservability(app: FastifyInstance, config: Config): voi
 
   if (config.accessLog) {
     app.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
+      log.info(
         {
+          reqId: request.id,
           method: request.method,
           url: request.url.length > 300 ? `${request.url.slice(0, 300)}…` : request.url,
           status: reply.statusCode,

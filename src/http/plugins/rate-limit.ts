@@ -377,7 +377,7 @@ export function registerRateLimit(app: FastifyInstance, config: Config, store: L
         },
         (err: unknown) => {
           // A limiter failure must never become an error response: let the request through.
-          request.log.warn({ err }, 'rate limiter failed; request let through');
+          store.log?.warn({ reqId: request.id, err }, 'rate limiter failed; request let through');
           done();
         },
       );

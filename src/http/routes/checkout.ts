@@ -47,7 +47,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           box: checkout.box,
           baseUrl: ctx.config.baseUrl,
           retryMs: ctx.config.mailRetryMs,
-          logger: app.log,
+          logger: ctx.log,
         })
       : undefined;
   if (outbox) app.addHook('onClose', () => outbox.stop());
@@ -119,7 +119,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
         try {
           session = await startCheckout(checkout, { email: request.body?.email || undefined });
         } catch (err) {
-          request.log.warn({ err: { message: (err as Error).message } }, 'could not start a Stripe Checkout Session');
+          ctx.log.warn({ reqId: request.id, err: { message: (err as Error).message } }, 'could not start a Stripe Checkout Session');
           throw new HttpProblem(502, 'Bad Gateway', 'The payment provider did not answer; try again in a moment.');
         }
         const raw = reply as FastifyReply;
@@ -189,7 +189,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
         const { outcome, mailId } = await handleStripeEvent(ctx.store.db, checkout, event);
         if (outcome === 'fulfilled') countPayment('card', 'settled');
         if (mailId !== undefined) outbox?.kick();
-        request.log.info({ event: event.id, type: event.type, outcome }, 'stripe event');
+        ctx.log.info({ reqId: request.id, event: event.id, type: event.type, outcome }, 'stripe event');
         (reply as FastifyReply).header('cache-control', 'no-store').send({ received: true, outcome });
       },
     );

@@ -57,7 +57,7 @@ export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Prom
         yield* lines;
       })(),
     );
-    stream.on('error', (err) => request.log.error({ err }, 'dataset stream failed'));
+    stream.on('error', (err) => ctx.log.error({ reqId: request.id, err }, 'dataset stream failed'));
     reply.header('content-type', 'application/x-ndjson; charset=utf-8').send(stream);
   };
   const schema = {

@@ -151,7 +151,7 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Pr
       try {
         body = await membersOf(snapshot);
       } catch (err) {
-        request.log.warn({ err }, 'could not read the trending history for the members ledger');
+        ctx.log.warn({ reqId: request.id, err }, 'could not read the trending history for the members ledger');
         throw unavailable('The members ledger cannot be graded right now: the store did not answer.', 5);
       }
       sendRendered(request, reply, body, {}, EDGE_HOUR_CACHE);

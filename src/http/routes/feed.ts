@@ -51,7 +51,7 @@ export async function feedRoutes(app: FastifyInstance, ctx: AppContext): Promise
       try {
         body = await feedOf(snapshot);
       } catch (err) {
-        request.log.warn({ err }, 'could not read the trending history for the feed');
+        ctx.log.warn({ reqId: request.id, err }, 'could not read the trending history for the feed');
         throw unavailable('The feed cannot be built right now: the store did not answer.', 5);
       }
       sendRendered(request, reply, body);

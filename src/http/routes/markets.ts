@@ -60,7 +60,7 @@ export async function marketsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       try {
         bodies = await marketsOf(snapshot);
       } catch (err) {
-        request.log.warn({ err }, 'could not compute the markets');
+        ctx.log.warn({ reqId: request.id, err }, 'could not compute the markets');
         throw unavailable('Markets cannot be computed right now: the store did not answer.', 5);
       }
       sendRendered(request, reply, bodies.get(request.params.slug)!);

@@ -109,7 +109,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
     try {
       page = await pending;
     } catch (err) {
-      request.log.warn({ err }, 'could not render a page');
+      ctx.log.warn({ reqId: request.id, err }, 'could not render a page');
       throw unavailable('This page cannot be rendered right now: the store did not answer.', 5);
     }
     if (!page) return notFound(request, reply);

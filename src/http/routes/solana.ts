@@ -109,8 +109,8 @@ export async function solanaRoutes(app: FastifyInstance, ctx: AppContext): Promi
         throw err;
       });
       countPayment('solana', 'settled');
-      request.log.info(
-        { signature: redemption.signature, credits: redemption.creditsAdded, account: account.id },
+      ctx.log.info(
+        { reqId: request.id, signature: redemption.signature, credits: redemption.creditsAdded, account: account.id },
         'solana payment redeemed',
       );
       reply.header('x-credits-balance', String(redemption.balance));

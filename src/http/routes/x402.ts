@@ -113,8 +113,8 @@ export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise
           return reply.code(404).send(outcome.body);
         case 'paid':
           countPayment('x402', 'settled');
-          request.log.info(
-            { txHash: outcome.receipt.txHash, network: outcome.receipt.network, payer: outcome.receipt.payer },
+          ctx.log.info(
+            { reqId: request.id, txHash: outcome.receipt.txHash, network: outcome.receipt.network, payer: outcome.receipt.payer },
             'x402 payment settled',
           );
           return (

@@ -19,13 +19,11 @@ async function appWith(env: Record<string, string>, lines: string[] = []) {
     },
   });
   const app: FastifyInstance = Fastify({
-    loggerInstance: pino({ level: 'info' }, sink),
     trustProxy: compileTrust(config.trustProxy),
     genReqId: requestIdGenerator(config),
     requestIdHeader: false,
-    disableRequestLogging: true,
   }) as unknown as FastifyInstance;
-  registerObservability(app, config);
+  registerObservability(app, config, pino({ level: 'info' }, sink));
   app.get('/x', () => 'ok');
   await app.ready();
   return app;
