@@ -97,7 +97,7 @@ export async function startService(
         .connect()
         .catch((err) => logger.warn({ err }, 'redis is not reachable: rate limits use local memory until it is'));
     }
-    holder.onSwap((s) => setSnapshotPeriod(s.period.slug, s.period.publishedAt));
+    holder.onSwap((s) => setSnapshotPeriod(s.period.slug, s.period.publishedAt), 'metrics period');
     const app = await buildServer({ config, store, holder, log: logger }, { probes, limiterRedis });
     phase('build server and per-period indexes');
     const stopPolling = startPeriodPoller({
@@ -112,7 +112,10 @@ export async function startService(
     await app.listen({ port: config.port, host: config.host });
     phase('listen');
     metricsServer = await startMetricsListener(config, logger);
-    holder.warmUp((err) => logger.error({ err }, 'could not build a per-period index'));
+    holder.warmUp(
+      (err) => logger.error({ err }, 'could not build a per-period index'),
+      (index, ms, cpuMs, longestStepMs) => logger.debug({ index, ms, cpuMs, longestStepMs }, 'per-period index built'),
+    );
     const addr = app.server.address();
     const address =
       typeof addr === 'object' && addr

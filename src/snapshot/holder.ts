@@ -4,7 +4,11 @@ import { listPeriods } from '../store/periods.js';
 import { periodInfo, loadSnapshot } from './load.js';
 import { periodsFingerprint, type Snapshot } from './snapshot.js';
 
-export type SnapshotListener = (snapshot: Snapshot) => void;
+/**
+ * Called with each new snapshot. It may return steps (an iterator, see steps.ts): the holder then runs them in the
+ * background, one per event-loop turn.
+ */
+export type SnapshotListener = (snapshot: Snapshot) => void | Iterator<unknown>;
 
 /**
  * Holds the current snapshot and swaps in a new one when the stored periods change. The swap is one reference
@@ -14,6 +18,7 @@ export class SnapshotHolder {
   private snapshot: Snapshot | undefined;
   private readonly listeners: SnapshotListener[] = [];
   private deferred: SnapshotListener[] | undefined;
+  private readonly names = new Map<SnapshotListener, string>();
 
   constructor(initial?: Snapshot) {
     this.snapshot = initial;
@@ -23,12 +28,19 @@ export class SnapshotHolder {
     return this.snapshot;
   }
 
-  /** Called after every swap (and at once when a snapshot is already there): rebuild derived indexes here. */
-  onSwap(listener: SnapshotListener): void {
+  /**
+   * Called after every swap (and at once when a snapshot is already there): rebuild derived indexes here. `name`
+   * names the work in the warm-up's debug lines.
+   */
+  onSwap(listener: SnapshotListener, name?: string): void {
     this.listeners.push(listener);
+    if (name) this.names.set(listener, name);
     if (!this.snapshot) return;
     if (this.deferred) this.deferred.push(listener);
-    else listener(this.snapshot);
+    else {
+      const steps = listener(this.snapshot);
+      if (steps) this.runInSteps([() => steps], this.snapshot);
+    }
   }
 
   /**
@@ -40,32 +52,89 @@ export class SnapshotHolder {
   }
 
   /**
-   * Runs the deferred listeners for the current snapshot, one per event-loop turn so requests are answered in
-   * between. A request that needs an index before its turn builds it itself (indexes are memoised per snapshot).
+   * Runs the deferred listeners for the current snapshot in the background, one step per event-loop turn so requests
+   * are answered in between: a listener that returns steps (an index built in steps, see steps.ts) gets one turn per
+   * step. A request that needs an index before its turn builds it itself (indexes are memoised per snapshot).
+   * `measured` hears each listener's wall and CPU time and its longest step (what a request could have waited).
    */
-  warmUp(report: (err: unknown) => void): void {
+  warmUp(report: (err: unknown) => void, measured?: WarmUpMeasure): void {
     const pending = this.deferred ?? [];
     this.deferred = undefined;
-    const snapshot = this.snapshot;
+    this.report = report;
+    if (this.snapshot) this.runInSteps(pending, this.snapshot, measured);
+  }
+
+  /**
+   * Swaps in a new period's snapshot. Each listener's first call runs now (an error in it is the caller's); the
+   * steps it returns run in the background, as in the warm-up.
+   */
+  swap(next: Snapshot): void {
+    this.snapshot = next;
+    if (this.deferred) this.deferred = [];
+    const steps: Iterator<unknown>[] = [];
+    for (const listener of this.listeners) {
+      const returned = listener(next);
+      if (returned) steps.push(returned);
+    }
+    if (steps.length > 0)
+      this.runInSteps(
+        steps.map((it) => () => it),
+        next,
+      );
+  }
+
+  private report: (err: unknown) => void = () => {};
+
+  private runInSteps(pending: SnapshotListener[], snapshot: Snapshot, measured?: WarmUpMeasure): void {
+    let current: { name: string; steps?: Iterator<unknown>; started: number; cpu: NodeJS.CpuUsage; longest: number };
+    const finish = () => {
+      if (!measured) return;
+      const used = process.cpuUsage(current.cpu);
+      measured(
+        current.name,
+        Math.round(performance.now() - current.started),
+        Math.round((used.user + used.system) / 1000),
+        Math.round(current.longest),
+      );
+    };
     const next = () => {
-      const listener = pending.shift();
-      if (!listener || this.snapshot !== snapshot || !snapshot) return;
+      if (this.snapshot !== snapshot) return; // a newer period took over; its own listeners run
+      const turn = performance.now();
       try {
-        listener(snapshot);
+        if (current?.steps) {
+          if (current.steps.next().done) {
+            current.steps = undefined;
+            current.longest = Math.max(current.longest, performance.now() - turn);
+            finish();
+          }
+        } else {
+          const listener = pending.shift();
+          if (!listener) return;
+          current = {
+            name: this.names.get(listener) ?? (listener.name || 'index'),
+            started: turn,
+            cpu: process.cpuUsage(),
+            longest: 0,
+          };
+          current.steps = listener(snapshot) ?? undefined;
+          if (!current.steps) {
+            current.longest = performance.now() - turn;
+            finish();
+          }
+        }
       } catch (err) {
-        report(err);
+        if (current) current.steps = undefined;
+        this.report(err);
       }
+      if (current) current.longest = Math.max(current.longest, performance.now() - turn);
       setImmediate(next);
     };
     setImmediate(next);
   }
-
-  swap(next: Snapshot): void {
-    this.snapshot = next;
-    if (this.deferred) this.deferred = [];
-    for (const listener of this.listeners) listener(next);
-  }
 }
+
+/** What the warm-up reports per listener: wall and CPU time, and its longest step (all in ms). */
+export type WarmUpMeasure = (name: string, ms: number, cpuMs: number, longestStepMs: number) => void;
 
 export interface PollerOptions {
   db: Kysely<Database>;

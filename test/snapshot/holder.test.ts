@@ -28,7 +28,9 @@ describe('SnapshotHolder', () => {
   test('a listener registered while a snapshot is served runs at once', () => {
     const holder = new SnapshotHolder(snapshotOf('2026-w10'));
     const seen: string[] = [];
-    holder.onSwap((s) => seen.push(s.period.slug));
+    holder.onSwap((s) => {
+      seen.push(s.period.slug);
+    });
     assert.deepEqual(seen, ['2026-w10']);
   });
 
@@ -36,8 +38,12 @@ describe('SnapshotHolder', () => {
     const holder = new SnapshotHolder(snapshotOf('2026-w10'));
     holder.deferWarmUp();
     const seen: string[] = [];
-    holder.onSwap((s) => seen.push(`a:${s.period.slug}`));
-    holder.onSwap((s) => seen.push(`b:${s.period.slug}`));
+    holder.onSwap((s) => {
+      seen.push(`a:${s.period.slug}`);
+    });
+    holder.onSwap((s) => {
+      seen.push(`b:${s.period.slug}`);
+    });
     await turns(3);
     assert.deepEqual(seen, []);
     holder.warmUp(() => assert.fail('no error expected'));
@@ -53,7 +59,9 @@ describe('SnapshotHolder', () => {
     holder.onSwap(() => {
       throw new Error('bad index');
     });
-    holder.onSwap((s) => seen.push(s.period.slug));
+    holder.onSwap((s) => {
+      seen.push(s.period.slug);
+    });
     holder.warmUp((err) => errors.push(err));
     await turns(4);
     assert.equal((errors[0] as Error).message, 'bad index');
@@ -64,10 +72,81 @@ describe('SnapshotHolder', () => {
     const holder = new SnapshotHolder(snapshotOf('2026-w10'));
     holder.deferWarmUp();
     const seen: string[] = [];
-    holder.onSwap((s) => seen.push(s.period.slug));
+    holder.onSwap((s) => {
+      seen.push(s.period.slug);
+    });
     holder.swap(snapshotOf('2026-w11'));
     holder.warmUp(() => {});
     await turns(3);
     assert.deepEqual(seen, ['2026-w11']);
+  });
+
+  test('a listener that returns steps gets one event-loop turn per step, after the listeners before it', async () => {
+    const holder = new SnapshotHolder(snapshotOf('2026-w10'));
+    holder.deferWarmUp();
+    const seen: string[] = [];
+    holder.onSwap(function* (s) {
+      seen.push(`index 1:${s.period.slug}`);
+      yield;
+      seen.push('index 2');
+      yield;
+      seen.push('index 3');
+    });
+    holder.onSwap(() => {
+      seen.push('next listener');
+    });
+    const measured: [string, number][] = [];
+    holder.warmUp(
+      () => assert.fail('no error expected'),
+      (name, ms, _cpu, longest) => measured.push([name, longest <= ms ? 1 : 0]),
+    );
+    await turns(2);
+    assert.deepEqual(seen, ['index 1:2026-w10']);
+    await turns(1);
+    assert.deepEqual(seen, ['index 1:2026-w10', 'index 2']);
+    await turns(4);
+    assert.deepEqual(seen, ['index 1:2026-w10', 'index 2', 'index 3', 'next listener']);
+    assert.equal(measured.length, 2);
+    assert.ok(
+      measured.every(([, ordered]) => ordered === 1),
+      'the longest step is never longer than the whole',
+    );
+  });
+
+  test('the steps of a swap run in the background and stop when a newer period is swapped in', async () => {
+    const holder = new SnapshotHolder(snapshotOf('2026-w10'));
+    const seen: string[] = [];
+    holder.onSwap(function* (s) {
+      seen.push(`start:${s.period.slug}`);
+      yield;
+      seen.push(`end:${s.period.slug}`);
+    });
+    await turns(3);
+    seen.length = 0;
+    holder.swap(snapshotOf('2026-w11'));
+    assert.deepEqual(seen, [], 'no step runs within swap');
+    await turns(2);
+    assert.deepEqual(seen, ['start:2026-w11']);
+    holder.swap(snapshotOf('2026-w12'));
+    await turns(5);
+    assert.deepEqual(seen, ['start:2026-w11', 'start:2026-w12', 'end:2026-w12']);
+  });
+
+  test('an error thrown by a step is reported and the listeners after it still run', async () => {
+    const holder = new SnapshotHolder(snapshotOf('2026-w10'));
+    holder.deferWarmUp();
+    const seen: string[] = [];
+    const errors: unknown[] = [];
+    holder.onSwap(function* () {
+      yield;
+      throw new Error('bad step');
+    });
+    holder.onSwap((s) => {
+      seen.push(s.period.slug);
+    });
+    holder.warmUp((err) => errors.push(err));
+    await turns(6);
+    assert.equal((errors[0] as Error).message, 'bad step');
+    assert.deepEqual(seen, ['2026-w10']);
   });
 });

@@ -1,4 +1,5 @@
 import { SIGNAL_TYPES, STAGES } from '../../schemas/enums.js';
+import { drain, type Steps } from '../../snapshot/steps.js';
 import type { Fact, RelatedQuestion } from '../../schemas/answers.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import {
@@ -114,10 +115,15 @@ class Builder {
   }
 }
 
-function startupEntries(b: Builder): void {
+/** Startups answered per step when the corpus is built in steps. */
+const STARTUP_CHUNK = 1_000;
+
+function* startupEntries(b: Builder): Steps<void> {
   const { snapshot, urls, period } = b;
   const eligible = snapshot.startups.filter((x) => x.eligible).length;
+  let done = 0;
   for (const s of snapshot.startups) {
+    if (++done % STARTUP_CHUNK === 0) yield;
     const t = s.startup;
     const info = sectorInfo(s.sector);
     const count = snapshot.bySector.get(s.sector)?.length ?? 0;
@@ -345,14 +351,16 @@ function datasetEntries(b: Builder, baseUrl: string): void {
   }
 }
 
-function link(b: Builder): void {
+function* link(b: Builder): Steps<void> {
   const { snapshot } = b;
   const comparisonsOf = new Map<string, string[]>();
   for (const entry of b.entries) {
     if (entry.kind !== 'comparison') continue;
     for (const login of entry.subjects) comparisonsOf.set(login, [...(comparisonsOf.get(login) ?? []), entry.id]);
   }
+  let done = 0;
   for (const entry of b.entries) {
+    if (++done % STARTUP_CHUNK === 0) yield;
     switch (entry.kind) {
       case 'startup': {
         const s = snapshot.byLogin.get(entry.subjects[0]!.toLowerCase())!;
@@ -394,12 +402,19 @@ function link(b: Builder): void {
 
 /** Every agent query of the snapshot's period. */
 export function buildAgentQueries(snapshot: Snapshot, baseUrl: string): AnswerEntry[] {
+  return drain(agentQuerySteps(snapshot, baseUrl));
+}
+
+/** `buildAgentQueries` in steps of STARTUP_CHUNK startups (see steps.ts). */
+export function* agentQuerySteps(snapshot: Snapshot, baseUrl: string): Steps<AnswerEntry[]> {
   const b = new Builder(snapshot, baseUrl);
-  startupEntries(b);
+  yield* startupEntries(b);
+  yield;
   sectorEntries(b);
   overallEntries(b);
   comparisonEntries(b);
   datasetEntries(b, baseUrl);
-  link(b);
+  yield;
+  yield* link(b);
   return b.entries;
 }

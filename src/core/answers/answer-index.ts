@@ -1,4 +1,5 @@
 import type { AnswerHit } from '../../schemas/answers.js';
+import { inChunks, type Steps } from '../../snapshot/steps.js';
 import { InvertedIndex } from '../search/inverted-index.js';
 import { contentTerms } from '../search/text.js';
 import { confidence, MIN_CONFIDENCE } from './confidence.js';
@@ -8,6 +9,9 @@ import type { AnswerEntry } from './entry.js';
 const CANDIDATES = 40;
 /** Query words in more than this share of questions only retrieve when the query has no rarer word. */
 const COMMON_SHARE = 0.1;
+
+/** Entries analysed per step when the index is built in steps. */
+const ENTRY_CHUNK = 1_000;
 
 export interface ScoredAnswer {
   entry: AnswerEntry;
@@ -34,28 +38,37 @@ export function toHit(scored: ScoredAnswer): AnswerHit {
   };
 }
 
+const indexed = (entry: AnswerEntry): Indexed => ({
+  entry,
+  questionTerms: contentTerms(entry.question),
+  keywordTerms: contentTerms(entry.keywords.join(' ')),
+});
+
+// Questions and keywords only: confidence is computed against them, so a candidate found through its answer text
+// alone could never reach the floor.
+const indexedTexts = (entries: readonly AnswerEntry[]) => entries.map((e) => [e.question, e.keywords.join(' ')]);
+const INDEX_OPTIONS = { fields: [{ boost: 3 }, { boost: 2 }] };
+
 /**
  * The answer index: an inverted index (BM25F, see search/inverted-index.ts) over each entry's question and keywords
- * finds the
- * candidates; each candidate is then scored by confidence (how much of the query its question covers, see
+ * finds the candidates; each candidate is then scored by confidence (how much of the query its question covers, see
  * confidence.ts) and the best confidence wins, BM25 breaking ties. Entries below MIN_CONFIDENCE are never returned.
  */
 export class AnswerIndex {
   private readonly index: InvertedIndex;
   private readonly items: Indexed[];
 
-  constructor(entries: readonly AnswerEntry[]) {
-    this.items = entries.map((entry) => ({
-      entry,
-      questionTerms: contentTerms(entry.question),
-      keywordTerms: contentTerms(entry.keywords.join(' ')),
-    }));
-    // Questions and keywords only: confidence is computed against them, so a candidate found through its answer text
-    // alone could never reach the floor.
-    this.index = new InvertedIndex(
-      entries.map((e) => [e.question, e.keywords.join(' ')]),
-      { fields: [{ boost: 3 }, { boost: 2 }] },
-    );
+  /** The index built in steps (see steps.ts): entries analysed a chunk at a time, then the inverted index. */
+  static *build(entries: readonly AnswerEntry[]): Steps<AnswerIndex> {
+    const items: Indexed[] = [];
+    yield* inChunks(entries, ENTRY_CHUNK, (entry) => items.push(indexed(entry)));
+    const index = yield* InvertedIndex.build(indexedTexts(entries), INDEX_OPTIONS);
+    return new AnswerIndex(entries, { items, index });
+  }
+
+  constructor(entries: readonly AnswerEntry[], built?: { items: Indexed[]; index: InvertedIndex }) {
+    this.items = built?.items ?? entries.map(indexed);
+    this.index = built?.index ?? new InvertedIndex(indexedTexts(entries), INDEX_OPTIONS);
   }
 
   get size(): number {

@@ -1,12 +1,13 @@
 import { DATA_LICENSE } from '../license.js';
 import { rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
 import type { AnswersCorpus, FaqPage } from '../../schemas/answers.js';
-import { buildAgentQueries } from './agent-queries.js';
+import { agentQuerySteps } from './agent-queries.js';
 import { AnswerIndex } from './answer-index.js';
 import type { AnswerEntry } from './entry.js';
 import { loadFaq, type ResolvedFaq } from './faq.js';
 import { siteUrls } from '../urls.js';
-import { derivePerBase } from './derive.js';
+import { derivePerBaseInSteps } from './derive.js';
+import type { Steps } from '../../snapshot/steps.js';
 import { diligenceEntries } from './diligence-answers.js';
 
 export function faqEntry(faq: ResolvedFaq): AnswerEntry {
@@ -44,11 +45,11 @@ export interface AnswerCorpus {
   json: Rendered;
 }
 
-function buildCorpus(snapshot: Snapshot, baseUrl: string): AnswerCorpus {
+function* buildCorpus(snapshot: Snapshot, baseUrl: string): Steps<AnswerCorpus> {
   const urls = siteUrls(baseUrl);
   // Diligence answers are real, sourced facts: added as they are, without the synthetic-data note of demo answers.
   const agent = [
-    ...buildAgentQueries(snapshot, baseUrl),
+    ...(yield* agentQuerySteps(snapshot, baseUrl)),
     ...relateDiligence(
       diligenceEntries(baseUrl).map((e): AnswerEntry => ({
         ...e,
@@ -61,6 +62,24 @@ function buildCorpus(snapshot: Snapshot, baseUrl: string): AnswerCorpus {
   ];
   const faq = loadFaq(baseUrl).map(faqEntry);
   const entries = [...agent, ...faq];
+  yield;
+  const index = yield* AnswerIndex.build(entries);
+  // The JSON document (GET /api/answers.json) is rendered when first asked for, not as part of the build.
+  let json: Rendered | undefined;
+  const render = (): Rendered => {
+    json ??= renderCorpus(snapshot, entries, agent.length, faq.length);
+    return json;
+  };
+  return {
+    entries,
+    index,
+    get json() {
+      return render();
+    },
+  };
+}
+
+function renderCorpus(snapshot: Snapshot, entries: AnswerEntry[], agentCount: number, faqCount: number): Rendered {
   const body: AnswersCorpus = {
     meta: {
       name: snapshot.synthetic
@@ -69,7 +88,7 @@ function buildCorpus(snapshot: Snapshot, baseUrl: string): AnswerCorpus {
       period: { slug: snapshot.period.slug, name: snapshot.period.name },
       lastUpdated: snapshot.meta.lastUpdated,
       total: entries.length,
-      counts: { 'agent-query': agent.length, faq: faq.length },
+      counts: { 'agent-query': agentCount, faq: faqCount },
       synthetic: snapshot.synthetic,
       license: DATA_LICENSE.terms,
       citation: snapshot.meta.citation,
@@ -84,15 +103,11 @@ function buildCorpus(snapshot: Snapshot, baseUrl: string): AnswerCorpus {
       related: e.related,
     })),
   };
-  return {
-    entries,
-    index: new AnswerIndex(entries),
-    json: rendered(JSON.stringify(body), 'application/json; charset=utf-8'),
-  };
+  return rendered(JSON.stringify(body), 'application/json; charset=utf-8');
 }
 
 /** The corpus of the snapshot's period: agent queries generated from its data plus the FAQ. Built once per period. */
-export const answerCorpus = derivePerBase(buildCorpus);
+export const answerCorpus = derivePerBaseInSteps(buildCorpus);
 
 const faqPages = new Map<string, Rendered>();
 

@@ -1,7 +1,8 @@
 import type { Snapshot } from '../../snapshot/snapshot.js';
 import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../pipeline/rules.js';
 import { answerCorpus } from '../answers/corpus.js';
-import { derivePerBase } from '../answers/derive.js';
+import { derivePerBaseInSteps } from '../answers/derive.js';
+import { drain, inChunks, type Steps } from '../../snapshot/steps.js';
 import { comparisons, comparisonSummary } from '../answers/agent-queries.js';
 import { loadBlogPosts, markdownToText, type BlogPost } from '../blog.js';
 import { researchFindings } from '../research.js';
@@ -18,6 +19,21 @@ export function searchDocuments(
   baseUrl: string,
   blog: readonly BlogPost[] = loadBlogPosts(),
 ): SearchDocument[] {
+  return drain(searchDocumentSteps(snapshot, baseUrl, blog));
+}
+
+/** Startups and answers described per step when the documents are gathered in steps. */
+const DOCUMENT_CHUNK = 2_000;
+
+/** Orders titles of equal score: one collator for every comparison (`localeCompare` builds one per call). */
+const titleOrder = new Intl.Collator('en');
+
+/** `searchDocuments` in steps (see steps.ts); the answer corpus it includes is built in steps too. */
+function* searchDocumentSteps(
+  snapshot: Snapshot,
+  baseUrl: string,
+  blog: readonly BlogPost[] = loadBlogPosts(),
+): Steps<SearchDocument[]> {
   const urls = siteUrls(baseUrl);
   const period = snapshot.period.name;
   const docs: SearchDocument[] = [];
@@ -26,7 +42,7 @@ export function searchDocuments(
   const label = snapshot.synthetic ? ' (synthetic demo data)' : '';
   const demoNote = snapshot.synthetic ? ' Synthetic demo data: fictional startups with generated activity.' : '';
 
-  for (const s of snapshot.startups) {
+  yield* inChunks(snapshot.startups, DOCUMENT_CHUNK, (s) => {
     const t = s.startup;
     docs.push({
       type: 'startup',
@@ -35,7 +51,7 @@ export function searchDocuments(
       text: `${t.description} ${sectorInfo(s.sector).name}, ${t.stage}, ${t.geography}. ${t.signalType}: ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days (${t.commitVelocityChange}), ${t.contributors} contributors (${t.contributorGrowth}), ${t.newRepos} new repositories in ${NEW_REPO_DAYS} days, ${period}.${fiction}`,
       keywords: `${s.login} ${s.sector}`,
     });
-  }
+  });
   for (const info of sectors) {
     const list = snapshot.bySector.get(info.slug) ?? [];
     docs.push({
@@ -67,7 +83,8 @@ export function searchDocuments(
       keywords: `${a.login} ${b.login} compare versus`,
     });
   }
-  for (const entry of answerCorpus(snapshot, baseUrl).entries) {
+  const corpus = yield* answerCorpus.warm(snapshot, baseUrl);
+  yield* inChunks(corpus.entries, DOCUMENT_CHUNK, (entry) => {
     docs.push({
       type: entry.source === 'faq' ? 'faq' : 'answer',
       url: entry.url,
@@ -75,7 +92,7 @@ export function searchDocuments(
       text: entry.answer,
       keywords: entry.keywords.join(' '),
     });
-  }
+  });
   for (const finding of researchFindings(snapshot, baseUrl)) {
     docs.push({
       type: 'research',
@@ -91,7 +108,7 @@ export function searchDocuments(
     .map((d, i) => ({ d, i }))
     .sort(
       (x, y) =>
-        typeOrder.get(x.d.type)! - typeOrder.get(y.d.type)! || x.d.title.localeCompare(y.d.title, 'en') || x.i - y.i,
+        typeOrder.get(x.d.type)! - typeOrder.get(y.d.type)! || titleOrder.compare(x.d.title, y.d.title) || x.i - y.i,
     )
     .map(({ d }) => d);
 }
@@ -108,4 +125,8 @@ const TYPE_ORDER: readonly SearchDocument['type'][] = [
 ];
 
 /** The site search of the snapshot's period, built once per period. */
-export const siteSearch = derivePerBase((snapshot, baseUrl) => new SiteSearch(searchDocuments(snapshot, baseUrl)));
+export const siteSearch = derivePerBaseInSteps(function* (snapshot, baseUrl) {
+  const documents = yield* searchDocumentSteps(snapshot, baseUrl);
+  yield;
+  return yield* SiteSearch.build(documents);
+});

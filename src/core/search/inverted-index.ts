@@ -1,4 +1,5 @@
 import { distance } from 'fastest-levenshtein';
+import { drain, type Steps } from '../../snapshot/steps.js';
 import { contentTerms, indexTerm, words } from './text.js';
 
 /**
@@ -39,6 +40,69 @@ export interface IndexResult {
   terms: string[];
 }
 
+/** Documents analysed per step when the index is built in steps (`InvertedIndex.build`). */
+const ANALYSE_CHUNK = 1_000;
+
+/** Pass 1 of the build: every field of every document analysed into term ids. */
+interface Analysed {
+  size: number;
+  terms: string[];
+  termIds: Map<string, number>;
+  /** A flat token array (term ids) with per-field offsets. */
+  tokens: Int32Array;
+  tokenCount: number;
+  fieldStart: Int32Array;
+  totalLength: Float64Array;
+}
+
+/**
+ * Analyses every field of every document into term ids, yielding every ANALYSE_CHUNK documents. Words are cached to
+ * their term id, so each distinct word is folded and stemmed once.
+ */
+function* analyse(documents: readonly (readonly string[])[], fieldCount: number): Steps<Analysed> {
+  const size = documents.length;
+  const terms: string[] = [];
+  const termIds = new Map<string, number>();
+  const wordIds = new Map<string, number>();
+  let tokens = new Int32Array(1 << 16);
+  let tokenCount = 0;
+  const fieldStart = new Int32Array(size * fieldCount + 1);
+  const totalLength = new Float64Array(fieldCount);
+  for (let d = 0; d < size; d++) {
+    const texts = documents[d]!;
+    for (let f = 0; f < fieldCount; f++) {
+      fieldStart[d * fieldCount + f] = tokenCount;
+      for (const word of words(texts[f] ?? '')) {
+        let id = wordIds.get(word);
+        if (id === undefined) {
+          const term = indexTerm(word);
+          if (term === null) id = -1;
+          else {
+            id = termIds.get(term);
+            if (id === undefined) {
+              id = terms.length;
+              terms.push(term);
+              termIds.set(term, id);
+            }
+          }
+          wordIds.set(word, id);
+        }
+        if (id < 0) continue;
+        if (tokenCount === tokens.length) {
+          const grown = new Int32Array(tokens.length * 2);
+          grown.set(tokens);
+          tokens = grown;
+        }
+        tokens[tokenCount++] = id;
+      }
+      totalLength[f]! += tokenCount - fieldStart[d * fieldCount + f]!;
+    }
+    if ((d + 1) % ANALYSE_CHUNK === 0) yield;
+  }
+  fieldStart[size * fieldCount] = tokenCount;
+  return { size, terms, termIds, tokens, tokenCount, fieldStart, totalLength };
+}
+
 const PREFIX_MIN = 4;
 const PREFIX_WEIGHT = 0.5;
 const PREFIX_MAX_EXPANSIONS = 30;
@@ -47,8 +111,8 @@ const FUZZY_WEIGHT = 0.4;
 
 export class InvertedIndex {
   readonly size: number;
-  private readonly terms: string[] = [];
-  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[];
+  private readonly termIds: Map<string, number>;
   private readonly postingDocs: Int32Array[] = [];
   private readonly postingWeights: Float32Array[] = [];
   /** Term ids sorted by their text, for prefix ranges. */
@@ -58,51 +122,25 @@ export class InvertedIndex {
   private readonly scores: Float64Array;
   private readonly touched: Int32Array;
 
-  constructor(documents: readonly (readonly string[])[], options: IndexOptions) {
+  /** The index built in steps: the documents are analysed ANALYSE_CHUNK at a time, the postings in one step. */
+  static *build(documents: readonly (readonly string[])[], options: IndexOptions): Steps<InvertedIndex> {
+    const analysed = yield* analyse(documents, options.fields.length);
+    yield;
+    return new InvertedIndex(analysed, options);
+  }
+
+  constructor(documents: readonly (readonly string[])[] | Analysed, options: IndexOptions) {
     const { fields } = options;
     const k1 = options.k1 ?? 1.2;
     const b = options.b ?? 0.75;
-    this.size = documents.length;
     const fieldCount = fields.length;
+    const { size, terms, termIds, tokens, tokenCount, fieldStart, totalLength } = Array.isArray(documents)
+      ? drain(analyse(documents, fieldCount))
+      : (documents as Analysed);
+    this.size = size;
+    this.terms = terms;
+    this.termIds = termIds;
 
-    // Pass 1: analyse every field of every document into term ids (a flat token array with per-field offsets).
-    // Words are cached to their term id, so each distinct word is folded and stemmed once.
-    const wordIds = new Map<string, number>();
-    let tokens = new Int32Array(1 << 16);
-    let tokenCount = 0;
-    const fieldStart = new Int32Array(this.size * fieldCount + 1);
-    const totalLength = new Float64Array(fieldCount);
-    for (let d = 0; d < this.size; d++) {
-      const texts = documents[d]!;
-      for (let f = 0; f < fieldCount; f++) {
-        fieldStart[d * fieldCount + f] = tokenCount;
-        for (const word of words(texts[f] ?? '')) {
-          let id = wordIds.get(word);
-          if (id === undefined) {
-            const term = indexTerm(word);
-            if (term === null) id = -1;
-            else {
-              id = this.termIds.get(term);
-              if (id === undefined) {
-                id = this.terms.length;
-                this.terms.push(term);
-                this.termIds.set(term, id);
-              }
-            }
-            wordIds.set(word, id);
-          }
-          if (id < 0) continue;
-          if (tokenCount === tokens.length) {
-            const grown = new Int32Array(tokens.length * 2);
-            grown.set(tokens);
-            tokens = grown;
-          }
-          tokens[tokenCount++] = id;
-        }
-        totalLength[f]! += tokenCount - fieldStart[d * fieldCount + f]!;
-      }
-    }
-    fieldStart[this.size * fieldCount] = tokenCount;
     const avgLength = Array.from(totalLength, (t) => Math.max(1, t / Math.max(1, this.size)));
     const vocabulary = this.terms.length;
 

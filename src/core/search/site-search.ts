@@ -1,5 +1,6 @@
 import type { SearchHit, SearchType } from '../../schemas/answers.js';
 import { snippet } from './snippet.js';
+import type { Steps } from '../../snapshot/steps.js';
 import { InvertedIndex } from './inverted-index.js';
 
 /** One page of the site as the search index sees it. */
@@ -24,14 +25,22 @@ export interface SearchResult {
  * stemmed), matches on any term (prefix for terms of 4+ letters, one edit for unknown terms of 5+), and is ranked by
  * BM25 with title matches weighted 3× and keywords 2×. `type` restricts the hits to one document type.
  */
+const fieldsOf = (documents: readonly SearchDocument[]) => documents.map((d) => [d.title, d.keywords ?? '', d.text]);
+const INDEX_OPTIONS = { fields: [{ boost: 3 }, { boost: 2 }, { boost: 1 }] };
+
 export class SiteSearch {
   private readonly index: InvertedIndex;
 
-  constructor(private readonly documents: readonly SearchDocument[]) {
-    this.index = new InvertedIndex(
-      documents.map((d) => [d.title, d.keywords ?? '', d.text]),
-      { fields: [{ boost: 3 }, { boost: 2 }, { boost: 1 }] },
-    );
+  /** The search built in steps (see steps.ts). */
+  static *build(documents: readonly SearchDocument[]): Steps<SiteSearch> {
+    return new SiteSearch(documents, yield* InvertedIndex.build(fieldsOf(documents), INDEX_OPTIONS));
+  }
+
+  constructor(
+    private readonly documents: readonly SearchDocument[],
+    index?: InvertedIndex,
+  ) {
+    this.index = index ?? new InvertedIndex(fieldsOf(documents), INDEX_OPTIONS);
   }
 
   get size(): number {

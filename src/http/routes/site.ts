@@ -81,7 +81,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
 
   const pagesOf = derive(() => new LRUCache<string, Promise<Rendered | null>>({ max: PAGE_CACHE_SIZE }));
   // Read the charts' history as soon as a period is loaded, so the first page view does not wait for it.
-  ctx.holder.onSwap((snapshot) => void seriesOf(ctx.store.db, snapshot).catch(() => {}));
+  ctx.holder.onSwap((snapshot) => void seriesOf(ctx.store.db, snapshot).catch(() => {}), 'site series');
 
   const notFound = (request: FastifyRequest, reply: AnyReply) =>
     reply

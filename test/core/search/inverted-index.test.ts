@@ -71,4 +71,25 @@ describe('inverted index', () => {
     const second = index.search('robotics', 10).hits.map((h) => h.score);
     assert.deepEqual(first, second);
   });
+
+  test('built in steps, it yields every 1,000 documents and answers exactly as the one-go build', () => {
+    const many = Array.from({ length: 2_500 }, (_, i) => [
+      `Startup ${i} robotics ${i % 7 === 0 ? 'fleet' : 'arm'}`,
+      `k${i % 13}`,
+    ]);
+    const options = { fields: [{ boost: 3 }, { boost: 1 }] };
+    const steps = InvertedIndex.build(many, options);
+    let yields = 0;
+    let next = steps.next();
+    while (!next.done) {
+      yields++;
+      next = steps.next();
+    }
+    // Two chunks of 1,000 documents analysed, then one step before the postings.
+    assert.equal(yields, 3);
+    const oneGo = new InvertedIndex(many, options);
+    for (const query of ['robotics fleet', 'k7', 'startup 42', 'robotcs']) {
+      assert.deepEqual(next.value.search(query, 20), oneGo.search(query, 20), query);
+    }
+  });
 });
