@@ -24,13 +24,13 @@ import { sectors } from '../src/core/sectors.js';
 import { searchDocuments, siteSearch } from '../src/core/search/documents.js';
 import { SiteSearch } from '../src/core/search/site-search.js';
 import { buildServer } from '../src/http/server.js';
-import { DEMO_DATASET_NAME, generateDemoDataset } from '../src/pipeline/demo/generate.js';
+import { generateDemoDataset } from '../src/pipeline/demo/generate.js';
+import { datasetSnapshot } from '../src/pipeline/demo/snapshot.js';
 import { SEARCH_TYPES } from '../src/schemas/answers.js';
 import { SnapshotHolder } from '../src/snapshot/holder.js';
-import { buildSnapshot, type Snapshot } from '../src/snapshot/snapshot.js';
+import type { Snapshot } from '../src/snapshot/snapshot.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import { printTable, type BenchResult } from './types.js';
-import { recordMetrics } from '../src/pipeline/rank.js';
 
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 3000);
 const WARMUP = 300;
@@ -50,31 +50,7 @@ function generatedSnapshot(startups: number, baseUrl: string): Snapshot {
     periods: 1,
     endPeriod: parsePeriodSlug('2026-w46'),
   });
-  const { period, ranked } = dataset.periods[0]!;
-  const info = {
-    slug: period.slug,
-    name: period.name,
-    dataset: 'synthetic-demo',
-    datasetName: DEMO_DATASET_NAME,
-    publishedAt: new Date('2026-11-16T06:00:00Z'),
-    contentHash: `bench-${startups}`,
-    startupsTracked: startups,
-  };
-  return buildSnapshot({
-    baseUrl,
-    period: info,
-    periods: [info],
-    startups: ranked.startups.map((s) => ({
-      login: s.login,
-      sector: s.sector,
-      startup: s.startup,
-      scores: s.scores,
-      eligible: s.eligible,
-      rankOverall: s.rankOverall,
-      rankInSector: s.rankInSector,
-      metrics: recordMetrics(s),
-    })),
-  });
+  return datasetSnapshot(dataset, { baseUrl, hashPrefix: `bench-${startups}` }).snapshot;
 }
 
 function typo(name: string, i: number): string {

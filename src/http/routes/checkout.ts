@@ -119,7 +119,10 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
         try {
           session = await startCheckout(checkout, { email: request.body?.email || undefined });
         } catch (err) {
-          ctx.log.warn({ reqId: request.id, err: { message: (err as Error).message } }, 'could not start a Stripe Checkout Session');
+          ctx.log.warn(
+            { reqId: request.id, err: { message: (err as Error).message } },
+            'could not start a Stripe Checkout Session',
+          );
           throw new HttpProblem(502, 'Bad Gateway', 'The payment provider did not answer; try again in a moment.');
         }
         const raw = reply as FastifyReply;

@@ -114,7 +114,12 @@ export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise
         case 'paid':
           countPayment('x402', 'settled');
           ctx.log.info(
-            { reqId: request.id, txHash: outcome.receipt.txHash, network: outcome.receipt.network, payer: outcome.receipt.payer },
+            {
+              reqId: request.id,
+              txHash: outcome.receipt.txHash,
+              network: outcome.receipt.network,
+              payer: outcome.receipt.payer,
+            },
             'x402 payment settled',
           );
           return (

@@ -1,0 +1,48 @@
+import { recordMetrics } from '../rank.js';
+import { buildSnapshot, type PeriodInfo, type Snapshot } from '../../snapshot/snapshot.js';
+import { DEMO_DATASET_NAME, type DemoDataset } from './generate.js';
+
+export interface DatasetSnapshotOptions {
+  baseUrl: string;
+  /** Each period's content hash is `${hashPrefix}-${index}`. */
+  hashPrefix: string;
+  /** The dataset kind the periods claim (tests of real-data behaviour use `github`). */
+  dataset?: PeriodInfo['dataset'];
+}
+
+/**
+ * A generated dataset as the snapshot the server would load after publishing it, built in memory (no database): its
+ * periods as stored period records (published weekly from 2026-01-05), and the latest period's ranked startups.
+ * For evaluation sets, benchmarks and tests of everything computed from a snapshot.
+ */
+export function datasetSnapshot(
+  generated: DemoDataset,
+  options: DatasetSnapshotOptions,
+): { snapshot: Snapshot; periods: PeriodInfo[] } {
+  const periods: PeriodInfo[] = generated.periods.map(({ period, ranked }, i) => ({
+    slug: period.slug,
+    name: period.name,
+    dataset: options.dataset ?? 'synthetic-demo',
+    datasetName: DEMO_DATASET_NAME,
+    publishedAt: new Date(Date.UTC(2026, 0, 5 + 7 * i, 6)),
+    contentHash: `${options.hashPrefix}-${i}`,
+    startupsTracked: ranked.startups.length,
+  }));
+  const latest = generated.periods.at(-1)!;
+  const snapshot = buildSnapshot({
+    baseUrl: options.baseUrl,
+    period: periods.at(-1)!,
+    periods,
+    startups: latest.ranked.startups.map((s) => ({
+      login: s.login,
+      sector: s.sector,
+      startup: s.startup,
+      scores: s.scores,
+      eligible: s.eligible,
+      rankOverall: s.rankOverall,
+      rankInSector: s.rankInSector,
+      metrics: recordMetrics(s),
+    })),
+  });
+  return { snapshot, periods };
+}
