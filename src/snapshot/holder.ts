@@ -84,8 +84,21 @@ export class SnapshotHolder {
   }
 
   private report: (err: unknown) => void = () => {};
+  private running = 0;
+  private waiting: (() => void)[] = [];
+
+  /** Resolves once no listener steps are running in the background (the indexes of the current period are built). */
+  settled(): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
 
   private runInSteps(pending: SnapshotListener[], snapshot: Snapshot, measured?: WarmUpMeasure): void {
+    this.running++;
+    const stop = () => {
+      if (--this.running > 0) return;
+      for (const resolve of this.waiting.splice(0)) resolve();
+    };
     let current: { name: string; steps?: Iterator<unknown>; started: number; cpu: NodeJS.CpuUsage; longest: number };
     const finish = () => {
       if (!measured) return;
@@ -98,7 +111,7 @@ export class SnapshotHolder {
       );
     };
     const next = () => {
-      if (this.snapshot !== snapshot) return; // a newer period took over; its own listeners run
+      if (this.snapshot !== snapshot) return stop(); // a newer period took over; its own listeners run
       const turn = performance.now();
       try {
         if (current?.steps) {
@@ -109,7 +122,7 @@ export class SnapshotHolder {
           }
         } else {
           const listener = pending.shift();
-          if (!listener) return;
+          if (!listener) return stop();
           current = {
             name: this.names.get(listener) ?? (listener.name || 'index'),
             started: turn,

@@ -149,4 +149,19 @@ describe('SnapshotHolder', () => {
     assert.equal((errors[0] as Error).message, 'bad step');
     assert.deepEqual(seen, ['2026-w10']);
   });
+
+  test('settled resolves once the background steps are done, at once when none run', async () => {
+    const holder = new SnapshotHolder(snapshotOf('2026-w10'));
+    await holder.settled();
+    let finished = false;
+    holder.onSwap(function* () {
+      yield;
+      yield;
+      finished = true;
+    });
+    assert.equal(finished, false);
+    await holder.settled();
+    assert.equal(finished, true);
+  });
 });
+
