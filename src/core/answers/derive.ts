@@ -43,7 +43,14 @@ export function derivePerBaseInSteps<T>(build: (snapshot: Snapshot, baseUrl: str
   };
   const step = (entry: Entry, snapshot: Snapshot, baseUrl: string): boolean => {
     entry.steps ??= build(snapshot, baseUrl);
-    const next = entry.steps.next();
+    let next: IteratorResult<void, T>;
+    try {
+      next = entry.steps.next();
+    } catch (err) {
+      // A build that failed is dropped: the next read starts it again (and fails again, visibly, if it must).
+      entry.steps = undefined;
+      throw err;
+    }
     if (!next.done) return false;
     entry.done = true;
     entry.value = next.value;

@@ -63,4 +63,21 @@ describe('derivePerBaseInSteps', () => {
     assert.deepEqual(warm, { done: true, value: '2026-w10@http://a' });
     assert.equal(runs.builds, 1);
   });
+
+  test('a build that throws is not kept: the next read builds again', () => {
+    let attempts = 0;
+    const value = derivePerBaseInSteps(function* (): Steps<string> {
+      attempts++;
+      yield;
+      if (attempts === 1) throw new Error('first build fails');
+      return 'built';
+    });
+    const s = snapshot();
+    const warm = value.warm(s, 'http://a');
+    warm.next();
+    assert.throws(() => warm.next(), /first build fails/);
+    assert.equal(value(s, 'http://a'), 'built');
+    assert.equal(attempts, 2);
+  });
 });
+
