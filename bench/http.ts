@@ -103,10 +103,10 @@ async function startService(dataDir: string, port: number, via: 'npm' | 'node', 
   // This process is pinned to the load generator's core(s), and children inherit that: a start is run on every core,
   // as a user's `npm start` is (the serving process and the embedded database's host work side by side at start).
   const [command, args] = via === 'npm' ? ['npm', ['start', '--silent']] : [process.execPath, serveArgs()];
-  const everyCore = ['-c', `0-${os.cpus().length - 1}`, command, ...args];
-  const child = (await hasTaskset())
-    ? spawn('taskset', everyCore, { cwd: ROOT, env, detached: via === 'npm', stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(command, args, { cwd: ROOT, env, detached: via === 'npm', stdio: ['ignore', 'pipe', 'pipe'] });
+  const [program, argv] = (await hasTaskset())
+    ? ['taskset', ['-c', `0-${os.cpus().length - 1}`, command, ...args]]
+    : [command, args];
+  const child = spawn(program, argv, { cwd: ROOT, env, detached: via === 'npm', stdio: ['ignore', 'pipe', 'pipe'] });
   const log: string[] = [];
   const collect = (data: Buffer) => log.push(...data.toString().split('\n').filter(Boolean));
   child.stdout!.on('data', collect);

@@ -1,5 +1,5 @@
 import { SIGNAL_TYPES, STAGES } from '../../schemas/enums.js';
-import { drain, type Steps } from '../../snapshot/steps.js';
+import { drain, inChunks, type Steps } from '../../snapshot/steps.js';
 import type { Fact, RelatedQuestion } from '../../schemas/answers.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import {
@@ -121,9 +121,7 @@ const STARTUP_CHUNK = 1_000;
 function* startupEntries(b: Builder): Steps<void> {
   const { snapshot, urls, period } = b;
   const eligible = snapshot.startups.filter((x) => x.eligible).length;
-  let done = 0;
-  for (const s of snapshot.startups) {
-    if (++done % STARTUP_CHUNK === 0) yield;
+  yield* inChunks(snapshot.startups, STARTUP_CHUNK, (s) => {
     const t = s.startup;
     const info = sectorInfo(s.sector);
     const count = snapshot.bySector.get(s.sector)?.length ?? 0;
@@ -148,7 +146,7 @@ function* startupEntries(b: Builder): Steps<void> {
       sector: s.sector,
       keywords: [s.login, info.name, t.signalType, t.stage],
     });
-  }
+  });
 }
 
 function sectorEntries(b: Builder): void {
@@ -358,9 +356,7 @@ function* link(b: Builder): Steps<void> {
     if (entry.kind !== 'comparison') continue;
     for (const login of entry.subjects) comparisonsOf.set(login, [...(comparisonsOf.get(login) ?? []), entry.id]);
   }
-  let done = 0;
-  for (const entry of b.entries) {
-    if (++done % STARTUP_CHUNK === 0) yield;
+  yield* inChunks(b.entries, STARTUP_CHUNK, (entry) => {
     switch (entry.kind) {
       case 'startup': {
         const s = snapshot.byLogin.get(entry.subjects[0]!.toLowerCase())!;
@@ -397,7 +393,7 @@ function* link(b: Builder): Steps<void> {
           'dataset-coverage',
         ]);
     }
-  }
+  });
 }
 
 /** Every agent query of the snapshot's period. */
