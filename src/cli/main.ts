@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
+import { tuneHeapForServing } from '../runtime/heap.js';
 import { openStore, storeOptions } from '../store/database.js';
 
 const program = new Command()
@@ -13,6 +14,7 @@ program
   .command('serve')
   .description('Serve the API (configuration from the environment; see the README).')
   .action(async () => {
+    tuneHeapForServing();
     const config = loadConfig();
     const logger = createLogger(config);
     // Open the store first: the embedded database's host process starts while this one loads the server's code.
