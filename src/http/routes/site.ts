@@ -41,8 +41,9 @@ import {
 import { docsPage, notFoundPage, SEARCH_QUERY_MAX, searchPage } from '../../web/pages/utility.js';
 import { scoutIndexPage, scoutProblemPage, scoutReceiptsPage } from '../../web/pages/scout.js';
 import { scoutReceipts } from '../../core/scout/index.js';
-import { PUBLIC_CACHE, sendRendered } from '../conditional.js';
+import { PUBLIC_CACHE, renderedSender, sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
+import { commonHeaders } from '../plugins/headers.js';
 import { HttpProblem, unavailable } from '../problem.js';
 
 const HTML = 'text/html; charset=utf-8';
@@ -79,13 +80,29 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
   const releaseLog = readReleaseLog(dir);
   const markets = readMarkets(dir).markets;
 
-  const pagesOf = derive(() => new LRUCache<string, Promise<Rendered | null>>({ max: PAGE_CACHE_SIZE }));
+  /** A page of the period: its render while it runs, then the result (`null`: no such page), kept for the period. */
+  interface PageEntry {
+    pending: Promise<Rendered | null>;
+    done?: { page: Rendered | null };
+  }
+  const pagesOf = derive(() => new LRUCache<string, PageEntry>({ max: PAGE_CACHE_SIZE }));
   // Read the charts' history as soon as a period is loaded, so the first page view does not wait for it.
   ctx.holder.onSwap((snapshot) => void seriesOf(ctx.store.db, snapshot).catch(() => {}), 'site series');
+
+  // The pages' headers are fixed per page and period: they are built once per rendered page (renderedSender), and
+  // the page routes skip the per-request common-headers hook (`commonHeadersPrepared`), so the 404 adds them itself.
+  const common = commonHeaders(baseUrl.startsWith('https:'));
+  const senders = new Map<string, ReturnType<typeof renderedSender>>();
+  const senderFor = (csp: string) => {
+    let send = senders.get(csp);
+    if (!send) senders.set(csp, (send = renderedSender({ ...common, 'content-security-policy': csp })));
+    return send;
+  };
 
   const notFound = (request: FastifyRequest, reply: AnyReply) =>
     reply
       .code(404)
+      .headers(common)
       .header('content-type', HTML)
       .header('content-security-policy', HTML_CSP)
       .header('cache-control', 'no-store')
@@ -96,29 +113,42 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
     return page ? rendered(layout(baseUrl, assets, page), HTML) : null;
   }
 
-  async function serve(request: FastifyRequest, reply: AnyReply, key: string, build: Build, csp = HTML_CSP) {
-    const snapshot = currentSnapshot(ctx);
-    const cache = pagesOf(snapshot);
-    let pending = cache.get(key);
-    if (!pending) {
-      pending = renderPage(snapshot, build);
-      cache.set(key, pending);
-      pending.catch(() => cache.delete(key));
-    }
+  function send(request: FastifyRequest, reply: AnyReply, page: Rendered | null, csp: string) {
+    if (!page) return notFound(request, reply);
+    senderFor(csp)(request, reply, page);
+    return reply;
+  }
+
+  async function sendWhenRendered(request: FastifyRequest, reply: AnyReply, entry: PageEntry, csp: string) {
     let page: Rendered | null;
     try {
-      page = await pending;
+      page = await entry.pending;
     } catch (err) {
       ctx.log.warn({ reqId: request.id, err }, 'could not render a page');
       throw unavailable('This page cannot be rendered right now: the store did not answer.', 5);
     }
-    if (!page) return notFound(request, reply);
-    reply.header('content-security-policy', csp);
-    sendRendered(request, reply, page, {}, PUBLIC_CACHE);
-    return reply;
+    return send(request, reply, page, csp);
   }
 
-  const page = { schema: { hide: true }, config: { rateLimit: 'unlimited' as const } };
+  /** Sends the page at `key`: at once when this period's render is done, else once it is (a failed render is retried). */
+  function serve(request: FastifyRequest, reply: AnyReply, key: string, build: Build, csp = HTML_CSP) {
+    const cache = pagesOf(currentSnapshot(ctx));
+    let entry = cache.get(key);
+    if (entry?.done) return send(request, reply, entry.done.page, csp);
+    if (!entry) {
+      const fresh: PageEntry = { pending: renderPage(currentSnapshot(ctx), build) };
+      fresh.pending.then(
+        (page) => (fresh.done = { page }),
+        () => cache.delete(key),
+      );
+      cache.set(key, fresh);
+      entry = fresh;
+    }
+    return sendWhenRendered(request, reply, entry, csp);
+  }
+
+  const page = { schema: { hide: true }, config: { rateLimit: 'unlimited' as const, commonHeadersPrepared: true } };
+  const staticFile = { schema: { hide: true }, config: { rateLimit: 'unlimited' as const } };
   const slug = z.object({ slug: z.string().max(200) });
 
   r.get('/', page, (q, s) => serve(q, s, '/', homePage));
@@ -241,12 +271,12 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
   );
 
   // Browsers ask for /favicon.ico whatever the page declares.
-  r.get('/favicon.ico', page, (_request, reply) => {
+  r.get('/favicon.ico', staticFile, (_request, reply) => {
     reply.code(301).header('location', assets.icon).header('cache-control', PUBLIC_CACHE).send();
   });
 
   for (const [path, asset] of assets.byPath) {
-    r.get(path, page, (request, reply) => {
+    r.get(path, staticFile, (request, reply) => {
       // A versioned URL (the one pages link to) never changes; the bare path may, so it is kept only briefly.
       const versioned = typeof (request.query as Record<string, unknown>)['v'] === 'string';
       sendRendered(request, reply, asset, {}, versioned ? IMMUTABLE : PUBLIC_CACHE);

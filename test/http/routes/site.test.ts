@@ -150,6 +150,27 @@ describe('website', () => {
     assert.equal(again.status, 304);
   });
 
+  test('pages, their 304 and the 404 page carry the CORS and security headers of every response', async () => {
+    const first = await page(`/startups/${login()}`);
+    const responses = [
+      await page('/'),
+      first,
+      await page(`/startups/${login()}`, { headers: { 'if-none-match': first.headers.get('etag')! } }),
+      await page('/startups/no-such-startup-anywhere'),
+    ];
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      [200, 200, 304, 404],
+    );
+    for (const res of responses) {
+      assert.equal(res.headers.get('access-control-allow-origin'), '*', `${res.status}`);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff', `${res.status}`);
+      assert.equal(res.headers.get('x-frame-options'), 'DENY', `${res.status}`);
+      assert.equal(res.headers.get('referrer-policy'), 'no-referrer', `${res.status}`);
+      assert.match(res.headers.get('content-security-policy')!, /script-src 'self'/, `${res.status}`);
+    }
+  });
+
   test('HEAD works wherever GET does', async () => {
     const res = await page('/methodology', { method: 'HEAD' });
     assert.equal(res.status, 200);
