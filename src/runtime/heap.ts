@@ -13,11 +13,7 @@
  */
 import v8 from 'node:v8';
 
-let applied = false;
-
 export function tuneHeapForServing(): void {
-  if (applied) return;
-  applied = true;
   // Read by V8 at every young-generation collection, so setting it after start takes effect from the next one.
   v8.setFlagsFromString('--no-allocation-site-pretenuring');
 }

@@ -92,12 +92,9 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
   // The pages' headers are fixed per page and period: they are built once per rendered page (renderedSender), and
   // the page routes skip the per-request common-headers hook (`commonHeadersPrepared`), so the 404 adds them itself.
   const common = commonHeaders(baseUrl.startsWith('https:'));
-  const senders = new Map<string, ReturnType<typeof renderedSender>>();
-  const senderFor = (csp: string) => {
-    let send = senders.get(csp);
-    if (!send) senders.set(csp, (send = renderedSender({ ...common, 'content-security-policy': csp })));
-    return send;
-  };
+  type PageSender = ReturnType<typeof renderedSender>;
+  const sendHtml = renderedSender({ ...common, 'content-security-policy': HTML_CSP });
+  const sendDocs = renderedSender({ ...common, 'content-security-policy': DOCS_CSP });
 
   const notFound = (request: FastifyRequest, reply: AnyReply) =>
     reply
@@ -113,13 +110,13 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
     return page ? rendered(layout(baseUrl, assets, page), HTML) : null;
   }
 
-  function send(request: FastifyRequest, reply: AnyReply, page: Rendered | null, csp: string) {
+  function send(request: FastifyRequest, reply: AnyReply, page: Rendered | null, sender: PageSender) {
     if (!page) return notFound(request, reply);
-    senderFor(csp)(request, reply, page);
+    sender(request, reply, page);
     return reply;
   }
 
-  async function sendWhenRendered(request: FastifyRequest, reply: AnyReply, entry: PageEntry, csp: string) {
+  async function sendWhenRendered(request: FastifyRequest, reply: AnyReply, entry: PageEntry, sender: PageSender) {
     let page: Rendered | null;
     try {
       page = await entry.pending;
@@ -127,16 +124,17 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
       ctx.log.warn({ reqId: request.id, err }, 'could not render a page');
       throw unavailable('This page cannot be rendered right now: the store did not answer.', 5);
     }
-    return send(request, reply, page, csp);
+    return send(request, reply, page, sender);
   }
 
   /** Sends the page at `key`: at once when this period's render is done, else once it is (a failed render is retried). */
-  function serve(request: FastifyRequest, reply: AnyReply, key: string, build: Build, csp = HTML_CSP) {
-    const cache = pagesOf(currentSnapshot(ctx));
+  function serve(request: FastifyRequest, reply: AnyReply, key: string, build: Build, sender = sendHtml) {
+    const snapshot = currentSnapshot(ctx);
+    const cache = pagesOf(snapshot);
     let entry = cache.get(key);
-    if (entry?.done) return send(request, reply, entry.done.page, csp);
+    if (entry?.done) return send(request, reply, entry.done.page, sender);
     if (!entry) {
-      const fresh: PageEntry = { pending: renderPage(currentSnapshot(ctx), build) };
+      const fresh: PageEntry = { pending: renderPage(snapshot, build) };
       fresh.pending.then(
         (page) => (fresh.done = { page }),
         () => cache.delete(key),
@@ -144,7 +142,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
       cache.set(key, fresh);
       entry = fresh;
     }
-    return sendWhenRendered(request, reply, entry, csp);
+    return sendWhenRendered(request, reply, entry, sender);
   }
 
   const page = { schema: { hide: true }, config: { rateLimit: 'unlimited' as const, commonHeadersPrepared: true } };
@@ -202,7 +200,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
   r.get('/changelog', page, (q, s) => serve(q, s, '/changelog', (c) => changelogPage(c, releaseLog)));
   r.get('/pricing', page, (q, s) => serve(q, s, '/pricing', pricingPage));
   r.get('/markets', page, (q, s) => serve(q, s, '/markets', (c) => marketsPage(c, markets)));
-  r.get('/docs', page, (q, s) => serve(q, s, '/docs', () => docsPage(assets.docs), DOCS_CSP));
+  r.get('/docs', page, (q, s) => serve(q, s, '/docs', () => docsPage(assets.docs), sendDocs));
 
   // Search depends on the query: rendered per request (the index is built once per period), never cached here.
   r.get(

@@ -80,4 +80,3 @@ describe('derivePerBaseInSteps', () => {
     assert.equal(attempts, 2);
   });
 });
-
