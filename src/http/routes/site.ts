@@ -147,51 +147,47 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
 
   const page = { schema: { hide: true }, config: { rateLimit: 'unlimited' as const, commonHeadersPrepared: true } };
   const staticFile = { schema: { hide: true }, config: { rateLimit: 'unlimited' as const } };
-  const slug = z.object({ slug: z.string().max(200) });
+  // The pages' path parameters need no schema: the router matches a parameter only when it is at most
+  // `maxParamLength` (200) characters once decoded, and a longer one is answered 414 before any handler runs, so a
+  // validator would only test that again on every view. Each handler looks the value up in the snapshot (or a fixed
+  // list), and what is not there is the 404 page.
+  type Param<K extends string> = { Params: Record<K, string> };
 
   r.get('/', page, (q, s) => serve(q, s, '/', homePage));
   r.get('/sectors', page, (q, s) => serve(q, s, '/sectors', sectorsIndexPage));
-  r.get('/sectors/:slug', { ...page, schema: { ...page.schema, params: slug } }, (q, s) => {
+  r.get<Param<'slug'>>('/sectors/:slug', page, (q, s) => {
     const { slug: sector } = q.params;
     return isSectorSlug(sector) ? serve(q, s, `/sectors/${sector}`, (c) => sectorPage(c, sector)) : notFound(q, s);
   });
-  r.get(
-    '/startups/:login',
-    { ...page, schema: { ...page.schema, params: z.object({ login: z.string().max(200) }) } },
-    (q, s) => {
-      const login = q.params.login.toLowerCase();
-      return serve(q, s, `/startups/${login}`, (c) => {
-        const startup = c.snapshot.byLogin.get(login);
-        return startup ? startupPage(c, startup) : undefined;
-      });
-    },
-  );
-  r.get(
-    '/compare/:pair',
-    { ...page, schema: { ...page.schema, params: z.object({ pair: z.string().max(200) }) } },
-    (q, s) => {
-      const pair = q.params.pair.toLowerCase();
-      return serve(q, s, `/compare/${pair}`, (c) => {
-        const found = findComparison(c, pair);
-        return found ? comparePage(c, ...found) : undefined;
-      });
-    },
-  );
+  r.get<Param<'login'>>('/startups/:login', page, (q, s) => {
+    const login = q.params.login.toLowerCase();
+    return serve(q, s, `/startups/${login}`, (c) => {
+      const startup = c.snapshot.byLogin.get(login);
+      return startup ? startupPage(c, startup) : undefined;
+    });
+  });
+  r.get<Param<'pair'>>('/compare/:pair', page, (q, s) => {
+    const pair = q.params.pair.toLowerCase();
+    return serve(q, s, `/compare/${pair}`, (c) => {
+      const found = findComparison(c, pair);
+      return found ? comparePage(c, ...found) : undefined;
+    });
+  });
   r.get('/periods', page, (q, s) => serve(q, s, '/periods', periodsIndexPage));
-  r.get('/periods/:slug', { ...page, schema: { ...page.schema, params: slug } }, (q, s) =>
+  r.get<Param<'slug'>>('/periods/:slug', page, (q, s) =>
     serve(q, s, `/periods/${q.params.slug}`, (c) => periodPage(c, q.params.slug)),
   );
-  r.get('/answers/:slug', { ...page, schema: { ...page.schema, params: slug } }, (q, s) =>
+  r.get<Param<'slug'>>('/answers/:slug', page, (q, s) =>
     serve(q, s, `/answers/${q.params.slug}`, (c) => answerPage(c, q.params.slug)),
   );
   r.get('/faq', page, (q, s) => serve(q, s, '/faq', faqPage));
   r.get('/blog', page, (q, s) => serve(q, s, '/blog', (c) => blogIndexPage(c, posts)));
-  r.get('/blog/:slug', { ...page, schema: { ...page.schema, params: slug } }, (q, s) => {
+  r.get<Param<'slug'>>('/blog/:slug', page, (q, s) => {
     const post = posts.find((p) => p.slug === q.params.slug);
     return post ? serve(q, s, `/blog/${post.slug}`, (c) => blogPostPage(c, post)) : notFound(q, s);
   });
   r.get('/research', page, (q, s) => serve(q, s, '/research', researchIndexPage));
-  r.get('/research/:slug', { ...page, schema: { ...page.schema, params: slug } }, (q, s) => {
+  r.get<Param<'slug'>>('/research/:slug', page, (q, s) => {
     const known = (RESEARCH_SLUGS as readonly string[]).includes(q.params.slug);
     return known ? serve(q, s, `/research/${q.params.slug}`, (c) => researchPage(c, q.params.slug)) : notFound(q, s);
   });

@@ -206,6 +206,24 @@ describe('website', () => {
     }
   });
 
+  test('a page path parameter of up to 200 characters is looked up (404 page when unknown), a longer one is a 414', async () => {
+    for (const route of ['startups', 'sectors', 'compare', 'periods', 'answers', 'blog', 'research']) {
+      // Lengths count once decoded: 200 encoded characters (600 in the URL) are still looked up.
+      for (const param of ['a'.repeat(200), '%61'.repeat(200)]) {
+        const res = await page(`/${route}/${param}`);
+        assert.equal(res.status, 404, `/${route}/ with ${param.length} characters`);
+        assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+        assert.match(await res.text(), /Page not found/);
+      }
+      for (const param of ['a'.repeat(201), '%61'.repeat(201)]) {
+        const res = await page(`/${route}/${param}`);
+        assert.equal(res.status, 414, `/${route}/ with ${param.length} characters`);
+        assert.match(res.headers.get('content-type')!, /^application\/problem\+json/);
+        assert.equal(((await res.json()) as Json).detail, 'A path segment is too long.');
+      }
+    }
+  });
+
   test('a search longer than 280 characters is a 400, not a 5xx', async () => {
     const res = await page(`/search?q=${'a'.repeat(281)}`);
     assert.equal(res.status, 400);
