@@ -211,13 +211,13 @@ describe('website', () => {
       // Lengths count once decoded: 200 encoded characters (600 in the URL) are still looked up.
       for (const param of ['a'.repeat(200), '%61'.repeat(200)]) {
         const res = await page(`/${route}/${param}`);
-        assert.equal(res.status, 404, `/${route}/ with ${param.length} characters`);
+        assert.equal(res.status, 404, `/${route}/${param.slice(0, 9)}… (${param.length} characters in the URL)`);
         assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
         assert.match(await res.text(), /Page not found/);
       }
       for (const param of ['a'.repeat(201), '%61'.repeat(201)]) {
         const res = await page(`/${route}/${param}`);
-        assert.equal(res.status, 414, `/${route}/ with ${param.length} characters`);
+        assert.equal(res.status, 414, `/${route}/${param.slice(0, 9)}… (${param.length} characters in the URL)`);
         assert.match(res.headers.get('content-type')!, /^application\/problem\+json/);
         assert.equal(((await res.json()) as Json).detail, 'A path segment is too long.');
       }
