@@ -1,4 +1,4 @@
-import { rendered, type Rendered, type Snapshot, type SnapshotStartup } from '../snapshot/snapshot.js';
+import { rendered, startupJson, type Rendered, type Snapshot, type SnapshotStartup } from '../snapshot/snapshot.js';
 import type { SignalCandidate } from '../schemas/signals.js';
 import type { Resolution } from './matcher.js';
 
@@ -28,7 +28,7 @@ export function startupCandidates(resolution: Resolution<SnapshotStartup>): Sign
 export function resolveStartup(snapshot: Snapshot, query: string): StartupLookup {
   const resolution = snapshot.matcher.resolve(query);
   if (resolution.status === 'match') {
-    return { resolution, header: resolution.how, rendered: resolution.item.json };
+    return { resolution, header: resolution.how, rendered: startupJson(resolution.item) };
   }
   const candidates = startupCandidates(resolution);
   return {

@@ -6,9 +6,12 @@ import { renderOpenApi } from '../openapi.js';
 import type { Rendered } from '../../snapshot/snapshot.js';
 
 export async function openApiRoutes(app: FastifyInstance): Promise<void> {
+  // Rendered once every route is known: right after the server listens (in the next turn of the event loop, so the
+  // start does not wait for its ~60 ms), or by the first request if that comes sooner.
   let document: Rendered | undefined;
-  app.addHook('onReady', async () => {
-    document = renderOpenApi(app);
+  app.addHook('onListen', (done) => {
+    setImmediate(() => (document ??= renderOpenApi(app)));
+    done();
   });
   const r = app.withTypeProvider<ZodTypeProvider>();
   for (const [url, operationId] of [

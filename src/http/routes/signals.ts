@@ -6,7 +6,7 @@ import { DATA_LICENSE } from '../../core/license.js';
 import { resolveStartup, NAME_MATCH_HEADER, NAME_MATCH_VALUES } from '../../core/resolve.js';
 import { SignalMiss, SignalsResponse, Startup } from '../../schemas/signals.js';
 import { renderedSender } from '../conditional.js';
-import { derive, rendered, type Rendered } from '../../snapshot/snapshot.js';
+import { derive, rendered, signalsCsv, type Rendered } from '../../snapshot/snapshot.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses, textContent } from '../openapi.js';
 import { commonHeaders } from '../plugins/headers.js';
@@ -62,6 +62,8 @@ export async function signalsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     link: `<${ctx.config.baseUrl}/api/signals.json>; rel="canonical", ${LICENSE_LINK}`,
   });
   const sendLookup = renderedSender(common);
+  // The CSV export is rendered in the warm-up, after the server listens, rather than before it.
+  ctx.holder.onSwap((snapshot) => void signalsCsv(snapshot), 'signals csv');
 
   const signalsSchema = {
     summary: 'Current period: trending startups and per-sector rankings',
@@ -100,7 +102,7 @@ export async function signalsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
     },
     (request, reply) => {
-      sendLicensed(request, reply, currentSnapshot(ctx).signalsCsv);
+      sendLicensed(request, reply, signalsCsv(currentSnapshot(ctx)));
     },
   );
 

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { resolveStartup } from '../../src/core/resolve.js';
+import { signalsCsv, startupJson } from '../../src/snapshot/snapshot.js';
+import { demoSnapshot } from '../core/fixtures.js';
+
+const snapshot = demoSnapshot({ startups: 40, periods: 1 });
+
+describe('snapshot bodies rendered on first use', () => {
+  test("a startup's record is rendered at its first lookup, then kept", () => {
+    const item = snapshot.startups[7]!;
+    assert.equal(item.json, undefined, 'nothing is rendered when the snapshot is built');
+    const body = startupJson(item);
+    assert.deepEqual(JSON.parse(body.body.toString()), item.startup);
+    assert.equal(body.contentType, 'application/json; charset=utf-8');
+    assert.match(body.etag, /^"[A-Za-z0-9_-]{32}"$/);
+    assert.equal(startupJson(item), body, 'the second lookup reuses the first rendering');
+    const lookup = resolveStartup(snapshot, item.startup.name);
+    assert.equal(lookup.rendered, body);
+    assert.equal(snapshot.startups[8]!.json, undefined, 'other startups stay unrendered');
+  });
+
+  test('the CSV export is rendered once per snapshot, one row per startup', () => {
+    const csv = signalsCsv(snapshot);
+    assert.equal(signalsCsv(snapshot), csv);
+    assert.equal(csv.contentType, 'text/csv; charset=utf-8; header=present');
+    const lines = csv.body.toString().split('\r\n').slice(1, -1);
+    assert.equal(lines.length, snapshot.startups.length);
+    const first = snapshot.trending[0]!;
+    assert.ok(
+      lines.some(
+        (l) => l.startsWith(`${snapshot.period.slug},${first.sector},`) && l.includes(`,1,${first.startup.name},`),
+      ),
+    );
+    const other = demoSnapshot({ startups: 40, periods: 1 });
+    assert.notEqual(signalsCsv(other), csv, 'another snapshot gets its own rendering');
+    assert.equal(signalsCsv(other).etag, csv.etag, 'of the same bytes when the data is the same');
+  });
+});
