@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { buildServer } from './http/server.js';
+import type { ReadinessProbe } from './http/routes/health.js';
 import { SnapshotHolder, startPeriodPoller } from './snapshot/holder.js';
 import { loadSnapshot } from './snapshot/load.js';
-import { migrateToLatest, openStore, storeOptions, type Store } from './store/database.js';
+import { createStore, migrateToLatest, storeOptions, type OpeningStore, type Store } from './store/database.js';
 import { countPeriods } from './store/periods.js';
-import { createRedis, pingRedis } from './store/redis.js';
 import type { Server } from 'node:http';
 import type { Redis } from 'ioredis';
 import { startMetricsListener } from './http/plugins/observability.js';
@@ -29,7 +29,7 @@ export interface RunningService {
  */
 export interface StartOptions {
   /** A store already being opened (the CLI starts it before loading the server's code); opened here otherwise. */
-  store?: Promise<Store>;
+  opening?: OpeningStore;
 }
 
 export async function startService(
@@ -54,8 +54,8 @@ export async function startService(
   };
   // Node's own start and the loading of the code, up to here.
   logger.debug({ phase: 'load code', ms: Math.round(mark.wall), cpuMs: Math.round(mark.cpu) }, 'start phase');
-  const storeOpening = options.store ?? openStore(storeOptions(config));
-  storeOpening.catch(() => {}); // awaited (and reported) below
+  const { store, ready } = options.opening ?? createStore(storeOptions(config));
+  ready.catch(() => {}); // awaited (and reported) below
   // A first start on a new embedded data directory: make the demo dataset now, on this core, while the database's
   // host process initialises its cluster on the other one (the dataset is deterministic, so it is the one
   // seedDemoIfEmpty would make; it is written only if the store turns out to be empty).
@@ -64,11 +64,42 @@ export async function startService(
       ? (await import('./pipeline/demo/seed.js')).generateDemo({ seed: config.demoSeed })
       : undefined;
   if (early) phase('generate demo data (while the database initialises)');
-  const store = await storeOpening;
   let limiterRedis: Redis | undefined;
+  let redis: Redis | undefined;
   let metricsServer: Server | undefined;
-  phase(store.hostsEmbedded ? 'open embedded database' : 'connect to database');
+  let app: FastifyInstance | undefined;
   try {
+    // Redis and the HTTP server need neither the database nor the period: they are set up while the embedded
+    // database's host process starts (its queries wait for it), and the period is loaded into the holder after.
+    const probes: ReadinessProbe[] = [];
+    if (config.redisUrl) {
+      // The Redis client is loaded only when one is configured (about 50 ms of the start otherwise).
+      const { createRedis, pingRedis } = await import('./store/redis.js');
+      const shared = createRedis(config.redisUrl);
+      redis = shared;
+      await pingRedis(shared).catch((err) => logger.warn({ err }, 'redis is not reachable yet'));
+      probes.push({ name: 'redis', check: () => pingRedis(shared) });
+      // Rate-limit counters get their own connection: commands batched per tick, and a short timeout so a Redis that
+      // hangs sends the decision to local memory quickly.
+      if (config.rateLimit) {
+        const limiter = createRedis(config.redisUrl, { commandTimeout: 500, enableAutoPipelining: true });
+        limiterRedis = limiter;
+        limiter.on('ready', () => logger.info('rate limits are shared through redis'));
+        await limiter
+          .connect()
+          .catch((err) => logger.warn({ err }, 'redis is not reachable: rate limits use local memory until it is'));
+      }
+    }
+    const holder = new SnapshotHolder();
+    // The answer, search and diligence indexes of the period are built once the server listens (see warmUp).
+    holder.deferWarmUp();
+    holder.onSwap((s) => setSnapshotPeriod(s.period.slug, s.period.publishedAt), 'metrics period');
+    const server = await buildServer({ config, store, holder, log: logger }, { probes, limiterRedis });
+    app = server; // closed if a later step fails
+    phase('build server');
+
+    await ready;
+    phase(store.hostsEmbedded ? 'open embedded database (rest of the wait)' : 'connect to database');
     await migrateToLatest(store.db);
     phase('migrate');
     watchPipelineMetrics(() => pipelineFigures(store.db));
@@ -79,27 +110,11 @@ export async function startService(
       if (written > 0) logger.info({ periods: written }, 'loaded the synthetic demo dataset');
       phase(early ? 'store demo data' : 'generate and store demo data');
     }
-    const holder = new SnapshotHolder(await loadSnapshot(store.db, config.baseUrl));
-    // The answer, search and diligence indexes of the period are built once the server listens (see warmUp).
-    holder.deferWarmUp();
-    if (!holder.current) logger.warn('no period is published yet; data routes answer 503 until one is');
+    const first = await loadSnapshot(store.db, config.baseUrl);
+    if (first) holder.provide(first);
+    else logger.warn('no period is published yet; data routes answer 503 until one is');
     phase('load snapshot');
 
-    const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
-    if (redis) await pingRedis(redis).catch((err) => logger.warn({ err }, 'redis is not reachable yet'));
-    const probes = redis ? [{ name: 'redis', check: () => pingRedis(redis) }] : [];
-    // Rate-limit counters get their own connection: commands batched per tick, and a short timeout so a Redis that
-    // hangs sends the decision to local memory quickly.
-    if (config.redisUrl && config.rateLimit) {
-      limiterRedis = createRedis(config.redisUrl, { commandTimeout: 500, enableAutoPipelining: true });
-      limiterRedis.on('ready', () => logger.info('rate limits are shared through redis'));
-      await limiterRedis
-        .connect()
-        .catch((err) => logger.warn({ err }, 'redis is not reachable: rate limits use local memory until it is'));
-    }
-    holder.onSwap((s) => setSnapshotPeriod(s.period.slug, s.period.publishedAt), 'metrics period');
-    const app = await buildServer({ config, store, holder, log: logger }, { probes, limiterRedis });
-    phase('build server and per-period indexes');
     const stopPolling = startPeriodPoller({
       db: store.db,
       baseUrl: config.baseUrl,
@@ -109,14 +124,14 @@ export async function startService(
       onSwap: (s) =>
         logger.info({ period: s.period.slug, startups: s.startups.length }, 'serving a newly published period'),
     });
-    await app.listen({ port: config.port, host: config.host });
+    await server.listen({ port: config.port, host: config.host });
     phase('listen');
     metricsServer = await startMetricsListener(config, logger);
     holder.warmUp(
       (err) => logger.error({ err }, 'could not build a per-period index'),
       (index, ms, cpuMs, longestStepMs) => logger.debug({ index, ms, cpuMs, longestStepMs }, 'per-period index built'),
     );
-    const addr = app.server.address();
+    const addr = server.server.address();
     const address =
       typeof addr === 'object' && addr
         ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
@@ -127,7 +142,7 @@ export async function startService(
     );
     let closing: Promise<void> | undefined;
     return {
-      app,
+      app: server,
       store,
       holder,
       address,
@@ -136,9 +151,9 @@ export async function startService(
           stopPolling();
           // Stop accepting and let in-flight requests finish. A keep-alive connection whose response completes after
           // close() began would otherwise hold the server open until its idle timeout, so sweep idle ones meanwhile.
-          const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
+          const sweeper = setInterval(() => server.server.closeIdleConnections(), 100);
           try {
-            await app.close();
+            await server.close();
           } finally {
             clearInterval(sweeper);
           }
@@ -151,6 +166,8 @@ export async function startService(
       },
     };
   } catch (err) {
+    await app?.close().catch(() => {});
+    redis?.disconnect();
     limiterRedis?.disconnect();
     metricsServer?.close();
     await store.close().catch(() => {});

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { tuneHeapForServing } from '../runtime/heap.js';
-import { openStore, storeOptions } from '../store/database.js';
+import { createStore, storeOptions } from '../store/database.js';
 
 const program = new Command()
   .name('signal-service')
@@ -18,10 +18,10 @@ program
     const config = loadConfig();
     const logger = createLogger(config);
     // Open the store first: the embedded database's host process starts while this one loads the server's code.
-    const store = openStore(storeOptions(config));
-    store.catch(() => {}); // awaited (and reported) by startService
+    const opening = createStore(storeOptions(config));
+    opening.ready.catch(() => {}); // awaited (and reported) by startService
     const { startService } = await import('../service.js');
-    const service = await startService(config, logger, { store });
+    const service = await startService(config, logger, { opening });
     const shutdown = (signal: string) => {
       logger.info({ signal }, 'shutting down: finishing in-flight requests');
       service.close().then(

@@ -65,6 +65,16 @@ export class SnapshotHolder {
   }
 
   /**
+   * The first snapshot, given after the listeners registered (the server is built while the store opens, before the
+   * period is loaded). While the warm-up is deferred, every listener runs in it; otherwise this is a swap.
+   */
+  provide(first: Snapshot): void {
+    if (!this.deferred) return this.swap(first);
+    this.snapshot = first;
+    this.deferred = [...this.listeners];
+  }
+
+  /**
    * Swaps in a new period's snapshot. Each listener's first call runs now (an error in it is the caller's); the
    * steps it returns run in the background, as in the warm-up.
    */

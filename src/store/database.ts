@@ -31,8 +31,11 @@ export function storeOptions(config: Config): StoreOptions {
 export interface Store {
   db: Kysely<Database>;
   mode: 'embedded' | 'postgres';
-  /** True when this process hosts the embedded database (and other processes reach it through us). */
-  hostsEmbedded: boolean;
+  /**
+   * True when this process hosts the embedded database (and other processes reach it through us). Known once the
+   * database is open (see createStore).
+   */
+  readonly hostsEmbedded: boolean;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -40,16 +43,19 @@ export interface Store {
 // Keep bigint columns (count(*)) as JS numbers where they fit; the service never counts past 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export async function openStore(options: StoreOptions): Promise<Store> {
-  let host: EmbeddedHost | undefined;
-  let poolConfig: pg.PoolConfig;
-  if (options.databaseUrl) {
-    poolConfig = { connectionString: options.databaseUrl };
-  } else {
-    const embedded = await openEmbedded(options.dataDir);
-    host = embedded.host;
-    poolConfig = { host: embedded.endpoint.host, port: embedded.endpoint.port, user: 'postgres', database: 'postgres' };
-  }
+/**
+ * A store whose database may still be opening: `store` can be handed out at once (its queries wait for the database),
+ * `ready` settles when the database is open (or rejects with why it could not be). The service builds its HTTP
+ * server while the embedded database's host process starts, instead of after.
+ */
+export interface OpeningStore {
+  store: Store;
+  ready: Promise<void>;
+}
+
+export function createStore(options: StoreOptions): OpeningStore {
+  const embedded = options.databaseUrl ? undefined : openEmbedded(options.dataDir);
+  embedded?.catch(() => {}); // reported through `ready`
   const timeouts = options.statementTimeoutMs
     ? {
         // Server side for PostgreSQL; client side everywhere, so a connection that hangs (no reset) fails too.
@@ -57,30 +63,61 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         query_timeout: options.statementTimeoutMs + 1_000,
       }
     : {};
-  const pool = new pg.Pool({
-    ...poolConfig,
-    ...timeouts,
-    max: options.poolSize ?? 8,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
-  });
-  // An idle client that loses its server must not crash the process; the next query reports the failure.
-  pool.on('error', () => {});
-  // Nor must a client that loses its server while checked out (mid-transaction): its query rejects, the request
-  // answers 503, and the pool replaces the client. Without a listener the 'error' event would crash the process.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  const makePool = (poolConfig: pg.PoolConfig): pg.Pool => {
+    const pool = new pg.Pool({
+      ...poolConfig,
+      ...timeouts,
+      max: options.poolSize ?? 8,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    });
+    // An idle client that loses its server must not crash the process; the next query reports the failure.
+    pool.on('error', () => {});
+    // Nor must a client that loses its server while checked out (mid-transaction): its query rejects, the request
+    // answers 503, and the pool replaces the client. Without a listener the 'error' event would crash the process.
+    pool.on('connect', (client) => client.on('error', () => {}));
+    return pool;
+  };
+  // PostgreSQL: the pool now (it connects on first use). Embedded: the pool once the host tells its address; Kysely
+  // asks for it at the first query.
+  const pool = embedded
+    ? async () => {
+        const { endpoint } = await embedded;
+        return makePool({ host: endpoint.host, port: endpoint.port, user: 'postgres', database: 'postgres' });
+      }
+    : makePool({ connectionString: options.databaseUrl });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let host: EmbeddedHost | undefined;
+  const ready = embedded
+    ? embedded.then((opened) => {
+        host = opened.host;
+      })
+    : Promise.resolve();
   return {
-    db,
-    mode: options.databaseUrl ? 'postgres' : 'embedded',
-    hostsEmbedded: host !== undefined,
-    async ping() {
-      await sql`select 1`.execute(db);
-    },
-    async close() {
-      await db.destroy();
-      await host?.close();
+    ready,
+    store: {
+      db,
+      mode: options.databaseUrl ? 'postgres' : 'embedded',
+      get hostsEmbedded() {
+        return host !== undefined;
+      },
+      async ping() {
+        await sql`select 1`.execute(db);
+      },
+      async close() {
+        await db.destroy();
+        // A host still starting is waited for, then closed: it holds DATA_DIR's lock.
+        const opened = await embedded?.catch(() => undefined);
+        await opened?.host?.close();
+      },
     },
   };
+}
+
+/** Opens the store and waits until its database is open. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const { store, ready } = createStore(options);
+  await ready;
+  return store;
 }
 
 /**

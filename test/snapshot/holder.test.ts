@@ -68,6 +68,35 @@ describe('SnapshotHolder', () => {
     assert.deepEqual(seen, ['2026-w10']);
   });
 
+  test('a first snapshot provided after the listeners registered waits for warmUp while the warm-up is deferred', async () => {
+    const holder = new SnapshotHolder();
+    holder.deferWarmUp();
+    const seen: string[] = [];
+    holder.onSwap((s) => {
+      seen.push(`a:${s.period.slug}`);
+    });
+    holder.onSwap((s) => {
+      seen.push(`b:${s.period.slug}`);
+    });
+    holder.provide(snapshotOf('2026-w10'));
+    assert.equal(holder.current?.period.slug, '2026-w10');
+    await turns(3);
+    assert.deepEqual(seen, []);
+    holder.warmUp(() => assert.fail('no error expected'));
+    await turns(4);
+    assert.deepEqual(seen, ['a:2026-w10', 'b:2026-w10']);
+  });
+
+  test('a first snapshot provided without a deferred warm-up runs the listeners at once, as a swap', () => {
+    const holder = new SnapshotHolder();
+    const seen: string[] = [];
+    holder.onSwap((s) => {
+      seen.push(s.period.slug);
+    });
+    holder.provide(snapshotOf('2026-w10'));
+    assert.deepEqual(seen, ['2026-w10']);
+  });
+
   test('a swap runs every listener for the new snapshot, deferred or not', async () => {
     const holder = new SnapshotHolder(snapshotOf('2026-w10'));
     holder.deferWarmUp();
@@ -164,4 +193,3 @@ describe('SnapshotHolder', () => {
     assert.equal(finished, true);
   });
 });
-

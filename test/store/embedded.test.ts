@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { migrateToLatest, openStore, type Store } from '../../src/store/database.js';
+import { createStore, migrateToLatest, openStore, type Store } from '../../src/store/database.js';
 import { listPeriods } from '../../src/store/periods.js';
 import { createTestStorage, type TestStorage } from '../helpers/database.js';
 
@@ -72,5 +74,52 @@ describe('embedded database shared between processes', () => {
     assert.equal(second.hostsEmbedded, false);
     assert.equal((await listPeriods(second.db)).length, 1);
     await second.close();
+  });
+});
+
+describe('a store handed out while the embedded database opens (createStore)', () => {
+  let storage: TestStorage;
+
+  before(async () => {
+    storage = await createTestStorage({ forceEmbedded: true });
+  });
+  after(async () => {
+    await storage.cleanup();
+  });
+
+  test('a query made before the database is open waits for it and is answered', async () => {
+    const { store, ready } = createStore({ dataDir: storage.dataDir, databaseUrl: undefined });
+    try {
+      let open = false;
+      void ready.then(() => (open = true));
+      const answer = sql<{ x: number }>`select 41 + 1 as x`.execute(store.db);
+      assert.equal(open, false, 'the query was made before the host was up');
+      assert.equal((await answer).rows[0]?.x, 42);
+      await ready;
+      assert.equal(store.hostsEmbedded, true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('closing before the database is open still closes its host and frees DATA_DIR for the next process', async () => {
+    const { store, ready } = createStore({ dataDir: storage.dataDir, databaseUrl: undefined });
+    await store.close();
+    await ready;
+    const next = await openStore({ dataDir: storage.dataDir, databaseUrl: undefined });
+    try {
+      assert.equal(next.hostsEmbedded, true, 'the next store hosts the database itself: the first let go of it');
+    } finally {
+      await next.close();
+    }
+  });
+
+  test('a database that cannot be opened rejects ready, and the queries say why', async () => {
+    const file = path.join(storage.dataDir, 'not-a-directory');
+    await fs.writeFile(file, '');
+    const { store, ready } = createStore({ dataDir: file, databaseUrl: undefined });
+    await assert.rejects(ready);
+    await assert.rejects(sql`select 1`.execute(store.db));
+    await store.close();
   });
 });
