@@ -101,3 +101,93 @@ describe('the built bundle', () => {
     assert.equal(answer.result.serverInfo.name, 'signal-service');
   });
 });
+
+/**
+ * What a start loads: the code of rarely used routes and of optional integrations is loaded when first needed, not
+ * by every start (each is tens of milliseconds of a start, see the README's HTTP benchmark). Recorded with a
+ * module-loading hook (test/helpers/module-recorder.mjs): bundled libraries are found by the source comments
+ * esbuild writes into each chunk, libraries kept outside the bundle by their path.
+ */
+describe('the built bundle loads optional code on demand', () => {
+  let dataDir: string;
+  let recordFile: string;
+  let child: ChildProcess | undefined;
+  let base: string;
+  let log = '';
+
+  /** Library name → whether a module of it has been loaded so far. */
+  const loaded = (libraries: string[]): Record<string, boolean> => {
+    const urls = fs.readFileSync(recordFile, 'utf8').split('\n').filter(Boolean);
+    const files = urls.filter((u) => u.startsWith('file:')).map((u) => new URL(u).pathname);
+    const bundled = files
+      .filter((f) => f.startsWith(path.resolve('dist')))
+      .map((f) => fs.readFileSync(f, 'utf8'))
+      .join('\n');
+    return Object.fromEntries(
+      libraries.map((lib) => [
+        lib,
+        files.some((f) => f.includes(`/node_modules/${lib}/`)) || bundled.includes(`// node_modules/${lib}/`),
+      ]),
+    );
+  };
+
+  before(async () => {
+    await run(process.execPath, ['scripts/build.mjs']);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signal-bundle-lazy-'));
+    recordFile = path.join(dataDir, 'modules.txt');
+    fs.writeFileSync(recordFile, '');
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
+    env.MODULE_RECORD_FILE = recordFile;
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
+    delete env.STRIPE_SECRET_KEY;
+    delete env.SMTP_URL;
+    child = spawn(
+      process.execPath,
+      ['--import', path.resolve('test/helpers/module-recorder.mjs'), 'dist/cli/main.js', 'serve'],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    const deadline = Date.now() + 60_000;
+    while (!log.includes('"msg":"serving"')) {
+      if (child.exitCode !== null) throw new Error(`the bundle exited with ${child.exitCode}:\n${log}`);
+      if (Date.now() > deadline) throw new Error(`the bundle did not start:\n${log}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+
+  after(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child!.once('exit', r));
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('a start without Redis, Stripe or SMTP loads none of their clients, nor citation-js or badge-maker', async () => {
+    assert.equal((await fetch(`${base}/api/signals.json`)).status, 200);
+    const seen = loaded(['fastify', 'ioredis', 'stripe', 'nodemailer', '@citation-js/core', 'badge-maker']);
+    assert.equal(seen.fastify, true, 'the recorder sees the bundled server itself');
+    assert.deepEqual(seen, {
+      fastify: true,
+      ioredis: false,
+      stripe: false,
+      nodemailer: false,
+      '@citation-js/core': false,
+      'badge-maker': false,
+    });
+  });
+
+  test('the first citation loads citation-js and the first badge loads badge-maker', async () => {
+    const bibtex = await fetch(`${base}/api/cite/bibtex/paper`);
+    assert.equal(bibtex.status, 200);
+    assert.match(await bibtex.text(), /^@\w+\{/);
+    const badge = await fetch(`${base}/api/badge/built-with/svg`);
+    assert.equal(badge.status, 200);
+    assert.match(await badge.text(), /^<svg[^>]*>.*built with.*Signal Service.*<\/svg>$/s);
+    assert.deepEqual(loaded(['@citation-js/core', 'badge-maker']), { '@citation-js/core': true, 'badge-maker': true });
+  });
+});

@@ -1,10 +1,5 @@
-import { Cite, plugins } from '@citation-js/core';
-import '@citation-js/plugin-bibtex';
-import '@citation-js/plugin-csl';
-import '@citation-js/plugin-ris';
 import { PaperContent } from '../schemas/documents.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import { CHICAGO_STYLE, MLA_STYLE } from './citation-styles.js';
 import { readYamlContent, resolveSiteUrl } from './content.js';
 import { DATA_LICENSE } from './license.js';
 import { researchFindings } from './research.js';
@@ -14,19 +9,14 @@ import { siteUrls } from './urls.js';
  * Reference-manager citations of the methodology report (`paper`), the dataset (`dataset`) and every research
  * finding. Each source becomes one CSL-JSON item; citation-js turns it into BibTeX and RIS (escaped so both parse
  * back to the same item) and, through its CSL processor, into APA, MLA and Chicago. The Wikipedia citation template
- * is written here from the same item.
+ * is written here from the same item. citation-js itself is loaded with citation-format.ts, on the first citation
+ * asked for: it is about 80 ms of a start otherwise.
  */
 export const CITATION_FORMATS = ['bibtex', 'ris', 'apa', 'mla', 'chicago', 'wikipedia'] as const;
 export type CitationFormat = (typeof CITATION_FORMATS)[number];
 export const FIXED_CITATION_SLUGS = ['paper', 'dataset'] as const;
 export const PAPER_FILE = 'paper.yaml';
 export const PUBLISHER = 'Signal Service';
-
-const MLA = 'signal-service-mla';
-const CHICAGO = 'signal-service-chicago';
-const styles = plugins.config.get('@csl').styles;
-if (!styles.has(MLA)) styles.add(MLA, MLA_STYLE);
-if (!styles.has(CHICAGO)) styles.add(CHICAGO, CHICAGO_STYLE);
 
 export function isCitationFormat(value: string): value is CitationFormat {
   return (CITATION_FORMATS as readonly string[]).includes(value);
@@ -138,26 +128,6 @@ export function citationItems(snapshot: Snapshot, baseUrl: string, paper: PaperC
   return new Map(items.map((item) => [item.id, item]));
 }
 
-/**
- * citation-js maps the item to RIS tags; the lines are written here because its writer hard-wraps values at 70
- * characters, which its own reader (and others) join back with an extra space.
- */
-function formatRis(item: CslItem): string {
-  const entries = new Cite([item]).format('ris', { format: 'object' }) as Record<string, unknown>[];
-  return entries
-    .map((entry) => {
-      const lines = [`TY  - ${String(entry.TY)}`];
-      for (const [tag, value] of Object.entries(entry)) {
-        if (tag === 'TY') continue;
-        for (const v of ([] as unknown[]).concat(value))
-          lines.push(`${tag}  - ${String(v).replace(/\s+/g, ' ').trim()}`);
-      }
-      lines.push('ER  - ');
-      return lines.join('\n');
-    })
-    .join('\n\n');
-}
-
 /** A value inside a Wikipedia citation template: characters that would end or restructure it become entities. */
 export function wikiValue(text: string): string {
   return text
@@ -210,30 +180,4 @@ export function formatWikipedia(item: CslItem): string {
   params.push(['url', wikiUrl(item.URL)]);
   const template = item.type === 'report' ? 'cite report' : 'cite web';
   return `{{${template} ${params.map(([k, v]) => `|${k}=${v}`).join(' ')}}}`;
-}
-
-/** The citation text of one item in one format, newline-terminated. */
-export function formatCitation(item: CslItem, format: CitationFormat): string {
-  let text: string;
-  switch (format) {
-    case 'bibtex':
-      text = new Cite([item]).format('bibtex', { format: 'text' }) as string;
-      break;
-    case 'ris':
-      text = formatRis(item);
-      break;
-    case 'apa':
-      text = new Cite([item]).format('bibliography', { format: 'text', template: 'apa', lang: 'en-US' }) as string;
-      break;
-    case 'mla':
-      text = new Cite([item]).format('bibliography', { format: 'text', template: MLA, lang: 'en-US' }) as string;
-      break;
-    case 'chicago':
-      text = new Cite([item]).format('bibliography', { format: 'text', template: CHICAGO, lang: 'en-US' }) as string;
-      break;
-    case 'wikipedia':
-      text = formatWikipedia(item);
-      break;
-  }
-  return `${text.replace(/^\n+/, '').replace(/\n+$/, '')}\n`;
 }

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import { DEEP_SIGNAL_CREDIT_PACK } from '../core/pricing.js';
@@ -28,10 +28,14 @@ export interface Checkout {
   mail: boolean;
 }
 
-/** The checkout when Stripe is fully configured, otherwise undefined (the page says so, the API answers 503). */
-export function createCheckout(config: Config): Checkout | undefined {
+/**
+ * The checkout when Stripe is fully configured, otherwise undefined (the page says so, the API answers 503). The
+ * Stripe SDK is loaded only then: a server without card checkout never compiles its 700 KB.
+ */
+export async function createCheckout(config: Config): Promise<Checkout | undefined> {
   if (!config.stripeSecretKey || !config.stripePriceId || !config.stripeWebhookSecret) return undefined;
   const api = new URL(config.stripeApiUrl);
+  const { default: Stripe } = await import('stripe');
   const stripe = new Stripe(config.stripeSecretKey, {
     host: api.hostname,
     port: api.port || (api.protocol === 'https:' ? 443 : 80),

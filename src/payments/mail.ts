@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import { sql } from 'kysely';
 import type { Config } from '../config.js';
@@ -23,8 +22,10 @@ export interface Mailer {
   close(): void;
 }
 
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): Mailer | undefined {
+/** The mailer when SMTP_URL is set (nodemailer is loaded only then), otherwise undefined. */
+export async function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): Promise<Mailer | undefined> {
   if (!config.smtpUrl) return undefined;
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport(config.smtpUrl);
   return {
     async send(message) {

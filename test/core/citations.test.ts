@@ -4,13 +4,13 @@ import { Cite } from '@citation-js/core';
 import {
   CITATION_FORMATS,
   citationItems,
-  formatCitation,
   paperItem,
   plainCslText,
   readPaper,
   wikiValue,
   type CslItem,
 } from '../../src/core/citations.js';
+import { formatCitation } from '../../src/core/citation-format.js';
 import { PACKAGED_CONTENT_DIR } from '../../src/core/content.js';
 import { RESEARCH_SLUGS } from '../../src/core/research.js';
 import { BASE, demoSnapshot } from './fixtures.js';

@@ -1,11 +1,20 @@
-import { makeBadge } from 'badge-maker';
 import type { ScoutRank } from '../../schemas/scout.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
 
 /**
  * SVG badges, rendered by shields.io's own library (badge-maker, which escapes every text it is given). Texts here
  * are fixed words, validated logins and numbers; invalid input is shown as the word "invalid", never echoed.
+ * badge-maker is loaded with the first badge asked for: its font-width tables are about 1 MB of code that a start
+ * would otherwise compile and run.
  */
+type MakeBadge = typeof import('badge-maker').makeBadge;
+let loaded: MakeBadge | undefined;
+let loading: Promise<MakeBadge> | undefined;
+
+async function badge(format: Parameters<MakeBadge>[0]): Promise<string> {
+  const make = loaded ?? (await (loading ??= import('badge-maker').then((m) => (loaded = m.makeBadge))));
+  return make(format);
+}
 export const RANK_COLORS: Record<ScoutRank, string> = {
   curious: 'lightgrey',
   scout: 'blue',
@@ -22,16 +31,16 @@ export const MOMENTUM_TIERS = [
 ] as const;
 export type MomentumTier = (typeof MOMENTUM_TIERS)[number]['tier'] | 'untracked';
 
-export function scoutBadge(score: number, rank: ScoutRank): string {
-  return makeBadge({ label: 'scout score', message: `${score} · ${rank}`, color: RANK_COLORS[rank] });
+export function scoutBadge(score: number, rank: ScoutRank): Promise<string> {
+  return badge({ label: 'scout score', message: `${score} · ${rank}`, color: RANK_COLORS[rank] });
 }
 
-export function messageBadge(label: string, message: 'invalid' | 'unknown user' | 'unavailable'): string {
-  return makeBadge({ label, message, color: message === 'unavailable' ? 'yellow' : 'red' });
+export function messageBadge(label: string, message: 'invalid' | 'unknown user' | 'unavailable'): Promise<string> {
+  return badge({ label, message, color: message === 'unavailable' ? 'yellow' : 'red' });
 }
 
-export function builtWithBadge(): string {
-  return makeBadge({ label: 'built with', message: 'Signal Service', color: 'blue' });
+export function builtWithBadge(): Promise<string> {
+  return badge({ label: 'built with', message: 'Signal Service', color: 'blue' });
 }
 
 /** The tier of an organisation from the current snapshot's composite score; "untracked" when it is not tracked. */
@@ -42,7 +51,7 @@ export function momentumTier(snapshot: Snapshot | undefined, org: string): { tie
   return { tier: found.tier, color: found.color };
 }
 
-export function momentumBadge(snapshot: Snapshot | undefined, org: string): string {
+export function momentumBadge(snapshot: Snapshot | undefined, org: string): Promise<string> {
   const { tier, color } = momentumTier(snapshot, org);
-  return makeBadge({ label: 'momentum', message: tier, color });
+  return badge({ label: 'momentum', message: tier, color });
 }

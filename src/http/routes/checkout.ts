@@ -37,8 +37,8 @@ const CheckoutSession = z.object({ id: z.string(), url: z.url() }).meta({ id: 'C
  * Stripe's webhook. Also runs the mail outbox of this instance. Rules live in src/payments/checkout.ts and mail.ts.
  */
 export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const checkout = createCheckout(ctx.config);
-  const mailer = checkout ? createMailer(ctx.config) : undefined;
+  const checkout = await createCheckout(ctx.config);
+  const mailer = checkout ? await createMailer(ctx.config) : undefined;
   const outbox =
     checkout && mailer
       ? startMailOutbox({

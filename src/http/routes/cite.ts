@@ -1,14 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  CITATION_FORMATS,
-  citationItems,
-  formatCitation,
-  isCitationFormat,
-  readPaper,
-  type CslItem,
-} from '../../core/citations.js';
+import { CITATION_FORMATS, citationItems, isCitationFormat, readPaper, type CslItem } from '../../core/citations.js';
 import { documentsDir } from '../../core/content.js';
 import { derive, rendered, type Rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
@@ -29,6 +22,8 @@ export async function citeRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   // Items are computed once per snapshot; each format of each item is rendered on first request and kept.
   const itemsOf = derive((s) => ({ items: citationItems(s, baseUrl, paper), bodies: new Map<string, Rendered>() }));
+  // citation-js is loaded with the first citation asked for, not at start.
+  let formatter: Promise<typeof import('../../core/citation-format.js')> | undefined;
 
   r.get(
     '/api/cite/:format/:slug',
@@ -42,7 +37,7 @@ export async function citeRoutes(app: FastifyInstance, ctx: AppContext): Promise
         response: { 200: textContent('text/plain', 'The citation text.'), ...errorResponses(404, 503) },
       },
     },
-    (request, reply) => {
+    async (request, reply) => {
       const { format, slug } = request.params;
       const { items, bodies } = itemsOf(currentSnapshot(ctx));
       // The 404 details name the valid values only: the request's own text is never echoed.
@@ -59,8 +54,13 @@ export async function citeRoutes(app: FastifyInstance, ctx: AppContext): Promise
       }
       const key = `${format}/${slug}`;
       let body = bodies.get(key);
-      if (!body) bodies.set(key, (body = rendered(formatCitation(item, format), 'text/plain; charset=utf-8')));
+      if (!body) {
+        const { formatCitation } = await (formatter ??= import('../../core/citation-format.js'));
+        body = rendered(formatCitation(item, format), 'text/plain; charset=utf-8');
+        bodies.set(key, body);
+      }
       sendRendered(request, reply, body);
+      return reply;
     },
   );
 }

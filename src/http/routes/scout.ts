@@ -54,10 +54,10 @@ function sendSvg(
 }
 
 /** A scout error as a badge: the status stays (400, 404, 503 with Retry-After); the text is a fixed word. */
-function sendScoutErrorBadge(request: FastifyRequest, reply: FastifyReply, err: ScoutError): void {
+async function sendScoutErrorBadge(request: FastifyRequest, reply: FastifyReply, err: ScoutError): Promise<void> {
   const word = err.status === 400 ? 'invalid' : err.status === 404 ? 'unknown user' : 'unavailable';
   const cache = err.status === 503 ? UNAVAILABLE_CACHE : err.status === 400 ? INVALID_CACHE : RECEIPTS_CACHE;
-  sendSvg(request, reply, err.status, messageBadge('scout score', word), cache, err.headers);
+  sendSvg(request, reply, err.status, await messageBadge('scout score', word), cache, err.headers);
 }
 
 /** Scout Score receipts, predictions, the shareable card and the SVG badges. */
@@ -153,16 +153,16 @@ export async function scoutRoutes(app: FastifyInstance, ctx: AppContext): Promis
     async (request, reply) => {
       try {
         const receipts = await scoutReceipts(ctx, request.params.username);
-        sendSvg(request, reply, 200, scoutBadge(receipts.score, receipts.rank), RECEIPTS_CACHE);
+        sendSvg(request, reply, 200, await scoutBadge(receipts.score, receipts.rank), RECEIPTS_CACHE);
       } catch (err) {
         if (!(err instanceof ScoutError)) throw err;
-        sendScoutErrorBadge(request, reply, err);
+        await sendScoutErrorBadge(request, reply, err);
       }
       return reply;
     },
   );
 
-  const builtWith = builtWithBadge();
+  let builtWith: Promise<string> | undefined; // rendered once, at the first request
   r.get(
     '/api/badge/built-with/svg',
     {
@@ -176,7 +176,7 @@ export async function scoutRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      sendSvg(request, reply, 200, builtWith, PUBLIC_CACHE);
+      sendSvg(request, reply, 200, await (builtWith ??= builtWithBadge()), PUBLIC_CACHE);
       return reply;
     },
   );
@@ -200,10 +200,10 @@ export async function scoutRoutes(app: FastifyInstance, ctx: AppContext): Promis
     async (request, reply) => {
       const { org, repo } = request.params;
       if (!GITHUB_USERNAME_PATTERN.test(org) || !REPOSITORY_PATTERN.test(repo)) {
-        sendSvg(request, reply, 400, messageBadge('momentum', 'invalid'), INVALID_CACHE);
+        sendSvg(request, reply, 400, await messageBadge('momentum', 'invalid'), INVALID_CACHE);
         return reply;
       }
-      sendSvg(request, reply, 200, momentumBadge(ctx.holder.current, org), PUBLIC_CACHE);
+      sendSvg(request, reply, 200, await momentumBadge(ctx.holder.current, org), PUBLIC_CACHE);
       return reply;
     },
   );
