@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { tuneHeapForServing } from '../runtime/heap.js';
+import { settleTickObjectShape } from '../runtime/tick-shape.js';
 import { createStore, storeOptions } from '../store/database.js';
 
 const program = new Command()
@@ -15,6 +16,7 @@ program
   .description('Serve the API (configuration from the environment; see the README).')
   .action(async () => {
     tuneHeapForServing();
+    void settleTickObjectShape();
     const config = loadConfig();
     const logger = createLogger(config);
     // Open the store first: the embedded database's host process starts while this one loads the server's code.
