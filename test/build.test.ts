@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,55 @@ import { freePort } from './helpers/net.js';
 
 const run = promisify(execFile);
 
+/** The bundle is built once for this file, by whichever suite comes first. */
+let building: Promise<unknown> | undefined;
+const buildOnce = () => (building ??= run(process.execPath, ['scripts/build.mjs']));
+
+interface Bundle {
+  base: string;
+  /** Everything the server has printed so far. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built server (`node [nodeArgs] dist/cli/main.js serve`) on a free port with `env` added to this
+ * process's environment, keys set to undefined removed, and waits for its "serving" line.
+ */
+async function startBundle(env: Record<string, string | undefined>, nodeArgs: string[] = []): Promise<Bundle> {
+  await buildOnce();
+  const port = await freePort();
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1' };
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) delete childEnv[key];
+    else childEnv[key] = value;
+  }
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/cli/main.js', 'serve'], {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+  const exited = new Promise((r) => child.once('exit', r));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
+  const deadline = Date.now() + 60_000;
+  while (!log.includes('"msg":"serving"')) {
+    if (child.exitCode !== null) throw new Error(`the bundle exited with ${child.exitCode}:\n${log}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the bundle did not start:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { base: `http://127.0.0.1:${port}`, log: () => log, stop };
+}
+
 /**
  * The built service, as `npm start` runs it: the esbuild bundle in dist/ (scripts/build.mjs), the embedded database
  * (its host process started from the bundle, its cluster unpacked from the build's template) and the libraries kept
@@ -17,36 +66,23 @@ const run = promisify(execFile);
  */
 describe('the built bundle', () => {
   let dataDir: string;
-  let child: ChildProcess | undefined;
+  let bundle: Bundle | undefined;
   let base: string;
-  let log = '';
 
   before(async () => {
-    await run(process.execPath, ['scripts/build.mjs']);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signal-bundle-'));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
     // The embedded default, as `npm ci && npm start` runs it: no PostgreSQL, no Redis.
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
-    env.LOG_LEVEL = 'debug';
-    delete env.DATABASE_URL;
-    delete env.REDIS_URL;
-    child = spawn(process.execPath, ['dist/cli/main.js', 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-    const deadline = Date.now() + 60_000;
-    while (!log.includes('"msg":"serving"')) {
-      if (child.exitCode !== null) throw new Error(`the bundle exited with ${child.exitCode}:\n${log}`);
-      if (Date.now() > deadline) throw new Error(`the bundle did not start:\n${log}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    bundle = await startBundle({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'debug',
+      DATABASE_URL: undefined,
+      REDIS_URL: undefined,
+    });
+    base = bundle.base;
   });
 
   after(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child!.once('exit', r));
-    }
+    await bundle?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -58,6 +94,7 @@ describe('the built bundle', () => {
   });
 
   test('a first start generates the demo data while the database initialises, and logs each phase', () => {
+    const log = bundle!.log();
     assert.match(log, /"phase":"generate demo data \(while the database initialises\)"/);
     assert.match(log, /"phase":"store demo data"/);
     assert.doesNotMatch(log, /"level":50/);
@@ -111,9 +148,8 @@ describe('the built bundle', () => {
 describe('the built bundle loads optional code on demand', () => {
   let dataDir: string;
   let recordFile: string;
-  let child: ChildProcess | undefined;
+  let bundle: Bundle | undefined;
   let base: string;
-  let log = '';
 
   /** Library name → whether a module of it has been loaded so far. */
   const loaded = (libraries: string[]): Record<string, boolean> => {
@@ -132,38 +168,25 @@ describe('the built bundle loads optional code on demand', () => {
   };
 
   before(async () => {
-    await run(process.execPath, ['scripts/build.mjs']);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signal-bundle-lazy-'));
     recordFile = path.join(dataDir, 'modules.txt');
     fs.writeFileSync(recordFile, '');
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
-    env.MODULE_RECORD_FILE = recordFile;
-    delete env.DATABASE_URL;
-    delete env.REDIS_URL;
-    delete env.STRIPE_SECRET_KEY;
-    delete env.SMTP_URL;
-    child = spawn(
-      process.execPath,
-      ['--import', path.resolve('test/helpers/module-recorder.mjs'), 'dist/cli/main.js', 'serve'],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    bundle = await startBundle(
+      {
+        DATA_DIR: dataDir,
+        MODULE_RECORD_FILE: recordFile,
+        DATABASE_URL: undefined,
+        REDIS_URL: undefined,
+        STRIPE_SECRET_KEY: undefined,
+        SMTP_URL: undefined,
+      },
+      ['--import', path.resolve('test/helpers/module-recorder.mjs')],
     );
-    child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-    const deadline = Date.now() + 60_000;
-    while (!log.includes('"msg":"serving"')) {
-      if (child.exitCode !== null) throw new Error(`the bundle exited with ${child.exitCode}:\n${log}`);
-      if (Date.now() > deadline) throw new Error(`the bundle did not start:\n${log}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    base = bundle.base;
   });
 
   after(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child!.once('exit', r));
-    }
+    await bundle?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
