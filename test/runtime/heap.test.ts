@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { transform } from 'esbuild';
+import { writePlainModule } from '../helpers/plain-module.js';
 
 let dir: string;
 
@@ -42,9 +42,7 @@ function pretenuredSites(file: string): number {
 describe('tuneHeapForServing', () => {
   before(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'heap-test-'));
-    const source = await fs.readFile(path.resolve('src/runtime/heap.ts'), 'utf8');
-    const { code } = await transform(source, { loader: 'ts', format: 'esm' });
-    await fs.writeFile(path.join(dir, 'heap.mjs'), code);
+    await writePlainModule('src/runtime/heap.ts', path.join(dir, 'heap.mjs'));
     await fs.writeFile(path.join(dir, 'control.mjs'), ALLOCATE);
     await fs.writeFile(
       path.join(dir, 'tuned.mjs'),

@@ -4,17 +4,15 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { transform } from 'esbuild';
 import { settleTickObjectShape, settledTickObjects } from '../../src/runtime/tick-shape.js';
+import { writePlainModule } from '../helpers/plain-module.js';
 
 let dir: string;
 
 describe('settleTickObjectShape', () => {
   before(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tick-shape-test-'));
-    const source = await fs.readFile(path.resolve('src/runtime/tick-shape.ts'), 'utf8');
-    const { code } = await transform(source, { loader: 'ts', format: 'esm' });
-    await fs.writeFile(path.join(dir, 'tick-shape.mjs'), code);
+    await writePlainModule('src/runtime/tick-shape.ts', path.join(dir, 'tick-shape.mjs'));
     // A plain node child with V8's natives syntax: does a queue entry made after settling, and after entries holding
     // every kind of value, still have the hidden class of the settled objects?
     await fs.writeFile(
