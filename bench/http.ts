@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { lastCompletePeriod } from '../src/core/periods.js';
+import { lastCompletePeriod } from '../src/domain/periods.js';
 import { DEMO_DATASET_NAME, generateDemoDataset } from '../src/pipeline/demo/generate.js';
 import { migrateToLatest, openStore } from '../src/store/database.js';
 import { publishPeriod } from '../src/store/periods.js';

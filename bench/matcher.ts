@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NameMatcher } from '../src/core/matcher.js';
-import { parsePeriodSlug } from '../src/core/periods.js';
+import { NameMatcher } from '../src/domain/matcher.js';
+import { parsePeriodSlug } from '../src/domain/periods.js';
 import { generateDemoDataset } from '../src/pipeline/demo/generate.js';
 import { printTable, type BenchResult } from './types.js';
 

@@ -15,7 +15,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
-import { addDays, parsePeriodSlug } from '../src/core/periods.js';
+import { addDays, parsePeriodSlug } from '../src/domain/periods.js';
 import { DEMO_DATASET_NAME, generateDemoDataset } from '../src/pipeline/demo/generate.js';
 import { DEMO_PERIODS, DEMO_STARTUPS } from '../src/pipeline/demo/seed.js';
 import { Random } from '../src/pipeline/demo/random.js';

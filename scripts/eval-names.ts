@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { loadDiligenceCorpus } from '../src/core/diligence/corpus.js';
 import { evaluationSnapshot } from '../src/core/evaluation/universe.js';
-import { nameWords } from '../src/core/matcher.js';
+import { nameWords } from '../src/domain/matcher.js';
 import type { NameCase } from '../src/core/evaluation/names.js';
 
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'data', 'eval', 'names.yaml');

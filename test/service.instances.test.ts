@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../src/config.js';
 import { issueKey } from '../src/payments/keys.js';
-import { parsePeriodSlug, shiftPeriod } from '../src/core/periods.js';
+import { parsePeriodSlug, shiftPeriod } from '../src/domain/periods.js';
 import { createLogger } from '../src/logger.js';
 import { startService, type RunningService } from '../src/service.js';
 import { createTestStorage, postgresUrl, redisUrl, type TestStorage } from './helpers/database.js';

@@ -3,7 +3,7 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { parsePeriodSlug, shiftPeriod } from '../src/core/periods.js';
+import { parsePeriodSlug, shiftPeriod } from '../src/domain/periods.js';
 import { createTestStorage } from './helpers/database.js';
 import { startTestService, type TestService } from './helpers/service.js';
 

@@ -30,7 +30,7 @@ import {
   STAGE_BY_CONTRIBUTORS,
   TRENDING_SIZE,
   WINDOW_DAYS,
-} from '../pipeline/rules.js';
+} from '../domain/rules.js';
 
 /**
  * The methodology, as data: one entry per pipeline stage, in order, each saying what the code in src/pipeline does.

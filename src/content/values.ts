@@ -1,4 +1,4 @@
-import { DATA_LICENSE, INTERFACE_VERSION } from '../core/license.js';
+import { DATA_LICENSE, INTERFACE_VERSION } from '../domain/license.js';
 import { MARKET_TEMPERATURE } from '../core/markets.js';
 import {
   CREDITS_PER_MATCHED_CALL,
@@ -7,7 +7,7 @@ import {
   SOLANA_CREDIT_PACK,
   X402_PAY_PER_CALL,
 } from '../core/pricing.js';
-import { sectors } from '../core/sectors.js';
+import { sectors } from '../domain/sectors.js';
 import { DEMO_PERIODS, DEMO_STARTUPS } from '../pipeline/demo/seed.js';
 import {
   COMMIT_CHANGE_FLOOR,
@@ -32,7 +32,7 @@ import {
   NEW_REPO_DAYS,
   TRENDING_SIZE,
   WINDOW_DAYS,
-} from '../pipeline/rules.js';
+} from '../domain/rules.js';
 import { ASK_LIMIT, DILIGENCE_COMPANY_MAX, QUERY_MAX, SEARCH_LIMIT } from '../schemas/answers.js';
 import { MIN_CONFIDENCE } from '../core/answers/confidence.js';
 

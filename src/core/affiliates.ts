@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { AffiliatesContent, type AffiliateProgram } from '../schemas/documents.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { DocumentContentError, fillTemplate, readYamlContent, resolveSiteUrl } from './content.js';
-import { DATA_LICENSE } from './license.js';
+import { DATA_LICENSE } from '../domain/license.js';
 import { DEEP_SIGNAL_CREDIT_PACK, formatMinor } from './pricing.js';
-import { sectors } from './sectors.js';
+import { sectors } from '../domain/sectors.js';
 import { siteUrls } from './urls.js';
 
 /**

@@ -1,7 +1,7 @@
 import { ChangelogContent, type Changelog } from '../schemas/documents.js';
 import type { PeriodInfo } from '../snapshot/snapshot.js';
 import { DocumentContentError, readYamlContent } from './content.js';
-import { DATA_LICENSE, INTERFACE_REVISION_DATE, INTERFACE_VERSION } from './license.js';
+import { DATA_LICENSE, INTERFACE_REVISION_DATE, INTERFACE_VERSION } from '../domain/license.js';
 import { siteUrls } from './urls.js';
 
 /**

@@ -1,7 +1,7 @@
 import { PaperContent } from '../schemas/documents.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { readYamlContent, resolveSiteUrl } from './content.js';
-import { DATA_LICENSE } from './license.js';
+import { DATA_LICENSE } from '../domain/license.js';
 import { researchFindings } from './research.js';
 import { siteUrls } from './urls.js';
 

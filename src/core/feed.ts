@@ -1,11 +1,11 @@
 import { Feed } from 'feed';
-import { TRENDING_SIZE, WINDOW_DAYS } from '../pipeline/rules.js';
+import { TRENDING_SIZE, WINDOW_DAYS } from '../domain/rules.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import type { PeriodInfo } from '../snapshot/snapshot.js';
 import type { TrendingRow } from '../store/history.js';
 import type { BlogPost } from './blog.js';
-import { DATA_LICENSE } from './license.js';
-import { sectorInfo } from './sectors.js';
+import { DATA_LICENSE } from '../domain/license.js';
+import { sectorInfo } from '../domain/sectors.js';
 import { siteUrls } from './urls.js';
 
 /**

@@ -12,7 +12,7 @@ import { SECTOR_SLUGS, SIGNAL_TYPES, STAGES } from '../schemas/enums.js';
 import { DatasetRecord, Meta, Sector, SignalsResponse, Startup } from '../schemas/signals.js';
 import { CONTENT_VALUES } from '../content/values.js';
 import { DocumentContentError, fillTemplate, readYamlContent } from './content.js';
-import { DATA_LICENSE } from './license.js';
+import { DATA_LICENSE } from '../domain/license.js';
 import { siteUrls } from './urls.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { MarketSummary } from '../schemas/documents.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { CITATION_FORMATS } from './citations.js';
-import { DATA_LICENSE } from './license.js';
+import { DATA_LICENSE } from '../domain/license.js';
 import type { ResearchFinding } from './research.js';
-import { sectors } from './sectors.js';
+import { sectors } from '../domain/sectors.js';
 import { siteUrls } from './urls.js';
 
 /**

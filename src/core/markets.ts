@@ -2,8 +2,8 @@ import { MarketsContent, type Market, type MarketSummary } from '../schemas/docu
 import type { SectorSlug } from '../schemas/enums.js';
 import type { Snapshot, SnapshotStartup } from '../snapshot/snapshot.js';
 import { readYamlContent, resolveSiteUrl } from './content.js';
-import { comparePeriods, parsePeriodSlug, periodContaining, type PeriodRef } from './periods.js';
-import { sectorInfo } from './sectors.js';
+import { comparePeriods, parsePeriodSlug, periodContaining, type PeriodRef } from '../domain/periods.js';
+import { sectorInfo } from '../domain/sectors.js';
 import { siteUrls } from './urls.js';
 
 /**

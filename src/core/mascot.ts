@@ -1,9 +1,9 @@
-import { TRENDING_SIZE } from '../pipeline/rules.js';
+import { TRENDING_SIZE } from '../domain/rules.js';
 import { BrandGuideContent, MASCOT_TEMPLATE_VARIABLES, type BrandGuide } from '../schemas/documents.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { fillTemplate, readYamlContent, resolveSiteUrl } from './content.js';
-import { sectorInfo } from './sectors.js';
+import { sectorInfo } from '../domain/sectors.js';
 import { siteUrls } from './urls.js';
 
 /**

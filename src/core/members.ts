@@ -1,9 +1,16 @@
 import path from 'node:path';
-import { TRENDING_SIZE } from '../pipeline/rules.js';
+import { TRENDING_SIZE } from '../domain/rules.js';
 import { MembersCohortContent, MembersContent, type MembersLedger, type PICK_OUTCOMES } from '../schemas/documents.js';
 import { DocumentContentError, readYamlContent, resolveSiteUrl } from './content.js';
-import { DATA_LICENSE } from './license.js';
-import { comparePeriods, isoDay, parsePeriodSlug, periodContaining, shiftPeriod, type PeriodRef } from './periods.js';
+import { DATA_LICENSE } from '../domain/license.js';
+import {
+  comparePeriods,
+  isoDay,
+  parsePeriodSlug,
+  periodContaining,
+  shiftPeriod,
+  type PeriodRef,
+} from '../domain/periods.js';
 import { siteUrls } from './urls.js';
 
 /**

@@ -1,6 +1,6 @@
 import { methodologyIntro, methodologySteps } from '../content/methodology.js';
 import type { Methodology } from '../schemas/documents.js';
-import { DATA_LICENSE, INTERFACE_VERSION } from './license.js';
+import { DATA_LICENSE, INTERFACE_VERSION } from '../domain/license.js';
 import { siteUrls } from './urls.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Pricing } from '../schemas/documents.js';
-import { INTERFACE_REVISION_DATE } from './license.js';
+import { INTERFACE_REVISION_DATE } from '../domain/license.js';
 import { siteUrls } from './urls.js';
 
 /**

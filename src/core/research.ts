@@ -1,12 +1,7 @@
 import { SIGNAL_TYPES, STAGES, type SectorSlug } from '../schemas/enums.js';
 import { derive, type Snapshot, type SnapshotStartup } from '../snapshot/snapshot.js';
-import {
-  MIN_COMMITS_FOR_RANKING,
-  MIN_CONTRIBUTORS_FOR_RANKING,
-  NEW_REPO_DAYS,
-  WINDOW_DAYS,
-} from '../pipeline/rules.js';
-import { sectorInfo, sectors } from './sectors.js';
+import { MIN_COMMITS_FOR_RANKING, MIN_CONTRIBUTORS_FOR_RANKING, NEW_REPO_DAYS, WINDOW_DAYS } from '../domain/rules.js';
+import { sectorInfo, sectors } from '../domain/sectors.js';
 import { siteUrls } from './urls.js';
 
 /**

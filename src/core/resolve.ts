@@ -1,6 +1,6 @@
 import { rendered, startupJson, type Rendered, type Snapshot, type SnapshotStartup } from '../snapshot/snapshot.js';
 import type { SignalCandidate } from '../schemas/signals.js';
-import type { Resolution } from './matcher.js';
+import type { Resolution } from '../domain/matcher.js';
 
 /** Response header that says how a company name was resolved (the README's "Name matching"). */
 export const NAME_MATCH_HEADER = 'X-Name-Match';

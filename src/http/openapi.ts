@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addMcpToolLinks } from '../agents/openapi-links.js';
-import { DATA_LICENSE, INTERFACE_REVISION_DATE, INTERFACE_VERSION } from '../core/license.js';
+import { DATA_LICENSE, INTERFACE_REVISION_DATE, INTERFACE_VERSION } from '../domain/license.js';
 import { Problem } from '../schemas/problem.js';
 import { rendered, type Rendered } from '../snapshot/snapshot.js';
 import { statusTitle } from './problem.js';

@@ -1,4 +1,4 @@
-import { COMMIT_CHANGE_FLOOR, CONTRIBUTOR_CHANGE_FLOOR } from './rules.js';
+import { COMMIT_CHANGE_FLOOR, CONTRIBUTOR_CHANGE_FLOOR } from '../domain/rules.js';
 import type { Acceleration, OrgMetrics } from './types.js';
 
 /**

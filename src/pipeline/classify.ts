@@ -18,7 +18,7 @@ import {
   SIGNAL_TIE_ORDER,
   STAGE_BY_CONTRIBUTORS,
   WINDOW_DAYS,
-} from './rules.js';
+} from '../domain/rules.js';
 import type {
   Acceleration,
   Classification,

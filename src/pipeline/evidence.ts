@@ -1,4 +1,4 @@
-import { addDays } from '../core/periods.js';
+import { addDays } from '../domain/periods.js';
 import {
   FRAMEWORK_MIGRATION_MIN_COMMITS,
   INFRA_LANGUAGES,
@@ -8,7 +8,7 @@ import {
   MANIFEST_ECOSYSTEMS,
   NEW_REPO_DAYS,
   WINDOW_DAYS,
-} from './rules.js';
+} from '../domain/rules.js';
 import type { EvidenceMetrics, FilteredActivity, RepoRecord } from './types.js';
 
 /**

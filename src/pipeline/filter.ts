@@ -1,5 +1,5 @@
-import { addDays } from '../core/periods.js';
-import { BOT_LOGIN_PATTERN, LOOKBACK_DAYS } from './rules.js';
+import { addDays } from '../domain/periods.js';
+import { BOT_LOGIN_PATTERN, LOOKBACK_DAYS } from '../domain/rules.js';
 import type { FilteredActivity, RawOrgActivity } from './types.js';
 
 export function isBotAuthor(author: string): boolean {

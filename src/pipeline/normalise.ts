@@ -1,7 +1,7 @@
-import { addDays } from '../core/periods.js';
+import { addDays } from '../domain/periods.js';
 import { evidenceMetrics } from './evidence.js';
 import { normaliseGeography } from './geography.js';
-import { NEW_REPO_DAYS, WINDOW_DAYS } from './rules.js';
+import { NEW_REPO_DAYS, WINDOW_DAYS } from '../domain/rules.js';
 import type { FilteredActivity, OrgMetrics } from './types.js';
 
 /**

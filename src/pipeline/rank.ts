@@ -1,6 +1,11 @@
 import type { SectorSlug } from '../schemas/enums.js';
 import type { Startup } from '../schemas/signals.js';
-import { COMPOSITE_WEIGHTS, MIN_COMMITS_FOR_RANKING, MIN_CONTRIBUTORS_FOR_RANKING, TRENDING_SIZE } from './rules.js';
+import {
+  COMPOSITE_WEIGHTS,
+  MIN_COMMITS_FOR_RANKING,
+  MIN_CONTRIBUTORS_FOR_RANKING,
+  TRENDING_SIZE,
+} from '../domain/rules.js';
 import type { RankedStartup, ScoredOrg, Scores } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import { addDays, isoDay, lastCompletePeriod, parsePeriodSlug, periodEnd, type PeriodRef } from '../core/periods.js';
+import { addDays, isoDay, lastCompletePeriod, parsePeriodSlug, periodEnd, type PeriodRef } from '../domain/periods.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import { openStore, type Store } from '../store/database.js';
 import { inTransaction, publishPeriod } from '../store/periods.js';
@@ -30,7 +30,7 @@ import type { Database } from '../store/schema.js';
 import { collectOrgs, type CachedOrg } from './collect/collect.js';
 import { GitHubAuthError, GitHubClient } from '../github/client.js';
 import { rank, type RankedPeriod } from './rank.js';
-import { LOOKBACK_DAYS } from './rules.js';
+import { LOOKBACK_DAYS } from '../domain/rules.js';
 import { scoreOrg } from './stages.js';
 import type { ScoredOrg, WatchlistEntry } from './types.js';
 

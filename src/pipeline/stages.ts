@@ -1,4 +1,4 @@
-import { isoDay, periodEnd, type PeriodRef } from '../core/periods.js';
+import { isoDay, periodEnd, type PeriodRef } from '../domain/periods.js';
 import { accelerate } from './accelerate.js';
 import { classify } from './classify.js';
 import { filterActivity } from './filter.js';

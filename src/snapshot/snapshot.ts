@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { DATA_LICENSE } from '../core/license.js';
-import { NameMatcher } from '../core/matcher.js';
-import { sectors } from '../core/sectors.js';
+import { DATA_LICENSE } from '../domain/license.js';
+import { NameMatcher } from '../domain/matcher.js';
+import { sectors } from '../domain/sectors.js';
 import { siteUrls } from '../core/urls.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import type { Meta, SignalsResponse, Startup } from '../schemas/signals.js';
 import type { Scores } from '../pipeline/types.js';
-import { TRENDING_SIZE } from '../pipeline/rules.js';
+import { TRENDING_SIZE } from '../domain/rules.js';
 import { renderSignalsCsv } from './csv.js';
 
 /** A body rendered once per snapshot, with its strong validator. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { TRENDING_SIZE } from '../pipeline/rules.js';
+import { TRENDING_SIZE } from '../domain/rules.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import { canonicalStartup, type Startup } from '../schemas/signals.js';
 import { deriveAsync } from '../snapshot/derive-async.js';

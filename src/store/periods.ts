@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { PeriodRef } from '../core/periods.js';
+import type { PeriodRef } from '../domain/periods.js';
 import { recordMetrics, type RankedPeriod } from '../pipeline/rank.js';
 import type { Database, NewPeriodStartupRow, PeriodRow, PeriodStartupRow } from './schema.js';
 

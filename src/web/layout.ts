@@ -1,4 +1,4 @@
-import { DATA_LICENSE } from '../core/license.js';
+import { DATA_LICENSE } from '../domain/license.js';
 import { html, jsonLdScript, type SafeHtml } from './html.js';
 
 export const SITE_NAME = 'Signal Service';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildChangelog, checkReleaseLog, readReleaseLog } from '../../src/core/changelog.js';
 import { PACKAGED_CONTENT_DIR } from '../../src/core/content.js';
-import { INTERFACE_REVISION_DATE, INTERFACE_VERSION } from '../../src/core/license.js';
+import { INTERFACE_REVISION_DATE, INTERFACE_VERSION } from '../../src/domain/license.js';
 import { Changelog } from '../../src/schemas/documents.js';
 import type { PeriodInfo } from '../../src/snapshot/snapshot.js';
 import { BASE } from './fixtures.js';

@@ -1,4 +1,4 @@
-import { lastCompletePeriod, type PeriodRef } from '../../src/core/periods.js';
+import { lastCompletePeriod, type PeriodRef } from '../../src/domain/periods.js';
 import { generateDemoDataset } from '../../src/pipeline/demo/generate.js';
 import { datasetSnapshot } from '../../src/pipeline/demo/snapshot.js';
 import type { Snapshot } from '../../src/snapshot/snapshot.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PACKAGED_CONTENT_DIR } from '../../src/core/content.js';
 import { buildGlossary, checkGlossary, readGlossary, usageExists } from '../../src/core/glossary.js';
-import { COMMIT_CHANGE_FLOOR, WINDOW_DAYS } from '../../src/pipeline/rules.js';
+import { COMMIT_CHANGE_FLOOR, WINDOW_DAYS } from '../../src/domain/rules.js';
 import { Glossary, type GlossaryContent } from '../../src/schemas/documents.js';
 import { BASE } from './fixtures.js';
 

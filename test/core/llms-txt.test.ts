@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { agentTools } from '../../src/agents/registry.js';
 import { buildLlmsTxt, surfacesFromOpenApi } from '../../src/core/llms-txt.js';
 import { researchFindings } from '../../src/core/research.js';
-import { sectors } from '../../src/core/sectors.js';
+import { sectors } from '../../src/domain/sectors.js';
 import { BASE, demoSnapshot } from './fixtures.js';
 
 const snapshot = demoSnapshot({ startups: 60 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { INTERFACE_REVISION_DATE } from '../../src/core/license.js';
+import { INTERFACE_REVISION_DATE } from '../../src/domain/license.js';
 import {
   buildPricing,
   DEEP_SIGNAL_CREDIT_PACK,

@@ -4,7 +4,7 @@
  * Storage comes from DATA_DIR / DATABASE_URL like every command.
  */
 import { loadConfig } from '../../src/config.js';
-import { parsePeriodSlug } from '../../src/core/periods.js';
+import { parsePeriodSlug } from '../../src/domain/periods.js';
 import { DEMO_DATASET_NAME, generateDemoDataset } from '../../src/pipeline/demo/generate.js';
 import { migrateToLatest, openStore } from '../../src/store/database.js';
 import { publishPeriod } from '../../src/store/periods.js';

@@ -1,4 +1,4 @@
-import { parsePeriodSlug } from '../../src/core/periods.js';
+import { parsePeriodSlug } from '../../src/domain/periods.js';
 import type { WatchlistEntry } from '../../src/pipeline/types.js';
 import type { FakeCommit, FakeOrg } from '../helpers/fake-github.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
-import { parsePeriodSlug } from '../../src/core/periods.js';
+import { parsePeriodSlug } from '../../src/domain/periods.js';
 import { GitHubAuthError } from '../../src/github/client.js';
 import { seedDemoIfEmpty } from '../../src/pipeline/demo/seed.js';
 import { executeRun } from '../../src/pipeline/queue/index.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { parsePeriodSlug } from '../../src/core/periods.js';
+import { parsePeriodSlug } from '../../src/domain/periods.js';
 import { generateDemoDataset } from '../../src/pipeline/demo/generate.js';
 import { loadSnapshot } from '../../src/snapshot/load.js';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.js';

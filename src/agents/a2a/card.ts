@@ -1,5 +1,5 @@
 import { AgentCard } from '@a2a-js/sdk';
-import { INTERFACE_VERSION } from '../../core/license.js';
+import { INTERFACE_VERSION } from '../../domain/license.js';
 import { siteUrls } from '../../core/urls.js';
 import { A2A_SKILLS } from './skills.js';
 

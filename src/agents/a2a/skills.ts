@@ -1,4 +1,4 @@
-import { sectors } from '../../core/sectors.js';
+import { sectors } from '../../domain/sectors.js';
 import type { SectorSlug } from '../../schemas/enums.js';
 import type { Methodology } from '../../schemas/documents.js';
 import type { Sector, Startup } from '../../schemas/signals.js';

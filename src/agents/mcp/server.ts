@@ -1,6 +1,6 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { INTERFACE_VERSION } from '../../core/license.js';
+import { INTERFACE_VERSION } from '../../domain/license.js';
 import { HttpProblem } from '../../http/problem.js';
 import type { ToolInvoker } from '../invoke.js';
 import { agentTools, type AnyAgentTool } from '../registry.js';

@@ -12,9 +12,9 @@ import {
   MIN_CONTRIBUTORS_FOR_RANKING,
   NEW_REPO_DAYS,
   WINDOW_DAYS,
-} from '../../pipeline/rules.js';
+} from '../../domain/rules.js';
 import { percentValue, researchFindings, SYNTHETIC_NOTE } from '../research.js';
-import { sectorInfo, sectors } from '../sectors.js';
+import { sectorInfo, sectors } from '../../domain/sectors.js';
 import { siteUrls, type SiteUrls } from '../urls.js';
 import { slugify, type AnswerEntry } from './entry.js';
 

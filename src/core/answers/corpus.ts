@@ -1,4 +1,4 @@
-import { DATA_LICENSE } from '../license.js';
+import { DATA_LICENSE } from '../../domain/license.js';
 import { rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
 import type { AnswersCorpus, FaqPage } from '../../schemas/answers.js';
 import { agentQuerySteps } from './agent-queries.js';

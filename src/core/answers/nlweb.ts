@@ -1,4 +1,4 @@
-import { DATA_LICENSE } from '../license.js';
+import { DATA_LICENSE } from '../../domain/license.js';
 import { siteUrls } from '../urls.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import { understand, understoodNotice } from './understand.js';

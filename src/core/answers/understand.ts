@@ -1,8 +1,8 @@
 import type { Snapshot } from '../../snapshot/snapshot.js';
 import { diligenceIndex, subjectName, type Subject } from '../diligence/dossier.js';
-import { foldName, isGenericWord } from '../matcher.js';
+import { foldName, isGenericWord } from '../../domain/matcher.js';
 import { isStopWord } from '../search/text.js';
-import { sectors } from '../sectors.js';
+import { sectors } from '../../domain/sectors.js';
 import { siteUrls } from '../urls.js';
 import type { ScoredAnswer } from './answer-index.js';
 import { answerCorpus } from './corpus.js';

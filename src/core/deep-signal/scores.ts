@@ -1,4 +1,4 @@
-import { COMPOSITE_WEIGHTS } from '../../pipeline/rules.js';
+import { COMPOSITE_WEIGHTS } from '../../domain/rules.js';
 import { percentileRanks } from '../../pipeline/rank.js';
 import type { SectorSlug } from '../../schemas/enums.js';
 import { derive, type Snapshot, type SnapshotStartup } from '../../snapshot/snapshot.js';

@@ -6,10 +6,10 @@ import {
   MIN_COMMITS_FOR_RANKING,
   MIN_CONTRIBUTORS_FOR_RANKING,
   TRENDING_SIZE,
-} from '../../pipeline/rules.js';
+} from '../../domain/rules.js';
 import type { SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { StartupPeriodRow } from '../../store/history.js';
-import { sectorInfo } from '../sectors.js';
+import { sectorInfo } from '../../domain/sectors.js';
 import type { SectorStanding } from './scores.js';
 
 /**

@@ -1,5 +1,5 @@
-import { compactName, NameMatcher, type MatchResolution, type Resolution } from '../matcher.js';
-import { DATA_LICENSE } from '../license.js';
+import { compactName, NameMatcher, type MatchResolution, type Resolution } from '../../domain/matcher.js';
+import { DATA_LICENSE } from '../../domain/license.js';
 import { derivePerBase } from '../answers/derive.js';
 import { siteUrls } from '../urls.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';

@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { repoPath } from '../answers/content-files.js';
 import { diligenceIndex, subjectName, type Subject } from '../diligence/dossier.js';
-import type { NameMatcher } from '../matcher.js';
+import type { NameMatcher } from '../../domain/matcher.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
 
 /**

@@ -1,4 +1,4 @@
-import { parsePeriodSlug } from '../periods.js';
+import { parsePeriodSlug } from '../../domain/periods.js';
 import { generateDemoDataset } from '../../pipeline/demo/generate.js';
 import { datasetSnapshot } from '../../pipeline/demo/snapshot.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';

@@ -1,7 +1,7 @@
 import type { SectorSlug } from '../../schemas/enums.js';
 import type { ScoutPrediction, ScoutPredictions } from '../../schemas/scout.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
-import { sectorInfo } from '../sectors.js';
+import { sectorInfo } from '../../domain/sectors.js';
 import { topCounts, type Star } from './score.js';
 
 /**

@@ -1,12 +1,12 @@
 import type { Snapshot } from '../../snapshot/snapshot.js';
-import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../pipeline/rules.js';
+import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../domain/rules.js';
 import { answerCorpus } from '../answers/corpus.js';
 import { derivePerBaseInSteps } from '../answers/derive.js';
 import { drain, inChunks, type Steps } from '../../snapshot/steps.js';
 import { comparisons, comparisonSummary } from '../answers/agent-queries.js';
 import { loadBlogPosts, markdownToText, type BlogPost } from '../blog.js';
 import { researchFindings } from '../research.js';
-import { sectorInfo, sectors } from '../sectors.js';
+import { sectorInfo, sectors } from '../../domain/sectors.js';
 import { siteUrls } from '../urls.js';
 import { SiteSearch, type SearchDocument } from './site-search.js';
 

@@ -9,7 +9,7 @@ import {
 } from '../../agents/function-calling.js';
 import { runTool, unknownTool } from '../../agents/invoke.js';
 import { agentTools, findTool, toolJsonSchema } from '../../agents/registry.js';
-import { DATA_LICENSE, INTERFACE_VERSION } from '../../core/license.js';
+import { DATA_LICENSE, INTERFACE_VERSION } from '../../domain/license.js';
 import { siteUrls } from '../../core/urls.js';
 import { AgentCatalog } from '../../schemas/documents.js';
 import { rendered } from '../../snapshot/snapshot.js';

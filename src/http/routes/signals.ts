@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DATA_LICENSE } from '../../core/license.js';
+import { DATA_LICENSE } from '../../domain/license.js';
 import { resolveStartup, NAME_MATCH_HEADER, NAME_MATCH_VALUES } from '../../core/resolve.js';
 import { SignalMiss, SignalsResponse, Startup } from '../../schemas/signals.js';
 import { renderedSender } from '../conditional.js';

@@ -1,7 +1,7 @@
-import { addDays, shiftPeriod, type PeriodRef } from '../../core/periods.js';
+import { addDays, shiftPeriod, type PeriodRef } from '../../domain/periods.js';
 import { SECTOR_SLUGS, type SectorSlug, type Stage } from '../../schemas/enums.js';
 import { rank, type RankedPeriod } from '../rank.js';
-import { LOOKBACK_DAYS } from '../rules.js';
+import { LOOKBACK_DAYS } from '../../domain/rules.js';
 import { scoreOrg } from '../stages.js';
 import type { DailyCommits, RawOrgActivity, RepoRecord, ScoredOrg, WatchlistEntry } from '../types.js';
 import { Random } from './random.js';

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { addDays, lastCompletePeriod, type PeriodRef } from '../../core/periods.js';
+import { addDays, lastCompletePeriod, type PeriodRef } from '../../domain/periods.js';
 import { countPeriods, inTransaction, publishPeriod } from '../../store/periods.js';
 import type { Database } from '../../store/schema.js';
 import { DEMO_DATASET_NAME, generateDemoDataset, type DemoDataset } from './generate.js';

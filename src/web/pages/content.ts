@@ -9,7 +9,7 @@ import { buildMarket, marketWinner, type MarketDefinition } from '../../core/mar
 import { buildMethodology } from '../../core/methodology.js';
 import { buildPricing } from '../../core/pricing.js';
 import { researchFinding, researchFindings } from '../../core/research.js';
-import { sectorInfo } from '../../core/sectors.js';
+import { sectorInfo } from '../../domain/sectors.js';
 import { periodStartups } from '../../store/periods.js';
 import { sitePath, type PageContext } from '../context.js';
 import { html, raw, type SafeHtml } from '../html.js';

@@ -1,9 +1,9 @@
-import { sectorInfo, sectors } from '../../core/sectors.js';
+import { sectorInfo, sectors } from '../../domain/sectors.js';
 import { comparisonSummary } from '../../core/answers/agent-queries.js';
 import { comparablesOf } from '../../core/deep-signal/comparables.js';
 import type { SignalEvidence } from '../../pipeline/types.js';
-import { DATA_LICENSE } from '../../core/license.js';
-import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../pipeline/rules.js';
+import { DATA_LICENSE } from '../../domain/license.js';
+import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../domain/rules.js';
 import { SECTOR_SLUGS, type SectorSlug } from '../../schemas/enums.js';
 import type { SnapshotStartup } from '../../snapshot/snapshot.js';
 import { trendingHistoryOf } from '../../store/history.js';

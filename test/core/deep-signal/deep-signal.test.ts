@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { deepSignal } from '../../../src/core/deep-signal/index.js';
-import { sectorInfo } from '../../../src/core/sectors.js';
+import { sectorInfo } from '../../../src/domain/sectors.js';
 import { DeepSignal } from '../../../src/schemas/deep-signal.js';
 import type { SnapshotStartup } from '../../../src/snapshot/snapshot.js';
 import { demoWeeks } from './fixtures.js';

@@ -1,4 +1,4 @@
-import { lastCompletePeriod } from '../../../src/core/periods.js';
+import { lastCompletePeriod } from '../../../src/domain/periods.js';
 import type { HistoryReader } from '../../../src/core/deep-signal/index.js';
 import { generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
 import { datasetSnapshot } from '../../../src/pipeline/demo/snapshot.js';

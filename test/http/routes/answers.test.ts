@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AnswerHit, AnswersCorpus, AskResponse, FaqPage } from '../../../src/schemas/answers.js';
-import { parsePeriodSlug, shiftPeriod } from '../../../src/core/periods.js';
+import { parsePeriodSlug, shiftPeriod } from '../../../src/domain/periods.js';
 import { generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
 import { publishPeriod } from '../../../src/store/periods.js';
 import { startTestService, type TestService } from '../../helpers/service.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Parser from 'rss-parser';
 import { loadBlogPosts } from '../../../src/core/blog.js';
-import { sectors } from '../../../src/core/sectors.js';
+import { sectors } from '../../../src/domain/sectors.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 type Json = Record<string, any>;

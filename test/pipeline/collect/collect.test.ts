@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { collectOrgs, type CachedOrg, type CollectOptions } from '../../../src/pipeline/collect/collect.js';
-import { addDays } from '../../../src/core/periods.js';
+import { addDays } from '../../../src/domain/periods.js';
 import { UNATTRIBUTED_AUTHOR } from '../../../src/pipeline/collect/authors.js';
 import { GitHubAuthError, GitHubClient } from '../../../src/github/client.js';
 import { computePeriod } from '../../../src/pipeline/stages.js';

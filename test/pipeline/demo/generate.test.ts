@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parsePeriodSlug } from '../../../src/core/periods.js';
+import { parsePeriodSlug } from '../../../src/domain/periods.js';
 import { DEMO_COMMITS_PER_CONTRIBUTOR_14D, generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
 import { DEMO_PERIODS, DEMO_STARTUPS } from '../../../src/pipeline/demo/seed.js';
 import { SECTOR_SLUGS } from '../../../src/schemas/enums.js';

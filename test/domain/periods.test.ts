@@ -7,7 +7,7 @@ import {
   periodEnd,
   shiftPeriod,
   weeksInIsoYear,
-} from '../../src/core/periods.js';
+} from '../../src/domain/periods.js';
 
 describe('ISO week periods', () => {
   test('a period has a slug like 2026-w47 and a name like "Week 47, 2026"', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { allowedEdits, compactName, editDistance, foldName, NameMatcher } from '../../src/core/matcher.js';
+import { allowedEdits, compactName, editDistance, foldName, NameMatcher } from '../../src/domain/matcher.js';
 
 const companies = [
   { name: 'Acme Robotics', slug: 'acme-robotics' },
