@@ -27,8 +27,8 @@ import { buildServer } from '../src/http/server.js';
 import { generateDemoDataset } from '../src/pipeline/demo/generate.js';
 import { datasetSnapshot } from '../src/pipeline/demo/snapshot.js';
 import { SEARCH_TYPES } from '../src/schemas/answers.js';
-import { SnapshotHolder } from '../src/snapshot/holder.js';
 import type { Snapshot } from '../src/snapshot/snapshot.js';
+import { createApp } from '../src/app.js';
 import { migrateToLatest, openStore, type Store } from '../src/store/database.js';
 import { printTable, type BenchResult } from './types.js';
 
@@ -122,10 +122,13 @@ async function serve(snapshot: Snapshot, store: Store, baseUrl: string) {
   // One client sends every request: the per-address limits would answer 429 (their cost is in `npm run bench operations`).
   const config = loadConfig({ LOG_LEVEL: 'silent', DEMO_DATA: 'off', BASE_URL: baseUrl, RATE_LIMIT: 'off' });
   const log = pino({ level: 'silent' });
-  const holder = new SnapshotHolder(snapshot);
-  const app = await buildServer({ config, store, holder, log });
+  // The application over the in-memory period, on the benchmark's store (which the benchmark closes itself).
+  const core = await createApp(config, log, { opening: { store, ready: Promise.resolve() }, snapshot });
+  await core.open();
+  const app = await buildServer(core, core);
+  core.warmUp();
   // Measure the steady state: the period's indexes are built (in the background) before the first query.
-  await holder.settled();
+  await core.holder.settled();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { deepSignal } from '../core/deep-signal/index.js';
 import { diligenceDossier } from '../core/diligence/dossier.js';
 import { buildMethodology } from '../core/methodology.js';
-import { scoutReceipts } from '../core/scout/index.js';
 import { signalsSummary } from '../core/summary.js';
 import { currentSnapshot, type AppContext } from '../http/context.js';
 import { HttpProblem, statusTitle } from '../http/problem.js';
@@ -15,7 +14,7 @@ import { GITHUB_USERNAME_PATTERN, GITHUB_USERNAME_SCHEMA_PATTERN, SECTOR_SLUGS, 
 import { ScoutReceipts } from '../schemas/scout.js';
 import { Meta, Period, Sector, Startup } from '../schemas/signals.js';
 import { derive, type Snapshot } from '../snapshot/snapshot.js';
-import { storeHistoryReader } from '../store/history.js';
+import { startupHistory } from '../snapshot/history.js';
 
 /**
  * The eight agent tools, declared once. MCP tools (stdio and HTTP), the OpenAI / Anthropic / Gemini function
@@ -136,7 +135,7 @@ async function deepSignalTool(name: string, env: ToolEnv): Promise<DeepSignal | 
   const answer = await paidDeepSignal({
     db: ctx.store.db,
     snapshot: currentSnapshot(ctx),
-    readHistory: storeHistoryReader(ctx.store.db),
+    readHistory: startupHistory,
     account,
     name,
   });
@@ -243,7 +242,7 @@ export const agentTools = [
     annotations: { ...READ, openWorldHint: true },
     rest: { method: 'GET', path: '/api/receipts/{username}', note: 'Argument `github_username` is the path segment.' },
     paid: false,
-    handler: ({ github_username }, { ctx }) => scoutReceipts(ctx, github_username),
+    handler: ({ github_username }, { ctx }) => ctx.services.scout.receipts(github_username),
   }),
   tool({
     name: 'get_methodology',

@@ -1,5 +1,6 @@
 import { MarketsContent, type Market, type MarketSummary } from '../schemas/documents.js';
 import type { SectorSlug } from '../schemas/enums.js';
+import { deriveAsync } from '../snapshot/derive-async.js';
 import type { Snapshot, SnapshotStartup } from '../snapshot/snapshot.js';
 import { readYamlContent, resolveSiteUrl } from './content.js';
 import { comparePeriods, parsePeriodSlug, periodContaining, type PeriodRef } from '../domain/periods.js';
@@ -178,4 +179,34 @@ export async function marketWinner(
   if (slug === snapshot.period.slug) return winnerFromSnapshot(def, snapshot);
   if (!snapshot.periods.some((p) => p.slug === slug)) return null;
   return winnerFromRows(def, await loadRows(slug));
+}
+
+/**
+ * The prediction markets of the published content, each computed once per period (a resolved market's winner may
+ * need an earlier stored period's rows): what GET /api/markets/{slug} and the Markets page both read.
+ */
+export class MarketsService {
+  readonly definitions: readonly MarketDefinition[];
+  /** The markets that exist, for a 404's list and the site. */
+  readonly summaries: readonly MarketSummary[];
+  private readonly computed: (snapshot: Snapshot) => Promise<Map<string, Market>>;
+
+  constructor(documentsDir: string, baseUrl: string) {
+    const definitions = readMarkets(documentsDir).markets;
+    this.definitions = definitions;
+    this.summaries = definitions.map((d) => marketSummary(d, baseUrl));
+    this.computed = deriveAsync(async (snapshot) => {
+      const markets = new Map<string, Market>();
+      for (const def of definitions) {
+        const winner = await marketWinner(def, snapshot, (slug) => snapshot.source.periodRows(slug));
+        markets.set(def.slug, buildMarket(def, snapshot, baseUrl, winner));
+      }
+      return markets;
+    });
+  }
+
+  /** Every market as of `snapshot`, in the content's order. Rejects when a stored period cannot be read. */
+  all(snapshot: Snapshot): Promise<Map<string, Market>> {
+    return this.computed(snapshot);
+  }
 }

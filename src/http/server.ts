@@ -1,15 +1,15 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { App } from '../app.js';
 import type { AppContext } from './context.js';
 import { registerOpenApi } from './openapi.js';
 import { frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { commonHeaders, registerCommonHeaders } from './plugins/headers.js';
-import type { Redis } from 'ioredis';
 import { compileTrust } from './client-address.js';
 import { registerObservability, requestIdGenerator } from './plugins/observability.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { datasetRoutes } from './routes/dataset.js';
-import { healthRoutes, type ReadinessProbe } from './routes/health.js';
+import { healthRoutes } from './routes/health.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { signalsRoutes } from './routes/signals.js';
 import { answersRoutes } from './routes/answers.js';
@@ -30,17 +30,14 @@ import { mcpRoutes } from './routes/mcp.js';
 import { a2aRoutes } from './routes/a2a.js';
 import { HTML_CSP, htmlNotFound, loadSiteAssets, siteRoutes } from './routes/site.js';
 
-export interface ServerOptions {
-  probes?: ReadinessProbe[];
-  /** Redis connection holding the rate-limit counters (shared by every instance); absent: in memory. */
-  limiterRedis?: Redis;
-}
-
 /**
  * Assembles the HTTP server: cross-cutting plugins first (errors, headers, OpenAPI), then each surface's routes.
  * Routes are thin: they validate input from their schema, ask the snapshot or a core service, and shape the output.
  */
-export async function buildServer(ctx: AppContext, options: ServerOptions = {}): Promise<FastifyInstance> {
+export async function buildServer(
+  ctx: AppContext,
+  options: Partial<Pick<App, 'probes' | 'limiterRedis'>> = {},
+): Promise<FastifyInstance> {
   const common = commonHeaders(ctx.config.baseUrl.startsWith('https:'));
   const app = Fastify({
     // Fastify gets no logger: with one, it attaches 'finish' and 'error' listeners to every response (to time it and

@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { SectorSlug } from '../schemas/enums.js';
 import { canonicalStartup } from '../schemas/signals.js';
+import { loadStartupHistory, loadTrendingHistory } from '../store/history.js';
 import { listPeriods, periodStartups } from '../store/periods.js';
+import { loadSeries } from '../store/series.js';
 import type { Database, PeriodRow } from '../store/schema.js';
-import { buildSnapshot, type PeriodInfo, type Snapshot } from './snapshot.js';
+import { buildSnapshot, type PeriodInfo, type PeriodSource, type Snapshot } from './snapshot.js';
 
 export function periodInfo(row: PeriodRow): PeriodInfo {
   return {
@@ -25,6 +27,7 @@ export async function loadSnapshot(db: Kysely<Database>, baseUrl: string): Promi
   const startups = await periodStartups(db, latest.slug);
   return buildSnapshot({
     baseUrl,
+    source: storeSource(db),
     period: periodInfo(latest),
     periods: rows.map(periodInfo),
     startups: startups.map((r) => ({
@@ -43,4 +46,14 @@ export async function loadSnapshot(db: Kysely<Database>, baseUrl: string): Promi
       metrics: r.metrics as Record<string, unknown>,
     })),
   });
+}
+
+/** The stored history behind a period loaded from `db`. */
+export function storeSource(db: Kysely<Database>): PeriodSource {
+  return {
+    trendingHistory: () => loadTrendingHistory(db),
+    startupHistory: (login) => loadStartupHistory(db, login),
+    series: () => loadSeries(db),
+    periodRows: (slug) => periodStartups(db, slug),
+  };
 }

@@ -6,6 +6,9 @@ import { siteUrls } from '../core/urls.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import type { Meta, SignalsResponse, Startup } from '../schemas/signals.js';
 import type { Scores } from '../pipeline/types.js';
+import type { StartupPeriodRow, TrendingRow } from '../store/history.js';
+import type { StartupSeries } from '../store/series.js';
+import type { PeriodStartupRow } from '../store/schema.js';
 import { TRENDING_SIZE } from '../domain/rules.js';
 import { renderSignalsCsv } from './csv.js';
 
@@ -61,6 +64,27 @@ export interface Snapshot {
   datasetEtag: string;
   /** Changes whenever any stored period changes. */
   fingerprint: string;
+  /** The stored history behind this period (earlier periods' rows), read on demand through `snapshot/history.ts`. */
+  source: PeriodSource;
+  /**
+   * Everything derived from this period — indexes, pre-rendered bodies, history, series, caches — keyed by the
+   * derivation that built it (`derive` and its variants). It is the only place per-period state lives: it goes with
+   * the snapshot when a newer period is swapped in, so no module keeps a cache of its own.
+   */
+  derived: Map<object, unknown>;
+}
+
+/**
+ * Reads of the store a period needs beyond its own rows: every period's trending list, one startup's rows over the
+ * stored periods, every startup's chart series. Unfiltered: `snapshot/history.ts` limits them to the periods the
+ * snapshot knows and keeps each read once per snapshot.
+ */
+export interface PeriodSource {
+  trendingHistory(): Promise<TrendingRow[]>;
+  startupHistory(login: string): Promise<StartupPeriodRow[]>;
+  series(): Promise<Map<string, StartupSeries>>;
+  /** Every startup of one stored period, in its stored order ([] when that period is not stored). */
+  periodRows(slug: string): Promise<PeriodStartupRow[]>;
 }
 
 export interface SnapshotInput {
@@ -68,6 +92,8 @@ export interface SnapshotInput {
   period: PeriodInfo;
   periods: PeriodInfo[];
   startups: Omit<SnapshotStartup, 'json'>[];
+  /** Where earlier periods are read from; absent (a snapshot built in memory): the period knows only itself. */
+  source?: PeriodSource;
 }
 
 export function strongEtag(body: Buffer | string): string {
@@ -136,7 +162,7 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     }),
   };
   const fingerprint = periodsFingerprint(input.periods);
-  return {
+  const snapshot: Snapshot = {
     period,
     periods: input.periods,
     synthetic,
@@ -149,6 +175,52 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     signalsJson: rendered(JSON.stringify(response), 'application/json; charset=utf-8'),
     datasetEtag: `"${fingerprint.slice(0, 32)}"`,
     fingerprint,
+    source: input.source ?? ownRowsSource(period, startups),
+    derived: new Map(),
+  };
+  return snapshot;
+}
+
+/** The source of a period with no store behind it: its history is its own rows. */
+function ownRowsSource(period: PeriodInfo, startups: readonly SnapshotStartup[]): PeriodSource {
+  return {
+    trendingHistory: async () =>
+      startups
+        .filter((s) => s.rankOverall !== null && s.rankOverall <= TRENDING_SIZE)
+        .sort((a, b) => a.rankOverall! - b.rankOverall!)
+        .map((s) => ({
+          period: period.slug,
+          login: s.login,
+          rank: s.rankOverall!,
+          sector: s.sector,
+          startup: s.startup,
+        })),
+    startupHistory: async (login) =>
+      startups
+        .filter((s) => s.login === login)
+        .map((s) => ({
+          period: period.slug,
+          periodName: period.name,
+          sector: s.sector,
+          rankOverall: s.rankOverall,
+          rankInSector: s.rankInSector,
+          compositeScore: s.scores.composite,
+          startup: s.startup,
+        })),
+    series: async () =>
+      new Map(
+        startups.map((s) => [
+          s.login.toLowerCase(),
+          {
+            periods: [period.slug],
+            commits: [s.startup.commitVelocity14d],
+            contributors: [s.startup.contributors],
+            ranks: [s.rankOverall],
+          },
+        ]),
+      ),
+    // Only rows of other periods are ever asked for, and an in-memory period has none stored.
+    periodRows: async () => [],
   };
 }
 
@@ -158,19 +230,18 @@ export function startupJson(startup: SnapshotStartup): Rendered {
 }
 
 /**
- * Memoises a value computed from a snapshot (a search index, an answer corpus): built once per snapshot, dropped
- * with it. Later modules use this instead of keeping their own copies of snapshot data.
+ * Declares a value derived from a period (a search index, an answer corpus, a page cache): built once per snapshot
+ * at its first read and kept in the snapshot's own `derived` map, so it is dropped with the snapshot. The returned
+ * function holds no state; it is the value's key.
  */
 export function derive<T>(build: (snapshot: Snapshot) => T): (snapshot: Snapshot) => T {
-  const cache = new WeakMap<Snapshot, { value: T }>();
-  return (snapshot) => {
-    let entry = cache.get(snapshot);
-    if (!entry) {
-      entry = { value: build(snapshot) };
-      cache.set(snapshot, entry);
-    }
-    return entry.value;
+  const read = (snapshot: Snapshot): T => {
+    if (snapshot.derived.has(read)) return snapshot.derived.get(read) as T;
+    const value = build(snapshot);
+    snapshot.derived.set(read, value);
+    return value;
   };
+  return read;
 }
 
 /**

@@ -1,6 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { deriveAsync } from '../snapshot/derive-async.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Database } from './schema.js';
 
 /** One startup's figures over the stored periods it appears in, oldest first (what the site's charts draw). */
@@ -41,31 +39,4 @@ export async function loadSeries(db: Kysely<Database>): Promise<Map<string, Star
     s.ranks.push(row.rank);
   }
   return series;
-}
-
-const perDatabase = new WeakMap<Kysely<Database>, (snapshot: Snapshot) => Promise<Map<string, StartupSeries>>>();
-
-/**
- * The series as of `snapshot`, read once per snapshot and database, limited to the periods the snapshot knows (a
- * period published after it was loaded waits for the next snapshot).
- */
-export function seriesOf(db: Kysely<Database>, snapshot: Snapshot): Promise<Map<string, StartupSeries>> {
-  let load = perDatabase.get(db);
-  if (!load) {
-    load = deriveAsync(async (s) => {
-      const known = new Set(s.periods.map((p) => p.slug));
-      const all = await loadSeries(db);
-      if (all.size === 0 || [...all.values()].every((v) => v.periods.every((p) => known.has(p)))) return all;
-      for (const v of all.values()) {
-        const keep = v.periods.map((p) => known.has(p));
-        v.periods = v.periods.filter((_, i) => keep[i]);
-        v.commits = v.commits.filter((_, i) => keep[i]);
-        v.contributors = v.contributors.filter((_, i) => keep[i]);
-        v.ranks = v.ranks.filter((_, i) => keep[i]);
-      }
-      return all;
-    });
-    perDatabase.set(db, load);
-  }
-  return load(snapshot);
 }

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { siteUrls, type SiteUrls } from '../core/urls.js';
 import type { Snapshot, SnapshotStartup } from '../snapshot/snapshot.js';
 import type { Database } from '../store/schema.js';
-import { seriesOf, type StartupSeries } from '../store/series.js';
+import { startupSeries } from '../snapshot/history.js';
+import type { StartupSeries } from '../store/series.js';
 import { html, type SafeHtml } from './html.js';
 
 /** What every page builder receives: the snapshot, the base URL and lazy access to the stored history. */
@@ -16,7 +17,7 @@ export interface PageContext {
 }
 
 export function pageContext(snapshot: Snapshot, baseUrl: string, db: Kysely<Database>): PageContext {
-  return { snapshot, baseUrl, urls: siteUrls(baseUrl), db, series: () => seriesOf(db, snapshot) };
+  return { snapshot, baseUrl, urls: siteUrls(baseUrl), db, series: () => startupSeries(snapshot) };
 }
 
 /** Path part of one of our canonical URLs (links inside the site stay relative to the origin). */

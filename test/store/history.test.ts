@@ -4,7 +4,8 @@ import { parsePeriodSlug } from '../../src/domain/periods.js';
 import { generateDemoDataset } from '../../src/pipeline/demo/generate.js';
 import { loadSnapshot } from '../../src/snapshot/load.js';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.js';
-import { loadStartupHistory, startupHistoryOf } from '../../src/store/history.js';
+import { startupHistory } from '../../src/snapshot/history.js';
+import { loadStartupHistory } from '../../src/store/history.js';
 import { publishPeriod } from '../../src/store/periods.js';
 import { createTestStorage, type TestStorage } from '../helpers/database.js';
 
@@ -68,7 +69,7 @@ for (const mode of modes) {
     test('as of a snapshot, a period published after it is not included', async () => {
       const snapshot = (await loadSnapshot(store.db, 'https://signals.test'))!;
       await publish(3);
-      const rows = await startupHistoryOf(store.db, snapshot, login);
+      const rows = await startupHistory(snapshot, login);
       assert.deepEqual(
         rows.map((r) => r.period),
         snapshot.periods.map((p) => p.slug),

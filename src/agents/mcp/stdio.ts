@@ -1,11 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
-import type { AppContext } from '../../http/context.js';
-import { seedDemoIfEmpty } from '../../pipeline/demo/seed.js';
-import { SnapshotHolder, startPeriodPoller } from '../../snapshot/holder.js';
-import { loadSnapshot } from '../../snapshot/load.js';
-import { migrateToLatest, openStore } from '../../store/database.js';
+import { createApp } from '../../app.js';
 import { localInvoker, remoteInvoker, type ToolInvoker } from '../invoke.js';
 import { createMcpServer } from './server.js';
 
@@ -16,38 +12,27 @@ export interface StdioSession {
 }
 
 /**
- * The data behind the stdio server: a remote deployment when SIGNAL_BASE_URL is set, otherwise the same store and
- * snapshot the HTTP server reads (the embedded database admits a second process beside a running server).
+ * The data behind the stdio server: a remote deployment when SIGNAL_BASE_URL is set, otherwise the application built
+ * by the composition root on the same store the HTTP server reads (the embedded database admits a second process
+ * beside a running server), with the same period watcher and warm-up.
  */
 async function openInvoker(config: Config, logger: Logger): Promise<{ invoke: ToolInvoker; close(): Promise<void> }> {
   if (config.signalBaseUrl) {
     logger.info({ remote: config.signalBaseUrl }, 'signal-mcp: proxying a remote deployment');
     return { invoke: remoteInvoker(config.signalBaseUrl, config.signalApiKey), close: async () => {} };
   }
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: 2 });
+  // A second process beside a running server: few connections, and only the period's jobs (the server runs the rest).
+  const app = await createApp(config, logger, { poolSize: 2, jobs: 'period-only' });
   try {
-    await migrateToLatest(store.db);
-    if (config.demoData) await seedDemoIfEmpty(store.db, { seed: config.demoSeed });
-    const holder = new SnapshotHolder(await loadSnapshot(store.db, config.baseUrl));
-    const stopPolling = startPeriodPoller({
-      db: store.db,
-      baseUrl: config.baseUrl,
-      holder,
-      intervalMs: config.periodPollMs,
-      onError: (err) => logger.warn({ err }, 'signal-mcp: could not check for a new period'),
-      onSwap: (s) => logger.info({ period: s.period.slug }, 'signal-mcp: serving a newly published period'),
-    });
-    const ctx: AppContext = { config, store, holder, log: logger };
-    logger.info({ database: store.mode, period: holder.current?.period.slug }, 'signal-mcp: serving local data');
-    return {
-      invoke: localInvoker(ctx, config.signalApiKey),
-      async close() {
-        stopPolling();
-        await store.close();
-      },
-    };
+    await app.open();
+    app.warmUp();
+    logger.info(
+      { database: app.store.mode, period: app.holder.current?.period.slug },
+      'signal-mcp: serving local data',
+    );
+    return { invoke: localInvoker(app, config.signalApiKey), close: () => app.close() };
   } catch (err) {
-    await store.close().catch(() => {});
+    await app.close().catch(() => {});
     throw err;
   }
 }

@@ -1,16 +1,15 @@
-import type { Snapshot } from '../../snapshot/snapshot.js';
+import { derive, type Snapshot } from '../../snapshot/snapshot.js';
 import type { Steps } from '../../snapshot/steps.js';
 
 /**
  * Memoises a value computed from a snapshot and a base URL: built once per snapshot (so once per period, rebuilt
- * when a new period is swapped in) and dropped with it. `derive` from snapshot.ts for values that also depend on the
+ * when a new period is swapped in) and dropped with it (kept in the snapshot's `derived` map). `derive` from snapshot.ts for values that also depend on the
  * configured base URL.
  */
 export function derivePerBase<T>(build: (snapshot: Snapshot, baseUrl: string) => T) {
-  const cache = new WeakMap<Snapshot, Map<string, T>>();
+  const byBaseOf = derive(() => new Map<string, T>());
   return (snapshot: Snapshot, baseUrl: string): T => {
-    let byBase = cache.get(snapshot);
-    if (!byBase) cache.set(snapshot, (byBase = new Map()));
+    const byBase = byBaseOf(snapshot);
     if (!byBase.has(baseUrl)) byBase.set(baseUrl, build(snapshot, baseUrl));
     return byBase.get(baseUrl)!;
   };
@@ -33,10 +32,9 @@ export function derivePerBaseInSteps<T>(build: (snapshot: Snapshot, baseUrl: str
     value?: T;
     steps?: Steps<T>;
   }
-  const cache = new WeakMap<Snapshot, Map<string, Entry>>();
+  const entriesOf = derive(() => new Map<string, Entry>());
   const entryOf = (snapshot: Snapshot, baseUrl: string): Entry => {
-    let byBase = cache.get(snapshot);
-    if (!byBase) cache.set(snapshot, (byBase = new Map()));
+    const byBase = entriesOf(snapshot);
     let entry = byBase.get(baseUrl);
     if (!entry) byBase.set(baseUrl, (entry = { done: false }));
     return entry;

@@ -1,6 +1,6 @@
 import type { SignalEvidence } from '../../pipeline/types.js';
 import type { DeepSignal, DeepSignalMiss } from '../../schemas/deep-signal.js';
-import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
+import { derive, type Snapshot, type SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { StartupPeriodRow } from '../../store/history.js';
 import { CREDITS_PER_MATCHED_CALL, CREDITS_PER_MISS } from '../pricing.js';
 import { comparablesOf } from './comparables.js';
@@ -16,7 +16,7 @@ export { composite, sectorPercentile, sectorStandings } from './scores.js';
  * (CREDITS_PER_MATCHED_CALL) and the caller takes the payment before it answers; a miss costs CREDITS_PER_MISS.
  */
 
-/** Reads one startup's stored periods, oldest first, as of a snapshot (`storeHistoryReader(db)` in the store). */
+/** Reads one startup's stored periods, oldest first, as of a snapshot (`startupHistory` in snapshot/history.ts). */
 export type HistoryReader = (snapshot: Snapshot, login: string) => Promise<readonly StartupPeriodRow[]>;
 
 export type DeepSignalResult =
@@ -87,20 +87,18 @@ export async function deepSignalFor(
 
 /**
  * Payloads are a pure function of the snapshot and the stored history as of it, so each is built once per snapshot,
- * reader and startup and shared (frozen) afterwards; the cache goes with the snapshot. Create a reader once
- * (`storeHistoryReader(db)` at start), not per call, or nothing is shared.
+ * reader and startup and shared (frozen) afterwards; the cache is part of the snapshot's derived state.
  */
-const built = new WeakMap<HistoryReader, WeakMap<Snapshot, Map<SnapshotStartup, Promise<DeepSignal>>>>();
+const builtPerReader = derive(() => new WeakMap<HistoryReader, Map<SnapshotStartup, Promise<DeepSignal>>>());
 
 function cachedDeepSignal(
   snapshot: Snapshot,
   readHistory: HistoryReader,
   startup: SnapshotStartup,
 ): Promise<DeepSignal> {
-  let perSnapshot = built.get(readHistory);
-  if (!perSnapshot) built.set(readHistory, (perSnapshot = new WeakMap()));
-  let bodies = perSnapshot.get(snapshot);
-  if (!bodies) perSnapshot.set(snapshot, (bodies = new Map()));
+  const perReader = builtPerReader(snapshot);
+  let bodies = perReader.get(readHistory);
+  if (!bodies) perReader.set(readHistory, (bodies = new Map()));
   let body = bodies.get(startup);
   if (!body) {
     const pending = deepSignalFor(snapshot, readHistory, startup).then(deepFreeze);

@@ -10,12 +10,6 @@ import { FORMULA_TEXT, personalitySummary, scoreStars } from './score.js';
 
 export { ScoutError } from './history.js';
 
-/** What the scout needs from the service: its configuration and its database. */
-export interface ScoutDeps {
-  config: Config;
-  store: Store;
-}
-
 /** A rate-limit wait longer than this fails the look-up (503 with Retry-After) instead of holding the request. */
 const MAX_WAIT_SECONDS = 5;
 const TOP_CALLS = 5;
@@ -104,35 +98,4 @@ export class ScoutService {
       fetchedAt: history.fetchedAt.toISOString(),
     };
   }
-}
-
-const services = new WeakMap<Store, ScoutService>();
-
-/** The scout service of this store (created on first use, so every surface shares its cache and GitHub budget). */
-export function scoutService(deps: ScoutDeps): ScoutService {
-  let service = services.get(deps.store);
-  if (!service) {
-    service = new ScoutService(deps.config, deps.store);
-    services.set(deps.store, service);
-  }
-  return service;
-}
-
-/**
- * Scout Score receipts of a GitHub user: the one function the REST route, the badge, the card and the
- * get_scout_receipts agent tool call. Throws ScoutError (an HttpProblem): 400 invalid username (checked before any
- * request), 404 unknown GitHub user, 503 with Retry-After when GitHub is unreachable or its budget is spent.
- */
-export function scoutReceipts(deps: ScoutDeps, username: string): Promise<ScoutReceipts> {
-  return scoutService(deps).receipts(username);
-}
-
-/** Ranked predictions for a GitHub user over the current snapshot (same errors as scoutReceipts). */
-export function scoutPredictions(
-  deps: ScoutDeps,
-  snapshot: Snapshot,
-  username: string,
-  limit: number,
-): Promise<ScoutPredictions> {
-  return scoutService(deps).predictions(username, snapshot, limit);
 }

@@ -28,7 +28,6 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const urls = siteUrls(ctx.config.baseUrl);
   // Build the corpus when a period is loaded rather than on the first request: a bad FAQ file stops the start.
   faqPage(ctx.config.baseUrl);
-  ctx.holder.onSwap((snapshot) => answerCorpus.warm(snapshot, ctx.config.baseUrl), 'answer corpus');
 
   r.get(
     '/api/answer',

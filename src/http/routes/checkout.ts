@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  createCheckout,
   handleStripeEvent,
   isSessionId,
   revealKey,
@@ -11,7 +10,6 @@ import {
   WebhookSignatureError,
 } from '../../payments/checkout.js';
 import { countPayment } from '../../metrics.js';
-import { createMailer, startMailOutbox } from '../../payments/mail.js';
 import { CHECKOUT_CSP, creditsPage, successPage } from '../../payments/pages.js';
 import type { AppContext } from '../context.js';
 import { errorResponses, textContent } from '../openapi.js';
@@ -37,24 +35,11 @@ const CheckoutSession = z.object({ id: z.string(), url: z.url() }).meta({ id: 'C
  * Stripe's webhook. Also runs the mail outbox of this instance. Rules live in src/payments/checkout.ts and mail.ts.
  */
 export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const checkout = await createCheckout(ctx.config);
-  const mailer = checkout ? await createMailer(ctx.config) : undefined;
-  const outbox =
-    checkout && mailer
-      ? startMailOutbox({
-          db: ctx.store.db,
-          mailer,
-          box: checkout.box,
-          baseUrl: ctx.config.baseUrl,
-          retryMs: ctx.config.mailRetryMs,
-          logger: ctx.log,
-        })
-      : undefined;
-  if (outbox) app.addHook('onClose', () => outbox.stop());
+  const { checkout } = ctx.services;
   const pageHtml = creditsPage({
     baseUrl: ctx.config.baseUrl,
     checkoutAvailable: Boolean(checkout),
-    mail: Boolean(mailer),
+    mail: ctx.services.mailsKeys,
   });
 
   // Own scope: form bodies are parsed here only, and the webhook reads its JSON body as raw bytes for the signature.
@@ -191,7 +176,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
         }
         const { outcome, mailId } = await handleStripeEvent(ctx.store.db, checkout, event);
         if (outcome === 'fulfilled') countPayment('card', 'settled');
-        if (mailId !== undefined) outbox?.kick();
+        if (mailId !== undefined) ctx.services.kickMail();
         ctx.log.info({ reqId: request.id, event: event.id, type: event.type, outcome }, 'stripe event');
         (reply as FastifyReply).header('cache-control', 'no-store').send({ received: true, outcome });
       },

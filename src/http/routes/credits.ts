@@ -1,11 +1,11 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { paidDeepSignal, purgeExpiredIdempotency } from '../../payments/paid-deep-signal.js';
+import { paidDeepSignal } from '../../payments/paid-deep-signal.js';
 import { creditState } from '../../payments/ledger.js';
 import { DeepSignal, DeepSignalMiss, DeepSignalRequest } from '../../schemas/deep-signal.js';
 import { CreditState } from '../../schemas/credits.js';
-import { storeHistoryReader } from '../../store/history.js';
+import { startupHistory } from '../../snapshot/history.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { CREDIT_KEY_SECURITY, creditAccountOf, creditKeyHook } from '../credit-key.js';
 import { errorResponses } from '../openapi.js';
@@ -39,13 +39,9 @@ const PAID_ROUTE = { rateLimit: 'paid' } as unknown as FastifyContextConfig;
  */
 export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const readHistory = storeHistoryReader(ctx.store.db);
+  const readHistory = startupHistory;
   const authenticate = creditKeyHook(ctx);
   const purchaseUrl = siteUrls(ctx.config.baseUrl).api('/agents/credits');
-  // Idempotency-Key records past their 24 hours are never replayed; drop them hourly so the table stays small.
-  const purge = setInterval(() => void purgeExpiredIdempotency(ctx.store.db).catch(() => {}), 3_600_000);
-  purge.unref();
-  app.addHook('onClose', async () => clearInterval(purge));
 
   r.post(
     '/api/agent/deep-signal',

@@ -25,8 +25,6 @@ function companyOf(input: CompanyInput): string | undefined {
 /** GET and POST /api/diligence.json: public-source diligence dossiers. */
 export async function diligenceRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  // Load the diligence corpus and its matcher with each period: a bad data file stops the start.
-  ctx.holder.onSwap((snapshot) => void diligenceUsage(snapshot, ctx.config.baseUrl), 'diligence usage');
 
   const answer = (input: CompanyInput, reply: FastifyReply): void => {
     const snapshot = currentSnapshot(ctx);

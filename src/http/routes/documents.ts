@@ -20,7 +20,7 @@ import {
 } from '../../schemas/documents.js';
 import { deriveAsync } from '../../snapshot/derive-async.js';
 import { derive, rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
-import { trendingHistoryOf } from '../../store/history.js';
+import { trendingHistory } from '../../snapshot/history.js';
 import { PUBLIC_CACHE, sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
@@ -56,7 +56,7 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Pr
       buildMembersLedger({
         data: members,
         publishedPeriods: s.periods,
-        trending: (await trendingHistoryOf(ctx.store.db, s)).map((row) => ({
+        trending: (await trendingHistory(s)).map((row) => ({
           period: row.period,
           login: row.login,
           rank: row.rank,

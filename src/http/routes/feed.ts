@@ -2,14 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { agentTools } from '../../agents/registry.js';
 import { loadBlogPosts } from '../../core/blog.js';
-import { documentsDir } from '../../core/content.js';
 import { buildFeed } from '../../core/feed.js';
 import { buildLlmsTxt, surfacesFromOpenApi, type ApiSurface } from '../../core/llms-txt.js';
-import { marketSummary, readMarkets } from '../../core/markets.js';
 import { researchFindings } from '../../core/research.js';
 import { deriveAsync } from '../../snapshot/derive-async.js';
 import { derive, rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
-import { trendingHistoryOf } from '../../store/history.js';
+import { trendingHistory } from '../../snapshot/history.js';
 import { sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses, textContent } from '../openapi.js';
@@ -20,14 +18,14 @@ export async function feedRoutes(app: FastifyInstance, ctx: AppContext): Promise
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { baseUrl } = ctx.config;
   const posts = loadBlogPosts();
-  const markets = readMarkets(documentsDir(ctx.config)).markets.map((m) => marketSummary(m, baseUrl));
+  const markets = ctx.services.markets.summaries;
 
   const feedOf = deriveAsync(async (s: Snapshot) =>
     rendered(
       buildFeed({
         baseUrl,
         periods: s.periods,
-        trending: await trendingHistoryOf(ctx.store.db, s),
+        trending: await trendingHistory(s),
         posts,
         synthetic: s.synthetic,
       }),

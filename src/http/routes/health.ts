@@ -1,14 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { ReadinessProbe } from '../../app.js';
 import type { AppContext } from '../context.js';
 import { unavailable } from '../problem.js';
 import { errorResponses } from '../openapi.js';
-
-export interface ReadinessProbe {
-  name: string;
-  check(): Promise<void>;
-}
 
 export async function healthRoutes(
   app: FastifyInstance,

@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { documentsDir } from '../../core/content.js';
-import { buildMarket, marketSummary, marketWinner, readMarkets } from '../../core/markets.js';
 import { Market, MarketSummary } from '../../schemas/documents.js';
 import { Problem } from '../../schemas/problem.js';
 import { deriveAsync } from '../../snapshot/derive-async.js';
 import { rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
-import { periodStartups } from '../../store/periods.js';
 import { sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
@@ -16,17 +13,11 @@ import { notFound, unavailable } from '../problem.js';
 /** GET /api/markets/{slug}: one prediction market, computed from the current period. */
 export async function marketsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { baseUrl } = ctx.config;
-  const definitions = readMarkets(documentsDir(ctx.config)).markets;
-  const available = definitions.map((d) => marketSummary(d, baseUrl));
-
-  const marketsOf = deriveAsync(async (s: Snapshot) => {
+  const { markets } = ctx.services;
+  const bodiesOf = deriveAsync(async (s: Snapshot) => {
     const bodies = new Map<string, Rendered>();
-    for (const def of definitions) {
-      const winner = await marketWinner(def, s, (slug) => periodStartups(ctx.store.db, slug));
-      const market = buildMarket(def, s, baseUrl, winner);
-      bodies.set(def.slug, rendered(JSON.stringify(market), 'application/json; charset=utf-8'));
-    }
+    for (const [slug, market] of await markets.all(s))
+      bodies.set(slug, rendered(JSON.stringify(market), 'application/json; charset=utf-8'));
     return bodies;
   });
 
@@ -54,11 +45,12 @@ export async function marketsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
     async (request, reply) => {
       const snapshot = currentSnapshot(ctx);
-      const known = definitions.some((d) => d.slug === request.params.slug);
-      if (!known) throw notFound('Unknown market. `markets` lists the available ones.', { markets: available });
+      const known = markets.definitions.some((d) => d.slug === request.params.slug);
+      if (!known)
+        throw notFound('Unknown market. `markets` lists the available ones.', { markets: [...markets.summaries] });
       let bodies: Map<string, Rendered>;
       try {
-        bodies = await marketsOf(snapshot);
+        bodies = await bodiesOf(snapshot);
       } catch (err) {
         ctx.log.warn({ reqId: request.id, err }, 'could not compute the markets');
         throw unavailable('Markets cannot be computed right now: the store did not answer.', 5);

@@ -5,7 +5,7 @@ import { GITHUB_USERNAME_PATTERN } from '../../schemas/enums.js';
 import { builtWithBadge, messageBadge, momentumBadge, scoutBadge } from '../../core/scout/badges.js';
 import { renderScoutCard } from '../../core/scout/card.js';
 import { validatedCompanies } from '../../core/scout/companies.js';
-import { ScoutError, scoutPredictions, scoutReceipts } from '../../core/scout/index.js';
+import { ScoutError } from '../../core/scout/index.js';
 import { PredictQuery, ReceiptsParams, ScoutPredictions, ScoutReceipts } from '../../schemas/scout.js';
 import { strongEtag } from '../../snapshot/snapshot.js';
 import { notModified, PUBLIC_CACHE } from '../conditional.js';
@@ -84,7 +84,7 @@ export async function scoutRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const receipts = await scoutReceipts(ctx, request.params.username);
+      const receipts = await ctx.services.scout.receipts(request.params.username);
       reply.header('cache-control', RECEIPTS_CACHE);
       return receipts;
     },
@@ -105,7 +105,7 @@ export async function scoutRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
     async (request, reply) => {
       const snapshot = currentSnapshot(ctx);
-      const body = await scoutPredictions(ctx, snapshot, request.query.username, request.query.limit);
+      const body = await ctx.services.scout.predictions(request.query.username, snapshot, request.query.limit);
       reply.header('cache-control', RECEIPTS_CACHE);
       return body;
     },
@@ -127,7 +127,7 @@ export async function scoutRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const receipts = await scoutReceipts(ctx, request.params.username);
+      const receipts = await ctx.services.scout.receipts(request.params.username);
       sendSvg(request, reply, 200, renderScoutCard(receipts), RECEIPTS_CACHE);
       return reply;
     },
@@ -152,7 +152,7 @@ export async function scoutRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
     async (request, reply) => {
       try {
-        const receipts = await scoutReceipts(ctx, request.params.username);
+        const receipts = await ctx.services.scout.receipts(request.params.username);
         sendSvg(request, reply, 200, await scoutBadge(receipts.score, receipts.rank), RECEIPTS_CACHE);
       } catch (err) {
         if (!(err instanceof ScoutError)) throw err;

@@ -9,8 +9,6 @@ import { errorResponses } from '../openapi.js';
 /** GET /api/llms-search: site-wide token-overlap search over every page type. */
 export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  // Index each period when it is loaded, not on the first request after it.
-  ctx.holder.onSwap((snapshot) => siteSearch.warm(snapshot, ctx.config.baseUrl), 'search index');
   r.get(
     '/api/llms-search',
     {

@@ -62,8 +62,6 @@ export async function signalsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     link: `<${ctx.config.baseUrl}/api/signals.json>; rel="canonical", ${LICENSE_LINK}`,
   });
   const sendLookup = renderedSender(common);
-  // The CSV export is rendered in the warm-up, after the server listens, rather than before it.
-  ctx.holder.onSwap((snapshot) => void signalsCsv(snapshot), 'signals csv');
 
   const signalsSchema = {
     summary: 'Current period: trending startups and per-sector rankings',

@@ -6,11 +6,9 @@ import { loadBlogPosts } from '../../core/blog.js';
 import { readReleaseLog } from '../../core/changelog.js';
 import { documentsDir } from '../../core/content.js';
 import { readGlossary } from '../../core/glossary.js';
-import { readMarkets } from '../../core/markets.js';
 import { RESEARCH_SLUGS } from '../../core/research.js';
 import { SearchType } from '../../schemas/answers.js';
 import { derive, rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
-import { seriesOf } from '../../store/series.js';
 import { loadSiteAssets, type SiteAssets } from '../../web/assets.js';
 import { pageContext, type PageContext } from '../../web/context.js';
 import { layout, type PageInput } from '../../web/layout.js';
@@ -40,7 +38,6 @@ import {
 } from '../../web/pages/data.js';
 import { docsPage, notFoundPage, SEARCH_QUERY_MAX, searchPage } from '../../web/pages/utility.js';
 import { scoutIndexPage, scoutProblemPage, scoutReceiptsPage } from '../../web/pages/scout.js';
-import { scoutReceipts } from '../../core/scout/index.js';
 import { PUBLIC_CACHE, renderedSender, sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { commonHeaders } from '../plugins/headers.js';
@@ -78,7 +75,6 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
   const posts = loadBlogPosts();
   const glossary = readGlossary(dir);
   const releaseLog = readReleaseLog(dir);
-  const markets = readMarkets(dir).markets;
 
   /** A page of the period: its render while it runs, then the result (`null`: no such page), kept for the period. */
   interface PageEntry {
@@ -86,8 +82,6 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
     done?: { page: Rendered | null };
   }
   const pagesOf = derive(() => new LRUCache<string, PageEntry>({ max: PAGE_CACHE_SIZE }));
-  // Read the charts' history as soon as a period is loaded, so the first page view does not wait for it.
-  ctx.holder.onSwap((snapshot) => void seriesOf(ctx.store.db, snapshot).catch(() => {}), 'site series');
 
   // The pages' headers are fixed per page and period: they are built once per rendered page (renderedSender), and
   // the page routes skip the per-request common-headers hook (`commonHeadersPrepared`), so the 404 adds them itself.
@@ -195,7 +189,9 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
   r.get('/methodology', page, (q, s) => serve(q, s, '/methodology', methodologyPage));
   r.get('/changelog', page, (q, s) => serve(q, s, '/changelog', (c) => changelogPage(c, releaseLog)));
   r.get('/pricing', page, (q, s) => serve(q, s, '/pricing', pricingPage));
-  r.get('/markets', page, (q, s) => serve(q, s, '/markets', (c) => marketsPage(c, markets)));
+  r.get('/markets', page, (q, s) =>
+    serve(q, s, '/markets', async (c) => marketsPage(c, [...(await ctx.services.markets.all(c.snapshot)).values()])),
+  );
   r.get('/docs', page, (q, s) => serve(q, s, '/docs', () => docsPage(assets.docs), sendDocs));
 
   // Search depends on the query: rendered per request (the index is built once per period), never cached here.
@@ -248,7 +244,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
       let input: PageInput;
       let status = 200;
       try {
-        input = scoutReceiptsPage(await scoutReceipts({ config: ctx.config, store: ctx.store }, username));
+        input = scoutReceiptsPage(await ctx.services.scout.receipts(username));
       } catch (err) {
         if (!(err instanceof HttpProblem)) throw err;
         status = err.status;

@@ -16,7 +16,7 @@ import {
 } from '../../schemas/deep-signal.js';
 import type { PaidLookup } from '../../payments/x402/pay-per-call.js';
 import { X402PaymentRequired } from '../../schemas/payments.js';
-import { storeHistoryReader } from '../../store/history.js';
+import { startupHistory } from '../../snapshot/history.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
 import { unavailable } from '../problem.js';
@@ -45,7 +45,7 @@ export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise
       })
     : undefined;
   const facilitator = httpFacilitator({ url: config.x402FacilitatorUrl, headers: config.x402FacilitatorHeaders });
-  const readHistory = storeHistoryReader(ctx.store.db);
+  const readHistory = startupHistory;
 
   r.post(
     X402_PATH,

@@ -5,12 +5,11 @@ import type { AnswerEntry } from '../../core/answers/entry.js';
 import type { BlogPost } from '../../core/blog.js';
 import { buildChangelog, type readReleaseLog } from '../../core/changelog.js';
 import { buildGlossary, type readGlossary } from '../../core/glossary.js';
-import { buildMarket, marketWinner, type MarketDefinition } from '../../core/markets.js';
+import type { Market } from '../../schemas/documents.js';
 import { buildMethodology } from '../../core/methodology.js';
 import { buildPricing } from '../../core/pricing.js';
 import { researchFinding, researchFindings } from '../../core/research.js';
 import { sectorInfo } from '../../domain/sectors.js';
-import { periodStartups } from '../../store/periods.js';
 import { sitePath, type PageContext } from '../context.js';
 import { html, raw, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
@@ -345,13 +344,9 @@ export function pricingPage(ctx: PageContext): PageInput {
   };
 }
 
-export async function marketsPage(ctx: PageContext, definitions: readonly MarketDefinition[]): Promise<PageInput> {
-  const { snapshot, baseUrl, db } = ctx;
-  const markets = [];
-  for (const def of definitions) {
-    const winner = await marketWinner(def, snapshot, (slug) => periodStartups(db, slug));
-    markets.push(buildMarket(def, snapshot, baseUrl, winner));
-  }
+/** The Markets page: `markets` as the markets service computed them for the page's period. */
+export function marketsPage(ctx: PageContext, markets: readonly Market[]): PageInput {
+  const { snapshot } = ctx;
   const body = html`<h1>Prediction markets</h1>
     <p class="lede">
       Open questions about coming weeks, with candidates and implied probabilities computed from

@@ -6,7 +6,7 @@ import { DATA_LICENSE } from '../../domain/license.js';
 import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../domain/rules.js';
 import { SECTOR_SLUGS, type SectorSlug } from '../../schemas/enums.js';
 import type { SnapshotStartup } from '../../snapshot/snapshot.js';
-import { trendingHistoryOf } from '../../store/history.js';
+import { trendingHistory } from '../../snapshot/history.js';
 import type { StartupSeries } from '../../store/series.js';
 import { lineChart, sparkline } from '../charts.js';
 import { change, formatInt, movement, previousRank, startupPath, type PageContext } from '../context.js';
@@ -508,7 +508,7 @@ export async function periodPage(ctx: PageContext, slug: string): Promise<PageIn
   const index = snapshot.periods.findIndex((p) => p.slug === slug);
   if (index < 0) return undefined;
   const period = snapshot.periods[index]!;
-  const rows = (await trendingHistoryOf(ctx.db, snapshot)).filter((r) => r.period === slug);
+  const rows = (await trendingHistory(snapshot)).filter((r) => r.period === slug);
   const previous = snapshot.periods[index - 1];
   const next = snapshot.periods[index + 1];
   const body = html`<p><a href="/periods">Archive</a> › ${period.name}</p>

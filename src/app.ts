@@ -1,0 +1,240 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { documentsDir } from './core/content.js';
+import { answerCorpus } from './core/answers/corpus.js';
+import { diligenceUsage } from './core/diligence/dossier.js';
+import { MarketsService } from './core/markets.js';
+import { ScoutService } from './core/scout/index.js';
+import { siteSearch } from './core/search/documents.js';
+import { setSnapshotPeriod, watchPipelineMetrics } from './metrics.js';
+import { createCheckout, type Checkout } from './payments/checkout.js';
+import { createMailer, startMailOutbox } from './payments/mail.js';
+import { purgeExpiredIdempotency } from './payments/paid-deep-signal.js';
+import { startupSeries } from './snapshot/history.js';
+import { SnapshotHolder, startPeriodPoller, type WarmUpMeasure } from './snapshot/holder.js';
+import { loadSnapshot } from './snapshot/load.js';
+import { signalsCsv, type Snapshot } from './snapshot/snapshot.js';
+import type { Steps } from './snapshot/steps.js';
+import { createStore, migrateToLatest, storeOptions, type OpeningStore, type Store } from './store/database.js';
+import { clusterInitialised } from './store/pglite-template.js';
+import { countPeriods } from './store/periods.js';
+import { pipelineFigures } from './store/pipeline.js';
+
+/** A dependency whose health /readyz reports (the database is always checked; these are the others). */
+export interface ReadinessProbe {
+  name: string;
+  check(): Promise<void>;
+}
+
+/** The services every surface calls. Built once per process by `createApp`, from the configuration. */
+export interface AppServices {
+  markets: MarketsService;
+  scout: ScoutService;
+  /** Card checkout of the credit pack; undefined unless Stripe is configured. */
+  checkout: Checkout | undefined;
+  /** True when bought keys are also e-mailed (checkout and SMTP both configured). */
+  mailsKeys: boolean;
+  /** Wakes the mail outbox (a key e-mail was just queued); a no-op without SMTP. */
+  kickMail(): void;
+}
+
+/**
+ * The application: configuration, logger, store, the holder of the current period and the services, with the
+ * background jobs that keep them current. Every entry point builds it with `createApp` — the HTTP server
+ * (`serve`), `signal-mcp`, the CLI — so none of them re-implements the start.
+ */
+export interface App {
+  config: Config;
+  log: Logger;
+  store: Store;
+  holder: SnapshotHolder;
+  services: AppServices;
+  /** Shared Redis connection (REDIS_URL), if configured. */
+  redis: Redis | undefined;
+  /** Redis connection for the rate-limit counters (short timeouts, auto-pipelining), if configured and limits are on. */
+  limiterRedis: Redis | undefined;
+  probes: ReadinessProbe[];
+  /**
+   * Waits for the store, migrates it, stores the demo dataset into an empty store (DEMO_DATA), loads the newest
+   * period into the holder and starts the background jobs: the period watcher, the hourly purge of expired
+   * idempotency records and the mail outbox. `phase` hears the end of each step (the start's debug lines).
+   */
+  open(phase?: (name: string) => void): Promise<void>;
+  /**
+   * Builds the current period's indexes and pre-rendered bodies in the background, one step per event-loop turn
+   * (the warm-up): the server calls it once it listens, so the hot reads are answered first.
+   */
+  warmUp(measured?: WarmUpMeasure): void;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  /** A store already being opened (the CLI starts it before loading the server's code); opened here otherwise. */
+  opening?: OpeningStore;
+  /** PostgreSQL connections of this process (a second process beside the server takes fewer). */
+  poolSize?: number;
+  /** Set by entry points that serve no HTTP (signal-mcp): no mail outbox, no idempotency purge. */
+  jobs?: 'all' | 'period-only';
+  /**
+   * A period built in memory (tests, benchmarks) served instead of the store's newest: open() neither stores demo
+   * data nor watches for new periods.
+   */
+  snapshot?: Snapshot;
+}
+
+/**
+ * What the warm-up builds for each new period, in this order: the bodies and indexes the surfaces read. Each is
+ * also built by the first request that needs it sooner, so the order only decides what is ready first.
+ */
+function periodWarmUps(baseUrl: string): { name: string; build(snapshot: Snapshot): void | Steps<unknown> }[] {
+  return [
+    { name: 'signals csv', build: (s) => void signalsCsv(s) },
+    { name: 'site series', build: (s) => void startupSeries(s).catch(() => {}) },
+    { name: 'search index', build: (s) => siteSearch.warm(s, baseUrl) },
+    { name: 'answer corpus', build: (s) => answerCorpus.warm(s, baseUrl) },
+    { name: 'diligence usage', build: (s) => void diligenceUsage(s, baseUrl) },
+  ];
+}
+
+export async function createApp(config: Config, log: Logger, options: AppOptions = {}): Promise<App> {
+  const opening =
+    options.opening ??
+    createStore(options.poolSize ? { ...storeOptions(config), poolSize: options.poolSize } : storeOptions(config));
+  const { store, ready } = opening;
+  ready.catch(() => {}); // awaited (and reported) by open()
+  // A first start on a new embedded data directory: make the demo dataset now, on this core, while the database's
+  // host process initialises its cluster on the other one (the dataset is deterministic, so it is the one
+  // seedDemoIfEmpty would make; it is written only if the store turns out to be empty).
+  const early =
+    config.demoData && !options.snapshot && !config.databaseUrl && !clusterInitialised(config.dataDir)
+      ? (await import('./pipeline/demo/seed.js')).generateDemo({ seed: config.demoSeed })
+      : undefined;
+
+  const probes: ReadinessProbe[] = [];
+  let redis: Redis | undefined;
+  let limiterRedis: Redis | undefined;
+  const stops: (() => void | Promise<void>)[] = [];
+  try {
+    if (config.redisUrl) {
+      // The Redis client is loaded only when one is configured (about 50 ms of the start otherwise).
+      const { createRedis, pingRedis } = await import('./store/redis.js');
+      const shared = createRedis(config.redisUrl);
+      redis = shared;
+      await pingRedis(shared).catch((err) => log.warn({ err }, 'redis is not reachable yet'));
+      probes.push({ name: 'redis', check: () => pingRedis(shared) });
+      // Rate-limit counters get their own connection: commands batched per tick, and a short timeout so a Redis that
+      // hangs sends the decision to local memory quickly.
+      if (config.rateLimit && options.jobs !== 'period-only') {
+        const limiter = createRedis(config.redisUrl, { commandTimeout: 500, enableAutoPipelining: true });
+        limiterRedis = limiter;
+        limiter.on('ready', () => log.info('rate limits are shared through redis'));
+        await limiter
+          .connect()
+          .catch((err) => log.warn({ err }, 'redis is not reachable: rate limits use local memory until it is'));
+      }
+    }
+
+    const holder = new SnapshotHolder();
+    // The per-period indexes are built once the server listens (warmUp), not during the start.
+    holder.deferWarmUp();
+    holder.onSwap((s) => setSnapshotPeriod(s.period.slug, s.period.publishedAt), 'metrics period');
+    for (const warm of periodWarmUps(config.baseUrl)) holder.onSwap(warm.build, warm.name);
+
+    const checkout = options.jobs === 'period-only' ? undefined : await createCheckout(config);
+    const mailer = checkout ? await createMailer(config) : undefined;
+    let kickMail = () => {};
+    let scout: ScoutService | undefined;
+    const services: AppServices = {
+      markets: new MarketsService(documentsDir(config), config.baseUrl),
+      // Made at first use: its GitHub client is not needed by a start.
+      get scout() {
+        return (scout ??= new ScoutService(config, store));
+      },
+      checkout,
+      mailsKeys: Boolean(mailer),
+      kickMail: () => kickMail(),
+    };
+
+    let closing: Promise<void> | undefined;
+    const app: App = {
+      config,
+      log,
+      store,
+      holder,
+      services,
+      redis,
+      limiterRedis,
+      probes,
+      async open(phase = () => {}) {
+        await ready;
+        phase(store.hostsEmbedded ? 'open embedded database (rest of the wait)' : 'connect to database');
+        await migrateToLatest(store.db);
+        phase('migrate');
+        watchPipelineMetrics(() => pipelineFigures(store.db));
+        if (options.snapshot) {
+          holder.provide(options.snapshot);
+          return;
+        }
+        // The demo generator is loaded only for an empty store (seedDemoIfEmpty checks again, under a lock).
+        if (config.demoData && (await countPeriods(store.db)) === 0) {
+          const { seedDemoIfEmpty } = await import('./pipeline/demo/seed.js');
+          const written = await seedDemoIfEmpty(store.db, { seed: config.demoSeed }, early);
+          if (written > 0) log.info({ periods: written }, 'loaded the synthetic demo dataset');
+          phase(early ? 'store demo data' : 'generate and store demo data');
+        }
+        const first = await loadSnapshot(store.db, config.baseUrl);
+        if (first) holder.provide(first);
+        else log.warn('no period is published yet; data routes answer 503 until one is');
+        phase('load snapshot');
+
+        stops.push(
+          startPeriodPoller({
+            db: store.db,
+            baseUrl: config.baseUrl,
+            holder,
+            intervalMs: config.periodPollMs,
+            onError: (err) => log.warn({ err }, 'could not check for a new period'),
+            onSwap: (s) =>
+              log.info({ period: s.period.slug, startups: s.startups.length }, 'serving a newly published period'),
+          }),
+        );
+        if (options.jobs === 'period-only') return;
+        // Idempotency-Key records past their 24 hours are never replayed; drop them hourly so the table stays small.
+        const purge = setInterval(() => void purgeExpiredIdempotency(store.db).catch(() => {}), 3_600_000);
+        purge.unref();
+        stops.push(() => clearInterval(purge));
+        if (checkout && mailer) {
+          const outbox = startMailOutbox({
+            db: store.db,
+            mailer,
+            box: checkout.box,
+            baseUrl: config.baseUrl,
+            retryMs: config.mailRetryMs,
+            logger: log,
+          });
+          kickMail = () => outbox.kick();
+          stops.push(() => outbox.stop());
+        }
+      },
+      warmUp(measured) {
+        holder.warmUp((err) => log.error({ err }, 'could not build a per-period index'), measured);
+      },
+      close() {
+        closing ??= (async () => {
+          for (const stop of stops.splice(0).reverse()) await stop();
+          redis?.disconnect();
+          limiterRedis?.disconnect();
+          await store.close();
+        })();
+        return closing;
+      },
+    };
+    return app;
+  } catch (err) {
+    redis?.disconnect();
+    limiterRedis?.disconnect();
+    await store.close().catch(() => {});
+    throw err;
+  }
+}

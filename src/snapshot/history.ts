@@ -1,0 +1,54 @@
+import { LRUCache } from 'lru-cache';
+import type { StartupPeriodRow, TrendingRow } from '../store/history.js';
+import type { StartupSeries } from '../store/series.js';
+import { deriveAsync } from './derive-async.js';
+import { derive, type Snapshot } from './snapshot.js';
+
+/**
+ * The stored history as of a snapshot: what its source reads, limited to the periods the snapshot knows (a period
+ * published after it was loaded waits for the next snapshot) and read once per snapshot. A failed read is forgotten,
+ * so the next call tries again.
+ */
+
+function knownPeriods(snapshot: Snapshot): Set<string> {
+  return new Set(snapshot.periods.map((p) => p.slug));
+}
+
+/** Every period's trending list, oldest period first, each in rank order. */
+export const trendingHistory = deriveAsync(async (snapshot): Promise<TrendingRow[]> => {
+  const known = knownPeriods(snapshot);
+  return (await snapshot.source.trendingHistory()).filter((r) => known.has(r.period));
+});
+
+/** Every startup's chart series over the periods the snapshot knows, keyed by lower-case organisation login. */
+export const startupSeries = deriveAsync(async (snapshot): Promise<Map<string, StartupSeries>> => {
+  const known = knownPeriods(snapshot);
+  const all = await snapshot.source.series();
+  if ([...all.values()].every((v) => v.periods.every((p) => known.has(p)))) return all;
+  for (const v of all.values()) {
+    const keep = v.periods.map((p) => known.has(p));
+    v.periods = v.periods.filter((_, i) => keep[i]);
+    v.commits = v.commits.filter((_, i) => keep[i]);
+    v.contributors = v.contributors.filter((_, i) => keep[i]);
+    v.ranks = v.ranks.filter((_, i) => keep[i]);
+  }
+  return all;
+});
+
+/** One entry per startup asked for, at most this many per period (least recently used dropped first). */
+const startupHistories = derive(() => new LRUCache<string, Promise<StartupPeriodRow[]>>({ max: 2_000 }));
+
+/** One startup's rows over the stored periods the snapshot knows, oldest first. */
+export function startupHistory(snapshot: Snapshot, login: string): Promise<StartupPeriodRow[]> {
+  const cache = startupHistories(snapshot);
+  let pending = cache.get(login);
+  if (pending) return pending;
+  const known = knownPeriods(snapshot);
+  pending = snapshot.source.startupHistory(login).then((rows) => rows.filter((r) => known.has(r.period)));
+  cache.set(login, pending);
+  const entry = pending;
+  entry.catch(() => {
+    if (cache.get(login) === entry) cache.delete(login);
+  });
+  return pending;
+}
