@@ -1,6 +1,6 @@
 /**
  * `npm run bench [case…]`: runs the benchmark cases (all by default) and prints one Markdown table per case, ready
- * for the README. Each case compares against its baseline inside the same run.
+ * for docs/benchmarks.md. Each case compares against its baseline inside the same run.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 /**
  * The service's Prometheus metrics, in one registry for the whole process. Any part of the service counts what it
  * does by calling the functions below; they cost a counter increment and never throw, so calling them is safe on any
- * path. The registry is exposed on GET /metrics (a separate port or a bearer token: see the README).
+ * path. The registry is exposed on GET /metrics (a separate port or a bearer token: see docs/operations.md).
  *
  * Counters accumulate over the life of the process: several servers started in one process (tests) share them, so
  * tests compare before and after.

@@ -141,7 +141,7 @@ describe('the built bundle', () => {
 
 /**
  * What a start loads: the code of rarely used routes and of optional integrations is loaded when first needed, not
- * by every start (each is tens of milliseconds of a start, see the README's HTTP benchmark). Recorded with a
+ * by every start (each is tens of milliseconds of a start, see docs/benchmarks.md). Recorded with a
  * module-loading hook (test/helpers/module-recorder.mjs): bundled libraries are found by the source comments
  * esbuild writes into each chunk, libraries kept outside the bundle by their path.
  */

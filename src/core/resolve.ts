@@ -2,7 +2,7 @@ import { rendered, startupJson, type Rendered, type Snapshot, type SnapshotStart
 import type { SignalCandidate } from '../schemas/signals.js';
 import type { Resolution } from '../domain/matcher.js';
 
-/** Response header that says how a company name was resolved (the README's "Name matching"). */
+/** Response header that says how a company name was resolved (docs/api.md, "Name matching"). */
 export const NAME_MATCH_HEADER = 'X-Name-Match';
 export const NAME_MATCH_VALUES = ['exact', 'slug', 'alias', 'typo', 'ambiguous', 'none'] as const;
 export type NameMatchValue = (typeof NAME_MATCH_VALUES)[number];

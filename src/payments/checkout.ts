@@ -4,7 +4,8 @@ import type { Config } from '../config.js';
 import { DEEP_SIGNAL_CREDIT_PACK } from '../core/pricing.js';
 import { siteUrls } from '../core/urls.js';
 import { inTransaction } from '../store/periods.js';
-import { issueKey, type Executor } from './keys.js';
+import type { Executor } from '../store/schema.js';
+import { issueKey } from './keys.js';
 import { SecretBox } from './secret-box.js';
 
 /**

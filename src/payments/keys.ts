@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { coalescerPer } from '../store/coalesce.js';
 import { inTransaction } from '../store/periods.js';
-import type { AccountRow, Database } from '../store/schema.js';
+import type { AccountRow, Executor } from '../store/schema.js';
 import { grantCredits } from './ledger.js';
 
 /**
@@ -18,8 +18,6 @@ export const KEY_PREFIX = 'sigsk_';
 const KEY_BYTES = 32;
 const KEY_PATTERN = /^sigsk_[A-Za-z0-9_-]{43}$/;
 const FINGERPRINT_DIGITS = 12;
-
-export type Executor = Kysely<Database>;
 
 export interface CreatedKey {
   id: string;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { coalescerPer } from '../store/coalesce.js';
-import type { Executor } from './keys.js';
+import type { Executor } from '../store/schema.js';
 
 /**
  * The credit ledger. Every change of a balance is ONE SQL statement that updates the account and appends its

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import { DEEP_SIGNAL_CREDIT_PACK } from '../core/pricing.js';
 import { siteUrls } from '../core/urls.js';
-import type { Executor } from './keys.js';
+import type { Executor } from '../store/schema.js';
 import type { SecretBox } from './secret-box.js';
 
 /**

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { deepSignal, type HistoryReader } from '../core/deep-signal/index.js';
 import { PROBLEM_CONTENT_TYPE, problemBody, statusTitle } from '../http/problem.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import type { Executor } from './keys.js';
+import type { Executor } from '../store/schema.js';
 import { countCreditsCharged } from '../metrics.js';
 import { chargeOneCredit } from './ledger.js';
 

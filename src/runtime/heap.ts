@@ -7,7 +7,7 @@
  * from then on, for the life of the process. A server answering bursts (pipelined or throttled clients: every
  * request's objects alive at once when a collection comes) can trip that threshold for sites whose objects live only
  * for one request; their objects then pile up in the old generation until a full collection. Measured at 10,000
- * startups (README, "HTTP: what a client pays"): some processes of the same build grew from about 350 MB to 450–580 MB
+ * startups (docs/architecture.md, "Runtime settings of the serving process"): some processes of the same build grew from about 350 MB to 450–580 MB
  * resident under the same load, and none did with pretenuring off. The snapshot's own long-lived objects are copied
  * out of the young generation once instead: a fresh demo start took 3.4–3.6 s to the first 200 either way.
  */

@@ -4,7 +4,7 @@
  * Node's HTTP and stream code calls `process.nextTick` several times per request, and each call builds an object
  * literal `{ [async_id_symbol]: asyncId, [trigger_async_id_symbol]: triggerAsyncId, callback, args }`. Because its
  * first keys are computed, V8 adds them through an inline cache keyed on the object's hidden class. Measured here
- * (README, "HTTP: what a client pays"): in some processes the optimised `nextTick` instead went through V8's runtime
+ * (docs/architecture.md, "Runtime settings of the serving process"): in some processes the optimised `nextTick` instead went through V8's runtime
  * for every entry (`Runtime_DefineKeyedOwnPropertyInLiteral`, with a map transition search and a migration each
  * time), and a cached lookup cost 15–25 % more CPU; which processes did was a matter of chance.
  *

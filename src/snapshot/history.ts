@@ -52,3 +52,15 @@ export function startupHistory(snapshot: Snapshot, login: string): Promise<Start
   });
   return pending;
 }
+
+/**
+ * /api/dataset.jsonl's body as of a snapshot: every startup of every period it knows (so the body matches its ETag
+ * even while a newer period is being swapped in), oldest first, one JSON line per startup, a page of lines at a time.
+ */
+export async function* datasetLines(snapshot: Snapshot): AsyncGenerator<string> {
+  for await (const records of snapshot.source.datasetPages(snapshot.periods.map((p) => p.slug))) {
+    let chunk = '';
+    for (const record of records) chunk += `${JSON.stringify(record)}\n`;
+    yield chunk;
+  }
+}

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { SectorSlug } from '../schemas/enums.js';
-import { canonicalStartup } from '../schemas/signals.js';
+import { isSyntheticDataset } from '../domain/datasets.js';
+import { canonicalStartup, type DatasetRecord } from '../schemas/signals.js';
 import { loadStartupHistory, loadTrendingHistory } from '../store/history.js';
-import { listPeriods, periodStartups } from '../store/periods.js';
+import { iterateAllPeriodStartups, listPeriods, periodStartups } from '../store/periods.js';
 import { loadSeries } from '../store/series.js';
 import type { Database, PeriodRow } from '../store/schema.js';
 import { buildSnapshot, type PeriodInfo, type PeriodSource, type Snapshot } from './snapshot.js';
@@ -55,5 +56,19 @@ export function storeSource(db: Kysely<Database>): PeriodSource {
     startupHistory: (login) => loadStartupHistory(db, login),
     series: () => loadSeries(db),
     periodRows: (slug) => periodStartups(db, slug),
+    async *datasetPages(slugs) {
+      for await (const { period, rows } of iterateAllPeriodStartups(db, 1000, slugs))
+        yield rows.map((row): DatasetRecord => ({
+          period: period.slug,
+          periodName: period.name,
+          org: row.org_login,
+          sector: row.sector as SectorSlug,
+          rank: row.rank_overall,
+          sectorRank: row.rank_in_sector,
+          compositeScore: row.score_composite,
+          synthetic: isSyntheticDataset(period.dataset),
+          ...canonicalStartup(row.startup),
+        }));
+    },
   };
 }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { isSyntheticDataset } from '../domain/datasets.js';
 import { DATA_LICENSE } from '../domain/license.js';
 import { NameMatcher } from '../domain/matcher.js';
 import { sectors } from '../domain/sectors.js';
 import { siteUrls } from '../core/urls.js';
 import type { SectorSlug } from '../schemas/enums.js';
-import type { Meta, SignalsResponse, Startup } from '../schemas/signals.js';
+import type { DatasetRecord, Meta, SignalsResponse, Startup } from '../schemas/signals.js';
 import type { Scores } from '../pipeline/types.js';
 import type { StartupPeriodRow, TrendingRow } from '../store/history.js';
 import type { StartupSeries } from '../store/series.js';
@@ -85,6 +86,8 @@ export interface PeriodSource {
   series(): Promise<Map<string, StartupSeries>>;
   /** Every startup of one stored period, in its stored order ([] when that period is not stored). */
   periodRows(slug: string): Promise<PeriodStartupRow[]>;
+  /** The dataset export's records of the named periods, oldest period first, a page at a time. */
+  datasetPages(slugs: readonly string[]): AsyncIterable<DatasetRecord[]>;
 }
 
 export interface SnapshotInput {
@@ -127,7 +130,7 @@ export function metaName(synthetic: boolean): string {
 
 export function buildSnapshot(input: SnapshotInput): Snapshot {
   const { baseUrl, period } = input;
-  const synthetic = period.dataset === 'synthetic-demo';
+  const synthetic = isSyntheticDataset(period.dataset);
   const startups: SnapshotStartup[] = input.startups.map((s) => ({ ...s, json: undefined }));
   const bySector = new Map<SectorSlug, SnapshotStartup[]>(sectors.map((s) => [s.slug, []]));
   for (const s of startups) bySector.get(s.sector)?.push(s);
@@ -221,6 +224,20 @@ function ownRowsSource(period: PeriodInfo, startups: readonly SnapshotStartup[])
       ),
     // Only rows of other periods are ever asked for, and an in-memory period has none stored.
     periodRows: async () => [],
+    async *datasetPages(slugs) {
+      if (!slugs.includes(period.slug)) return;
+      yield startups.map((s) => ({
+        period: period.slug,
+        periodName: period.name,
+        org: s.login,
+        sector: s.sector,
+        rank: s.rankOverall,
+        sectorRank: s.rankInSector,
+        compositeScore: s.scores.composite,
+        synthetic: isSyntheticDataset(period.dataset),
+        ...s.startup,
+      }));
+    },
   };
 }
 

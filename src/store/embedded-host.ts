@@ -6,7 +6,7 @@
  *
  * PGlite runs with 16 MB of shared buffers instead of PostgreSQL's 128 MB: the tables are read through the file
  * system (and its page cache) anyway, and the service reads each period once into memory, so a larger buffer pool
- * only made the WebAssembly heap larger (about 125 MB more resident memory, measured; see the README).
+ * only made the WebAssembly heap larger (about 125 MB more resident memory, measured; see docs/architecture.md).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+import { type DatasetKind } from '../domain/datasets.js';
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PeriodRef } from '../domain/periods.js';
@@ -6,7 +7,7 @@ import type { Database, NewPeriodStartupRow, PeriodRow, PeriodStartupRow } from 
 
 export interface PublishInput {
   period: PeriodRef;
-  dataset: 'synthetic-demo' | 'github';
+  dataset: DatasetKind;
   datasetName: string;
   ranked: RankedPeriod;
   publishedAt: Date;

@@ -1,3 +1,4 @@
+import { SYNTHETIC_DATASET } from '../domain/datasets.js';
 import { createHash } from 'node:crypto';
 import { sql, type ColumnType, type Generated, type Kysely, type Selectable } from 'kysely';
 import type { PipelineFigures } from '../metrics.js';
@@ -482,7 +483,7 @@ export async function runCoverage(
 
 /** Deletes the synthetic demo periods (used when the first real period is published, in the same transaction). */
 export async function deleteDemoPeriods(trx: Kysely<Database>): Promise<number> {
-  const result = await trx.deleteFrom('periods').where('dataset', '=', 'synthetic-demo').executeTakeFirst();
+  const result = await trx.deleteFrom('periods').where('dataset', '=', SYNTHETIC_DATASET).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

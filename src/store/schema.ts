@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable } from 'kysely';
 
 /** Table shapes as Kysely sees them. One source for both PostgreSQL and the embedded PGlite engine. */
 export interface PeriodsTable {
@@ -193,3 +193,6 @@ export interface PaymentsDatabase {
 }
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Database extends PaymentsDatabase {}
+
+/** A database handle or an open transaction: what a function that may run inside a caller's transaction takes. */
+export type Executor = Kysely<Database>;

@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
 import { siteUrls, type SiteUrls } from '../core/urls.js';
 import type { Snapshot, SnapshotStartup } from '../snapshot/snapshot.js';
-import type { Database } from '../store/schema.js';
 import { startupSeries } from '../snapshot/history.js';
 import type { StartupSeries } from '../store/series.js';
 import { html, type SafeHtml } from './html.js';
@@ -11,13 +9,12 @@ export interface PageContext {
   snapshot: Snapshot;
   baseUrl: string;
   urls: SiteUrls;
-  db: Kysely<Database>;
   /** Every startup's series over the stored periods (one query per snapshot, shared by all pages). */
   series(): Promise<Map<string, StartupSeries>>;
 }
 
-export function pageContext(snapshot: Snapshot, baseUrl: string, db: Kysely<Database>): PageContext {
-  return { snapshot, baseUrl, urls: siteUrls(baseUrl), db, series: () => startupSeries(snapshot) };
+export function pageContext(snapshot: Snapshot, baseUrl: string): PageContext {
+  return { snapshot, baseUrl, urls: siteUrls(baseUrl), series: () => startupSeries(snapshot) };
 }
 
 /** Path part of one of our canonical URLs (links inside the site stay relative to the origin). */

@@ -12,7 +12,7 @@ export interface Star {
 }
 
 /**
- * The formula, in numbers (documented in the README, "Scout Score and badges"):
+ * The formula, in numbers (documented in docs/api.md, "Scout Score and badges"):
  * - for each validated company, take the user's first star on any repository of its GitHub organisation;
  * - a star at least MIN_LEAD_DAYS before the milestone is an early call; lead = (milestone − star) in days;
  * - call points = POINTS_PER_CALL × weight(milestone type) × (1 + min(lead / 365, MAX_LEAD_YEARS));

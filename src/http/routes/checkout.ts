@@ -10,7 +10,7 @@ import {
   WebhookSignatureError,
 } from '../../payments/checkout.js';
 import { countPayment } from '../../metrics.js';
-import { CHECKOUT_CSP, creditsPage, successPage } from '../../payments/pages.js';
+import { CHECKOUT_CSP, creditsPage, successPage } from '../../web/pages/payments.js';
 import type { AppContext } from '../context.js';
 import { errorResponses, textContent } from '../openapi.js';
 import { HttpProblem, statusTitle, unavailable } from '../problem.js';

@@ -4,35 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { notModified, PUBLIC_CACHE } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses, textContent } from '../openapi.js';
-import { iterateAllPeriodStartups } from '../../store/periods.js';
-import { canonicalStartup, type DatasetRecord } from '../../schemas/signals.js';
-import type { SectorSlug } from '../../schemas/enums.js';
+import { datasetLines } from '../../snapshot/history.js';
 import { LICENSE_LINK } from './signals.js';
-
-/**
- * The periods the current snapshot knows (so the body matches its ETag even while a newer period is being swapped
- * in), oldest first, one JSON line per startup; read from the store page by page.
- */
-async function* datasetLines(ctx: AppContext, slugs: string[]): AsyncGenerator<string> {
-  for await (const { period, rows } of iterateAllPeriodStartups(ctx.store.db, 1000, slugs)) {
-    let chunk = '';
-    for (const row of rows) {
-      const record: DatasetRecord = {
-        period: period.slug,
-        periodName: period.name,
-        org: row.org_login,
-        sector: row.sector as SectorSlug,
-        rank: row.rank_overall,
-        sectorRank: row.rank_in_sector,
-        compositeScore: row.score_composite,
-        synthetic: period.dataset === 'synthetic-demo',
-        ...canonicalStartup(row.startup),
-      };
-      chunk += `${JSON.stringify(record)}\n`;
-    }
-    yield chunk;
-  }
-}
 
 export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -45,10 +18,7 @@ export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Prom
       reply.code(304).send();
       return;
     }
-    const lines = datasetLines(
-      ctx,
-      snapshot.periods.map((p) => p.slug),
-    );
+    const lines = datasetLines(snapshot);
     // Read the first page before answering: a database that does not answer is then a 503, not a 200 cut short.
     const first = await lines.next();
     const stream = Readable.from(

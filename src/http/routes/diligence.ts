@@ -39,7 +39,7 @@ export async function diligenceRoutes(app: FastifyInstance, ctx: AppContext): Pr
   };
 
   const description =
-    'Documented acquirers, acquisitions made and publicly disclosed backers of a company or fund (sources: press releases, regulatory filings or both-sides disclosures, each with its URL), plus the published signal of a tracked startup. Names resolve by the one matching rule of /api/signal (name, alias, former name or confident typo; see the README), never to another entity; the `X-Name-Match` header says how. Without a company: a usage envelope with coverage metadata and the answerable names. Outside the corpus or ambiguous: 404 with `dossier.found: false`, notes and `candidates` ("did you mean"; an expected outcome).';
+    'Documented acquirers, acquisitions made and publicly disclosed backers of a company or fund (sources: press releases, regulatory filings or both-sides disclosures, each with its URL), plus the published signal of a tracked startup. Names resolve by the one matching rule of /api/signal (name, alias, former name or confident typo; see docs/api.md, "Name matching"), never to another entity; the `X-Name-Match` header says how. Without a company: a usage envelope with coverage metadata and the answerable names. Outside the corpus or ambiguous: 404 with `dossier.found: false`, notes and `candidates` ("did you mean"; an expected outcome).';
   const matchHeader = {
     [NAME_MATCH_HEADER]: {
       type: 'string',

@@ -20,7 +20,7 @@ export const SignalQuery = z.object({
     .string()
     .min(1)
     .max(COMPANY_MAX)
-    .describe('Display name or GitHub organisation slug; case-insensitive; confident typos only (see the README).'),
+    .describe('Display name or GitHub organisation slug; case-insensitive; confident typos only (see docs/api.md, "Name matching").'),
 });
 
 /**
@@ -111,7 +111,7 @@ export async function signalsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       validatorCompiler: signalQueryValidator,
       schema: {
         summary: 'One startup by display name or GitHub organisation (case-insensitive, confident typos only)',
-        description: `The startup whose display name or GitHub organisation slug the query names, or a confident typo of it (the matching rule is in the README), never a substitute. Otherwise \`{ "found": false }\`, with \`candidates\` ("did you mean": name, org, why) when the name is ambiguous or close to one. The \`${NAME_MATCH_HEADER}\` header says how the name was resolved.`,
+        description: `The startup whose display name or GitHub organisation slug the query names, or a confident typo of it (the matching rule is in docs/api.md, "Name matching"), never a substitute. Otherwise \`{ "found": false }\`, with \`candidates\` ("did you mean": name, org, why) when the name is ambiguous or close to one. The \`${NAME_MATCH_HEADER}\` header says how the name was resolved.`,
         tags: ['signals'],
         operationId: 'getSignal',
         querystring: SignalQuery,

@@ -100,7 +100,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
       .send(htmlNotFound(baseUrl, assets, request.url.split('?')[0]!));
 
   async function renderPage(snapshot: Snapshot, build: Build): Promise<Rendered | null> {
-    const page = await build(pageContext(snapshot, baseUrl, ctx.store.db));
+    const page = await build(pageContext(snapshot, baseUrl));
     return page ? rendered(layout(baseUrl, assets, page), HTML) : null;
   }
 
@@ -209,7 +209,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
     (request, reply) => {
       const snapshot = currentSnapshot(ctx);
       const { q = '', type } = request.query;
-      const input = searchPage(pageContext(snapshot, baseUrl, ctx.store.db), q, type || undefined);
+      const input = searchPage(pageContext(snapshot, baseUrl), q, type || undefined);
       reply
         .header('content-type', HTML)
         .header('content-security-policy', HTML_CSP)

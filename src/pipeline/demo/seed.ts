@@ -1,3 +1,4 @@
+import { SYNTHETIC_DATASET } from '../../domain/datasets.js';
 import { sql, type Kysely } from 'kysely';
 import { addDays, lastCompletePeriod, type PeriodRef } from '../../domain/periods.js';
 import { countPeriods, inTransaction, publishPeriod } from '../../store/periods.js';
@@ -46,7 +47,7 @@ export async function seedDemoIfEmpty(
       await publishPeriod(trx, {
         period,
         ranked,
-        dataset: 'synthetic-demo',
+        dataset: SYNTHETIC_DATASET,
         datasetName: DEMO_DATASET_NAME,
         // A simulated weekly publication: the Monday after the week, 06:00 UTC.
         publishedAt: new Date(`${addDays(period.endsOn, 1)}T06:00:00Z`),

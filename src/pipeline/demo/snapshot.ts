@@ -1,3 +1,4 @@
+import { SYNTHETIC_DATASET } from '../../domain/datasets.js';
 import { recordMetrics } from '../rank.js';
 import { buildSnapshot, type PeriodInfo, type Snapshot } from '../../snapshot/snapshot.js';
 import { DEMO_DATASET_NAME, type DemoDataset } from './generate.js';
@@ -22,7 +23,7 @@ export function datasetSnapshot(
   const periods: PeriodInfo[] = generated.periods.map(({ period, ranked }, i) => ({
     slug: period.slug,
     name: period.name,
-    dataset: options.dataset ?? 'synthetic-demo',
+    dataset: options.dataset ?? SYNTHETIC_DATASET,
     datasetName: DEMO_DATASET_NAME,
     publishedAt: new Date(Date.UTC(2026, 0, 5 + 7 * i, 6)),
     contentHash: `${options.hashPrefix}-${i}`,

@@ -1,3 +1,4 @@
+import { isSyntheticDataset } from '../../domain/datasets.js';
 import { sectorInfo, sectors } from '../../domain/sectors.js';
 import { comparisonSummary } from '../../core/answers/agent-queries.js';
 import { comparablesOf } from '../../core/deep-signal/comparables.js';
@@ -543,7 +544,7 @@ export async function periodPage(ctx: PageContext, slug: string): Promise<PageIn
     title: period.name,
     description: `The trending startups of ${period.name}.`,
     body,
-    synthetic: period.dataset === 'synthetic-demo',
+    synthetic: isSyntheticDataset(period.dataset),
     section: 'periods',
   };
 }

@@ -1,8 +1,8 @@
-import { DEEP_SIGNAL_CREDIT_PACK, formatMinor } from '../core/pricing.js';
-import { loadSiteAssets } from '../web/assets.js';
-import { html, type SafeHtml } from '../web/html.js';
-import { layout } from '../web/layout.js';
-import type { RevealResult } from './checkout.js';
+import { DEEP_SIGNAL_CREDIT_PACK, formatMinor } from '../../core/pricing.js';
+import { loadSiteAssets } from '../assets.js';
+import { html, type SafeHtml } from '../html.js';
+import { layout } from '../layout.js';
+import type { RevealResult } from '../../payments/checkout.js';
 
 /**
  * The two card-checkout pages, in the website's layout. Every dynamic value goes through the escaping template.

@@ -1,0 +1,80 @@
+/**
+ * The layering of src/ (docs/architecture.md), checked by `npm test` (test/architecture.test.ts) with
+ * dependency-cruiser. Arrows point down:
+ *
+ *   domain/, schemas/         rules and resource shapes, imported by everyone
+ *   store/                    database access; below every service
+ *   pipeline/, snapshot/      the weekly pipeline; the published period and what is derived from it
+ *   core/, payments/          services: typed results, never HTTP
+ *   app.ts                    the composition root
+ *   http/, agents/, web/, cli/, service.ts   surfaces: parse input, call a service, shape the output
+ *
+ * Violations that predate this check are listed in .dependency-cruiser-known-violations.json and tolerated until
+ * they are fixed; a new one fails the suite.
+ */
+const SURFACES = '^src/(http|agents|web|cli)/';
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-the-bottom',
+      comment: 'domain/ holds pure rules: it imports only itself and the resource schemas.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/', pathNot: '^src/(domain|schemas)/' },
+    },
+    {
+      name: 'schemas-stand-alone',
+      comment: 'schemas/ are the resource shapes; they import nothing of ours but each other.',
+      severity: 'error',
+      from: { path: '^src/schemas/' },
+      to: { path: '^src/', pathNot: '^src/schemas/' },
+    },
+    {
+      name: 'store-below-services',
+      comment: 'store/ is database access: it knows no period, service or surface.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: '^src/(snapshot|core|payments|agents|http|web|cli)/|^src/(app|service)\\.ts$' },
+    },
+    {
+      name: 'surfaces-do-not-read-the-store',
+      comment: 'REST routes, agents and pages call services or the period; they never query the database.',
+      severity: 'error',
+      from: { path: '^src/(http|agents|web)/' },
+      to: { path: '^src/store/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'services-do-not-know-surfaces',
+      comment: 'Services return typed results and errors; turning them into HTTP, MCP or HTML is a surface\'s job.',
+      severity: 'error',
+      from: { path: '^src/(domain|schemas|store|pipeline|snapshot|core|payments|github|content|runtime)/' },
+      to: { path: SURFACES },
+    },
+    {
+      name: 'only-entry-points-build-the-app',
+      comment: 'The composition root is used by the entry points and handed to surfaces, never imported below them.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `${SURFACES}|^src/service\\.ts$` },
+      to: { path: '^src/app\\.ts$' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'Modules that import each other cannot be read, tested or loaded on their own.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'src-does-not-use-tests',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|scripts)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
