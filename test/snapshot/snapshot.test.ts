@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { resolveStartup } from '../../src/core/resolve.js';
-import { signalsCsv, startupJson } from '../../src/snapshot/snapshot.js';
+import { deriveAsync } from '../../src/snapshot/derive-async.js';
+import { derive, signalsCsv, startupJson } from '../../src/snapshot/snapshot.js';
 import { demoSnapshot } from '../core/fixtures.js';
 
 const snapshot = demoSnapshot({ startups: 40, periods: 1 });
@@ -35,5 +36,41 @@ describe('snapshot bodies rendered on first use', () => {
     const other = demoSnapshot({ startups: 40, periods: 1 });
     assert.notEqual(signalsCsv(other), csv, 'another snapshot gets its own rendering');
     assert.equal(signalsCsv(other).etag, csv.etag, 'of the same bytes when the data is the same');
+  });
+});
+
+describe('per-period state lives in the snapshot', () => {
+  test('a derived value is kept in the snapshot it was built from, and built once', () => {
+    let builds = 0;
+    const count = derive((s) => ({ startups: s.startups.length, build: ++builds }));
+    const own = demoSnapshot({ startups: 10, periods: 1 });
+    assert.equal(own.derived.size, 0, 'nothing is derived when the snapshot is built');
+    const value = count(own);
+    assert.equal(count(own), value);
+    assert.equal(builds, 1);
+    assert.equal(own.derived.get(count), value, 'the snapshot holds the value');
+  });
+
+  test('a newer snapshot starts with none of the older one’s derived values', () => {
+    const count = derive((s) => ({ startups: s.startups.length }));
+    const older = demoSnapshot({ startups: 10, periods: 1 });
+    const newer = demoSnapshot({ startups: 10, periods: 1 });
+    const first = count(older);
+    assert.notEqual(count(newer), first);
+    assert.equal(newer.derived.size, 1);
+  });
+
+  test('a failed asynchronous derivation is forgotten, so the next read tries again', async () => {
+    let calls = 0;
+    const flaky = deriveAsync(async () => {
+      calls++;
+      if (calls === 1) throw new Error('store did not answer');
+      return 'ok';
+    });
+    const own = demoSnapshot({ startups: 10, periods: 1 });
+    await assert.rejects(flaky(own), /store did not answer/);
+    assert.equal(own.derived.has(flaky), false);
+    assert.equal(await flaky(own), 'ok');
+    assert.equal(calls, 2);
   });
 });

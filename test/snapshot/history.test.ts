@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { datasetLines, startupHistory, startupSeries, trendingHistory } from '../../src/snapshot/history.js';
+import { TRENDING_SIZE } from '../../src/domain/rules.js';
+import { demoSnapshot } from '../core/fixtures.js';
+
+/** A snapshot built in memory has no store behind it: its history is its own period. */
+describe('the history of a period built in memory', () => {
+  const snapshot = demoSnapshot({ startups: 40, periods: 1 });
+
+  test('its trending history is its own trending list, in rank order', async () => {
+    const rows = await trendingHistory(snapshot);
+    assert.equal(rows.length, Math.min(TRENDING_SIZE, snapshot.trending.length));
+    assert.deepEqual(
+      rows.map((r) => r.login),
+      snapshot.trending.map((s) => s.login),
+    );
+    assert.ok(rows.every((r) => r.period === snapshot.period.slug));
+  });
+
+  test("a startup's history is its one row of this period", async () => {
+    const startup = snapshot.startups[3]!;
+    const rows = await startupHistory(snapshot, startup.login);
+    assert.deepEqual(
+      rows.map((r) => [r.period, r.rankInSector, r.compositeScore]),
+      [[snapshot.period.slug, startup.rankInSector, startup.scores.composite]],
+    );
+    assert.deepEqual(await startupHistory(snapshot, 'no-such-org'), []);
+  });
+
+  test('every startup has a one-point series', async () => {
+    const series = await startupSeries(snapshot);
+    assert.equal(series.size, snapshot.startups.length);
+    const first = snapshot.startups[0]!;
+    assert.deepEqual(series.get(first.login.toLowerCase())?.commits, [first.startup.commitVelocity14d]);
+  });
+
+  test('the dataset export is one JSON line per startup of the period', async () => {
+    let text = '';
+    for await (const chunk of datasetLines(snapshot)) text += chunk;
+    const lines = text.trimEnd().split('\n');
+    assert.equal(lines.length, snapshot.startups.length);
+    const record = JSON.parse(lines[0]!);
+    assert.equal(record.period, snapshot.period.slug);
+    assert.equal(record.synthetic, true);
+  });
+
+  test('each read is made once per snapshot', async () => {
+    assert.equal(trendingHistory(snapshot), trendingHistory(snapshot));
+    assert.equal(startupSeries(snapshot), startupSeries(snapshot));
+    const login = snapshot.startups[0]!.login;
+    assert.equal(startupHistory(snapshot, login), startupHistory(snapshot, login));
+  });
+});
