@@ -5,9 +5,9 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { evaluateNames, loadNameCases } from '../src/core/evaluation/names.js';
-import { evaluateQuestions } from '../src/core/evaluation/questions.js';
-import { EVALUATION_BASE, evaluationSnapshot } from '../src/core/evaluation/universe.js';
+import { evaluateNames, loadNameCases } from '../evaluation/names.js';
+import { evaluateQuestions } from '../evaluation/questions.js';
+import { EVALUATION_BASE, evaluationSnapshot } from '../evaluation/universe.js';
 import { printTable, type BenchResult } from './types.js';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;

@@ -11,9 +11,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { loadDiligenceCorpus } from '../src/core/diligence/corpus.js';
-import { evaluationSnapshot } from '../src/core/evaluation/universe.js';
+import { evaluationSnapshot } from '../evaluation/universe.js';
 import { nameWords } from '../src/domain/matcher.js';
-import type { NameCase } from '../src/core/evaluation/names.js';
+import type { NameCase } from '../evaluation/names.js';
 
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'data', 'eval', 'names.yaml');
 

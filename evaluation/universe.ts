@@ -1,7 +1,7 @@
-import { parsePeriodSlug } from '../../domain/periods.js';
-import { generateDemoDataset } from '../../pipeline/demo/generate.js';
-import { datasetSnapshot } from '../../pipeline/demo/snapshot.js';
-import type { Snapshot } from '../../snapshot/snapshot.js';
+import { parsePeriodSlug } from '../src/domain/periods.js';
+import { generateDemoDataset } from '../src/pipeline/demo/generate.js';
+import { datasetSnapshot } from '../src/pipeline/demo/snapshot.js';
+import type { Snapshot } from '../src/snapshot/snapshot.js';
 
 /** The seed `npm start` serves by default (DEMO_SEED): the evaluation sets are labelled against its startups. */
 export const EVALUATION_SEED = 'signal-service-demo';

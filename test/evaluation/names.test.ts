@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { evaluateNames, loadNameCases, type ClassScore } from '../../../src/core/evaluation/names.js';
-import { EVALUATION_BASE, evaluationSnapshot } from '../../../src/core/evaluation/universe.js';
+import { evaluateNames, loadNameCases, type ClassScore } from '../../evaluation/names.js';
+import { EVALUATION_BASE, evaluationSnapshot } from '../../evaluation/universe.js';
 
 const cases = loadNameCases();
 const scores = new Map<string, ClassScore>(

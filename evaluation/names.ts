@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { repoPath } from '../answers/content-files.js';
-import { diligenceIndex, subjectName, type Subject } from '../diligence/dossier.js';
-import type { NameMatcher } from '../../domain/matcher.js';
-import type { Snapshot } from '../../snapshot/snapshot.js';
+import { repoPath } from '../src/core/answers/content-files.js';
+import { diligenceIndex, subjectName, type Subject } from '../src/core/diligence/dossier.js';
+import type { NameMatcher } from '../src/domain/matcher.js';
+import type { Snapshot } from '../src/snapshot/snapshot.js';
 
 /**
  * The labelled name-matching set (data/eval/names.yaml) and its scoring: how often the one matching rule resolves a

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { answerCorpus } from '../../../src/core/answers/corpus.js';
-import { evaluateQuestions, loadQuestionCases } from '../../../src/core/evaluation/questions.js';
-import { EVALUATION_BASE, evaluationSnapshot } from '../../../src/core/evaluation/universe.js';
+import { answerCorpus } from '../../src/core/answers/corpus.js';
+import { evaluateQuestions, loadQuestionCases } from '../../evaluation/questions.js';
+import { EVALUATION_BASE, evaluationSnapshot } from '../../evaluation/universe.js';
 
 const snapshot = evaluationSnapshot(2);
 const cases = loadQuestionCases();

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { repoPath } from '../answers/content-files.js';
-import { understand } from '../answers/understand.js';
-import type { Snapshot } from '../../snapshot/snapshot.js';
+import { repoPath } from '../src/core/answers/content-files.js';
+import { understand } from '../src/core/answers/understand.js';
+import type { Snapshot } from '../src/snapshot/snapshot.js';
 
 /**
  * The labelled question set (data/eval/questions.yaml) and its scoring: top-1 accuracy of /api/answer's pipeline and
