@@ -34,7 +34,7 @@ export function checkedUsername(username: unknown): string {
   const parsed = GitHubUsername.safeParse(username);
   if (!parsed.success) {
     throw new ScoutError(
-      400,
+      'invalid-username',
       'username must be 1–39 characters: letters, digits and single hyphens between them, starting with a letter or digit.',
     );
   }
@@ -120,7 +120,7 @@ export function scoutService(deps: ScoutDeps): ScoutService {
 
 /**
  * Scout Score receipts of a GitHub user: the one function the REST route, the badge, the card and the
- * get_scout_receipts agent tool call. Throws ScoutError (an HttpProblem): 400 invalid username (checked before any
+ * get_scout_receipts agent tool call. Throws ScoutError (a ServiceError): 400 invalid username (checked before any
  * request), 404 unknown GitHub user, 503 with Retry-After when GitHub is unreachable or its budget is spent.
  */
 export function scoutReceipts(deps: ScoutDeps, username: string): Promise<ScoutReceipts> {
