@@ -40,7 +40,7 @@ async function openInvoker(config: Config, logger: Logger): Promise<{ invoke: To
     const ctx: AppContext = { config, store, holder, log: logger };
     logger.info({ database: store.mode, period: holder.current?.period.slug }, 'signal-mcp: serving local data');
     return {
-      invoke: localInvoker(ctx, config.signalApiKey),
+      invoke: localInvoker(ctx, { apiKey: config.signalApiKey }),
       async close() {
         stopPolling();
         await store.close();
