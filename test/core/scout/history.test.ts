@@ -154,10 +154,7 @@ describe('star histories', () => {
   test('GitHub unreachable without a cached history is 503 with Retry-After', async () => {
     const h = histories();
     fake.injectFault({ match: (r) => r.path.startsWith('/users/few/'), status: 503, times: 100 });
-    await assert.rejects(
-      h.get('few'),
-      (err: ScoutError) => err.status === 503 && Number(err.retryAfterSeconds) > 0,
-    );
+    await assert.rejects(h.get('few'), (err: ScoutError) => err.status === 503 && Number(err.retryAfterSeconds) > 0);
   });
 
   test('simultaneous look-ups of one user share one read', async () => {
