@@ -9,8 +9,7 @@
  *   app.ts                    the composition root
  *   http/, agents/, web/, cli/, service.ts   surfaces: parse input, call a service, shape the output
  *
- * Violations that predate this check are listed in .dependency-cruiser-known-violations.json and tolerated until
- * they are fixed; a new one fails the suite.
+ * Any violation fails the suite; `npx depcruise src --config .dependency-cruiser.cjs` lists them.
  */
 const SURFACES = '^src/(http|agents|web|cli)/';
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { deepSignal } from '../core/deep-signal/index.js';
 import { diligenceDossier } from '../core/diligence/dossier.js';
 import { buildMethodology } from '../core/methodology.js';
 import { signalsSummary } from '../core/summary.js';
+import { ServiceError, type Outcome } from '../domain/errors.js';
 import { currentSnapshot, type AppContext } from '../http/context.js';
-import { HttpProblem, statusTitle } from '../http/problem.js';
-import { findAccountByKey } from '../payments/keys.js';
+import type { KeyAccount } from '../payments/keys.js';
 import { paidDeepSignal } from '../payments/paid-deep-signal.js';
 import { DiligenceResponse } from '../schemas/answers.js';
 import { DeepSignal, type DeepSignalMiss } from '../schemas/deep-signal.js';
@@ -44,11 +43,15 @@ export interface RestAnalog {
   note: string;
 }
 
-/** What a handler may use: the service's context and, for the paid tool, the caller's credit-pack key. */
+/** What a handler may use: the service's context and, for the paid tool, the caller's credit-pack account. */
 export interface ToolEnv {
   ctx: AppContext;
-  /** From `Authorization: Bearer …` (HTTP surfaces) or SIGNAL_API_KEY (the stdio MCP server). */
-  apiKey: string | undefined;
+  /**
+   * Opens the caller's credit-pack account, or says why not (src/payments/authenticate.ts): from the
+   * `Authorization` header on HTTP surfaces, from SIGNAL_API_KEY in signal-mcp. Only the paid tool calls it, so a
+   * free tool never fails for a bad key.
+   */
+  authenticate(): Promise<Outcome<KeyAccount>>;
   /** Told the key's credit balance after a paid call (the HTTP surface sends it as X-Credits-Balance). */
   creditsBalance?: (balance: number) => void;
 }
@@ -67,7 +70,7 @@ export interface AgentToolDefinition<
   rest: RestAnalog;
   /** Charged per successful call (credits or x402). */
   paid: boolean;
-  /** Answers the tool; errors are thrown as HttpProblem values (status and reason), which each surface renders. */
+  /** Answers the tool; errors are thrown as ServiceError values (src/domain/errors.ts), which each surface renders. */
   handler(args: z.output<Input>, env: ToolEnv): z.input<Output> | Promise<z.input<Output>>;
 }
 
@@ -115,37 +118,24 @@ const DeepSignalResult = DeepSignal.partial().extend({
   charged: z.int().min(0).describe('Credits this call consumed: 1 for a tracked startup, 0 for a miss.'),
 });
 
-function unauthorized(detail: string): HttpProblem {
-  return new HttpProblem(401, statusTitle(401), detail);
-}
-
 /**
- * The paid tool: the key opens an account as on the credit route (401 otherwise), then the route's own core
- * function, paidDeepSignal, answers: a miss is free, a hit takes one credit, no credit left is 402.
+ * The paid tool: the caller's credentials open an account as on the credit route (401 otherwise), then the route's
+ * own core function, paidDeepSignal, answers: a miss is free, a hit takes one credit, no credit left is 402.
  */
 async function deepSignalTool(name: string, env: ToolEnv): Promise<DeepSignal | DeepSignalMiss> {
-  const { ctx, apiKey } = env;
-  if (!apiKey) {
-    throw unauthorized(
-      'get_deep_signal needs a credit-pack key: Authorization: Bearer <key> over HTTP, SIGNAL_API_KEY for signal-mcp.',
-    );
-  }
-  const account = await findAccountByKey(ctx.store.db, apiKey);
-  if (!account) throw unauthorized('The credit-pack key is not valid (unknown, malformed or revoked).');
+  const { ctx } = env;
+  const authenticated = await env.authenticate();
+  if (!authenticated.ok) throw authenticated.error;
   const answer = await paidDeepSignal({
     db: ctx.store.db,
     snapshot: currentSnapshot(ctx),
     readHistory: startupHistory,
-    account,
+    account: authenticated.value,
     name,
   });
   env.creditsBalance?.(answer.balance);
-  const body = JSON.parse(answer.body) as DeepSignal | DeepSignalMiss | { title?: string; detail?: string };
-  if (answer.status !== 200) {
-    const problem = body as { title?: string; detail?: string };
-    throw new HttpProblem(answer.status, problem.title ?? statusTitle(answer.status), problem.detail);
-  }
-  return body as DeepSignal | DeepSignalMiss;
+  if (!answer.outcome.ok) throw answer.outcome.error;
+  return answer.outcome.value;
 }
 
 export const agentTools = [
@@ -206,7 +196,7 @@ export const agentTools = [
     // Outside the corpus the REST route answers 404 with `dossier.found: false`, an expected outcome: the tool
     // returns the same body as a normal result.
     handler: ({ company }, { ctx }) => {
-      if (!company.trim()) throw new HttpProblem(400, 'Bad Request', 'company must not be blank.');
+      if (!company.trim()) throw new ServiceError('invalid-arguments', 'company must not be blank.');
       return diligenceDossier(currentSnapshot(ctx), ctx.config.baseUrl, company.trim()).body;
     },
     outputSchema: outputOf(DiligenceResponse),

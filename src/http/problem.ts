@@ -1,48 +1,41 @@
-/**
- * Errors are values: an HttpProblem carries the status and the reason, and the one error handler turns it into an
- * RFC 9457 `application/problem+json` response.
- */
-export interface ProblemField {
-  location: string;
-  message: string;
-}
+import { codeForStatus, ServiceError, statusTitle, type FieldIssue } from '../domain/errors.js';
 
-export class HttpProblem extends Error {
+/**
+ * Errors are values (src/domain/errors.ts); this module is the one place a ServiceError becomes an RFC 9457
+ * `application/problem+json` response: its status, its headers and its body. The error handler and every route
+ * that answers a problem itself use it.
+ */
+export { statusTitle };
+
+export type ProblemField = FieldIssue;
+
+/**
+ * An error only the HTTP layer raises (a wrong method, a malformed URL, a missing metrics token), known by its
+ * status, and carrying response headers only HTTP has (Allow, a realm of its own). Its code is the status's generic
+ * catalogue entry.
+ */
+export class HttpProblem extends ServiceError {
+  override readonly status: number;
+  override readonly title: string;
+
   constructor(
-    readonly status: number,
-    readonly title: string,
-    readonly detail?: string,
-    readonly extra: Record<string, unknown> = {},
+    status: number,
+    title: string,
+    detail?: string,
+    extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
   ) {
-    super(detail ?? title);
+    super(codeForStatus(status), detail, { extensions: extra });
     this.name = 'HttpProblem';
+    this.status = status;
+    this.title = title;
   }
 }
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  402: 'Payment Required',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  406: 'Not Acceptable',
-  409: 'Conflict',
-  413: 'Content Too Large',
-  414: 'URI Too Long',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
-
-export function statusTitle(status: number): string {
-  return TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
-}
+/** The realm of the credit-pack key (RFC 6750 WWW-Authenticate). */
+export const CREDIT_KEY_REALM = 'signal-service';
 
 export function problemBody(
   status: number,
@@ -61,7 +54,34 @@ export function problemBody(
   };
 }
 
+export interface ProblemResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/** The headers a service error implies: Retry-After, and WWW-Authenticate on a refused credit-pack key. */
+function problemHeaders(error: ServiceError): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  if (error.code === 'credentials-missing') headers['www-authenticate'] = `Bearer realm="${CREDIT_KEY_REALM}"`;
+  if (error.code === 'credentials-malformed' || error.code === 'credentials-invalid') {
+    headers['www-authenticate'] = `Bearer realm="${CREDIT_KEY_REALM}", error="invalid_token"`;
+  }
+  if (error instanceof HttpProblem) Object.assign(headers, error.headers);
+  return headers;
+}
+
+/** A service error as an HTTP response: status, headers and RFC 9457 body (`instance` is the request path). */
+export function problemResponse(error: ServiceError, instance: string | undefined): ProblemResponse {
+  return {
+    status: error.status,
+    headers: problemHeaders(error),
+    body: problemBody(error.status, error.title, error.detail, instance, error.extensions),
+  };
+}
+
 export const notFound = (detail: string, extra: Record<string, unknown> = {}) =>
-  new HttpProblem(404, statusTitle(404), detail, extra);
+  new ServiceError('not-found', detail, { extensions: extra });
 export const unavailable = (detail: string, retryAfterSeconds = 30) =>
-  new HttpProblem(503, statusTitle(503), detail, {}, { 'retry-after': String(retryAfterSeconds) });
+  new ServiceError('unavailable', detail, { retryAfterSeconds });

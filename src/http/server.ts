@@ -61,6 +61,7 @@ export async function buildServer(
     log: ctx.log,
     htmlNotFound: (path) => htmlNotFound(ctx.config.baseUrl, siteAssets, path),
     htmlHeaders: { 'content-security-policy': HTML_CSP },
+    isDatabaseUnavailable: (err) => ctx.store.isUnavailable(err),
   });
   registerCommonHeaders(app, ctx.config.baseUrl.startsWith('https:'));
   // Operations (issue 23): limits and metrics hook into every route added after them; JSON routes take JSON only.

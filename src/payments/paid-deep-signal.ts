@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { deepSignal, type HistoryReader } from '../core/deep-signal/index.js';
-import { PROBLEM_CONTENT_TYPE, problemBody, statusTitle } from '../http/problem.js';
+import { codeForStatus, fail, SERVICE_ERRORS, ServiceError, succeed, type Outcome } from '../domain/errors.js';
+import type { DeepSignal, DeepSignalMiss } from '../schemas/deep-signal.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Executor } from '../store/schema.js';
 import { countCreditsCharged } from '../metrics.js';
@@ -10,10 +11,10 @@ import { chargeOneCredit } from './ledger.js';
 /**
  * A Deep Signal call paid with credits: look the startup up, charge one credit for a hit, answer. With an
  * Idempotency-Key (Stripe's semantics) the answer is recorded in the same transaction as the charge, so a retry
- * with the same key and body within IDEMPOTENCY_WINDOW_HOURS gets the first answer byte for byte and is not charged
- * again; the same key with another body is refused (422); a retry that arrives while the first is still running
- * waits for it (an advisory lock on the key), then replays it. Only answers that ran are recorded (200 and 402):
- * a request refused before it ran (bad body, bad key) records nothing.
+ * with the same key and body within IDEMPOTENCY_WINDOW_HOURS gets the first answer again (the same value, so the
+ * same bytes) and is not charged again; the same key with another body is refused (422); a retry that arrives while
+ * the first is still running waits for it (an advisory lock on the key), then replays it. Only answers that ran are
+ * recorded (a body, or no credit left): a request refused before it ran (bad body, bad key) records nothing.
  *
  * A miss is free and answers 200 `{found:false, charged:0}` whatever the balance, including 0: the spec's 402 is
  * "insufficient credits", and a miss needs none.
@@ -22,13 +23,14 @@ export const IDEMPOTENCY_WINDOW_HOURS = 24;
 /** How long a retry waits for a concurrent request with the same key before it gets 409. */
 export const IDEMPOTENCY_WAIT_MS = 10_000;
 export const DEEP_SIGNAL_PATH = '/api/agent/deep-signal';
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface PaidAnswer {
-  status: 200 | 402 | 409 | 422;
-  contentType: string;
-  body: string;
-  /** The balance to report in X-Credits-Balance. */
+  /**
+   * The Deep Signal body (a hit, or the free miss `{found:false, charged:0}`), or the error in its place:
+   * insufficient-credits (402), request-in-progress (409), idempotency-key-reused (422).
+   */
+  outcome: Outcome<DeepSignal | DeepSignalMiss>;
+  /** The balance to report (X-Credits-Balance over HTTP). */
   balance: number;
   /** True when this is the recorded answer of an earlier request with the same Idempotency-Key. */
   replayed: boolean;
@@ -43,20 +45,21 @@ export interface PaidCall {
   idempotencyKey?: string | undefined;
 }
 
-function problem(status: 402 | 409 | 422, detail: string, balance: number): PaidAnswer {
-  return {
-    status,
-    contentType: PROBLEM_CONTENT_TYPE,
-    body: JSON.stringify(problemBody(status, statusTitle(status), detail, DEEP_SIGNAL_PATH)),
-    balance,
-    replayed: false,
-  };
-}
+const refused = (error: ServiceError, balance: number): PaidAnswer => ({
+  outcome: fail(error),
+  balance,
+  replayed: false,
+});
+const answered = (body: DeepSignal | DeepSignalMiss, balance: number): PaidAnswer => ({
+  outcome: succeed(body),
+  balance,
+  replayed: false,
+});
 
-const noCredit = () =>
-  problem(402, 'No credit left on this key. Buy a credit pack; a miss (an untracked startup) is never charged.', 0);
+const NO_CREDIT = 'No credit left on this key. Buy a credit pack; a miss (an untracked startup) is never charged.';
+const noCredit = () => refused(new ServiceError('insufficient-credits', NO_CREDIT), 0);
 
-/** Each payload is serialised once: payloads are shared and frozen (see deepSignal). */
+/** Each payload is serialised once for its record: payloads are shared and frozen (see deepSignal). */
 const serialised = new WeakMap<object, string>();
 function json(body: object): string {
   let text = serialised.get(body);
@@ -76,25 +79,11 @@ export async function paidDeepSignal(call: PaidCall): Promise<PaidAnswer> {
 
 async function answerOnce(call: PaidCall, db: Executor = call.db): Promise<PaidAnswer> {
   const result = await deepSignal(call.snapshot, call.readHistory, call.name);
-  if (!result.found) {
-    return {
-      status: 200,
-      contentType: JSON_TYPE,
-      body: json(result.body),
-      balance: call.account.balance,
-      replayed: false,
-    };
-  }
+  if (!result.found) return answered(result.body, call.account.balance);
   const charge = await chargeOneCredit(db, call.account.id, `deep-signal:${result.startup.login}`);
   if (!charge.charged) return noCredit();
   countCreditsCharged();
-  return {
-    status: 200,
-    contentType: JSON_TYPE,
-    body: json(result.body),
-    balance: charge.balance,
-    replayed: false,
-  };
+  return answered(result.body, charge.balance);
 }
 
 interface Recorded {
@@ -104,21 +93,39 @@ interface Recorded {
   body: string;
 }
 
+/**
+ * A record holds the answer as it was given: a body (status 200) as its JSON, an error as `{code, detail}` with its
+ * status. Records written before errors were values hold a problem body instead; its `detail` is read the same way.
+ */
+function recordOf(answer: PaidAnswer): { status_code: number; body: string } {
+  if (answer.outcome.ok) return { status_code: 200, body: json(answer.outcome.value) };
+  const { code, detail, status } = answer.outcome.error;
+  return { status_code: status, body: JSON.stringify({ code, detail }) };
+}
+
+function recordedError(recorded: Recorded): ServiceError {
+  const { code, detail } = JSON.parse(recorded.body) as { code?: string; detail?: string };
+  const known = code !== undefined && code in SERVICE_ERRORS ? (code as keyof typeof SERVICE_ERRORS) : undefined;
+  const fallback = recorded.status_code === 402 ? 'insufficient-credits' : codeForStatus(recorded.status_code);
+  return new ServiceError(known ?? fallback, detail);
+}
+
 function replay(recorded: Recorded, hash: string): PaidAnswer {
+  const balance = Number(recorded.headers['x-credits-balance'] ?? 0);
   if (recorded.request_hash !== hash) {
-    return problem(
-      422,
-      'This Idempotency-Key was already used with a different request body.',
-      Number(recorded.headers['x-credits-balance'] ?? 0),
+    return refused(
+      new ServiceError(
+        'idempotency-key-reused',
+        'This Idempotency-Key was already used with a different request body.',
+      ),
+      balance,
     );
   }
-  return {
-    status: recorded.status_code as PaidAnswer['status'],
-    contentType: recorded.headers['content-type'] ?? JSON_TYPE,
-    body: recorded.body,
-    balance: Number(recorded.headers['x-credits-balance'] ?? 0),
-    replayed: true,
-  };
+  const outcome: PaidAnswer['outcome'] =
+    recorded.status_code === 200
+      ? succeed(JSON.parse(recorded.body) as DeepSignal | DeepSignalMiss)
+      : fail(recordedError(recorded));
+  return { outcome, balance, replayed: true };
 }
 
 async function findRecorded(db: Executor, accountId: string, key: string): Promise<Recorded | undefined> {
@@ -146,25 +153,11 @@ async function answerIdempotently(call: PaidCall, key: string): Promise<PaidAnsw
       if (recorded) return replay(recorded, hash);
       let answer: PaidAnswer;
       if (!result.found) {
-        answer = {
-          status: 200,
-          contentType: JSON_TYPE,
-          body: json(result.body),
-          balance: call.account.balance,
-          replayed: false,
-        };
+        answer = answered(result.body, call.account.balance);
       } else {
         const charge = await chargeOneCredit(trx, call.account.id, `deep-signal:${result.startup.login}`);
         charged = charge.charged;
-        answer = charge.charged
-          ? {
-              status: 200,
-              contentType: JSON_TYPE,
-              body: json(result.body),
-              balance: charge.balance,
-              replayed: false,
-            }
-          : noCredit();
+        answer = charge.charged ? answered(result.body, charge.balance) : noCredit();
       }
       // An expired record of the same key is replaced: past the window the key is new again.
       await trx
@@ -172,15 +165,16 @@ async function answerIdempotently(call: PaidCall, key: string): Promise<PaidAnsw
         .where('account_id', '=', call.account.id)
         .where('key', '=', key)
         .execute();
+      const record = recordOf(answer);
       await trx
         .insertInto('idempotency_requests')
         .values({
           account_id: call.account.id,
           key,
           request_hash: hash,
-          status_code: answer.status,
-          headers: JSON.stringify({ 'content-type': answer.contentType, 'x-credits-balance': String(answer.balance) }),
-          body: answer.body,
+          status_code: record.status_code,
+          headers: JSON.stringify({ 'x-credits-balance': String(answer.balance) }),
+          body: record.body,
         })
         .execute();
       return answer;
@@ -190,9 +184,11 @@ async function answerIdempotently(call: PaidCall, key: string): Promise<PaidAnsw
     return answer;
   } catch (err) {
     if ((err as { code?: string }).code === '55P03') {
-      return problem(
-        409,
-        'A request with this Idempotency-Key is still being processed; retry shortly.',
+      return refused(
+        new ServiceError(
+          'request-in-progress',
+          'A request with this Idempotency-Key is still being processed; retry shortly.',
+        ),
         call.account.balance,
       );
     }

@@ -37,6 +37,8 @@ export interface Store {
    */
   readonly hostsEmbedded: boolean;
   ping(): Promise<void>;
+  /** True when `err` says the database is unreachable or overloaded (a 503 to the client), not that a query is wrong. */
+  isUnavailable(err: unknown): boolean;
   close(): Promise<void>;
 }
 
@@ -100,6 +102,7 @@ export function createStore(options: StoreOptions): OpeningStore {
       get hostsEmbedded() {
         return host !== undefined;
       },
+      isUnavailable: isDatabaseUnavailable,
       async ping() {
         await sql`select 1`.execute(db);
       },

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Role, type Message, type Part } from '@a2a-js/sdk';
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
-import { HttpProblem } from '../../http/problem.js';
+import {
+  AgentEvent,
+  STATE_HEADERS_KEY,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+  type RequestHeaders,
+} from '@a2a-js/sdk/server';
+import { ServiceError } from '../../domain/errors.js';
 import type { ToolInvoker } from '../invoke.js';
 import { chooseSkillFromText, describeResult, skillById, type SkillChoice } from './skills.js';
 
@@ -36,8 +43,25 @@ export function chooseSkill(parts: readonly Part[]): SkillChoice | { error: stri
   return chooseSkillFromText(text);
 }
 
+/** The caller's `Authorization` header, from the request headers the transport put in the call context. */
+export function authorizationOf(requestContext: RequestContext): string | undefined {
+  const headers = requestContext.context?.state.get(STATE_HEADERS_KEY) as RequestHeaders | undefined;
+  const value = headers?.authorization;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * A service error as A2A: the detail as the text part, and `{status, detail}` under `error` in the message
+ * metadata (an answered message, not a JSON-RPC error: the request itself was fine).
+ */
+function errorParts(err: ServiceError): { parts: Part[]; error: { status: number; detail: string } } {
+  const detail = err.detail ?? err.title;
+  return { parts: [textPart(detail)], error: { status: err.status, detail } };
+}
+
 export class SignalAgentExecutor implements AgentExecutor {
-  constructor(private readonly invoke: ToolInvoker) {}
+  /** `invokerFor` answers tools for a caller with this `Authorization` header (only a paid tool reads it). */
+  constructor(private readonly invokerFor: (authorization: string | undefined) => ToolInvoker) {}
 
   async execute(requestContext: RequestContext, eventBus: ExecutionEventBus): Promise<void> {
     const choice = chooseSkill(requestContext.userMessage.parts);
@@ -48,14 +72,15 @@ export class SignalAgentExecutor implements AgentExecutor {
       metadata = { error: { status: 400, detail: choice.error } };
     } else {
       try {
-        const result = await this.invoke(choice.skill.tool.name, choice.args);
+        const invoke = this.invokerFor(authorizationOf(requestContext));
+        const result = await invoke(choice.skill.tool.name, choice.args);
         parts = [textPart(describeResult(choice.skill.id, result)), dataPart(result)];
         metadata = { skill: choice.skill.id, tool: choice.skill.tool.name };
       } catch (err) {
-        if (!(err instanceof HttpProblem)) throw err;
-        const detail = err.detail ?? err.title;
-        parts = [textPart(detail)];
-        metadata = { skill: choice.skill.id, tool: choice.skill.tool.name, error: { status: err.status, detail } };
+        if (!(err instanceof ServiceError)) throw err;
+        const answer = errorParts(err);
+        parts = answer.parts;
+        metadata = { skill: choice.skill.id, tool: choice.skill.tool.name, error: answer.error };
       }
     }
     const reply: Message = {

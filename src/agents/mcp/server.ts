@@ -1,8 +1,9 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { INTERFACE_VERSION } from '../../domain/license.js';
-import { HttpProblem } from '../../http/problem.js';
+import { ServiceError } from '../../domain/errors.js';
 import type { ToolInvoker } from '../invoke.js';
+import { jsonRpcError, toolErrorResult } from './errors.js';
 import { agentTools, type AnyAgentTool } from '../registry.js';
 
 /**
@@ -42,17 +43,13 @@ const INSTRUCTIONS =
   'Startup engineering-acceleration signals from public GitHub activity. Start with get_signals_summary or ' +
   'get_trending_startups; look one startup up with get_startup_signal. get_deep_signal is paid (a credit-pack key).';
 
-function problemText(problem: HttpProblem): string {
-  return `${problem.status} ${problem.title}${problem.detail ? `: ${problem.detail}` : ''}`;
-}
-
 async function callTool(invoke: ToolInvoker, name: string, args: unknown): Promise<CallToolResult> {
   try {
     const result = await invoke(name, args);
     // structuredContent for current clients, the same JSON as text for older ones.
     return { structuredContent: result, content: [{ type: 'text', text: JSON.stringify(result) }] };
   } catch (err) {
-    if (err instanceof HttpProblem) return { isError: true, content: [{ type: 'text', text: problemText(err) }] };
+    if (err instanceof ServiceError) return toolErrorResult(err);
     throw err;
   }
 }
@@ -62,8 +59,7 @@ async function readJson(invoke: ToolInvoker, uri: URL, tool: string, args: Recor
     const result = await invoke(tool, args);
     return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(result) }] };
   } catch (err) {
-    if (err instanceof HttpProblem && err.status < 500) throw new McpError(ErrorCode.InvalidParams, problemText(err));
-    if (err instanceof HttpProblem) throw new McpError(ErrorCode.InternalError, problemText(err));
+    if (err instanceof ServiceError) throw jsonRpcError(err);
     throw err;
   }
 }

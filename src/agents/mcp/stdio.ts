@@ -30,7 +30,7 @@ async function openInvoker(config: Config, logger: Logger): Promise<{ invoke: To
       { database: app.store.mode, period: app.holder.current?.period.slug },
       'signal-mcp: serving local data',
     );
-    return { invoke: localInvoker(app, config.signalApiKey), close: () => app.close() };
+    return { invoke: localInvoker(app, { apiKey: config.signalApiKey }), close: () => app.close() };
   } catch (err) {
     await app.close().catch(() => {});
     throw err;

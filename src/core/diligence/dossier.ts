@@ -30,8 +30,11 @@ export interface CitationEntry {
 }
 
 export interface DossierResult {
-  /** 200 for a match, 404 outside the corpus. */
-  status: 200 | 404;
+  /**
+   * True for a dossier of the entity asked; false outside the corpus or for an ambiguous name (then the body is the
+   * not-found dossier with candidates: an expected outcome, which REST answers with 404 and the tools as a result).
+   */
+  found: boolean;
   body: {
     '@context': 'https://schema.org';
     '@type': 'Dataset';
@@ -171,7 +174,7 @@ function entityDossier(
   notes.push('Absence of a fact here means it is not documented in this corpus, not that it did not happen.');
   const facts = [...entity.acquiredBy, ...entity.acquisitionsMade, ...entity.backedBy, ...entity.investments];
   return {
-    status: 200,
+    found: true,
     how: match.how,
     body: {
       '@context': 'https://schema.org',
@@ -220,7 +223,7 @@ function startupDossier(
   );
   notes.push(`The signal is the published signal for ${snapshot.period.name} (${snapshot.period.slug}).`);
   return {
-    status: 200,
+    found: true,
     how: match.how,
     body: {
       '@context': 'https://schema.org',
@@ -279,7 +282,7 @@ function missDossier(
     'Absence here is not evidence that no acquisition or funding exists: only facts with a press release, regulatory filing or both-sides disclosure are recorded.',
   );
   return {
-    status: 404,
+    found: false,
     how: resolution.status === 'match' ? 'none' : resolution.status,
     body: {
       '@context': 'https://schema.org',

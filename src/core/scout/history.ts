@@ -5,20 +5,22 @@ import {
   GitHubUnavailableError,
   type GitHubClient,
 } from '../../github/client.js';
-import { HttpProblem, statusTitle } from '../../http/problem.js';
+import { ServiceError } from '../../domain/errors.js';
 import type { Database } from '../../store/schema.js';
 import type { Star } from './score.js';
 
-/** Scout errors are values with a status (400, 404, 503 with Retry-After), answered by the one error handler. */
-export class ScoutError extends HttpProblem {
-  constructor(status: 400 | 404 | 503, detail: string, retryAfterSeconds?: number) {
-    super(
-      status,
-      statusTitle(status),
-      detail,
-      {},
-      retryAfterSeconds !== undefined ? { 'retry-after': String(retryAfterSeconds) } : {},
-    );
+/**
+ * Scout errors are service errors (an invalid username 400, an unknown GitHub user 404, GitHub unavailable 503 with
+ * a retry time), answered by each surface's one conversion; the badge routes tell them apart from other errors.
+ */
+export class ScoutError extends ServiceError {
+  constructor(
+    code: 'invalid-username' | 'unknown-github-user' | 'github-unavailable',
+    detail: string,
+    retryAfterSeconds?: number,
+  ) {
+    super(code, detail, retryAfterSeconds !== undefined ? { retryAfterSeconds } : {});
+    this.name = 'ScoutError';
   }
 }
 
@@ -153,7 +155,7 @@ export class StarHistories {
             ? (err.retryAfterSeconds ?? this.client.coreBudgetSpentFor(this.now()) ?? DEFAULT_RETRY_AFTER_SECONDS)
             : DEFAULT_RETRY_AFTER_SECONDS;
         throw new ScoutError(
-          503,
+          'github-unavailable',
           err instanceof GitHubAuthError
             ? 'GitHub rejected the configured token; the Scout Score cannot read stars until it is fixed.'
             : 'GitHub cannot be reached or its rate limit is spent; try again later.',
@@ -198,12 +200,12 @@ export class StarHistories {
 }
 
 function unknownUser(username: string): ScoutError {
-  return new ScoutError(404, `GitHub has no user named ${username}.`);
+  return new ScoutError('unknown-github-user', `GitHub has no user named ${username}.`);
 }
 
 function budgetSpent(seconds: number): ScoutError {
   return new ScoutError(
-    503,
+    'github-unavailable',
     'The GitHub request budget is spent (without a token GitHub allows 60 requests an hour); try again later.',
     seconds,
   );

@@ -28,7 +28,7 @@ export function checkedUsername(username: unknown): string {
   const parsed = GitHubUsername.safeParse(username);
   if (!parsed.success) {
     throw new ScoutError(
-      400,
+      'invalid-username',
       'username must be 1–39 characters: letters, digits and single hyphens between them, starting with a letter or digit.',
     );
   }

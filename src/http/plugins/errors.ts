@@ -2,15 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Logger } from 'pino';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { countDatabaseUnavailable } from '../../metrics.js';
-import { isDatabaseUnavailable } from '../../store/database.js';
-import {
-  HttpProblem,
-  PROBLEM_CONTENT_TYPE,
-  problemBody,
-  statusTitle,
-  unavailable,
-  type ProblemField,
-} from '../problem.js';
+import { ServiceError } from '../../domain/errors.js';
+import { HttpProblem, PROBLEM_CONTENT_TYPE, problemResponse, statusTitle, type ProblemField } from '../problem.js';
 
 const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -26,17 +19,17 @@ function safeJson(value: unknown): string {
 function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,
-  problem: HttpProblem,
+  error: ServiceError,
   common: Record<string, string>,
 ): FastifyReply {
-  const instance = request.url.split('?')[0];
+  const problem = problemResponse(error, request.url.split('?')[0]);
   return reply
     .code(problem.status)
     .headers(common)
     .headers(problem.headers)
     .header('content-type', PROBLEM_CONTENT_TYPE)
     .header('cache-control', 'no-store')
-    .send(safeJson(problemBody(problem.status, problem.title, problem.detail, instance, problem.extra)));
+    .send(safeJson(problem.body));
 }
 
 /**
@@ -73,6 +66,8 @@ export interface ErrorHandlingOptions {
   htmlNotFound?: (path: string) => string;
   /** Headers of that HTML page (its Content-Security-Policy). */
   htmlHeaders?: Record<string, string>;
+  /** The store's word on an error: the database is unavailable (503 with Retry-After) rather than a bug (500). */
+  isDatabaseUnavailable?: (err: unknown) => boolean;
 }
 
 /** A browser navigating to a page (not an API client): GET or HEAD, outside /api/, accepting HTML. */
@@ -89,8 +84,8 @@ export function registerErrorHandling(
   common: Record<string, string>,
   options: ErrorHandlingOptions = {},
 ): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof HttpProblem) return sendProblem(request, reply, error, common);
+  app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+    if (error instanceof ServiceError) return sendProblem(request, reply, error, common);
     if (error.validation) {
       const fields = validationFields(error);
       const detail = fields.length
@@ -102,13 +97,17 @@ export function registerErrorHandling(
     if (status >= 400 && status < 500) {
       return sendProblem(request, reply, new HttpProblem(status, statusTitle(status), error.message), common);
     }
-    if (isDatabaseUnavailable(error)) {
+    if (options.isDatabaseUnavailable?.(error)) {
       countDatabaseUnavailable();
       options.log?.warn({ reqId: request.id, err: error }, 'database unavailable');
       return sendProblem(
         request,
         reply,
-        unavailable('The database is not answering; this route needs it. Free reads keep working.', 5),
+        new ServiceError(
+          'database-unavailable',
+          'The database is not answering; this route needs it. Free reads keep working.',
+          { retryAfterSeconds: 5 },
+        ),
         common,
       );
     }

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import { httpRecorder, renderMetrics } from '../../metrics.js';
 import { compileTrust } from '../client-address.js';
+import { bearerToken } from '../../payments/authenticate.js';
 import { HttpProblem, statusTitle } from '../problem.js';
 
 /**
@@ -81,11 +82,11 @@ export function registerObservability(app: FastifyInstance, config: Config, log:
   if (config.metricsToken) {
     const expected = createHash('sha256').update(config.metricsToken).digest();
     app.get('/metrics', { schema: { hide: true }, config: { rateLimit: 'unlimited' } }, async (request, reply) => {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+      const token = bearerToken(request.headers.authorization);
       const offered = createHash('sha256')
-        .update(match?.[1] ?? '')
+        .update(token ?? '')
         .digest();
-      if (!match || !timingSafeEqual(offered, expected)) {
+      if (token === undefined || !timingSafeEqual(offered, expected)) {
         throw new HttpProblem(
           401,
           statusTitle(401),

@@ -12,6 +12,7 @@ import {
 import { RATE_LIMIT_CLASSES, type Config, type LimitedClass, type RateLimitClass } from '../../config.js';
 import { countRateLimitFallback, countRateLimited } from '../../metrics.js';
 import { errorResponses } from '../openapi.js';
+import { bearerToken } from '../../payments/authenticate.js';
 import { HttpProblem, statusTitle } from '../problem.js';
 
 /**
@@ -321,12 +322,13 @@ export function createBudgets(config: Config, store: LimiterStore): Record<Limit
   return budgets;
 }
 
-const BEARER = /^Bearer\s+(\S{1,512})\s*$/i;
-
-/** Paid routes: the credit-pack key's digest (never the key itself), or the client address without one. */
+/**
+ * Paid routes: the credit-pack key's digest (never the key itself), or the client address without one. The key is
+ * read by the one Bearer rule (src/payments/authenticate.ts), so what counts as a key here is what authenticates.
+ */
 export function paidKey(request: FastifyRequest): string {
-  const match = BEARER.exec(request.headers.authorization ?? '');
-  return match ? `k:${createHash('sha256').update(match[1]!).digest('hex')}` : `ip:${request.ip}`;
+  const token = bearerToken(request.headers.authorization);
+  return token !== undefined ? `k:${createHash('sha256').update(token).digest('hex')}` : `ip:${request.ip}`;
 }
 
 function describe(cls: RateLimitClass, config: Config): Record<string, unknown> {

@@ -53,7 +53,7 @@ export async function a2aRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   const requestHandler = new DefaultRequestHandler(
     card,
     new InMemoryTaskStore(),
-    new SignalAgentExecutor(localInvoker(ctx, undefined)),
+    new SignalAgentExecutor((authorization) => localInvoker(ctx, { authorization })),
   );
   const v1 = new JsonRpcTransportHandler(requestHandler);
   const legacy = new LegacyJsonRpcTransportHandler(requestHandler);

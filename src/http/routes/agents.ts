@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -7,7 +7,7 @@ import {
   functionTools,
   type FunctionFormat,
 } from '../../agents/function-calling.js';
-import { runTool, unknownTool } from '../../agents/invoke.js';
+import { authenticatorFor, runTool, unknownTool } from '../../agents/invoke.js';
 import { agentTools, findTool, toolJsonSchema } from '../../agents/registry.js';
 import { DATA_LICENSE, INTERFACE_VERSION } from '../../domain/license.js';
 import { siteUrls } from '../../core/urls.js';
@@ -15,7 +15,6 @@ import { AgentCatalog } from '../../schemas/documents.js';
 import { rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
 import type { AppContext } from '../context.js';
-import { bearerToken } from '../credit-key.js';
 import { errorResponses } from '../openapi.js';
 import { HttpProblem, statusTitle } from '../problem.js';
 
@@ -65,11 +64,6 @@ export function buildAgentCatalog(baseUrl: string): AgentCatalog {
     ],
     pricing: urls.api('/api/v1/pricing.json'),
   };
-}
-
-/** The credit-pack key of `Authorization: Bearer <key>`, if any. */
-export function bearerKey(request: FastifyRequest): string | undefined {
-  return bearerToken(request.headers.authorization);
 }
 
 export const AgentCallBody = z
@@ -156,7 +150,7 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
       reply.header('cache-control', 'no-store');
       const result = await runTool(tool, callArguments(request.body.arguments), {
         ctx,
-        apiKey: bearerKey(request),
+        authenticate: authenticatorFor(ctx, { authorization: request.headers.authorization }),
         creditsBalance: (balance) => reply.header('x-credits-balance', String(balance)),
       });
       return result;

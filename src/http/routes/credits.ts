@@ -26,6 +26,14 @@ const balanceHeader = {
   },
 };
 
+/** Each Deep Signal body is serialised once: bodies are shared and frozen (see deepSignal). */
+const serialised = new WeakMap<object, string>();
+function serialisedOnce(body: object): string {
+  let text = serialised.get(body);
+  if (text === undefined) serialised.set(body, (text = JSON.stringify(body)));
+  return text;
+}
+
 /**
  * The seam for the per-key limiter of paid routes: the rate-limit plugin reads `config.rateLimit` (typed by that
  * plugin; merged here without declaring the type a second time).
@@ -77,14 +85,16 @@ export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         name: request.body.name,
         idempotencyKey: request.headers['idempotency-key'],
       });
-      // The answer is already bytes (recorded as such for Idempotency-Key replays): send them as they are.
       const raw = reply as FastifyReply;
-      raw
-        .code(answer.status)
-        .header('x-credits-balance', String(answer.balance))
-        .header('content-type', answer.contentType);
+      raw.header('x-credits-balance', String(answer.balance));
       if (answer.replayed) raw.header('idempotent-replayed', 'true');
-      return raw.serializer((body: unknown) => body as string).send(answer.body);
+      // An error (no credit left, a reused or busy Idempotency-Key) is answered by the error handler as a problem.
+      if (!answer.outcome.ok) throw answer.outcome.error;
+      return raw
+        .code(200)
+        .header('content-type', 'application/json; charset=utf-8')
+        .serializer((body: unknown) => body as string)
+        .send(serialisedOnce(answer.outcome.value));
     },
   );
 

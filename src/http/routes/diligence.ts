@@ -35,7 +35,10 @@ export async function diligenceRoutes(app: FastifyInstance, ctx: AppContext): Pr
       return;
     }
     const result = diligenceDossier(snapshot, ctx.config.baseUrl, company);
-    reply.header(NAME_MATCH_HEADER, result.how).code(result.status).send(JSON.stringify(result.body));
+    reply
+      .header(NAME_MATCH_HEADER, result.how)
+      .code(result.found ? 200 : 404)
+      .send(JSON.stringify(result.body));
   };
 
   const description =

@@ -11,7 +11,6 @@ import type { AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
 import { HttpProblem, statusTitle } from '../problem.js';
 import { documentOnly, keepJsonBodiesRaw } from '../raw-json.js';
-import { bearerKey } from './agents.js';
 
 export const JsonRpcMessage = z
   .object({
@@ -99,7 +98,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         },
       },
       async (request, reply) => {
-        const server = createMcpServer(localInvoker(ctx, bearerKey(request)));
+        const server = createMcpServer(localInvoker(ctx, { authorization: request.headers.authorization }));
         const transport = new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: undefined,
           enableJsonResponse: true,

@@ -57,7 +57,9 @@ function sendSvg(
 async function sendScoutErrorBadge(request: FastifyRequest, reply: FastifyReply, err: ScoutError): Promise<void> {
   const word = err.status === 400 ? 'invalid' : err.status === 404 ? 'unknown user' : 'unavailable';
   const cache = err.status === 503 ? UNAVAILABLE_CACHE : err.status === 400 ? INVALID_CACHE : RECEIPTS_CACHE;
-  sendSvg(request, reply, err.status, await messageBadge('scout score', word), cache, err.headers);
+  const retryAfter: Record<string, string> =
+    err.retryAfterSeconds !== undefined ? { 'retry-after': String(err.retryAfterSeconds) } : {};
+  sendSvg(request, reply, err.status, await messageBadge('scout score', word), cache, retryAfter);
 }
 
 /** Scout Score receipts, predictions, the shareable card and the SVG badges. */

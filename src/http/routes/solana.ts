@@ -8,7 +8,8 @@ import { payeeTokenAccount, solanaTerms, type SolanaSettings } from '../../payme
 import { SolanaRedeemRequest, SolanaRedeemResponse, SolanaTermsResponse } from '../../schemas/payments.js';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
-import { HttpProblem, unavailable } from '../problem.js';
+import { ServiceError } from '../../domain/errors.js';
+import { unavailable } from '../problem.js';
 import { CREDIT_KEY_SECURITY, creditAccountOf, creditKeyHook } from '../credit-key.js';
 
 export const SOLANA_PATH = '/api/agent/deep-signal/solana';
@@ -105,7 +106,7 @@ export async function solanaRoutes(app: FastifyInstance, ctx: AppContext): Promi
       ).catch((err: unknown) => {
         // A payment the service turned down (not found, too small, wrong mint or payee, redeemed before). 400 and 503
         // are not verdicts on a payment: a malformed signature, or a node that did not answer.
-        if (err instanceof HttpProblem && [402, 409, 422].includes(err.status)) countPayment('solana', 'refused');
+        if (err instanceof ServiceError && [402, 409, 422].includes(err.status)) countPayment('solana', 'refused');
         throw err;
       });
       countPayment('solana', 'settled');

@@ -1,6 +1,6 @@
 import { isSignature } from '@solana/kit';
 import type { Kysely } from 'kysely';
-import { HttpProblem, statusTitle, unavailable } from '../../http/problem.js';
+import { ServiceError } from '../../domain/errors.js';
 import { inTransaction } from '../../store/periods.js';
 import type { Database } from '../../store/schema.js';
 import { grantCredits } from '../ledger.js';
@@ -18,7 +18,8 @@ export interface Redemption {
   cluster: string;
 }
 
-const problem = (status: number, detail: string) => new HttpProblem(status, statusTitle(status), detail);
+const alreadyRedeemed = () =>
+  new ServiceError('already-redeemed', 'This transaction signature has already been redeemed.');
 
 /** True for a base58 string that decodes to a 64-byte signature. */
 export function isTransactionSignature(text: string): boolean {
@@ -39,21 +40,28 @@ export async function redeemSolanaPayment(
   signature: string,
 ): Promise<Redemption> {
   if (!isTransactionSignature(signature)) {
-    throw problem(400, 'signature must be a base58 transaction signature (64 bytes, 87 or 88 characters).');
+    throw new ServiceError(
+      'bad-request',
+      'signature must be a base58 transaction signature (64 bytes, 87 or 88 characters).',
+    );
   }
   const redeemed = await db
     .selectFrom('solana_redemptions')
     .select('signature')
     .where('signature', '=', signature)
     .executeTakeFirst();
-  if (redeemed) throw problem(409, 'This transaction signature has already been redeemed.');
+  if (redeemed) throw alreadyRedeemed();
 
   let tx;
   try {
     tx = await fetchTransaction(signature);
   } catch (err) {
     if (err instanceof SolanaRpcUnavailable) {
-      throw unavailable('The Solana RPC node cannot be reached; nothing was redeemed. Retry later.', 30);
+      throw new ServiceError(
+        'payment-provider-unavailable',
+        'The Solana RPC node cannot be reached; nothing was redeemed. Retry later.',
+        { retryAfterSeconds: 30 },
+      );
     }
     throw err;
   }
@@ -62,9 +70,14 @@ export async function redeemSolanaPayment(
     payee: settings.payTo,
     payeeTokenAccount: await payeeTokenAccount(settings),
   });
-  if (!verdict.ok) throw problem(verdict.status, verdict.reason);
+  if (!verdict.ok) {
+    throw new ServiceError(verdict.status === 402 ? 'payment-not-confirmed' : 'payment-rejected', verdict.reason);
+  }
   if (verdict.memoReference !== undefined && verdict.memoReference !== account.id) {
-    throw problem(422, 'The payment memo binds it to another account; only that account’s key can redeem it.');
+    throw new ServiceError(
+      'payment-rejected',
+      'The payment memo binds it to another account; only that account’s key can redeem it.',
+    );
   }
 
   const balance = await inTransaction(db, async (trx) => {
@@ -82,7 +95,7 @@ export async function redeemSolanaPayment(
       .onConflict((oc) => oc.column('signature').doNothing())
       .returning('signature')
       .executeTakeFirst();
-    if (!inserted) throw problem(409, 'This transaction signature has already been redeemed.');
+    if (!inserted) throw alreadyRedeemed();
     return grantCredits(trx, account.id, SOLANA_PACK.credits, SOLANA_GRANT_REASON, signature);
   });
   return {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { HttpProblem, statusTitle, unavailable } from '../../http/problem.js';
+import { ServiceError } from '../../domain/errors.js';
 import type { Database } from '../../store/schema.js';
 import { localPaymentProblem } from './checks.js';
 import { FacilitatorUnavailable, type Facilitator } from './facilitator.js';
@@ -32,17 +32,20 @@ export interface PayPerCallDeps {
 }
 
 const facilitatorDown = (err: FacilitatorUnavailable) =>
-  unavailable(
+  new ServiceError(
+    'payment-provider-unavailable',
     err.step === 'verify'
       ? 'The payment facilitator cannot be reached; nothing was charged. Retry later with the same payment.'
       : 'The payment facilitator did not confirm the settlement. Sign a new authorization before retrying.',
+    { retryAfterSeconds: 30 },
   );
 
 /**
  * One x402 v1 "exact" payment for one call, in the order that never charges for nothing:
  * decode → local checks → refuse an authorization already seen → facilitator /verify → the lookup →
  * (miss: no settlement) → reserve the authorization → facilitator /settle → record it → the paid body.
- * Malformed headers are a 400 problem; an unreachable facilitator a 503; everything else a 402 verdict.
+ * Malformed headers are a malformed-payment error (400); an unreachable facilitator payment-provider-unavailable
+ * (503); everything else a 402 verdict.
  */
 export async function payPerCall<Hit, Miss>(
   deps: PayPerCallDeps,
@@ -58,7 +61,7 @@ export async function payPerCall<Hit, Miss>(
   try {
     payment = decodePaymentHeader(header);
   } catch (err) {
-    if (err instanceof MalformedPayment) throw new HttpProblem(400, statusTitle(400), err.message);
+    if (err instanceof MalformedPayment) throw new ServiceError('malformed-payment', err.message);
     throw err;
   }
   const now = deps.nowSeconds?.() ?? Math.floor(Date.now() / 1000);

@@ -9,7 +9,7 @@ const snapshot = demoSnapshot();
 describe('diligence dossiers', () => {
   test('a documented company has its acquirer with the source URL, in the contract shape', () => {
     const result = diligenceDossier(snapshot, BASE, 'GitHub');
-    assert.equal(result.status, 200);
+    assert.equal(result.found, true);
     const body = DiligenceResponse.parse(result.body);
     assert.deepEqual(Object.keys(body.dossier), [
       'entity',
@@ -45,8 +45,8 @@ describe('diligence dossiers', () => {
       ['Docker', 'Docker Enterprise'],
       ['Terraform', 'HashiCorp'],
     ] as const) {
-      const { status, body, how } = diligenceDossier(snapshot, BASE, query);
-      assert.equal(status, 404, query);
+      const { found, body, how } = diligenceDossier(snapshot, BASE, query);
+      assert.equal(found, false, query);
       assert.equal(how, 'none');
       assert.equal(body.dossier.found, false);
       assert.equal(body.dossier.entity, query);
@@ -66,16 +66,16 @@ describe('diligence dossiers', () => {
       'Confluence',
       'Dockr',
     ]) {
-      const { status, body } = diligenceDossier(snapshot, BASE, query);
-      assert.equal(status, 404, query);
+      const { found, body } = diligenceDossier(snapshot, BASE, query);
+      assert.equal(found, false, query);
       assert.equal(body.dossier.entity, query);
     }
   });
 
   test('a generic word is a 404 without candidates', () => {
     for (const query of ['data', 'cloud', 'systems', 'health']) {
-      const { status, body } = diligenceDossier(snapshot, BASE, query);
-      assert.equal(status, 404, query);
+      const { found, body } = diligenceDossier(snapshot, BASE, query);
+      assert.equal(found, false, query);
       assert.deepEqual(body.candidates, [], query);
     }
   });
@@ -89,8 +89,8 @@ describe('diligence dossiers', () => {
 
   test('a demo startup has no M&A facts, its published signal, and notes that say it is fictional', () => {
     const s = snapshot.startups[3]!;
-    const { status, body } = diligenceDossier(snapshot, BASE, s.login);
-    assert.equal(status, 200);
+    const { found, body } = diligenceDossier(snapshot, BASE, s.login);
+    assert.equal(found, true);
     assert.equal(body.dossier.entity, s.startup.name);
     assert.deepEqual(body.dossier.signal, s.startup);
     assert.deepEqual([body.dossier.acquiredBy, body.dossier.acquisitionsMade, body.dossier.backedBy], [[], [], []]);
@@ -98,8 +98,8 @@ describe('diligence dossiers', () => {
   });
 
   test('a name outside the corpus is a 404 dossier with found false and honest notes', () => {
-    const { status, body } = diligenceDossier(snapshot, BASE, 'Qwertyuiop Holdings');
-    assert.equal(status, 404);
+    const { found, body } = diligenceDossier(snapshot, BASE, 'Qwertyuiop Holdings');
+    assert.equal(found, false);
     assert.equal(body.dossier.found, false);
     assert.equal(body.dossier.entity, 'Qwertyuiop Holdings');
     assert.equal(body.dossier.signal, null);

@@ -130,7 +130,7 @@ describe('star histories', () => {
     const h = histories();
     fake.setRemaining('anon:core', 0, 600);
     await assert.rejects(h.get('few'), (err: ScoutError) => {
-      const retryAfter = Number(err.headers['retry-after']);
+      const retryAfter = Number(err.retryAfterSeconds);
       return err.status === 503 && retryAfter > 0 && retryAfter <= 601;
     });
     fake.resetCounts();
@@ -154,10 +154,7 @@ describe('star histories', () => {
   test('GitHub unreachable without a cached history is 503 with Retry-After', async () => {
     const h = histories();
     fake.injectFault({ match: (r) => r.path.startsWith('/users/few/'), status: 503, times: 100 });
-    await assert.rejects(
-      h.get('few'),
-      (err: ScoutError) => err.status === 503 && Number(err.headers['retry-after']) > 0,
-    );
+    await assert.rejects(h.get('few'), (err: ScoutError) => err.status === 503 && Number(err.retryAfterSeconds) > 0);
   });
 
   test('simultaneous look-ups of one user share one read', async () => {

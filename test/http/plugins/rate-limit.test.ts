@@ -156,6 +156,16 @@ describe('who a client is', () => {
     assert.equal(paidKey(withoutKey), 'ip:192.0.2.1');
   });
 
+  test('paid budgets read the key by the one Bearer rule: a header it refuses counts by address', () => {
+    const digest = createHash('sha256').update('secret-key').digest('hex');
+    const request = (authorization: string) =>
+      ({ headers: { authorization }, ip: '192.0.2.1' }) as unknown as FastifyRequest;
+    assert.equal(paidKey(request('bearer secret-key')), `k:${digest}`);
+    for (const authorization of ['Bearer  secret-key', 'Bearer\tsecret-key', 'Bearer secret key']) {
+      assert.equal(paidKey(request(authorization)), 'ip:192.0.2.1', JSON.stringify(authorization));
+    }
+  });
+
   test('without TRUST_PROXY a spoofed X-Forwarded-For does not change the client address', async () => {
     const app = await appWith({ RATE_LIMIT_FREE: '2/2' });
     const got: number[] = [];

@@ -128,6 +128,21 @@ describe('A2A at /api/a2a', () => {
     assert.match(body.result.parts[0].text, /sector/);
   });
 
+  test('free skills answer whatever the Authorization header holds (only a paid tool authenticates)', async () => {
+    const body = await rpc(
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: {
+          message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'overview' }] },
+        },
+      },
+      { authorization: 'Bearer  not one token' },
+    );
+    assert.equal(body.result.metadata.skill, 'summary');
+  });
+
   test('malformed JSON is −32700', async () => {
     assert.equal((await rpc('{"jsonrpc":')).error.code, -32700);
   });

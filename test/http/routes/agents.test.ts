@@ -185,6 +185,32 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
     assert.equal(wrong.status, 401);
   });
 
+  test('get_deep_signal 401 carries WWW-Authenticate: Bearer, invalid_token when a key was presented', async () => {
+    const missing = await call({ name: 'get_deep_signal', arguments: { name: 'x' } });
+    assert.equal(missing.headers.get('www-authenticate'), 'Bearer realm="signal-service"');
+    const wrong = await call({ name: 'get_deep_signal', arguments: { name: 'x' } }, { authorization: 'Bearer nope' });
+    assert.equal(wrong.headers.get('www-authenticate'), 'Bearer realm="signal-service", error="invalid_token"');
+  });
+
+  test('get_deep_signal takes the key by the one Bearer rule: any scheme case, exactly one space', async () => {
+    const { key } = await issueKey(svc.service.store.db, { credits: 5, reason: 'test' });
+    const miss = { name: 'get_deep_signal', arguments: { name: 'zzqx none qqzx' } };
+    const lower = await call(miss, { authorization: `bearer ${key}` });
+    assert.equal(lower.status, 200);
+    assert.equal(lower.headers.get('x-credits-balance'), '5');
+    for (const authorization of [`Bearer  ${key}`, `Bearer\t${key}`, `Bearer ${key} extra`]) {
+      const refused = await call(miss, { authorization });
+      assert.equal(refused.status, 401, JSON.stringify(authorization));
+      await refused.arrayBuffer();
+    }
+  });
+
+  test('a free tool answers whatever the Authorization header holds (only the paid tool authenticates)', async () => {
+    const response = await call({ name: 'get_methodology', arguments: {} }, { authorization: 'Bearer  malformed' });
+    assert.equal(response.status, 200);
+    await response.arrayBuffer();
+  });
+
   test('get_deep_signal with a key answers as the REST route: one credit per hit, misses free, then 402', async () => {
     const { key } = await issueKey(svc.service.store.db, { credits: 2, reason: 'test' });
     const auth = { authorization: `Bearer ${key}` };

@@ -183,6 +183,25 @@ describe('paid Deep Signal and credits routes', () => {
     assert.ok(!Number.isNaN(Date.parse(state.lastConsumedAt)));
   });
 
+  test('the Bearer scheme is case-insensitive', async () => {
+    const key = await newKey(2);
+    for (const scheme of ['bearer', 'BEARER']) {
+      const res = await svc.get('/api/account/credits', { headers: { authorization: `${scheme} ${key.key}` } });
+      assert.equal(res.status, 200, scheme);
+      await res.arrayBuffer();
+    }
+  });
+
+  test('a key not separated from the scheme by exactly one space → 401 invalid_token', async () => {
+    const key = await newKey(2);
+    for (const authorization of [`Bearer  ${key.key}`, `Bearer\t${key.key}`, `Bearer ${key.key} extra`]) {
+      const res = await svc.get('/api/account/credits', { headers: { authorization } });
+      assert.equal(res.status, 401, JSON.stringify(authorization));
+      assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="signal-service", error="invalid_token"');
+      await res.arrayBuffer();
+    }
+  });
+
   test('GET /api/account/credits without a key → 401', async () => {
     const res = await svc.get('/api/account/credits');
     assert.equal(res.status, 401);

@@ -70,6 +70,25 @@ describe('MCP over Streamable HTTP at /api/mcp/rpc', () => {
     }
   });
 
+  test('get_deep_signal takes the key by the one Bearer rule: any scheme case, exactly one space', async () => {
+    const { key } = await issueKey(svc.service.store.db, { credits: 1, reason: 'test' });
+    const miss = { name: 'get_deep_signal', arguments: { name: 'zzqx none qqzx' } };
+    const lower = await connect(svc, { authorization: `bearer ${key}` });
+    try {
+      assert.deepEqual(((await lower.callTool(miss)) as Json).structuredContent, { found: false, charged: 0 });
+    } finally {
+      await lower.close();
+    }
+    const spaced = await connect(svc, { authorization: `Bearer  ${key}` });
+    try {
+      const refused = (await spaced.callTool(miss)) as Json;
+      assert.equal(refused.isError, true);
+      assert.match(refused.content[0].text, /^401 Unauthorized: The credit-pack key is not valid/);
+    } finally {
+      await spaced.close();
+    }
+  });
+
   test('GET is 405 (a stateless server opens no event stream)', async () => {
     const response = await fetch(`${svc.url}/api/mcp/rpc`, { headers: { accept: 'text/event-stream' } });
     assert.equal(response.status, 405);

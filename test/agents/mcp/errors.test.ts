@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ServiceError } from '../../../src/domain/errors.js';
+import { errorText, jsonRpcError, toolErrorResult } from '../../../src/agents/mcp/errors.js';
+
+describe('a service error in MCP', () => {
+  test('its text is status, title and detail', () => {
+    assert.equal(
+      errorText(new ServiceError('insufficient-credits', 'No credit left.')),
+      '402 Payment Required: No credit left.',
+    );
+  });
+
+  test('its text without a detail is status and title', () => {
+    assert.equal(errorText(new ServiceError('internal')), '500 Internal Server Error');
+  });
+
+  test('a failed tool call is an isError result carrying the text', () => {
+    assert.deepEqual(toolErrorResult(new ServiceError('credentials-missing', 'Send a key.')), {
+      isError: true,
+      content: [{ type: 'text', text: '401 Unauthorized: Send a key.' }],
+    });
+  });
+
+  test('a failed resource read with a 4xx error is JSON-RPC invalid params (−32602)', () => {
+    const error = jsonRpcError(new ServiceError('invalid-arguments', 'name is too long.'));
+    assert.ok(error instanceof McpError);
+    assert.equal(error.code, ErrorCode.InvalidParams);
+    assert.match(error.message, /400 Bad Request: name is too long\./);
+  });
+
+  test('a failed resource read with a 5xx error is JSON-RPC internal error (−32603)', () => {
+    const error = jsonRpcError(new ServiceError('github-unavailable', 'Later.'));
+    assert.equal(error.code, ErrorCode.InternalError);
+  });
+});
