@@ -41,7 +41,8 @@ import { scoutIndexPage, scoutProblemPage, scoutReceiptsPage } from '../../web/p
 import { PUBLIC_CACHE, renderedSender, sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { commonHeaders } from '../plugins/headers.js';
-import { HttpProblem, unavailable } from '../problem.js';
+import { ServiceError } from '../../domain/errors.js';
+import { problemResponse, unavailable } from '../problem.js';
 
 const HTML = 'text/html; charset=utf-8';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -246,9 +247,9 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
       try {
         input = scoutReceiptsPage(await ctx.services.scout.receipts(username));
       } catch (err) {
-        if (!(err instanceof HttpProblem)) throw err;
+        if (!(err instanceof ServiceError)) throw err;
         status = err.status;
-        reply.headers(err.headers);
+        reply.headers(problemResponse(err, undefined).headers);
         input = scoutProblemPage(username, err.status, err.detail ?? err.title);
       }
       return reply
