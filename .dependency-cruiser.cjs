@@ -45,10 +45,18 @@ module.exports = {
     },
     {
       name: 'services-do-not-know-surfaces',
-      comment: 'Services return typed results and errors; turning them into HTTP, MCP or HTML is a surface\'s job.',
+      comment: "Services return typed results and errors; turning them into HTTP, MCP or HTML is a surface's job.",
       severity: 'error',
       from: { path: '^src/(domain|schemas|store|pipeline|snapshot|core|payments|github|content|runtime)/' },
       to: { path: SURFACES },
+    },
+    {
+      name: 'agents-and-pages-stand-alone',
+      comment:
+        'The agent surfaces and the web pages do not depend on the HTTP layer that mounts them (or on each other).',
+      severity: 'error',
+      from: { path: '^src/(agents|web)/' },
+      to: { path: '^src/(http|cli)/' },
     },
     {
       name: 'only-entry-points-build-the-app',

@@ -69,6 +69,13 @@ export interface App {
   close(): Promise<void>;
 }
 
+/**
+ * What every surface receives — REST routes, agent tools, A2A, MCP, pages: the application's configuration, store,
+ * current period's holder, services and logger. Surfaces log through `log`, naming the request id (`reqId`)
+ * themselves: Fastify has no logger (see buildServer), so `request.log` logs nothing.
+ */
+export type AppContext = Pick<App, 'config' | 'store' | 'holder' | 'log' | 'services'>;
+
 export interface AppOptions {
   /** A store already being opened (the CLI starts it before loading the server's code); opened here otherwise. */
   opening?: OpeningStore;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { codeForStatus, ServiceError, type FieldIssue } from '../domain/errors.js';
-import type { AppContext } from '../http/context.js';
+import type { AppContext } from '../app.js';
 import { authenticate, authenticateKey } from '../payments/authenticate.js';
 import { findTool, type AnyAgentTool, type ToolEnv } from './registry.js';
 

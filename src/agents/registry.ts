@@ -3,7 +3,7 @@ import { diligenceDossier } from '../core/diligence/dossier.js';
 import { buildMethodology } from '../core/methodology.js';
 import { signalsSummary } from '../core/summary.js';
 import { ServiceError, type Outcome } from '../domain/errors.js';
-import { currentSnapshot, type AppContext } from '../http/context.js';
+import type { AppContext } from '../app.js';
 import type { KeyAccount } from '../payments/keys.js';
 import { paidDeepSignal } from '../payments/paid-deep-signal.js';
 import { DiligenceResponse } from '../schemas/answers.js';
@@ -128,7 +128,7 @@ async function deepSignalTool(name: string, env: ToolEnv): Promise<DeepSignal | 
   if (!authenticated.ok) throw authenticated.error;
   const answer = await paidDeepSignal({
     db: ctx.store.db,
-    snapshot: currentSnapshot(ctx),
+    snapshot: ctx.holder.published(),
     readHistory: startupHistory,
     account: authenticated.value,
     name,
@@ -150,7 +150,7 @@ export const agentTools = [
     rest: { method: 'GET', path: '/api/signals.json', note: 'The `trending` array of the response.' },
     paid: false,
     handler: (_args, { ctx }) => {
-      const snapshot = currentSnapshot(ctx);
+      const snapshot = ctx.holder.published();
       return { period: snapshot.meta.period, startups: snapshot.trending.map((s) => s.startup) };
     },
   }),
@@ -163,7 +163,7 @@ export const agentTools = [
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The entry of `sectors` whose slug is `sector`.' },
     paid: false,
-    handler: ({ sector }, { ctx }) => sectorsOf(currentSnapshot(ctx)).find((s) => s.slug === sector)!,
+    handler: ({ sector }, { ctx }) => sectorsOf(ctx.holder.published()).find((s) => s.slug === sector)!,
   }),
   tool({
     name: 'get_startup_signal',
@@ -176,7 +176,7 @@ export const agentTools = [
     rest: { method: 'GET', path: '/api/signal', note: 'Argument `name` maps to the `company` query parameter.' },
     paid: false,
     handler: ({ name }, { ctx }) => {
-      const match = currentSnapshot(ctx).matcher.best(name);
+      const match = ctx.holder.published().matcher.best(name);
       return match ? { found: true, startup: match.item.startup } : { found: false };
     },
   }),
@@ -197,7 +197,7 @@ export const agentTools = [
     // returns the same body as a normal result.
     handler: ({ company }, { ctx }) => {
       if (!company.trim()) throw new ServiceError('invalid-arguments', 'company must not be blank.');
-      return diligenceDossier(currentSnapshot(ctx), ctx.config.baseUrl, company.trim()).body;
+      return diligenceDossier(ctx.holder.published(), ctx.config.baseUrl, company.trim()).body;
     },
     outputSchema: outputOf(DiligenceResponse),
   }),
@@ -211,7 +211,7 @@ export const agentTools = [
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The `meta` object of the response, plus format URLs.' },
     paid: false,
-    handler: (_args, { ctx }) => signalsSummary(currentSnapshot(ctx), ctx.config.baseUrl),
+    handler: (_args, { ctx }) => signalsSummary(ctx.holder.published(), ctx.config.baseUrl),
   }),
   tool({
     name: 'get_scout_receipts',

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { ServiceError } from '../domain/errors.js';
 import type { Database } from '../store/schema.js';
 import { listPeriods } from '../store/periods.js';
 import { periodInfo, loadSnapshot } from './load.js';
@@ -26,6 +27,16 @@ export class SnapshotHolder {
 
   get current(): Snapshot | undefined {
     return this.snapshot;
+  }
+
+  /** The current snapshot, for a request that needs one: while no period is published yet, a 503 'unavailable'. */
+  published(): Snapshot {
+    if (this.snapshot) return this.snapshot;
+    throw new ServiceError(
+      'unavailable',
+      'No period has been published yet. Run `signal-service pipeline run` or enable DEMO_DATA.',
+      { retryAfterSeconds: 30 },
+    );
   }
 
   /**
