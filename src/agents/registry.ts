@@ -13,7 +13,6 @@ import { GITHUB_USERNAME_PATTERN, GITHUB_USERNAME_SCHEMA_PATTERN, SECTOR_SLUGS, 
 import { ScoutReceipts } from '../schemas/scout.js';
 import { Meta, Period, Sector, Startup } from '../schemas/signals.js';
 import { derive, type Snapshot } from '../snapshot/snapshot.js';
-import { startupHistory } from '../snapshot/history.js';
 
 /**
  * The eight agent tools, declared once. MCP tools (stdio and HTTP), the OpenAI / Anthropic / Gemini function
@@ -129,7 +128,6 @@ async function deepSignalTool(name: string, env: ToolEnv): Promise<DeepSignal | 
   const answer = await paidDeepSignal({
     db: ctx.store.db,
     snapshot: ctx.holder.published(),
-    readHistory: startupHistory,
     account: authenticated.value,
     name,
   });

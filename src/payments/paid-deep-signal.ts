@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { deepSignal, type HistoryReader } from '../core/deep-signal/index.js';
+import { deepSignal } from '../core/deep-signal/index.js';
 import { codeForStatus, fail, SERVICE_ERRORS, ServiceError, succeed, type Outcome } from '../domain/errors.js';
 import type { DeepSignal, DeepSignalMiss } from '../schemas/deep-signal.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
@@ -39,7 +39,6 @@ export interface PaidAnswer {
 export interface PaidCall {
   db: Executor;
   snapshot: Snapshot;
-  readHistory: HistoryReader;
   account: { id: string; balance: number };
   name: string;
   idempotencyKey?: string | undefined;
@@ -78,7 +77,7 @@ export async function paidDeepSignal(call: PaidCall): Promise<PaidAnswer> {
 }
 
 async function answerOnce(call: PaidCall, db: Executor = call.db): Promise<PaidAnswer> {
-  const result = await deepSignal(call.snapshot, call.readHistory, call.name);
+  const result = await deepSignal(call.snapshot, call.name);
   if (!result.found) return answered(result.body, call.account.balance);
   const charge = await chargeOneCredit(db, call.account.id, `deep-signal:${result.startup.login}`);
   if (!charge.charged) return noCredit();
@@ -143,7 +142,7 @@ async function answerIdempotently(call: PaidCall, key: string): Promise<PaidAnsw
   const earlier = await findRecorded(call.db, call.account.id, key);
   if (earlier) return replay(earlier, hash);
   // Build the payload before the transaction (reading history outside it keeps the transaction to a few statements).
-  const result = await deepSignal(call.snapshot, call.readHistory, call.name);
+  const result = await deepSignal(call.snapshot, call.name);
   let charged = false;
   try {
     const answer = await call.db.transaction().execute(async (trx) => {

@@ -80,12 +80,18 @@ export interface Snapshot {
  * stored periods, every startup's chart series. Unfiltered: `snapshot/history.ts` limits them to the periods the
  * snapshot knows and keeps each read once per snapshot.
  */
+/** What a stored period's row says about a startup's rank (the columns a resolved market reads). */
+export type RankRow = Pick<
+  PeriodStartupRow,
+  'org_login' | 'sector' | 'rank_overall' | 'rank_in_sector' | 'score_composite' | 'startup'
+>;
+
 export interface PeriodSource {
   trendingHistory(): Promise<TrendingRow[]>;
   startupHistory(login: string): Promise<StartupPeriodRow[]>;
   series(): Promise<Map<string, StartupSeries>>;
   /** Every startup of one stored period, in its stored order ([] when that period is not stored). */
-  periodRows(slug: string): Promise<PeriodStartupRow[]>;
+  periodRows(slug: string): Promise<RankRow[]>;
   /** The dataset export's records of the named periods, oldest period first, a page at a time. */
   datasetPages(slugs: readonly string[]): AsyncIterable<DatasetRecord[]>;
 }
@@ -178,65 +184,90 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     signalsJson: rendered(JSON.stringify(response), 'application/json; charset=utf-8'),
     datasetEtag: `"${fingerprint.slice(0, 32)}"`,
     fingerprint,
-    source: input.source ?? ownRowsSource(period, startups),
+    source: input.source ?? memorySource([{ info: period, startups }]),
     derived: new Map(),
   };
   return snapshot;
 }
 
-/** The source of a period with no store behind it: its history is its own rows. */
-function ownRowsSource(period: PeriodInfo, startups: readonly SnapshotStartup[]): PeriodSource {
+/** One stored period's startups as a source built in memory holds them. */
+export interface MemoryPeriod {
+  info: PeriodInfo;
+  startups: readonly Omit<SnapshotStartup, 'json'>[];
+}
+
+/**
+ * A source over periods held in memory, oldest first (a snapshot built without a store: tests, benchmarks, the
+ * evaluation harness). Without a list of earlier periods, a period's history is its own rows.
+ */
+export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
+  const bySlug = new Map(periods.map((p) => [p.info.slug, p]));
   return {
     trendingHistory: async () =>
-      startups
-        .filter((s) => s.rankOverall !== null && s.rankOverall <= TRENDING_SIZE)
-        .sort((a, b) => a.rankOverall! - b.rankOverall!)
-        .map((s) => ({
-          period: period.slug,
-          login: s.login,
-          rank: s.rankOverall!,
-          sector: s.sector,
-          startup: s.startup,
-        })),
-    startupHistory: async (login) =>
-      startups
-        .filter((s) => s.login === login)
-        .map((s) => ({
-          period: period.slug,
-          periodName: period.name,
-          sector: s.sector,
-          rankOverall: s.rankOverall,
-          rankInSector: s.rankInSector,
-          compositeScore: s.scores.composite,
-          startup: s.startup,
-        })),
-    series: async () =>
-      new Map(
-        startups.map((s) => [
-          s.login.toLowerCase(),
-          {
-            periods: [period.slug],
-            commits: [s.startup.commitVelocity14d],
-            contributors: [s.startup.contributors],
-            ranks: [s.rankOverall],
-          },
-        ]),
+      periods.flatMap(({ info, startups }) =>
+        startups
+          .filter((s) => s.rankOverall !== null && s.rankOverall <= TRENDING_SIZE)
+          .sort((a, b) => a.rankOverall! - b.rankOverall!)
+          .map((s) => ({
+            period: info.slug,
+            login: s.login,
+            rank: s.rankOverall!,
+            sector: s.sector,
+            startup: s.startup,
+          })),
       ),
-    // Only rows of other periods are ever asked for, and an in-memory period has none stored.
-    periodRows: async () => [],
-    async *datasetPages(slugs) {
-      if (!slugs.includes(period.slug)) return;
-      yield startups.map((s) => ({
-        period: period.slug,
-        periodName: period.name,
-        org: s.login,
+    startupHistory: async (login) =>
+      periods.flatMap(({ info, startups }) =>
+        startups
+          .filter((s) => s.login === login)
+          .map((s) => ({
+            period: info.slug,
+            periodName: info.name,
+            sector: s.sector,
+            rankOverall: s.rankOverall,
+            rankInSector: s.rankInSector,
+            compositeScore: s.scores.composite,
+            startup: s.startup,
+          })),
+      ),
+    series: async () => {
+      const series = new Map<string, StartupSeries>();
+      for (const { info, startups } of periods)
+        for (const s of startups) {
+          const key = s.login.toLowerCase();
+          let one = series.get(key);
+          if (!one) series.set(key, (one = { periods: [], commits: [], contributors: [], ranks: [] }));
+          one.periods.push(info.slug);
+          one.commits.push(s.startup.commitVelocity14d);
+          one.contributors.push(s.startup.contributors);
+          one.ranks.push(s.rankOverall);
+        }
+      return series;
+    },
+    periodRows: async (slug) =>
+      (bySlug.get(slug)?.startups ?? []).map((s) => ({
+        org_login: s.login,
         sector: s.sector,
-        rank: s.rankOverall,
-        sectorRank: s.rankInSector,
-        compositeScore: s.scores.composite,
-        synthetic: isSyntheticDataset(period.dataset),
-        ...s.startup,
-      }));
+        rank_overall: s.rankOverall,
+        rank_in_sector: s.rankInSector,
+        score_composite: s.scores.composite,
+        startup: s.startup,
+      })),
+    async *datasetPages(slugs) {
+      for (const { info, startups } of periods) {
+        if (!slugs.includes(info.slug)) continue;
+        yield startups.map((s) => ({
+          period: info.slug,
+          periodName: info.name,
+          org: s.login,
+          sector: s.sector,
+          rank: s.rankOverall,
+          sectorRank: s.rankInSector,
+          compositeScore: s.scores.composite,
+          synthetic: isSyntheticDataset(info.dataset),
+          ...s.startup,
+        }));
+      }
     },
   };
 }

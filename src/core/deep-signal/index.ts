@@ -1,5 +1,6 @@
 import type { SignalEvidence } from '../../pipeline/types.js';
 import type { DeepSignal, DeepSignalMiss } from '../../schemas/deep-signal.js';
+import { startupHistory } from '../../snapshot/history.js';
 import { derive, type Snapshot, type SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { StartupPeriodRow } from '../../store/history.js';
 import { CREDITS_PER_MATCHED_CALL, CREDITS_PER_MISS } from '../pricing.js';
@@ -15,9 +16,6 @@ export { composite, sectorPercentile, sectorStandings } from './scores.js';
  * credit route, x402, MCP, A2A, /api/agent/call). It charges nothing itself: a hit says what it costs in `charged`
  * (CREDITS_PER_MATCHED_CALL) and the caller takes the payment before it answers; a miss costs CREDITS_PER_MISS.
  */
-
-/** Reads one startup's stored periods, oldest first, as of a snapshot (`startupHistory` in snapshot/history.ts). */
-export type HistoryReader = (snapshot: Snapshot, login: string) => Promise<readonly StartupPeriodRow[]>;
 
 export type DeepSignalResult =
   { found: true; startup: SnapshotStartup; body: DeepSignal } | { found: false; body: DeepSignalMiss };
@@ -49,14 +47,10 @@ export function historyEntries(rows: readonly StartupPeriodRow[]): DeepSignal['h
 }
 
 /** The payload for a startup already found (for callers that matched it themselves). */
-export async function deepSignalFor(
-  snapshot: Snapshot,
-  readHistory: HistoryReader,
-  startup: SnapshotStartup,
-): Promise<DeepSignal> {
+export async function deepSignalFor(snapshot: Snapshot, startup: SnapshotStartup): Promise<DeepSignal> {
   const standing = sectorStandings(snapshot).get(startup);
   if (!standing) throw new Error(`${startup.login} is not a startup of this snapshot`);
-  const rows = await readHistory(snapshot, startup.login);
+  const rows = await startupHistory(snapshot, startup.login);
   const st = startup.startup;
   return {
     found: true,
@@ -86,25 +80,18 @@ export async function deepSignalFor(
 }
 
 /**
- * Payloads are a pure function of the snapshot and the stored history as of it, so each is built once per snapshot,
- * reader and startup and shared (frozen) afterwards; the cache is part of the snapshot's derived state.
+ * Payloads are a pure function of the snapshot and the stored history as of it, so each is built once per snapshot
+ * and startup and shared (frozen) afterwards; the cache is part of the snapshot's derived state.
  */
-const builtPerReader = derive(() => new WeakMap<HistoryReader, Map<SnapshotStartup, Promise<DeepSignal>>>());
+const built = derive(() => new Map<SnapshotStartup, Promise<DeepSignal>>());
 
-function cachedDeepSignal(
-  snapshot: Snapshot,
-  readHistory: HistoryReader,
-  startup: SnapshotStartup,
-): Promise<DeepSignal> {
-  const perReader = builtPerReader(snapshot);
-  let bodies = perReader.get(readHistory);
-  if (!bodies) perReader.set(readHistory, (bodies = new Map()));
+function cachedDeepSignal(snapshot: Snapshot, startup: SnapshotStartup): Promise<DeepSignal> {
+  const bodies = built(snapshot);
   let body = bodies.get(startup);
   if (!body) {
-    const pending = deepSignalFor(snapshot, readHistory, startup).then(deepFreeze);
-    const owner = bodies;
+    const pending = deepSignalFor(snapshot, startup).then(deepFreeze);
     pending.catch(() => {
-      if (owner.get(startup) === pending) owner.delete(startup);
+      if (bodies.get(startup) === pending) bodies.delete(startup);
     });
     bodies.set(startup, (body = pending));
   }
@@ -124,12 +111,8 @@ function deepFreeze<T>(value: T): T {
  * `{found: false, charged: 0}`. A name the matcher cannot use (blank, punctuation only) is a miss. The payload is
  * frozen and shared between calls: copy it before changing it.
  */
-export async function deepSignal(
-  snapshot: Snapshot,
-  readHistory: HistoryReader,
-  name: string,
-): Promise<DeepSignalResult> {
+export async function deepSignal(snapshot: Snapshot, name: string): Promise<DeepSignalResult> {
   const match = snapshot.matcher.best(name);
   if (!match) return { found: false, body: DEEP_SIGNAL_MISS };
-  return { found: true, startup: match.item, body: await cachedDeepSignal(snapshot, readHistory, match.item) };
+  return { found: true, startup: match.item, body: await cachedDeepSignal(snapshot, match.item) };
 }

@@ -5,7 +5,6 @@ import { paidDeepSignal } from '../../payments/paid-deep-signal.js';
 import { creditState } from '../../payments/ledger.js';
 import { DeepSignal, DeepSignalMiss, DeepSignalRequest } from '../../schemas/deep-signal.js';
 import { CreditState } from '../../schemas/credits.js';
-import { startupHistory } from '../../snapshot/history.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { CREDIT_KEY_SECURITY, creditAccountOf, creditKeyHook } from '../credit-key.js';
 import { errorResponses } from '../openapi.js';
@@ -47,7 +46,6 @@ const PAID_ROUTE = { rateLimit: 'paid' } as unknown as FastifyContextConfig;
  */
 export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const readHistory = startupHistory;
   const authenticate = creditKeyHook(ctx);
   const purchaseUrl = siteUrls(ctx.config.baseUrl).api('/agents/credits');
 
@@ -80,7 +78,6 @@ export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       const answer = await paidDeepSignal({
         db: ctx.store.db,
         snapshot: currentSnapshot(ctx),
-        readHistory,
         account,
         name: request.body.name,
         idempotencyKey: request.headers['idempotency-key'],

@@ -16,7 +16,6 @@ import {
 } from '../../schemas/deep-signal.js';
 import type { PaidLookup } from '../../payments/x402/pay-per-call.js';
 import { X402PaymentRequired } from '../../schemas/payments.js';
-import { startupHistory } from '../../snapshot/history.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
 import { unavailable } from '../problem.js';
@@ -45,7 +44,6 @@ export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise
       })
     : undefined;
   const facilitator = httpFacilitator({ url: config.x402FacilitatorUrl, headers: config.x402FacilitatorHeaders });
-  const readHistory = startupHistory;
 
   r.post(
     X402_PATH,
@@ -94,7 +92,7 @@ export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise
       const raw = request.headers['x-payment'];
       const header = Array.isArray(raw) ? raw.join(',') : raw;
       const lookup: PaidLookup<DeepSignalBody, DeepSignalMissBody> = async (name) => {
-        const result = await deepSignal(snapshot, readHistory, name);
+        const result = await deepSignal(snapshot, name);
         return result.found ? { found: true, startup: result.startup.login, body: result.body } : result;
       };
       const outcome = await payPerCall(

@@ -1,6 +1,12 @@
 import { SYNTHETIC_DATASET } from '../../domain/datasets.js';
 import { recordMetrics } from '../rank.js';
-import { buildSnapshot, type PeriodInfo, type Snapshot } from '../../snapshot/snapshot.js';
+import {
+  buildSnapshot,
+  memorySource,
+  type MemoryPeriod,
+  type PeriodInfo,
+  type Snapshot,
+} from '../../snapshot/snapshot.js';
 import { DEMO_DATASET_NAME, type DemoDataset } from './generate.js';
 
 export interface DatasetSnapshotOptions {
@@ -13,8 +19,8 @@ export interface DatasetSnapshotOptions {
 
 /**
  * A generated dataset as the snapshot the server would load after publishing it, built in memory (no database): its
- * periods as stored period records (published weekly from 2026-01-05), and the latest period's ranked startups.
- * For evaluation sets, benchmarks and tests of everything computed from a snapshot.
+ * periods as stored period records (published weekly from 2026-01-05), the latest period's ranked startups, and every
+ * week as its stored history (an in-memory source). For evaluation sets, benchmarks and tests of everything computed from a snapshot.
  */
 export function datasetSnapshot(
   generated: DemoDataset,
@@ -29,12 +35,10 @@ export function datasetSnapshot(
     contentHash: `${options.hashPrefix}-${i}`,
     startupsTracked: ranked.startups.length,
   }));
-  const latest = generated.periods.at(-1)!;
-  const snapshot = buildSnapshot({
-    baseUrl: options.baseUrl,
-    period: periods.at(-1)!,
-    periods,
-    startups: latest.ranked.startups.map((s) => ({
+  // Every generated week, as the store would hold it after publishing them all: the snapshot's history.
+  const stored: MemoryPeriod[] = generated.periods.map(({ ranked }, i) => ({
+    info: periods[i]!,
+    startups: ranked.startups.map((s) => ({
       login: s.login,
       sector: s.sector,
       startup: s.startup,
@@ -44,6 +48,13 @@ export function datasetSnapshot(
       rankInSector: s.rankInSector,
       metrics: recordMetrics(s),
     })),
+  }));
+  const snapshot = buildSnapshot({
+    baseUrl: options.baseUrl,
+    period: periods.at(-1)!,
+    periods,
+    startups: stored.at(-1)!.startups.slice(),
+    source: memorySource(stored),
   });
   return { snapshot, periods };
 }

@@ -3,10 +3,10 @@ import { describe, test } from 'node:test';
 import { deepSignal } from '../../../src/core/deep-signal/index.js';
 import { sectorInfo } from '../../../src/domain/sectors.js';
 import { DeepSignal } from '../../../src/schemas/deep-signal.js';
-import type { SnapshotStartup } from '../../../src/snapshot/snapshot.js';
+import type { Snapshot, SnapshotStartup } from '../../../src/snapshot/snapshot.js';
 import { demoWeeks } from './fixtures.js';
 
-const { snapshot, readHistory, periods } = demoWeeks();
+const { snapshot, periods } = demoWeeks();
 const sectorList = (s: SnapshotStartup) => snapshot.bySector.get(s.sector)!;
 const middle = (list: SnapshotStartup[]) => list[Math.floor(list.length / 2)]!;
 
@@ -18,7 +18,7 @@ function pct(values: number[], v: number): number {
 }
 
 async function hit(name: string) {
-  const result = await deepSignal(snapshot, readHistory, name);
+  const result = await deepSignal(snapshot, name);
   assert.equal(result.found, true, `expected ${name} to be found`);
   return result as Extract<typeof result, { found: true }>;
 }
@@ -201,36 +201,48 @@ describe('deepSignal', () => {
     const target = middle(snapshot.bySector.get('hr-tech')!);
     const typo = `${target.startup.name.toUpperCase()}x`;
     const expected = snapshot.matcher.best(typo)?.item;
-    const result = await deepSignal(snapshot, readHistory, typo);
+    const result = await deepSignal(snapshot, typo);
     assert.equal(result.found ? result.startup : undefined, expected);
     assert.equal((await hit(target.login)).startup, target);
   });
 
   test('an untracked name is a miss that charges nothing', async () => {
     for (const name of ['Zzqx Vvwk Nonexistent', '!!!', '   ']) {
-      const result = await deepSignal(snapshot, readHistory, name);
+      const result = await deepSignal(snapshot, name);
       assert.deepEqual(result.body, { found: false, charged: 0 });
     }
   });
 });
 
 describe('deepSignal payload cache', () => {
-  test('a payload is built once per snapshot and reader, and shared frozen', async () => {
-    const weeks = demoWeeks({ startups: 45, periods: 3 });
-    let reads = 0;
-    const counting: typeof weeks.readHistory = (s, login) => {
-      reads++;
-      return weeks.readHistory(s, login);
+  /** A demo snapshot whose source counts the history reads it answers. */
+  function counted(counter: { reads: number }): Snapshot {
+    const { snapshot } = demoWeeks({ startups: 45, periods: 3 });
+    const source = snapshot.source;
+    return {
+      ...snapshot,
+      derived: new Map(),
+      source: {
+        ...source,
+        startupHistory: (login) => {
+          counter.reads++;
+          return source.startupHistory(login);
+        },
+      },
     };
-    const name = weeks.snapshot.startups[4]!.startup.name;
-    const first = await deepSignal(weeks.snapshot, counting, name);
-    const second = await deepSignal(weeks.snapshot, counting, name);
+  }
+
+  test('a payload is built once per snapshot, and shared frozen', async () => {
+    const counter = { reads: 0 };
+    const own = counted(counter);
+    const name = own.startups[4]!.startup.name;
+    const first = await deepSignal(own, name);
+    const second = await deepSignal(own, name);
     assert.ok(first.found && second.found && first.startup === second.startup);
-    assert.equal(reads, 1);
+    assert.equal(counter.reads, 1);
     assert.equal(first.body, second.body);
     assert.ok(Object.isFrozen(first.body) && Object.isFrozen((first.body as { history: object }).history));
-    const other = demoWeeks({ startups: 45, periods: 3 });
-    await deepSignal(other.snapshot, counting, name);
-    assert.equal(reads, 2, 'a new snapshot reads again');
+    await deepSignal(counted(counter), name);
+    assert.equal(counter.reads, 2, 'a new snapshot reads again');
   });
 });
