@@ -54,14 +54,14 @@ export async function startService(
   };
   // Node's own start and the loading of the code, up to here.
   logger.debug({ phase: 'load code', ms: Math.round(mark.wall), cpuMs: Math.round(mark.cpu) }, 'start phase');
-  const { store, ready } = options.opening ?? createStore(storeOptions(config));
+  const { store, ready } = options.opening ?? createStore(storeOptions(config.database));
   ready.catch(() => {}); // awaited (and reported) below
   // A first start on a new embedded data directory: make the demo dataset now, on this core, while the database's
   // host process initialises its cluster on the other one (the dataset is deterministic, so it is the one
   // seedDemoIfEmpty would make; it is written only if the store turns out to be empty).
   const early =
-    config.demoData && !config.databaseUrl && !clusterInitialised(config.dataDir)
-      ? (await import('./pipeline/demo/seed.js')).generateDemo({ seed: config.demoSeed })
+    config.demo.enabled && !config.database.url && !clusterInitialised(config.database.dataDir)
+      ? (await import('./pipeline/demo/seed.js')).generateDemo({ seed: config.demo.seed })
       : undefined;
   if (early) phase('generate demo data (while the database initialises)');
   let limiterRedis: Redis | undefined;
@@ -72,17 +72,17 @@ export async function startService(
     // Redis and the HTTP server need neither the database nor the period: they are set up while the embedded
     // database's host process starts (its queries wait for it), and the period is loaded into the holder after.
     const probes: ReadinessProbe[] = [];
-    if (config.redisUrl) {
+    if (config.redis.url) {
       // The Redis client is loaded only when one is configured (about 50 ms of the start otherwise).
       const { createRedis, pingRedis } = await import('./store/redis.js');
-      const shared = createRedis(config.redisUrl);
+      const shared = createRedis(config.redis.url);
       redis = shared;
       await pingRedis(shared).catch((err) => logger.warn({ err }, 'redis is not reachable yet'));
       probes.push({ name: 'redis', check: () => pingRedis(shared) });
       // Rate-limit counters get their own connection: commands batched per tick, and a short timeout so a Redis that
       // hangs sends the decision to local memory quickly.
-      if (config.rateLimit) {
-        const limiter = createRedis(config.redisUrl, { commandTimeout: 500, enableAutoPipelining: true });
+      if (config.rateLimiting.enabled) {
+        const limiter = createRedis(config.redis.url, { commandTimeout: 500, enableAutoPipelining: true });
         limiterRedis = limiter;
         limiter.on('ready', () => logger.info('rate limits are shared through redis'));
         await limiter
@@ -104,29 +104,29 @@ export async function startService(
     phase('migrate');
     watchPipelineMetrics(() => pipelineFigures(store.db));
     // The demo generator is loaded only for an empty store (seedDemoIfEmpty checks again, under a lock).
-    if (config.demoData && (await countPeriods(store.db)) === 0) {
+    if (config.demo.enabled && (await countPeriods(store.db)) === 0) {
       const { seedDemoIfEmpty } = await import('./pipeline/demo/seed.js');
-      const written = await seedDemoIfEmpty(store.db, { seed: config.demoSeed }, early);
+      const written = await seedDemoIfEmpty(store.db, { seed: config.demo.seed }, early);
       if (written > 0) logger.info({ periods: written }, 'loaded the synthetic demo dataset');
       phase(early ? 'store demo data' : 'generate and store demo data');
     }
-    const first = await loadSnapshot(store.db, config.baseUrl);
+    const first = await loadSnapshot(store.db, config.server.baseUrl);
     if (first) holder.provide(first);
     else logger.warn('no period is published yet; data routes answer 503 until one is');
     phase('load snapshot');
 
     const stopPolling = startPeriodPoller({
       db: store.db,
-      baseUrl: config.baseUrl,
+      baseUrl: config.server.baseUrl,
       holder,
-      intervalMs: config.periodPollMs,
+      intervalMs: config.periods.pollMs,
       onError: (err) => logger.warn({ err }, 'could not check for a new period'),
       onSwap: (s) =>
         logger.info({ period: s.period.slug, startups: s.startups.length }, 'serving a newly published period'),
     });
-    await server.listen({ port: config.port, host: config.host });
+    await server.listen({ port: config.server.port, host: config.server.host });
     phase('listen');
-    metricsServer = await startMetricsListener(config, logger);
+    metricsServer = await startMetricsListener(config.metrics, logger);
     holder.warmUp(
       (err) => logger.error({ err }, 'could not build a per-period index'),
       (index, ms, cpuMs, longestStepMs) => logger.debug({ index, ms, cpuMs, longestStepMs }, 'per-period index built'),
@@ -135,9 +135,9 @@ export async function startService(
     const address =
       typeof addr === 'object' && addr
         ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
-        : config.baseUrl;
+        : config.server.baseUrl;
     logger.info(
-      { address, baseUrl: config.baseUrl, database: store.mode, period: holder.current?.period.slug },
+      { address, baseUrl: config.server.baseUrl, database: store.mode, period: holder.current?.period.slug },
       'serving',
     );
     let closing: Promise<void> | undefined;

@@ -208,7 +208,7 @@ export const agentTools = [
     // returns the same body as a normal result.
     handler: ({ company }, { ctx }) => {
       if (!company.trim()) throw new HttpProblem(400, 'Bad Request', 'company must not be blank.');
-      return diligenceDossier(currentSnapshot(ctx), ctx.config.baseUrl, company.trim()).body;
+      return diligenceDossier(currentSnapshot(ctx), ctx.config.server.baseUrl, company.trim()).body;
     },
     outputSchema: outputOf(DiligenceResponse),
   }),
@@ -222,7 +222,7 @@ export const agentTools = [
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The `meta` object of the response, plus format URLs.' },
     paid: false,
-    handler: (_args, { ctx }) => signalsSummary(currentSnapshot(ctx), ctx.config.baseUrl),
+    handler: (_args, { ctx }) => signalsSummary(currentSnapshot(ctx), ctx.config.server.baseUrl),
   }),
   tool({
     name: 'get_scout_receipts',
@@ -255,7 +255,7 @@ export const agentTools = [
     annotations: READ,
     rest: { method: 'GET', path: '/api/v1/methodology.json', note: 'The whole document.' },
     paid: false,
-    handler: (_args, { ctx }) => buildMethodology(ctx.config.baseUrl),
+    handler: (_args, { ctx }) => buildMethodology(ctx.config.server.baseUrl),
   }),
   tool({
     name: 'get_deep_signal',

@@ -20,27 +20,28 @@ export interface StdioSession {
  * snapshot the HTTP server reads (the embedded database admits a second process beside a running server).
  */
 async function openInvoker(config: Config, logger: Logger): Promise<{ invoke: ToolInvoker; close(): Promise<void> }> {
-  if (config.signalBaseUrl) {
-    logger.info({ remote: config.signalBaseUrl }, 'signal-mcp: proxying a remote deployment');
-    return { invoke: remoteInvoker(config.signalBaseUrl, config.signalApiKey), close: async () => {} };
+  const { signalBaseUrl, signalApiKey } = config.agents;
+  if (signalBaseUrl) {
+    logger.info({ remote: signalBaseUrl }, 'signal-mcp: proxying a remote deployment');
+    return { invoke: remoteInvoker(signalBaseUrl, signalApiKey), close: async () => {} };
   }
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: 2 });
+  const store = await openStore({ dataDir: config.database.dataDir, databaseUrl: config.database.url, poolSize: 2 });
   try {
     await migrateToLatest(store.db);
-    if (config.demoData) await seedDemoIfEmpty(store.db, { seed: config.demoSeed });
-    const holder = new SnapshotHolder(await loadSnapshot(store.db, config.baseUrl));
+    if (config.demo.enabled) await seedDemoIfEmpty(store.db, { seed: config.demo.seed });
+    const holder = new SnapshotHolder(await loadSnapshot(store.db, config.server.baseUrl));
     const stopPolling = startPeriodPoller({
       db: store.db,
-      baseUrl: config.baseUrl,
+      baseUrl: config.server.baseUrl,
       holder,
-      intervalMs: config.periodPollMs,
+      intervalMs: config.periods.pollMs,
       onError: (err) => logger.warn({ err }, 'signal-mcp: could not check for a new period'),
       onSwap: (s) => logger.info({ period: s.period.slug }, 'signal-mcp: serving a newly published period'),
     });
     const ctx: AppContext = { config, store, holder, log: logger };
     logger.info({ database: store.mode, period: holder.current?.period.slug }, 'signal-mcp: serving local data');
     return {
-      invoke: localInvoker(ctx, config.signalApiKey),
+      invoke: localInvoker(ctx, signalApiKey),
       async close() {
         stopPolling();
         await store.close();

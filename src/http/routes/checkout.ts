@@ -37,22 +37,23 @@ const CheckoutSession = z.object({ id: z.string(), url: z.url() }).meta({ id: 'C
  * Stripe's webhook. Also runs the mail outbox of this instance. Rules live in src/payments/checkout.ts and mail.ts.
  */
 export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const checkout = await createCheckout(ctx.config);
-  const mailer = checkout ? await createMailer(ctx.config) : undefined;
+  const { server, stripe, mail } = ctx.config;
+  const checkout = await createCheckout(stripe, { baseUrl: server.baseUrl, mail: Boolean(mail.smtpUrl) });
+  const mailer = checkout ? await createMailer(mail) : undefined;
   const outbox =
     checkout && mailer
       ? startMailOutbox({
           db: ctx.store.db,
           mailer,
           box: checkout.box,
-          baseUrl: ctx.config.baseUrl,
-          retryMs: ctx.config.mailRetryMs,
+          baseUrl: ctx.config.server.baseUrl,
+          retryMs: mail.retryMs,
           logger: ctx.log,
         })
       : undefined;
   if (outbox) app.addHook('onClose', () => outbox.stop());
   const pageHtml = creditsPage({
-    baseUrl: ctx.config.baseUrl,
+    baseUrl: ctx.config.server.baseUrl,
     checkoutAvailable: Boolean(checkout),
     mail: Boolean(mailer),
   });
@@ -155,7 +156,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           .header('content-type', HTML)
           .header('content-security-policy', CHECKOUT_CSP)
           .header('cache-control', 'no-store')
-          .send(successPage(ctx.config.baseUrl, result));
+          .send(successPage(ctx.config.server.baseUrl, result));
       },
     );
 

@@ -41,7 +41,7 @@ export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const r = app.withTypeProvider<ZodTypeProvider>();
   const readHistory = storeHistoryReader(ctx.store.db);
   const authenticate = creditKeyHook(ctx);
-  const purchaseUrl = siteUrls(ctx.config.baseUrl).api('/agents/credits');
+  const purchaseUrl = siteUrls(ctx.config.server.baseUrl).api('/agents/credits');
   // Idempotency-Key records past their 24 hours are never replayed; drop them hourly so the table stays small.
   const purge = setInterval(() => void purgeExpiredIdempotency(ctx.store.db).catch(() => {}), 3_600_000);
   purge.unref();

@@ -26,17 +26,17 @@ function companyOf(input: CompanyInput): string | undefined {
 export async function diligenceRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Load the diligence corpus and its matcher with each period: a bad data file stops the start.
-  ctx.holder.onSwap((snapshot) => void diligenceUsage(snapshot, ctx.config.baseUrl), 'diligence usage');
+  ctx.holder.onSwap((snapshot) => void diligenceUsage(snapshot, ctx.config.server.baseUrl), 'diligence usage');
 
   const answer = (input: CompanyInput, reply: FastifyReply): void => {
     const snapshot = currentSnapshot(ctx);
     const company = companyOf(input);
     reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', PUBLIC_CACHE);
     if (!company) {
-      reply.code(200).send(JSON.stringify(diligenceUsage(snapshot, ctx.config.baseUrl)));
+      reply.code(200).send(JSON.stringify(diligenceUsage(snapshot, ctx.config.server.baseUrl)));
       return;
     }
-    const result = diligenceDossier(snapshot, ctx.config.baseUrl, company);
+    const result = diligenceDossier(snapshot, ctx.config.server.baseUrl, company);
     reply.header(NAME_MATCH_HEADER, result.how).code(result.status).send(JSON.stringify(result.body));
   };
 

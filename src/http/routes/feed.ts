@@ -18,9 +18,9 @@ import { unavailable } from '../problem.js';
 /** The machine-readable site surfaces: the weekly RSS feed and llms.txt. */
 export async function feedRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { baseUrl } = ctx.config;
+  const { baseUrl } = ctx.config.server;
   const posts = loadBlogPosts();
-  const markets = readMarkets(documentsDir(ctx.config)).markets.map((m) => marketSummary(m, baseUrl));
+  const markets = readMarkets(documentsDir(ctx.config.documents)).markets.map((m) => marketSummary(m, baseUrl));
 
   const feedOf = deriveAsync(async (s: Snapshot) =>
     rendered(

@@ -16,8 +16,8 @@ import { notFound, unavailable } from '../problem.js';
 /** GET /api/markets/{slug}: one prediction market, computed from the current period. */
 export async function marketsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { baseUrl } = ctx.config;
-  const definitions = readMarkets(documentsDir(ctx.config)).markets;
+  const { baseUrl } = ctx.config.server;
+  const definitions = readMarkets(documentsDir(ctx.config.documents)).markets;
   const available = definitions.map((d) => marketSummary(d, baseUrl));
 
   const marketsOf = deriveAsync(async (s: Snapshot) => {

@@ -10,7 +10,7 @@ import { errorResponses } from '../openapi.js';
 export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Index each period when it is loaded, not on the first request after it.
-  ctx.holder.onSwap((snapshot) => siteSearch.warm(snapshot, ctx.config.baseUrl), 'search index');
+  ctx.holder.onSwap((snapshot) => siteSearch.warm(snapshot, ctx.config.server.baseUrl), 'search index');
   r.get(
     '/api/llms-search',
     {
@@ -28,7 +28,7 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promi
     (request, reply) => {
       const { q, type, limit } = request.query;
       const snapshot = currentSnapshot(ctx);
-      const result = siteSearch(snapshot, ctx.config.baseUrl).search(q, { type, limit });
+      const result = siteSearch(snapshot, ctx.config.server.baseUrl).search(q, { type, limit });
       reply.header('cache-control', PUBLIC_CACHE);
       return { query: q, total: result.total, hits: result.hits, synthetic: snapshot.synthetic };
     },
