@@ -24,7 +24,7 @@ if (cluster.isPrimary) {
 } else {
   tuneHeapForServing();
   const config = loadConfig();
-  const service = await startService(config, createLogger(config));
+  const service = await startService(config, createLogger(config.server));
   process.send!('listening');
   process.on('SIGTERM', () => void service.close().then(() => process.exit(0)));
 }

@@ -177,7 +177,7 @@ async function benchSize(count: number): Promise<BenchResult[]> {
     PIPELINE_CONCURRENCY: '8',
     LOG_LEVEL: 'silent',
   });
-  const store = await openPipelineStore(config);
+  const store = await openPipelineStore(config.database);
   await migrateToLatest(store.db);
   const entries: WatchlistEntry[] = Array.from({ length: count }, (_, i) => ({
     login: login(i),
@@ -187,7 +187,7 @@ async function benchSize(count: number): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   try {
     for (const kind of ['full refresh', 'no-change re-run'] as const) {
-      const ctx: PipelineContext = { db: store.db, config, client: createGitHubClient(config), now: () => NOW };
+      const ctx: PipelineContext = { db: store.db, config, client: createGitHubClient(config.github), now: () => NOW };
       await ask(child, 'reset');
       const { value, ms, peakMb } = await measure(async () => {
         const prepared = await prepareRun(ctx, { period: PERIOD, entries, dryRun: false, fullRefresh: false });

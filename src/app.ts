@@ -107,15 +107,19 @@ function periodWarmUps(baseUrl: string): { name: string; build(snapshot: Snapsho
 export async function createApp(config: Config, log: Logger, options: AppOptions = {}): Promise<App> {
   const opening =
     options.opening ??
-    createStore(options.poolSize ? { ...storeOptions(config), poolSize: options.poolSize } : storeOptions(config));
+    createStore(
+      options.poolSize
+        ? { ...storeOptions(config.database), poolSize: options.poolSize }
+        : storeOptions(config.database),
+    );
   const { store, ready } = opening;
   ready.catch(() => {}); // awaited (and reported) by open()
   // A first start on a new embedded data directory: make the demo dataset now, on this core, while the database's
   // host process initialises its cluster on the other one (the dataset is deterministic, so it is the one
   // seedDemoIfEmpty would make; it is written only if the store turns out to be empty).
   const early =
-    config.demoData && !options.snapshot && !config.databaseUrl && !clusterInitialised(config.dataDir)
-      ? (await import('./pipeline/demo/seed.js')).generateDemo({ seed: config.demoSeed })
+    config.demo.enabled && !options.snapshot && !config.database.url && !clusterInitialised(config.database.dataDir)
+      ? (await import('./pipeline/demo/seed.js')).generateDemo({ seed: config.demo.seed })
       : undefined;
 
   const probes: ReadinessProbe[] = [];
@@ -123,17 +127,17 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   let limiterRedis: Redis | undefined;
   const stops: (() => void | Promise<void>)[] = [];
   try {
-    if (config.redisUrl) {
+    if (config.redis.url) {
       // The Redis client is loaded only when one is configured (about 50 ms of the start otherwise).
       const { createRedis, pingRedis } = await import('./store/redis.js');
-      const shared = createRedis(config.redisUrl);
+      const shared = createRedis(config.redis.url);
       redis = shared;
       await pingRedis(shared).catch((err) => log.warn({ err }, 'redis is not reachable yet'));
       probes.push({ name: 'redis', check: () => pingRedis(shared) });
       // Rate-limit counters get their own connection: commands batched per tick, and a short timeout so a Redis that
       // hangs sends the decision to local memory quickly.
-      if (config.rateLimit && options.jobs !== 'period-only') {
-        const limiter = createRedis(config.redisUrl, { commandTimeout: 500, enableAutoPipelining: true });
+      if (config.rateLimiting.enabled && options.jobs !== 'period-only') {
+        const limiter = createRedis(config.redis.url, { commandTimeout: 500, enableAutoPipelining: true });
         limiterRedis = limiter;
         limiter.on('ready', () => log.info('rate limits are shared through redis'));
         await limiter
@@ -146,14 +150,20 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     // The per-period indexes are built once the server listens (warmUp), not during the start.
     holder.deferWarmUp();
     holder.onSwap((s) => setSnapshotPeriod(s.period.slug, s.period.publishedAt), 'metrics period');
-    for (const warm of periodWarmUps(config.baseUrl)) holder.onSwap(warm.build, warm.name);
+    for (const warm of periodWarmUps(config.server.baseUrl)) holder.onSwap(warm.build, warm.name);
 
-    const checkout = options.jobs === 'period-only' ? undefined : await createCheckout(config);
-    const mailer = checkout ? await createMailer(config) : undefined;
+    const checkout =
+      options.jobs === 'period-only'
+        ? undefined
+        : await createCheckout(config.stripe, {
+            baseUrl: config.server.baseUrl,
+            mail: Boolean(config.mail.smtpUrl),
+          });
+    const mailer = checkout ? await createMailer(config.mail) : undefined;
     let kickMail = () => {};
     let scout: ScoutService | undefined;
     const services: AppServices = {
-      markets: new MarketsService(documentsDir(config), config.baseUrl),
+      markets: new MarketsService(documentsDir(config.documents), config.server.baseUrl),
       // Made at first use: its GitHub client is not needed by a start.
       get scout() {
         return (scout ??= new ScoutService(config, store));
@@ -184,13 +194,13 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
           return;
         }
         // The demo generator is loaded only for an empty store (seedDemoIfEmpty checks again, under a lock).
-        if (config.demoData && (await countPeriods(store.db)) === 0) {
+        if (config.demo.enabled && (await countPeriods(store.db)) === 0) {
           const { seedDemoIfEmpty } = await import('./pipeline/demo/seed.js');
-          const written = await seedDemoIfEmpty(store.db, { seed: config.demoSeed }, early);
+          const written = await seedDemoIfEmpty(store.db, { seed: config.demo.seed }, early);
           if (written > 0) log.info({ periods: written }, 'loaded the synthetic demo dataset');
           phase(early ? 'store demo data' : 'generate and store demo data');
         }
-        const first = await loadSnapshot(store.db, config.baseUrl);
+        const first = await loadSnapshot(store.db, config.server.baseUrl);
         if (first) holder.provide(first);
         else log.warn('no period is published yet; data routes answer 503 until one is');
         phase('load snapshot');
@@ -198,9 +208,9 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
         stops.push(
           startPeriodPoller({
             db: store.db,
-            baseUrl: config.baseUrl,
+            baseUrl: config.server.baseUrl,
             holder,
-            intervalMs: config.periodPollMs,
+            intervalMs: config.periods.pollMs,
             onError: (err) => log.warn({ err }, 'could not check for a new period'),
             onSwap: (s) =>
               log.info({ period: s.period.slug, startups: s.startups.length }, 'serving a newly published period'),
@@ -216,8 +226,8 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
             db: store.db,
             mailer,
             box: checkout.box,
-            baseUrl: config.baseUrl,
-            retryMs: config.mailRetryMs,
+            baseUrl: config.server.baseUrl,
+            retryMs: config.mail.retryMs,
             logger: log,
           });
           kickMail = () => outbox.kick();

@@ -2,110 +2,6 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
-/**
- * The whole configuration of the service, read once from the environment at start and passed down.
- * Nothing else in the code base reads `process.env`.
- */
-export interface Config {
-  port: number;
-  host: string;
-  /** Origin (no trailing slash) used for every canonical URL the service prints. */
-  baseUrl: string;
-  dataDir: string;
-  /** Unset: an embedded PostgreSQL (PGlite) in `dataDir`. Set: a PostgreSQL server. */
-  databaseUrl: string | undefined;
-  redisUrl: string | undefined;
-  /** Which peers may set X-Forwarded-For / X-Request-Id: false, true (all), a hop count, or addresses/CIDRs/names. */
-  trustProxy: TrustProxy;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** Load the synthetic demo dataset when the store holds no period yet. */
-  demoData: boolean;
-  demoSeed: string;
-  /** How often a running server looks for a newly published period, in milliseconds. */
-  periodPollMs: number;
-  /** Content of the published documents (changelog, glossary, members, markets…); undefined: the package's content/. */
-  documentsDir: string | undefined;
-  /** GitHub API (the pipeline's collector and the Scout Score). The token is never logged. */
-  githubToken: string | undefined;
-  githubApiUrl: string;
-  /** GitHub HTTP requests in flight at once, per process. */
-  githubConcurrency: number;
-  /** Organisations fetched in one GraphQL query. */
-  githubOrgsPerQuery: number;
-  /** Minimum pause between two GraphQL queries (GitHub asks integrators not to fire them in bursts). */
-  githubQueryIntervalMs: number;
-  /** Base delay of the backoff for 5xx answers and statistics still being computed (202). */
-  githubRetryBaseMs: number;
-  /** Pages of 100 commits read per repository before the collector falls back to GitHub's daily statistics. */
-  githubMaxCommitPages: number;
-  /** The watchlist file `pipeline run` reads when --watchlist is not given. */
-  pipelineWatchlist: string;
-  /** Batches of organisations one pipeline process collects at once. */
-  pipelineConcurrency: number;
-  // Agent surfaces (MCP, A2A, function calling)
-  /** `signal-mcp` proxies this remote deployment instead of serving the embedded data. */
-  signalBaseUrl: string | undefined;
-  /** Credit-pack key `signal-mcp` presents for get_deep_signal. Never logged. */
-  signalApiKey: string | undefined;
-  /** Browser origins allowed to call /api/mcp/rpc besides BASE_URL's own (DNS-rebinding protection). */
-  mcpAllowedOrigins: string[];
-  /** Scout Score (issue 20): how long a user's star history is served from the database before it is revalidated. */
-  scoutCacheTtlSeconds: number;
-  /** Scout Score: pages of 100 stars read per user, oldest first (each page is one GitHub request). */
-  scoutMaxStarPages: number;
-  // Paid Deep Signal: card checkout (Stripe) and key delivery by e-mail (issue 18).
-  /** Stripe secret API key; card checkout is on only when it, the price and the webhook secret are all set. */
-  stripeSecretKey: string | undefined;
-  /** The Stripe Price of the credit pack (100 credits, 19 EUR). */
-  stripePriceId: string | undefined;
-  /** Signing secret of the Stripe webhook endpoint (POST /api/webhooks/stripe). */
-  stripeWebhookSecret: string | undefined;
-  /** Stripe API origin; only tests and proxies change it. */
-  stripeApiUrl: string;
-  /** SMTP server keys are e-mailed through (smtp:// or smtps://, credentials inside); unset: no e-mail. */
-  smtpUrl: string | undefined;
-  /** Sender of those e-mails. */
-  mailFrom: string;
-  /** How often the mail outbox looks for due messages, and the first retry delay (doubling, at most 1 hour). */
-  mailRetryMs: number;
-  // Payments: x402 pay per call and Solana credit packs (issue 19).
-  /** EVM address that receives x402 payments; undefined: the x402 route answers 503. */
-  x402PayTo: string | undefined;
-  x402Network: 'base' | 'base-sepolia';
-  /** The x402 facilitator (its /verify and /settle), no trailing slash. */
-  x402FacilitatorUrl: string;
-  /** Extra headers sent to the facilitator (a mainnet facilitator may need auth); never logged. */
-  x402FacilitatorHeaders: Record<string, string>;
-  /** Wallet that receives Solana stablecoin payments; undefined: both Solana routes answer 503. */
-  solanaPayTo: string | undefined;
-  solanaCluster: 'devnet' | 'testnet' | 'mainnet-beta';
-  /** JSON-RPC endpoint; defaults to the cluster's public endpoint. */
-  solanaRpcUrl: string;
-  /** Stablecoin mint; defaults to the cluster's USDC mint. */
-  solanaMint: string;
-  solanaCommitment: 'confirmed' | 'finalized';
-  // --- Operations (issue 23): rate limits, metrics, access log, database limits ---
-  /** Rate limiting on or off (off only for benchmarks and private deployments). */
-  rateLimit: boolean;
-  /** Per route class: steady requests per minute and burst capacity. */
-  rateLimits: Record<LimitedClass, RateLimitSpec>;
-  /** Prefix of the rate-limit keys in Redis (several deployments can share one Redis). */
-  rateLimitRedisPrefix: string;
-  /** Separate port serving GET /metrics (Prometheus text); undefined: no metrics listener. */
-  metricsPort: number | undefined;
-  metricsHost: string;
-  /** Bearer token that opens GET /metrics on the main port; undefined: not on the main port. */
-  metricsToken: string | undefined;
-  /** One log line per response (method, path, status, duration, request id). */
-  accessLog: boolean;
-  /** Connections one process holds to PostgreSQL. */
-  databasePoolMax: number;
-  /** PostgreSQL aborts a statement running longer than this (server side), and the client gives up too. */
-  databaseStatementTimeoutMs: number;
-  /** Waiting longer than this for a connection answers 503 instead. */
-  databaseConnectTimeoutMs: number;
-}
-
 /** Fastify's trustProxy values: off, on, a hop count, or a list of addresses, CIDR ranges and named ranges. */
 export type TrustProxy = boolean | number | string[];
 
@@ -139,6 +35,8 @@ const onOff = z
     message: 'must be one of on, off, true, false, 1, 0, yes, no',
   })
   .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+
+const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
 const port = z.coerce
   .number({ message: 'must be a number' })
@@ -186,23 +84,30 @@ const base58Address = z
   .trim()
   .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana address');
 
-/** A JSON object of header names to string values, e.g. {"Authorization":"Bearer …"}. */
+const HEADERS_MESSAGE = 'must be a JSON object of header names to string values';
+const headerRecord = z.record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/), z.string().max(8192));
+
+/**
+ * A JSON object of header names to string values, e.g. {"Authorization":"Bearer …"}. Every failure has the one
+ * message (it may hold a secret, so neither the value nor a part of it is repeated).
+ */
 const headerObject = z
   .string()
   .trim()
   .transform((v, ctx) => {
+    let json: unknown;
     try {
-      return JSON.parse(v) as unknown;
+      json = JSON.parse(v) as unknown;
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be a JSON object of header names to string values' });
+      json = undefined;
+    }
+    const parsed = headerRecord.safeParse(json);
+    if (!parsed.success) {
+      ctx.addIssue({ code: 'custom', message: HEADERS_MESSAGE });
       return z.NEVER;
     }
-  })
-  .pipe(
-    z.record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/), z.string().max(8192), {
-      message: 'must be a JSON object of header names to string values',
-    }),
-  );
+    return parsed.data;
+  });
 
 /** The public JSON-RPC endpoint and the USDC mint of each Solana cluster (devnet's is Circle's test USDC). */
 export const SOLANA_CLUSTERS = {
@@ -213,6 +118,8 @@ export const SOLANA_CLUSTERS = {
     usdcMint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
   },
 } as const;
+export type SolanaCluster = keyof typeof SOLANA_CLUSTERS;
+
 // --- Operations (issue 23) ---
 const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 
@@ -271,60 +178,283 @@ const rateLimitSpec = z
     return { perMinute, burst };
   });
 
-/** Each variable: its schema and its default (as the string a user would have typed). */
-const variables = {
-  PORT: { schema: port, fallback: '3000' },
-  HOST: { schema: z.string().trim().min(1, 'must not be empty'), fallback: '127.0.0.1' },
-  BASE_URL: { schema: httpUrl, fallback: undefined },
-  DATA_DIR: { schema: z.string().trim().min(1, 'must not be empty'), fallback: './.data' },
-  DATABASE_URL: { schema: postgresUrl, fallback: undefined },
-  REDIS_URL: { schema: redisUrl, fallback: undefined },
-  TRUST_PROXY: { schema: trustProxy, fallback: 'off' },
+/**
+ * The one declaration of the configuration. Each environment variable, once: the section and key it fills, the zod
+ * schema that reads it from its string (validation and message), its default, and its row in the README's table
+ * (`npm run docs:config`). The type of the configuration (`Config`), the loader and the table all derive from it.
+ *
+ * - `default`: a string is the value a user would have typed, read by the schema like one; `derived` computes the
+ *   value from variables declared above when the variable is unset. Without a default an unset variable is
+ *   `undefined`. An empty variable counts as unset.
+ * - `shown`: the README's default column when it is not the string default in backticks (or "unset").
+ * - `echo: false`: a bad value is reported without repeating it (it may hold a secret).
+ *
+ * The order is the README's, and the loader reads the variables in it.
+ */
+export const CONFIG_VARIABLES = {
+  PORT: {
+    section: 'server',
+    key: 'port',
+    schema: port,
+    default: '3000',
+    doc: 'TCP port to listen on (0 picks a free one).',
+  },
+  HOST: {
+    section: 'server',
+    key: 'host',
+    schema: nonEmpty,
+    default: '127.0.0.1',
+    doc: 'Interface to bind; `0.0.0.0` to accept outside connections.',
+  },
+  BASE_URL: {
+    section: 'server',
+    key: 'baseUrl',
+    schema: httpUrl,
+    default: {
+      derived: (value) => {
+        const host = value('HOST') as string;
+        const hostForUrl = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+        return `http://${hostForUrl}:${value('PORT') as number}`;
+      },
+    },
+    shown: '`http://HOST:PORT`',
+    doc: 'Public origin used in every canonical URL the service prints (citations, sector URLs, `Link` headers, OpenAPI `servers`). Set it behind a proxy, e.g. `https://signals.example.org`. `https` also turns on HSTS.',
+  },
+  DATA_DIR: {
+    section: 'database',
+    key: 'dataDir',
+    schema: nonEmpty.transform((v) => path.resolve(v)),
+    default: './.data',
+    doc: 'Where the embedded database lives (and its socket, see below).',
+  },
+  DATABASE_URL: {
+    section: 'database',
+    key: 'url',
+    schema: postgresUrl,
+    doc: 'Unset: embedded PGlite in `DATA_DIR`. Set (`postgres://…`): PostgreSQL.',
+  },
+  REDIS_URL: {
+    section: 'redis',
+    key: 'url',
+    schema: redisUrl,
+    doc: 'Redis (`redis://…`) for state shared between instances; `/readyz` checks it when set.',
+  },
+  TRUST_PROXY: {
+    section: 'server',
+    key: 'trustProxy',
+    schema: trustProxy,
+    default: 'off',
+    doc: "Which peers may set `X-Forwarded-For` (the client address) and `X-Request-Id`. `off`: none, the address is the socket's. `on`: every hop (only behind a proxy you control). A number: that many proxies in front of us (`1` = one load balancer). Or a comma-separated list of addresses, CIDR ranges and the names `loopback`, `linklocal`, `uniquelocal` (e.g. `10.0.0.0/8, loopback`). Anything else stops the start.",
+  },
   LOG_LEVEL: {
+    section: 'server',
+    key: 'logLevel',
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       message: 'must be one of fatal, error, warn, info, debug, trace, silent',
     }),
-    fallback: 'info',
+    default: 'info',
+    doc: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`. JSON logs on stderr; credentials are redacted.',
   },
-  DEMO_DATA: { schema: onOff, fallback: 'on' },
-  DEMO_SEED: { schema: z.string().trim().min(1, 'must not be empty').max(100), fallback: 'signal-service-demo' },
-  DOCUMENTS_DIR: {
-    schema: z
-      .string()
-      .trim()
-      .min(1, 'must not be empty')
-      .transform((v) => path.resolve(v)),
-    fallback: undefined,
+  DEMO_DATA: {
+    section: 'demo',
+    key: 'enabled',
+    schema: onOff,
+    default: 'on',
+    doc: 'Load the synthetic demo dataset when the store holds no period yet (`off` in production with real data).',
+  },
+  DEMO_SEED: {
+    section: 'demo',
+    key: 'seed',
+    schema: nonEmpty.max(100),
+    default: 'signal-service-demo',
+    doc: 'Seed of the demo generator: the same seed gives the same dataset, byte for byte.',
   },
   PERIOD_POLL_MS: {
+    section: 'periods',
+    key: 'pollMs',
     schema: z.coerce.number({ message: 'must be a number' }).int('must be an integer').min(100).max(3_600_000),
-    fallback: '5000',
+    default: '5000',
+    doc: 'How often a running server checks the store for a newly published period.',
+  },
+  DOCUMENTS_DIR: {
+    section: 'documents',
+    key: 'dir',
+    schema: nonEmpty.transform((v) => path.resolve(v)),
+    shown: "the package's `content/`",
+    doc: "Directory the published documents' content is read from (changelog, glossary, members, affiliates, brand guide, paper, markets).",
   },
   GITHUB_TOKEN: {
+    section: 'github',
+    key: 'token',
     schema: z
       .string()
       .trim()
       .regex(/^\S{1,255}$/, 'must be one token without spaces'),
-    fallback: undefined,
+    shown: '(none)',
+    doc: 'GitHub token for the collector; required by `pipeline run`, `worker` and `discover`. Optional for the Scout Score (without it GitHub allows 60 requests an hour). Never stored or logged.',
   },
-  GITHUB_API_URL: { schema: httpUrl, fallback: 'https://api.github.com' },
-  GITHUB_CONCURRENCY: { schema: intBetween(1, 100), fallback: '8' },
-  GITHUB_ORGS_PER_QUERY: { schema: intBetween(1, 50), fallback: '5' },
-  GITHUB_QUERY_INTERVAL_MS: { schema: intBetween(0, 60_000), fallback: '1000' },
-  GITHUB_RETRY_BASE_MS: { schema: intBetween(1, 60_000), fallback: '1000' },
-  GITHUB_MAX_COMMIT_PAGES: { schema: intBetween(1, 1000), fallback: '30' },
-  PIPELINE_WATCHLIST: { schema: z.string().trim().min(1, 'must not be empty'), fallback: './watchlist.yaml' },
-  PIPELINE_CONCURRENCY: { schema: intBetween(1, 64), fallback: '4' },
-  // Agent surfaces (MCP, A2A, function calling)
-  SIGNAL_BASE_URL: { schema: httpUrl, fallback: undefined },
+  GITHUB_API_URL: {
+    section: 'github',
+    key: 'apiUrl',
+    schema: httpUrl,
+    default: 'https://api.github.com',
+    doc: 'GitHub API root (GraphQL at `{root}/graphql`).',
+  },
+  GITHUB_CONCURRENCY: {
+    section: 'github',
+    key: 'concurrency',
+    schema: intBetween(1, 100),
+    default: '8',
+    doc: 'GitHub requests in flight at once, per process.',
+  },
+  GITHUB_ORGS_PER_QUERY: {
+    section: 'github',
+    key: 'orgsPerQuery',
+    schema: intBetween(1, 50),
+    default: '5',
+    doc: 'Organisations per GraphQL query (and per queue batch).',
+  },
+  GITHUB_QUERY_INTERVAL_MS: {
+    section: 'github',
+    key: 'queryIntervalMs',
+    schema: intBetween(0, 60_000),
+    default: '1000',
+    doc: 'Minimum pause between GraphQL queries.',
+  },
+  GITHUB_RETRY_BASE_MS: {
+    section: 'github',
+    key: 'retryBaseMs',
+    schema: intBetween(1, 60_000),
+    default: '1000',
+    doc: 'Backoff unit for 5xx answers, 202 statistics and retry passes.',
+  },
+  GITHUB_MAX_COMMIT_PAGES: {
+    section: 'github',
+    key: 'maxCommitPages',
+    schema: intBetween(1, 1000),
+    default: '30',
+    doc: 'Pages of 100 commits read per repository before daily statistics take over.',
+  },
+  PIPELINE_WATCHLIST: {
+    section: 'pipeline',
+    key: 'watchlist',
+    schema: nonEmpty.transform((v) => path.resolve(v)),
+    default: './watchlist.yaml',
+    doc: 'Watchlist file used when `--watchlist` is not given.',
+  },
+  PIPELINE_CONCURRENCY: {
+    section: 'pipeline',
+    key: 'concurrency',
+    schema: intBetween(1, 64),
+    default: '4',
+    doc: 'Batches of organisations one pipeline process collects at once.',
+  },
+  SCOUT_CACHE_TTL_SECONDS: {
+    section: 'scout',
+    key: 'cacheTtlSeconds',
+    schema: intBetween(60, 30 * 86_400),
+    default: '86400',
+    doc: "How long the Scout Score serves a user's star history from the database before revalidating it.",
+  },
+  SCOUT_MAX_STAR_PAGES: {
+    section: 'scout',
+    key: 'maxStarPages',
+    schema: intBetween(1, 100),
+    default: '10',
+    doc: 'Pages of 100 stars the Scout Score reads per user, oldest first.',
+  },
+  X402_PAY_TO: {
+    section: 'x402',
+    key: 'payTo',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x and 40 hex digits)'),
+    doc: 'EVM address that receives x402 payments. Unset: POST /api/agent/deep-signal/x402 answers 503.',
+  },
+  X402_NETWORK: {
+    section: 'x402',
+    key: 'network',
+    schema: z.enum(['base', 'base-sepolia'], { message: 'must be base or base-sepolia' }),
+    default: 'base-sepolia',
+    doc: '`base-sepolia` (test USDC) or `base` (mainnet USDC).',
+  },
+  X402_FACILITATOR_URL: {
+    section: 'x402',
+    key: 'facilitatorUrl',
+    schema: httpUrl,
+    default: 'https://x402.org/facilitator',
+    doc: 'x402 facilitator (its `/verify` and `/settle`); the default is the public test facilitator, which settles on Base Sepolia only.',
+  },
+  X402_FACILITATOR_HEADERS: {
+    section: 'x402',
+    key: 'facilitatorHeaders',
+    schema: headerObject,
+    default: '{}',
+    echo: false,
+    doc: 'JSON object of extra headers for the facilitator, e.g. `{"Authorization":"Bearer …"}` for a mainnet facilitator. Never logged or echoed.',
+  },
+  SOLANA_PAY_TO: {
+    section: 'solana',
+    key: 'payTo',
+    schema: base58Address,
+    doc: 'Solana wallet that receives stablecoin payments. Unset: GET and POST /api/agent/deep-signal/solana answer 503.',
+  },
+  SOLANA_CLUSTER: {
+    section: 'solana',
+    key: 'cluster',
+    schema: z.enum(['devnet', 'testnet', 'mainnet-beta'], { message: 'must be devnet, testnet or mainnet-beta' }),
+    default: 'devnet',
+    doc: '`devnet`, `testnet` or `mainnet-beta`.',
+  },
+  SOLANA_RPC_URL: {
+    section: 'solana',
+    key: 'rpcUrl',
+    schema: httpUrl,
+    default: { derived: (value): string => SOLANA_CLUSTERS[value('SOLANA_CLUSTER') as SolanaCluster].rpcUrl },
+    shown: "the cluster's public endpoint",
+    doc: 'JSON-RPC endpoint used to read transactions (use a dedicated provider in production).',
+  },
+  SOLANA_MINT: {
+    section: 'solana',
+    key: 'mint',
+    schema: base58Address,
+    default: {
+      derived: (value): string => {
+        const cluster = value('SOLANA_CLUSTER') as SolanaCluster;
+        const mint = SOLANA_CLUSTERS[cluster].usdcMint;
+        if (!mint) throw new ConfigError('SOLANA_MINT', `must be set: ${cluster} has no default USDC mint`);
+        return mint;
+      },
+    },
+    shown: "the cluster's USDC mint",
+    doc: 'SPL token accepted (devnet `4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU`, mainnet `EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v`); required on `testnet`.',
+  },
+  SOLANA_COMMITMENT: {
+    section: 'solana',
+    key: 'commitment',
+    schema: z.enum(['confirmed', 'finalized'], { message: 'must be confirmed or finalized' }),
+    default: 'confirmed',
+    doc: 'Commitment a payment must reach before it is redeemed: `confirmed` or `finalized`.',
+  },
+  SIGNAL_BASE_URL: {
+    section: 'agents',
+    key: 'signalBaseUrl',
+    schema: httpUrl,
+    doc: '`signal-mcp` only: proxy this deployment (e.g. `https://signals.example.org`) instead of serving the local data.',
+  },
   SIGNAL_API_KEY: {
+    section: 'agents',
+    key: 'signalApiKey',
     schema: z
       .string()
       .trim()
       .regex(/^[\x21-\x7e]{1,512}$/, 'must be one key of printable characters without spaces'),
-    fallback: undefined,
+    doc: '`signal-mcp` only: the credit-pack key it presents for `get_deep_signal`. Never logged.',
   },
   MCP_ALLOWED_ORIGINS: {
+    section: 'agents',
+    key: 'mcpAllowedOrigins',
     schema: z
       .string()
       .transform((v) =>
@@ -336,198 +466,256 @@ const variables = {
       .refine((list) => list.every((o) => /^https?:\/\/[^/\s?#]+$/.test(o)), {
         message: 'must be a comma-separated list of origins such as https://app.example.com (no path)',
       }),
-    fallback: '',
+    default: '',
+    shown: '(none)',
+    doc: "Comma-separated browser origins allowed to call `/api/mcp/rpc` besides `BASE_URL`'s own (requests with another `Origin` get 403; requests without one are not browsers and pass).",
   },
-  // Scout Score (issue 20)
-  SCOUT_CACHE_TTL_SECONDS: { schema: intBetween(60, 30 * 86_400), fallback: '86400' },
-  SCOUT_MAX_STAR_PAGES: { schema: intBetween(1, 100), fallback: '10' },
-  // Paid Deep Signal: card checkout and key delivery (issue 18).
-  STRIPE_SECRET_KEY: {
-    schema: z
-      .string()
-      .trim()
-      .regex(/^(sk|rk)_\S+$/, 'must be a Stripe secret key (sk_… or rk_…)'),
-    fallback: undefined,
+  RATE_LIMIT: {
+    section: 'rateLimiting',
+    key: 'enabled',
+    schema: onOff,
+    default: 'on',
+    doc: 'Rate limits on or off (off: benchmarks, private deployments).',
   },
-  STRIPE_PRICE_ID: {
-    schema: z
-      .string()
-      .trim()
-      .regex(/^price_\w+$/, 'must be a Stripe Price id (price_…)'),
-    fallback: undefined,
+  RATE_LIMIT_FREE: {
+    section: 'rateLimits',
+    key: 'free',
+    schema: rateLimitSpec,
+    default: '60/120',
+    doc: 'Free routes, per client address: `PER_MINUTE/BURST` (see [Operations](#operations-rate-limits-several-instances-metrics-and-hardening)).',
   },
-  STRIPE_WEBHOOK_SECRET: {
-    schema: z
-      .string()
-      .trim()
-      .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)'),
-    fallback: undefined,
+  RATE_LIMIT_SIGNAL: {
+    section: 'rateLimits',
+    key: 'signal',
+    schema: rateLimitSpec,
+    default: '30/60',
+    doc: '`GET /api/signal`, per client address.',
   },
-  STRIPE_API_URL: { schema: httpUrl, fallback: 'https://api.stripe.com' },
-  SMTP_URL: {
-    schema: z
-      .string()
-      .trim()
-      .refine((v) => /^smtps?:\/\/\S+$/.test(v), { message: 'must be an smtp:// or smtps:// URL' }),
-    fallback: undefined,
+  RATE_LIMIT_RECEIPTS: {
+    section: 'rateLimits',
+    key: 'receipts',
+    schema: rateLimitSpec,
+    default: '10/20',
+    doc: '`GET /api/receipts/{username}`, per client address.',
   },
-  MAIL_FROM: {
-    schema: z.string().trim().min(3, 'must be a sender address').max(320),
-    fallback: 'Signal Service <no-reply@localhost>',
+  RATE_LIMIT_PAID: {
+    section: 'rateLimits',
+    key: 'paid',
+    schema: rateLimitSpec,
+    default: '120/240',
+    doc: 'Paid routes, per credit-pack key (per address when a call has no key).',
   },
-  MAIL_RETRY_MS: { schema: intBetween(100, 3_600_000), fallback: '60000' },
-  // Payments: x402 pay per call and Solana credit packs (issue 19).
-  X402_PAY_TO: {
-    schema: z
-      .string()
-      .trim()
-      .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address (0x and 40 hex digits)'),
-    fallback: undefined,
-  },
-  X402_NETWORK: {
-    schema: z.enum(['base', 'base-sepolia'], { message: 'must be base or base-sepolia' }),
-    fallback: 'base-sepolia',
-  },
-  X402_FACILITATOR_URL: { schema: httpUrl, fallback: 'https://x402.org/facilitator' },
-  // Read through facilitatorHeaders(): a bad value is reported without echoing it (it may hold a secret).
-  X402_FACILITATOR_HEADERS: { schema: z.string(), fallback: '{}' },
-  SOLANA_PAY_TO: { schema: base58Address, fallback: undefined },
-  SOLANA_CLUSTER: {
-    schema: z.enum(['devnet', 'testnet', 'mainnet-beta'], { message: 'must be devnet, testnet or mainnet-beta' }),
-    fallback: 'devnet',
-  },
-  SOLANA_RPC_URL: { schema: httpUrl, fallback: undefined },
-  SOLANA_MINT: { schema: base58Address, fallback: undefined },
-  SOLANA_COMMITMENT: {
-    schema: z.enum(['confirmed', 'finalized'], { message: 'must be confirmed or finalized' }),
-    fallback: 'confirmed',
-  },
-  // Operations (issue 23)
-  RATE_LIMIT: { schema: onOff, fallback: 'on' },
-  RATE_LIMIT_FREE: { schema: rateLimitSpec, fallback: '60/120' },
-  RATE_LIMIT_SIGNAL: { schema: rateLimitSpec, fallback: '30/60' },
-  RATE_LIMIT_RECEIPTS: { schema: rateLimitSpec, fallback: '10/20' },
-  RATE_LIMIT_PAID: { schema: rateLimitSpec, fallback: '120/240' },
   RATE_LIMIT_REDIS_PREFIX: {
+    section: 'rateLimiting',
+    key: 'redisPrefix',
     schema: z
       .string()
       .trim()
       .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1-64 letters, digits, or : _ . -'),
-    fallback: 'sigsvc:rl',
+    default: 'sigsvc:rl',
+    doc: 'Prefix of the rate-limit counters in Redis.',
   },
-  METRICS_PORT: { schema: intBetween(1, 65535), fallback: undefined },
-  METRICS_HOST: { schema: z.string().trim().min(1, 'must not be empty'), fallback: '127.0.0.1' },
+  METRICS_PORT: {
+    section: 'metrics',
+    key: 'port',
+    schema: intBetween(1, 65535),
+    doc: 'Serve `GET /metrics` (Prometheus text) on this separate port; unset: no metrics listener.',
+  },
+  METRICS_HOST: {
+    section: 'metrics',
+    key: 'host',
+    schema: nonEmpty,
+    default: '127.0.0.1',
+    doc: 'Interface of the metrics listener.',
+  },
   METRICS_TOKEN: {
+    section: 'metrics',
+    key: 'token',
     schema: z
       .string()
       .trim()
-      .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16-256 printable characters without spaces'),
-    fallback: undefined,
+      // A Bearer token as RFC 6750 writes it (token68), which is all the Authorization rule accepts.
+      .regex(
+        /^(?=.{16,256}$)[A-Za-z0-9\-._~+/]+=*$/,
+        'must be 16-256 characters of letters, digits and - . _ ~ + / (then optional = padding)',
+      ),
+    doc: '16–256 characters (letters, digits, `-._~+/`, optional trailing `=`): also serve `GET /metrics` on the main port to `Authorization: Bearer <token>`. Unset: no `/metrics` there.',
   },
-  ACCESS_LOG: { schema: onOff, fallback: 'off' },
-  DATABASE_POOL_MAX: { schema: intBetween(1, 200), fallback: '8' },
-  DATABASE_STATEMENT_TIMEOUT_MS: { schema: intBetween(100, 3_600_000), fallback: '15000' },
-  DATABASE_CONNECT_TIMEOUT_MS: { schema: intBetween(100, 120_000), fallback: '3000' },
-} as const;
+  ACCESS_LOG: {
+    section: 'server',
+    key: 'accessLog',
+    schema: onOff,
+    default: 'off',
+    doc: 'One JSON log line per response (method, URL, status, ms, client address, request id).',
+  },
+  DATABASE_POOL_MAX: {
+    section: 'database',
+    key: 'poolMax',
+    schema: intBetween(1, 200),
+    default: '8',
+    doc: 'PostgreSQL connections per process.',
+  },
+  DATABASE_STATEMENT_TIMEOUT_MS: {
+    section: 'database',
+    key: 'statementTimeoutMs',
+    schema: intBetween(100, 3_600_000),
+    default: '15000',
+    doc: 'PostgreSQL cancels a statement running longer (the client gives up 1 s later; the route answers 503).',
+  },
+  DATABASE_CONNECT_TIMEOUT_MS: {
+    section: 'database',
+    key: 'connectTimeoutMs',
+    schema: intBetween(100, 120_000),
+    default: '3000',
+    doc: 'Longest wait for a database connection before the route answers 503.',
+  },
+  STRIPE_SECRET_KEY: {
+    section: 'stripe',
+    key: 'secretKey',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^(sk|rk)_\S+$/, 'must be a Stripe secret key (sk_… or rk_…)'),
+    doc: 'Stripe secret key (`sk_…`/`rk_…`) for card checkout of the Deep Signal credit pack; checkout is on only when it, `STRIPE_PRICE_ID` and `STRIPE_WEBHOOK_SECRET` are all set (see [Paid Deep Signal and credits](#paid-deep-signal-and-credits)).',
+  },
+  STRIPE_PRICE_ID: {
+    section: 'stripe',
+    key: 'priceId',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^price_\w+$/, 'must be a Stripe Price id (price_…)'),
+    doc: 'The Stripe Price of the credit pack (`price_…`); needed for card checkout.',
+  },
+  STRIPE_WEBHOOK_SECRET: {
+    section: 'stripe',
+    key: 'webhookSecret',
+    schema: z
+      .string()
+      .trim()
+      .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)'),
+    doc: 'Signing secret of the Stripe webhook endpoint (`whsec_…`); needed for card checkout.',
+  },
+  STRIPE_API_URL: {
+    section: 'stripe',
+    key: 'apiUrl',
+    schema: httpUrl,
+    default: 'https://api.stripe.com',
+    doc: 'Stripe API origin (tests point it at a local server).',
+  },
+  SMTP_URL: {
+    section: 'mail',
+    key: 'smtpUrl',
+    schema: z
+      .string()
+      .trim()
+      .refine((v) => /^smtps?:\/\/\S+$/.test(v), { message: 'must be an smtp:// or smtps:// URL' }),
+    doc: 'SMTP server (`smtp://`/`smtps://`) that e-mails credit-pack keys; unset: no e-mail.',
+  },
+  MAIL_FROM: {
+    section: 'mail',
+    key: 'from',
+    schema: z.string().trim().min(3, 'must be a sender address').max(320),
+    default: 'Signal Service <no-reply@localhost>',
+    doc: 'Sender of those e-mails.',
+  },
+  MAIL_RETRY_MS: {
+    section: 'mail',
+    key: 'retryMs',
+    schema: intBetween(100, 3_600_000),
+    default: '60000',
+    doc: 'Mail outbox poll interval and first retry delay (doubling, at most 1 hour).',
+  },
+} as const satisfies Record<string, VariableSpec>;
 
-export type VariableName = keyof typeof variables;
+/** How a variable is declared (see CONFIG_VARIABLES). */
+export interface VariableSpec {
+  readonly section: string;
+  readonly key: string;
+  readonly schema: z.ZodType;
+  /** The raw default, or a value derived from the variables declared before this one. */
+  readonly default?: string | { readonly derived: (value: (name: string) => unknown) => unknown };
+  /** The README's default column when it is not the raw default. */
+  readonly shown?: string;
+  /** false: a bad value is reported without repeating it. */
+  readonly echo?: false;
+  /** The README's one-line meaning of the variable. */
+  readonly doc: string;
+}
 
-function read<K extends VariableName>(
+type Variables = typeof CONFIG_VARIABLES;
+export type VariableName = keyof Variables;
+type ValueOf<N extends VariableName> = Variables[N] extends { readonly default: unknown }
+  ? z.output<Variables[N]['schema']>
+  : z.output<Variables[N]['schema']> | undefined;
+export type SectionName = Variables[VariableName]['section'];
+/** Compile-time check: a derived default has the type its schema reads (else this names the variable). */
+type DerivedMismatch = {
+  [N in VariableName]: Variables[N] extends { readonly default: { readonly derived: (...args: never[]) => infer R } }
+    ? R extends z.output<Variables[N]['schema']>
+      ? never
+      : N
+    : never;
+}[VariableName];
+const derivedDefaultsMatch: [DerivedMismatch] extends [never] ? true : DerivedMismatch = true;
+void derivedDefaultsMatch;
+type SectionOf<S extends SectionName> = {
+  [N in VariableName as Variables[N]['section'] extends S ? Variables[N]['key'] : never]: ValueOf<N>;
+};
+
+/**
+ * The whole configuration of the service, read once from the environment at start, one object per section. Each
+ * module is given the sections it uses, not the whole of it. Nothing else in the code base reads `process.env`.
+ */
+export type Config = { [S in SectionName]: SectionOf<S> };
+
+export type ServerConfig = Config['server'];
+export type DatabaseConfig = Config['database'];
+export type RedisConfig = Config['redis'];
+export type DemoConfig = Config['demo'];
+export type PeriodsConfig = Config['periods'];
+export type DocumentsConfig = Config['documents'];
+export type GitHubConfig = Config['github'];
+export type PipelineConfig = Config['pipeline'];
+export type ScoutConfig = Config['scout'];
+export type AgentsConfig = Config['agents'];
+export type X402Config = Config['x402'];
+export type SolanaConfig = Config['solana'];
+export type RateLimitingConfig = Config['rateLimiting'];
+export type RateLimitsConfig = Config['rateLimits'];
+export type MetricsConfig = Config['metrics'];
+export type StripeConfig = Config['stripe'];
+export type MailConfig = Config['mail'];
+
+/** Reads one variable: the environment's value, else its default; a bad value throws ConfigError naming it. */
+function readVariable(
   env: NodeJS.ProcessEnv,
-  name: K,
-): z.output<(typeof variables)[K]['schema']> | undefined {
-  const spec = variables[name];
-  const raw = env[name] === undefined || env[name] === '' ? spec.fallback : env[name];
-  if (raw === undefined) return undefined;
+  name: string,
+  spec: VariableSpec,
+  value: (name: string) => unknown,
+): unknown {
+  const given = env[name];
+  const raw =
+    given === undefined || given === '' ? (typeof spec.default === 'string' ? spec.default : undefined) : given;
+  if (raw === undefined) return typeof spec.default === 'object' ? spec.default.derived(value) : undefined;
   const parsed = spec.schema.safeParse(raw);
   if (!parsed.success) {
-    throw new ConfigError(name, `(${JSON.stringify(raw)}) ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
-  }
-  return parsed.data as z.output<(typeof variables)[K]['schema']>;
-}
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const portValue = read(env, 'PORT')!;
-  const host = read(env, 'HOST')!;
-  const hostForUrl = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  return {
-    port: portValue,
-    host,
-    baseUrl: read(env, 'BASE_URL') ?? `http://${hostForUrl}:${portValue}`,
-    dataDir: path.resolve(read(env, 'DATA_DIR')!),
-    databaseUrl: read(env, 'DATABASE_URL'),
-    redisUrl: read(env, 'REDIS_URL'),
-    trustProxy: read(env, 'TRUST_PROXY')!,
-    logLevel: read(env, 'LOG_LEVEL')!,
-    demoData: read(env, 'DEMO_DATA')!,
-    demoSeed: read(env, 'DEMO_SEED')!,
-    periodPollMs: read(env, 'PERIOD_POLL_MS')!,
-    documentsDir: read(env, 'DOCUMENTS_DIR'),
-    githubToken: read(env, 'GITHUB_TOKEN'),
-    githubApiUrl: read(env, 'GITHUB_API_URL')!,
-    githubConcurrency: read(env, 'GITHUB_CONCURRENCY')!,
-    githubOrgsPerQuery: read(env, 'GITHUB_ORGS_PER_QUERY')!,
-    githubQueryIntervalMs: read(env, 'GITHUB_QUERY_INTERVAL_MS')!,
-    githubRetryBaseMs: read(env, 'GITHUB_RETRY_BASE_MS')!,
-    githubMaxCommitPages: read(env, 'GITHUB_MAX_COMMIT_PAGES')!,
-    pipelineWatchlist: path.resolve(read(env, 'PIPELINE_WATCHLIST')!),
-    pipelineConcurrency: read(env, 'PIPELINE_CONCURRENCY')!,
-    signalBaseUrl: read(env, 'SIGNAL_BASE_URL'),
-    signalApiKey: read(env, 'SIGNAL_API_KEY'),
-    mcpAllowedOrigins: read(env, 'MCP_ALLOWED_ORIGINS') ?? [],
-    // Scout Score (issue 20)
-    scoutCacheTtlSeconds: read(env, 'SCOUT_CACHE_TTL_SECONDS')!,
-    scoutMaxStarPages: read(env, 'SCOUT_MAX_STAR_PAGES')!,
-    stripeSecretKey: read(env, 'STRIPE_SECRET_KEY'),
-    stripePriceId: read(env, 'STRIPE_PRICE_ID'),
-    stripeWebhookSecret: read(env, 'STRIPE_WEBHOOK_SECRET'),
-    stripeApiUrl: read(env, 'STRIPE_API_URL')!,
-    smtpUrl: read(env, 'SMTP_URL'),
-    mailFrom: read(env, 'MAIL_FROM')!,
-    mailRetryMs: read(env, 'MAIL_RETRY_MS')!,
-    ...paymentsConfig(env),
-  };
-}
-
-function facilitatorHeaders(raw: string): Record<string, string> {
-  const parsed = headerObject.safeParse(raw);
-  if (!parsed.success) {
-    throw new ConfigError('X402_FACILITATOR_HEADERS', 'must be a JSON object of header names to string values');
+    const reason = parsed.error.issues[0]?.message ?? 'is invalid';
+    throw new ConfigError(name, spec.echo === false ? reason : `(${JSON.stringify(raw)}) ${reason}`);
   }
   return parsed.data;
 }
 
-/** Payments: x402 pay per call and Solana credit packs (issue 19). */
-function paymentsConfig(env: NodeJS.ProcessEnv) {
-  const solanaCluster = read(env, 'SOLANA_CLUSTER')!;
-  const clusterDefaults = SOLANA_CLUSTERS[solanaCluster];
-  const solanaMint = read(env, 'SOLANA_MINT') ?? clusterDefaults.usdcMint;
-  if (!solanaMint) throw new ConfigError('SOLANA_MINT', `must be set: ${solanaCluster} has no default USDC mint`);
-  return {
-    x402PayTo: read(env, 'X402_PAY_TO'),
-    x402Network: read(env, 'X402_NETWORK')!,
-    x402FacilitatorUrl: read(env, 'X402_FACILITATOR_URL')!,
-    x402FacilitatorHeaders: facilitatorHeaders(read(env, 'X402_FACILITATOR_HEADERS')!),
-    solanaPayTo: read(env, 'SOLANA_PAY_TO'),
-    solanaCluster,
-    solanaRpcUrl: read(env, 'SOLANA_RPC_URL') ?? clusterDefaults.rpcUrl,
-    solanaMint,
-    solanaCommitment: read(env, 'SOLANA_COMMITMENT')!,
-    // Operations (issue 23)
-    rateLimit: read(env, 'RATE_LIMIT')!,
-    rateLimits: {
-      free: read(env, 'RATE_LIMIT_FREE')!,
-      signal: read(env, 'RATE_LIMIT_SIGNAL')!,
-      receipts: read(env, 'RATE_LIMIT_RECEIPTS')!,
-      paid: read(env, 'RATE_LIMIT_PAID')!,
-    },
-    rateLimitRedisPrefix: read(env, 'RATE_LIMIT_REDIS_PREFIX')!,
-    metricsPort: read(env, 'METRICS_PORT'),
-    metricsHost: read(env, 'METRICS_HOST')!,
-    metricsToken: read(env, 'METRICS_TOKEN'),
-    accessLog: read(env, 'ACCESS_LOG')!,
-    databasePoolMax: read(env, 'DATABASE_POOL_MAX')!,
-    databaseStatementTimeoutMs: read(env, 'DATABASE_STATEMENT_TIMEOUT_MS')!,
-    databaseConnectTimeoutMs: read(env, 'DATABASE_CONNECT_TIMEOUT_MS')!,
-  };
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const values = new Map<string, unknown>();
+  const config: Record<string, Record<string, unknown>> = {};
+  for (const [name, spec] of Object.entries(CONFIG_VARIABLES) as [VariableName, VariableSpec][]) {
+    const v = readVariable(env, name, spec, (other) => {
+      if (!values.has(other)) throw new Error(`the default of ${name} reads ${other}, which is declared after it`);
+      return values.get(other);
+    });
+    values.set(name, v);
+    (config[spec.section] ??= {})[spec.key] = v;
+  }
+  return config as Config;
 }

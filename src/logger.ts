@@ -1,16 +1,16 @@
 import pino, { type Logger } from 'pino';
-import type { Config } from './config.js';
+import type { ServerConfig } from './config.js';
 
 /** Structured JSON logs on stderr (stdout stays free for command output); credentials are never written. */
 export function createLogger(
-  config: Pick<Config, 'logLevel'>,
+  server: Pick<ServerConfig, 'logLevel'>,
   name = 'signal-service',
   destination: pino.DestinationStream = pino.destination(2),
 ): Logger {
   return pino(
     {
       name,
-      level: config.logLevel,
+      level: server.logLevel,
       redact: {
         paths: [
           'req.headers.authorization',

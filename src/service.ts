@@ -61,9 +61,9 @@ export async function startService(
     server = await buildServer(core, core);
     phase('build server');
     await core.open(phase);
-    await server.listen({ port: config.port, host: config.host });
+    await server.listen({ port: config.server.port, host: config.server.host });
     phase('listen');
-    metricsServer = await startMetricsListener(config, logger);
+    metricsServer = await startMetricsListener(config.metrics, logger);
     core.warmUp((index, ms, cpuMs, longestStepMs) =>
       logger.debug({ index, ms, cpuMs, longestStepMs }, 'per-period index built'),
     );
@@ -71,9 +71,9 @@ export async function startService(
     const address =
       typeof addr === 'object' && addr
         ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
-        : config.baseUrl;
+        : config.server.baseUrl;
     logger.info(
-      { address, baseUrl: config.baseUrl, database: core.store.mode, period: core.holder.current?.period.slug },
+      { address, baseUrl: config.server.baseUrl, database: core.store.mode, period: core.holder.current?.period.slug },
       'serving',
     );
     const http = server;

@@ -29,7 +29,7 @@ async function start(storage: TestStorage, env: Record<string, string>): Promise
     ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
     ...env,
   });
-  return startService(config, createLogger(config));
+  return startService(config, createLogger(config.server));
 }
 
 async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {

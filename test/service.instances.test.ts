@@ -29,7 +29,7 @@ async function startInstance(databaseUrl: string, env: Record<string, string>): 
     PERIOD_POLL_MS: '200',
     ...env,
   });
-  const service = await startService(config, createLogger(config));
+  const service = await startService(config, createLogger(config.server));
   const close = service.close;
   service.close = () => close().finally(() => fs.rm(dataDir, { recursive: true, force: true }));
   return service;

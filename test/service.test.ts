@@ -31,7 +31,7 @@ describe('a running service picks up newly published periods', () => {
       }
     })();
     await run(process.execPath, ['--import', 'tsx', 'test/helpers/publish-demo-period.ts', next, '40'], {
-      env: { ...process.env, DATA_DIR: svc.config.dataDir, DATABASE_URL: svc.config.databaseUrl ?? '' },
+      env: { ...process.env, DATA_DIR: svc.config.database.dataDir, DATABASE_URL: svc.config.database.url ?? '' },
     });
     let served = current;
     for (let i = 0; i < 100 && served !== next; i++) {

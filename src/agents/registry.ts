@@ -195,7 +195,7 @@ export const agentTools = [
     // returns the same body as a normal result.
     handler: ({ company }, { ctx }) => {
       if (!company.trim()) throw new ServiceError('invalid-arguments', 'company must not be blank.');
-      return diligenceDossier(ctx.holder.published(), ctx.config.baseUrl, company.trim()).body;
+      return diligenceDossier(ctx.holder.published(), ctx.config.server.baseUrl, company.trim()).body;
     },
     outputSchema: outputOf(DiligenceResponse),
   }),
@@ -209,7 +209,7 @@ export const agentTools = [
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The `meta` object of the response, plus format URLs.' },
     paid: false,
-    handler: (_args, { ctx }) => signalsSummary(ctx.holder.published(), ctx.config.baseUrl),
+    handler: (_args, { ctx }) => signalsSummary(ctx.holder.published(), ctx.config.server.baseUrl),
   }),
   tool({
     name: 'get_scout_receipts',
@@ -242,7 +242,7 @@ export const agentTools = [
     annotations: READ,
     rest: { method: 'GET', path: '/api/v1/methodology.json', note: 'The whole document.' },
     paid: false,
-    handler: (_args, { ctx }) => buildMethodology(ctx.config.baseUrl),
+    handler: (_args, { ctx }) => buildMethodology(ctx.config.server.baseUrl),
   }),
   tool({
     name: 'get_deep_signal',

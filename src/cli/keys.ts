@@ -41,7 +41,7 @@ function label(value: string): string {
 
 async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: 2 });
+  const store = await openStore({ dataDir: config.database.dataDir, databaseUrl: config.database.url, poolSize: 2 });
   try {
     await migrateToLatest(store.db);
     return await work(store);

@@ -18,9 +18,9 @@ program
     tuneHeapForServing();
     void settleTickObjectShape();
     const config = loadConfig();
-    const logger = createLogger(config);
+    const logger = createLogger(config.server);
     // Open the store first: the embedded database's host process starts while this one loads the server's code.
-    const opening = createStore(storeOptions(config));
+    const opening = createStore(storeOptions(config.database));
     opening.ready.catch(() => {}); // awaited (and reported) by startService
     const { startService } = await import('../service.js');
     const service = await startService(config, logger, { opening });

@@ -10,7 +10,7 @@ import { createLogger } from '../logger.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config, 'signal-mcp');
+  const logger = createLogger(config.server, 'signal-mcp');
   const session = await runStdioServer(config, logger);
   const stop = () => void session.close();
   process.once('SIGTERM', stop);

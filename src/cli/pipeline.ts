@@ -3,7 +3,7 @@ import path from 'node:path';
 import cliProgress from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import lockfile from 'proper-lockfile';
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, type DatabaseConfig } from '../config.js';
 import { SECTOR_SLUGS, type SectorSlug } from '../schemas/enums.js';
 import { discoverCandidates } from '../pipeline/collect/discover.js';
 import { GitHubAuthError, type GitHubClient } from '../github/client.js';
@@ -53,8 +53,8 @@ function positiveInt(value: string): number {
   return n;
 }
 
-async function withStore<T>(config: Config, work: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openPipelineStore(config);
+async function withStore<T>(database: DatabaseConfig, work: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openPipelineStore(database);
   try {
     await migrateToLatest(store.db);
     return await work(store);
@@ -174,13 +174,13 @@ async function printSummary(
   }
 }
 
-async function lockEmbeddedPipeline(config: Config): Promise<() => Promise<void>> {
-  if (config.databaseUrl) return async () => {};
+async function lockEmbeddedPipeline(database: DatabaseConfig): Promise<() => Promise<void>> {
+  if (database.url) return async () => {};
   try {
     // A lock of its own (the embedded store already holds one on DATA_DIR itself).
-    return await lockfile.lock(path.join(config.dataDir, 'pipeline'), {
+    return await lockfile.lock(path.join(database.dataDir, 'pipeline'), {
       realpath: false,
-      lockfilePath: path.join(config.dataDir, 'pipeline.lock'),
+      lockfilePath: path.join(database.dataDir, 'pipeline.lock'),
       // A killed run leaves its lock behind; it counts as abandoned once not refreshed for 10 s.
       stale: 10_000,
       update: 2_000,
@@ -189,7 +189,7 @@ async function lockEmbeddedPipeline(config: Config): Promise<() => Promise<void>
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
       throw new PipelineError(
-        `another \`signal-service pipeline\` process is collecting in ${config.dataDir}; wait for it, or stop it and run again to resume`,
+        `another \`signal-service pipeline\` process is collecting in ${database.dataDir}; wait for it, or stop it and run again to resume`,
       );
     }
     throw err;
@@ -208,10 +208,10 @@ async function runCommand(flags: RunFlags): Promise<number> {
   const config = loadConfig();
   const startedAt = Date.now();
   const period = resolvePeriod(flags.period, new Date());
-  const watchlistFile = path.resolve(flags.watchlist ?? config.pipelineWatchlist);
+  const watchlistFile = path.resolve(flags.watchlist ?? config.pipeline.watchlist);
   const entries = await readWatchlist(watchlistFile);
   let waitNote = 0;
-  const client = createGitHubClient(config, (wait) => {
+  const client = createGitHubClient(config.github, (wait) => {
     if (Date.now() - waitNote > 5000) {
       waitNote = Date.now();
       note(
@@ -219,9 +219,9 @@ async function runCommand(flags: RunFlags): Promise<number> {
       );
     }
   });
-  return withStore(config, async (store) => {
+  return withStore(config.database, async (store) => {
     const ctx: PipelineContext = { db: store.db, config, client };
-    const unlock = await lockEmbeddedPipeline(config);
+    const unlock = await lockEmbeddedPipeline(config.database);
     try {
       const prepared = await prepareRun(ctx, {
         period,
@@ -265,7 +265,7 @@ async function runCommand(flags: RunFlags): Promise<number> {
 async function rebuildCommand(flags: { period?: string; dryRun?: boolean }): Promise<number> {
   const config = loadConfig();
   const period = resolvePeriod(flags.period, new Date());
-  return withStore(config, async (store) => {
+  return withStore(config.database, async (store) => {
     const { sourceRun, summary } = await rebuildPeriod({ db: store.db, config }, period, Boolean(flags.dryRun));
     out(
       `${summary.published ? 'Rebuilt and published' : 'Recomputed (dry run, not published)'} ${period.slug} from the activity stored by run ${sourceRun.id} (${sourceRun.period_slug}): ${summary.startups} startups, no GitHub request`,
@@ -285,7 +285,7 @@ async function rebuildCommand(flags: { period?: string; dryRun?: boolean }): Pro
 
 async function statusCommand(flags: { limit: number }): Promise<number> {
   const config = loadConfig();
-  return withStore(config, async (store) => {
+  return withStore(config.database, async (store) => {
     const latest = await latestPeriod(store.db);
     out(
       latest
@@ -317,21 +317,21 @@ async function statusCommand(flags: { limit: number }): Promise<number> {
 
 async function workerCommand(): Promise<number> {
   const config = loadConfig();
-  if (!config.databaseUrl) {
+  if (!config.database.url) {
     throw new PipelineError(
       '`pipeline worker` shares runs through PostgreSQL: set DATABASE_URL. With the embedded store, `pipeline run` does the work in its own process.',
     );
   }
-  const client = createGitHubClient(config);
-  const store = await openPipelineStore(config);
+  const client = createGitHubClient(config.github);
+  const store = await openPipelineStore(config.database);
   await migrateToLatest(store.db);
   const ctx: PipelineContext = { db: store.db, config, client };
   const queue = await PgBossQueue.start(ctx, (err) => note(`queue error: ${(err as Error).message}`));
-  await queue.work(config.pipelineConcurrency, {
+  await queue.work(config.pipeline.concurrency, {
     onBatch: ({ runId, orgs, written }) => note(`run ${runId}: ${written}/${orgs} organisations collected`),
     onError: (err) => note(`run stopped: ${(err as Error).message}`),
   });
-  note(`worker ready: ${config.pipelineConcurrency} batch(es) at a time; Ctrl-C to stop`);
+  note(`worker ready: ${config.pipeline.concurrency} batch(es) at a time; Ctrl-C to stop`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
@@ -350,8 +350,8 @@ async function discoverCommand(flags: {
   limit: number;
 }): Promise<number> {
   const config = loadConfig();
-  const client = createGitHubClient(config);
-  const watchlistFile = path.resolve(flags.watchlist ?? config.pipelineWatchlist);
+  const client = createGitHubClient(config.github);
+  const watchlistFile = path.resolve(flags.watchlist ?? config.pipeline.watchlist);
   let tracked = new Set<string>();
   try {
     tracked = new Set((await readWatchlist(watchlistFile)).map((e) => e.login.toLowerCase()));
@@ -363,7 +363,7 @@ async function discoverCommand(flags: {
     tracked,
     pagesPerTopic: flags.pages,
     perSector: flags.limit,
-    orgsPerQuery: config.githubOrgsPerQuery,
+    orgsPerQuery: config.github.orgsPerQuery,
   });
   const comments = new Map(
     result.candidates.map((c) => [

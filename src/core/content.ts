@@ -74,6 +74,6 @@ export function fillTemplate(template: string, values: Record<string, string | n
 }
 
 /** The directory the documents' content is read from: DOCUMENTS_DIR when set, else content/ of the package. */
-export function documentsDir(config: { documentsDir: string | undefined }): string {
-  return config.documentsDir ?? PACKAGED_CONTENT_DIR;
+export function documentsDir(documents: { dir: string | undefined }): string {
+  return documents.dir ?? PACKAGED_CONTENT_DIR;
 }

@@ -38,17 +38,17 @@ export async function buildServer(
   ctx: AppContext,
   options: Partial<Pick<App, 'probes' | 'limiterRedis'>> = {},
 ): Promise<FastifyInstance> {
-  const common = commonHeaders(ctx.config.baseUrl.startsWith('https:'));
+  const common = commonHeaders(ctx.config.server.baseUrl.startsWith('https:'));
   const app = Fastify({
     // Fastify gets no logger: with one, it attaches 'finish' and 'error' listeners to every response (to time it and
     // log its completion), even with request logging off, which cost about a quarter of a cached lookup's CPU
     // (4-5 µs a request, measured). The service logs through ctx.log, naming the request id; the access log
     // (ACCESS_LOG) and the metrics are onResponse hooks of their own, paid only when they are on.
     logger: false,
-    trustProxy: compileTrust(ctx.config.trustProxy),
+    trustProxy: compileTrust(ctx.config.server.trustProxy),
     bodyLimit: 64 * 1024,
     requestIdHeader: false,
-    genReqId: requestIdGenerator(ctx.config),
+    genReqId: requestIdGenerator(ctx.config.server),
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: false },
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler(common),
@@ -59,20 +59,20 @@ export async function buildServer(
   const siteAssets = loadSiteAssets();
   registerErrorHandling(app, common, {
     log: ctx.log,
-    htmlNotFound: (path) => htmlNotFound(ctx.config.baseUrl, siteAssets, path),
+    htmlNotFound: (path) => htmlNotFound(ctx.config.server.baseUrl, siteAssets, path),
     htmlHeaders: { 'content-security-policy': HTML_CSP },
     isDatabaseUnavailable: (err) => ctx.store.isUnavailable(err),
   });
-  registerCommonHeaders(app, ctx.config.baseUrl.startsWith('https:'));
+  registerCommonHeaders(app, ctx.config.server.baseUrl.startsWith('https:'));
   // Operations (issue 23): limits and metrics hook into every route added after them; JSON routes take JSON only.
   registerRateLimit(app, ctx.config, {
     redis: options.limiterRedis,
-    prefix: ctx.config.rateLimitRedisPrefix,
+    prefix: ctx.config.rateLimiting.redisPrefix,
     log: ctx.log,
   });
   registerObservability(app, ctx.config, ctx.log);
   app.removeContentTypeParser('text/plain');
-  await registerOpenApi(app, ctx.config.baseUrl);
+  await registerOpenApi(app, ctx.config.server.baseUrl);
 
   await app.register(async (scope) => {
     await signalsRoutes(scope, ctx);

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { sql } from 'kysely';
-import type { Config } from '../config.js';
+import type { StripeConfig } from '../config.js';
 import { DEEP_SIGNAL_CREDIT_PACK } from '../core/pricing.js';
 import { siteUrls } from '../core/urls.js';
 import { inTransaction } from '../store/periods.js';
@@ -33,11 +33,14 @@ export interface Checkout {
  * The checkout when Stripe is fully configured, otherwise undefined (the page says so, the API answers 503). The
  * Stripe SDK is loaded only then: a server without card checkout never compiles its 700 KB.
  */
-export async function createCheckout(config: Config): Promise<Checkout | undefined> {
-  if (!config.stripeSecretKey || !config.stripePriceId || !config.stripeWebhookSecret) return undefined;
-  const api = new URL(config.stripeApiUrl);
+export async function createCheckout(
+  config: StripeConfig,
+  site: { baseUrl: string; mail: boolean },
+): Promise<Checkout | undefined> {
+  if (!config.secretKey || !config.priceId || !config.webhookSecret) return undefined;
+  const api = new URL(config.apiUrl);
   const { default: Stripe } = await import('stripe');
-  const stripe = new Stripe(config.stripeSecretKey, {
+  const stripe = new Stripe(config.secretKey, {
     host: api.hostname,
     port: api.port || (api.protocol === 'https:' ? 443 : 80),
     protocol: api.protocol === 'https:' ? 'https' : 'http',
@@ -47,11 +50,11 @@ export async function createCheckout(config: Config): Promise<Checkout | undefin
   });
   return {
     stripe,
-    priceId: config.stripePriceId,
-    webhookSecret: config.stripeWebhookSecret,
-    box: new SecretBox(config.stripeSecretKey),
-    baseUrl: config.baseUrl,
-    mail: Boolean(config.smtpUrl),
+    priceId: config.priceId,
+    webhookSecret: config.webhookSecret,
+    box: new SecretBox(config.secretKey),
+    baseUrl: site.baseUrl,
+    mail: site.mail,
   };
 }
 

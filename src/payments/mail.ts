@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { sql } from 'kysely';
-import type { Config } from '../config.js';
+import type { MailConfig } from '../config.js';
 import { DEEP_SIGNAL_CREDIT_PACK } from '../core/pricing.js';
 import { siteUrls } from '../core/urls.js';
 import type { Executor } from '../store/schema.js';
@@ -23,13 +23,13 @@ export interface Mailer {
 }
 
 /** The mailer when SMTP_URL is set (nodemailer is loaded only then), otherwise undefined. */
-export async function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): Promise<Mailer | undefined> {
+export async function createMailer(config: Pick<MailConfig, 'smtpUrl' | 'from'>): Promise<Mailer | undefined> {
   if (!config.smtpUrl) return undefined;
   const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport(config.smtpUrl);
   return {
     async send(message) {
-      await transport.sendMail({ from: config.mailFrom, ...message });
+      await transport.sendMail({ from: config.from, ...message });
     },
     close: () => transport.close(),
   };

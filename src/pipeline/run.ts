@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
+import type { Config, DatabaseConfig, GitHubConfig } from '../config.js';
 import { addDays, isoDay, lastCompletePeriod, parsePeriodSlug, periodEnd, type PeriodRef } from '../domain/periods.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import { openStore, type Store } from '../store/database.js';
@@ -53,7 +53,8 @@ export class PipelineError extends Error {
 
 export interface PipelineContext {
   db: Kysely<Database>;
-  config: Config;
+  /** The sections the pipeline reads: GitHub (batch size, pages, backoff), its own, and the database's. */
+  config: Pick<Config, 'github' | 'pipeline' | 'database'>;
   /** Needed to collect; rebuilding and status work without it. */
   client?: GitHubClient | undefined;
   now?: () => Date;
@@ -63,25 +64,25 @@ export interface PipelineContext {
  * The store as the pipeline opens it: a small pool. (The embedded database keeps each connection's protocol
  * exchanges apart, see store/embedded.ts, but it runs one statement at a time, so more connections buy nothing.)
  */
-export function openPipelineStore(config: Config): Promise<Store> {
-  return openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.databaseUrl ? 8 : 2 });
+export function openPipelineStore(database: DatabaseConfig): Promise<Store> {
+  return openStore({ dataDir: database.dataDir, databaseUrl: database.url, poolSize: database.url ? 8 : 2 });
 }
 
 export function createGitHubClient(
-  config: Config,
+  github: GitHubConfig,
   onWait?: ConstructorParameters<typeof GitHubClient>[0]['onWait'],
 ): GitHubClient {
-  if (!config.githubToken) {
+  if (!github.token) {
     throw new PipelineError(
       'GITHUB_TOKEN is not set: create a personal access token at https://github.com/settings/tokens (public data needs no scopes) and export GITHUB_TOKEN=…',
     );
   }
   return new GitHubClient({
-    token: config.githubToken,
-    apiUrl: config.githubApiUrl,
-    concurrency: config.githubConcurrency,
-    queryIntervalMs: config.githubQueryIntervalMs,
-    retryBaseMs: config.githubRetryBaseMs,
+    token: github.token,
+    apiUrl: github.apiUrl,
+    concurrency: github.concurrency,
+    queryIntervalMs: github.queryIntervalMs,
+    retryBaseMs: github.retryBaseMs,
     onWait,
   });
 }
@@ -206,8 +207,8 @@ export async function processBatch(ctx: PipelineContext, runId: number, logins: 
       client: ctx.client,
       window: { from: run.collect_from, until: now },
       fullRefresh: run.full_refresh,
-      orgsPerQuery: ctx.config.githubOrgsPerQuery,
-      maxCommitPages: ctx.config.githubMaxCommitPages,
+      orgsPerQuery: ctx.config.github.orgsPerQuery,
+      maxCommitPages: ctx.config.github.maxCommitPages,
     });
     return await saveOutcomes(ctx.db, runId, result.outcomes, {
       requests: result.meter.requests,

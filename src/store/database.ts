@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { DatabaseConfig } from '../config.js';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { openEmbedded, type EmbeddedHost } from './embedded.js';
@@ -17,13 +17,13 @@ export interface StoreOptions {
 }
 
 /** How the service and the CLI open the store: the database, and the pool limits of the configuration. */
-export function storeOptions(config: Config): StoreOptions {
+export function storeOptions(database: DatabaseConfig): StoreOptions {
   return {
-    dataDir: config.dataDir,
-    databaseUrl: config.databaseUrl,
-    poolSize: config.databasePoolMax,
-    statementTimeoutMs: config.databaseStatementTimeoutMs,
-    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    dataDir: database.dataDir,
+    databaseUrl: database.url,
+    poolSize: database.poolMax,
+    statementTimeoutMs: database.statementTimeoutMs,
+    connectTimeoutMs: database.connectTimeoutMs,
   };
 }
 

@@ -6,34 +6,38 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('configuration', () => {
   test('defaults: port 3000, host 127.0.0.1, BASE_URL from them, ./.data, embedded database', () => {
     const c = loadConfig({});
-    assert.equal(c.port, 3000);
-    assert.equal(c.host, '127.0.0.1');
-    assert.equal(c.baseUrl, 'http://127.0.0.1:3000');
-    assert.equal(c.dataDir, path.resolve('./.data'));
-    assert.equal(c.databaseUrl, undefined);
-    assert.equal(c.redisUrl, undefined);
-    assert.equal(c.trustProxy, false);
-    assert.equal(c.logLevel, 'info');
-    assert.equal(c.demoData, true);
+    assert.equal(c.server.port, 3000);
+    assert.equal(c.server.host, '127.0.0.1');
+    assert.equal(c.server.baseUrl, 'http://127.0.0.1:3000');
+    assert.equal(c.database.dataDir, path.resolve('./.data'));
+    assert.equal(c.database.url, undefined);
+    assert.equal(c.redis.url, undefined);
+    assert.equal(c.server.trustProxy, false);
+    assert.equal(c.server.logLevel, 'info');
+    assert.equal(c.demo.enabled, true);
   });
 
   test('BASE_URL loses its trailing slash', () => {
-    assert.equal(loadConfig({ BASE_URL: 'https://signals.example.org/' }).baseUrl, 'https://signals.example.org');
+    assert.equal(
+      loadConfig({ BASE_URL: 'https://signals.example.org/' }).server.baseUrl,
+      'https://signals.example.org',
+    );
   });
 
   test('TRUST_PROXY accepts on/off words', () => {
-    assert.equal(loadConfig({ TRUST_PROXY: 'on' }).trustProxy, true);
-    assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: 'on' }).server.trustProxy, true);
+    assert.equal(loadConfig({ TRUST_PROXY: 'false' }).server.trustProxy, false);
   });
 
   test('TRUST_PROXY accepts a hop count', () => {
-    assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, 1);
-    assert.equal(loadConfig({ TRUST_PROXY: '3' }).trustProxy, 3);
+    assert.equal(loadConfig({ TRUST_PROXY: '1' }).server.trustProxy, 1);
+    assert.equal(loadConfig({ TRUST_PROXY: '3' }).server.trustProxy, 3);
   });
 
   test('TRUST_PROXY accepts a list of addresses, CIDR ranges and named ranges', () => {
     assert.deepEqual(
-      loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,::1,fd00::/8, Loopback,linklocal,uniquelocal' }).trustProxy,
+      loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,::1,fd00::/8, Loopback,linklocal,uniquelocal' }).server
+        .trustProxy,
       ['10.0.0.0/8', '192.168.1.7', '::1', 'fd00::/8', 'loopback', 'linklocal', 'uniquelocal'],
     );
   });
@@ -50,7 +54,7 @@ describe('configuration', () => {
 
   test('rate limits default to the spec and are read as PER_MINUTE/BURST', () => {
     const c = loadConfig({});
-    assert.equal(c.rateLimit, true);
+    assert.equal(c.rateLimiting.enabled, true);
     assert.deepEqual(c.rateLimits, {
       free: { perMinute: 60, burst: 120 },
       signal: { perMinute: 30, burst: 60 },
@@ -62,12 +66,12 @@ describe('configuration', () => {
 
   test('operations defaults: no metrics exposed, no access log, bounded database pool and timeouts', () => {
     const c = loadConfig({});
-    assert.equal(c.metricsPort, undefined);
-    assert.equal(c.metricsToken, undefined);
-    assert.equal(c.accessLog, false);
-    assert.equal(c.databasePoolMax, 8);
-    assert.equal(c.databaseStatementTimeoutMs, 15000);
-    assert.equal(c.databaseConnectTimeoutMs, 3000);
+    assert.equal(c.metrics.port, undefined);
+    assert.equal(c.metrics.token, undefined);
+    assert.equal(c.server.accessLog, false);
+    assert.equal(c.database.poolMax, 8);
+    assert.equal(c.database.statementTimeoutMs, 15000);
+    assert.equal(c.database.connectTimeoutMs, 3000);
   });
 
   test('a bad value is refused with a message naming the variable', () => {
@@ -95,22 +99,38 @@ describe('configuration', () => {
     }
   });
 
+  test('METRICS_TOKEN is a Bearer token (token68): other printable characters are refused', () => {
+    const token = 'a'.repeat(20) + '-._~+/==';
+    assert.equal(loadConfig({ METRICS_TOKEN: token }).metrics.token, token);
+    for (const bad of [
+      'a'.repeat(20) + '!',
+      'a'.repeat(20) + '#',
+      'a'.repeat(10) + ' ' + 'a'.repeat(10),
+      'a'.repeat(257),
+    ])
+      assert.throws(
+        () => loadConfig({ METRICS_TOKEN: bad }),
+        (err: unknown) => err instanceof ConfigError && err.variable === 'METRICS_TOKEN',
+        bad,
+      );
+  });
+
   test('payments: unconfigured by default, on Base Sepolia with the public test facilitator and Solana devnet USDC', () => {
     const c = loadConfig({});
-    assert.equal(c.x402PayTo, undefined);
-    assert.equal(c.x402Network, 'base-sepolia');
-    assert.equal(c.x402FacilitatorUrl, 'https://x402.org/facilitator');
-    assert.deepEqual(c.x402FacilitatorHeaders, {});
-    assert.equal(c.solanaPayTo, undefined);
-    assert.equal(c.solanaCluster, 'devnet');
-    assert.equal(c.solanaRpcUrl, 'https://api.devnet.solana.com');
-    assert.equal(c.solanaMint, '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU');
-    assert.equal(c.solanaCommitment, 'confirmed');
+    assert.equal(c.x402.payTo, undefined);
+    assert.equal(c.x402.network, 'base-sepolia');
+    assert.equal(c.x402.facilitatorUrl, 'https://x402.org/facilitator');
+    assert.deepEqual(c.x402.facilitatorHeaders, {});
+    assert.equal(c.solana.payTo, undefined);
+    assert.equal(c.solana.cluster, 'devnet');
+    assert.equal(c.solana.rpcUrl, 'https://api.devnet.solana.com');
+    assert.equal(c.solana.mint, '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU');
+    assert.equal(c.solana.commitment, 'confirmed');
   });
 
   test('payments: mainnet-beta defaults to mainnet USDC; testnet has no default mint', () => {
     assert.equal(
-      loadConfig({ SOLANA_CLUSTER: 'mainnet-beta' }).solanaMint,
+      loadConfig({ SOLANA_CLUSTER: 'mainnet-beta' }).solana.mint,
       'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
     );
     assert.throws(
@@ -137,7 +157,7 @@ describe('configuration', () => {
 
   test('X402_FACILITATOR_HEADERS: a JSON object of headers; a bad value is refused without echoing it', () => {
     assert.deepEqual(
-      loadConfig({ X402_FACILITATOR_HEADERS: '{"Authorization":"Bearer s3cret"}' }).x402FacilitatorHeaders,
+      loadConfig({ X402_FACILITATOR_HEADERS: '{"Authorization":"Bearer s3cret"}' }).x402.facilitatorHeaders,
       {
         Authorization: 'Bearer s3cret',
       },

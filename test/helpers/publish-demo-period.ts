@@ -11,7 +11,7 @@ import { publishPeriod } from '../../src/store/periods.js';
 
 const [slug, startups] = process.argv.slice(2);
 const config = loadConfig();
-const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: 2 });
+const store = await openStore({ dataDir: config.database.dataDir, databaseUrl: config.database.url, poolSize: 2 });
 await migrateToLatest(store.db);
 const dataset = generateDemoDataset({
   seed: 'second-process',

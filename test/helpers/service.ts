@@ -43,7 +43,7 @@ export async function startTestService(
     ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
     ...env,
   });
-  const service = await startService(config, createLogger(config));
+  const service = await startService(config, createLogger(config.server));
   const url = `http://127.0.0.1:${port}`;
   return {
     url,

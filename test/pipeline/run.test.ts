@@ -45,9 +45,9 @@ async function harness(fake: FakeGitHub, env: Record<string, string> = {}): Prom
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const store = await openPipelineStore(config);
+  const store = await openPipelineStore(config.database);
   await migrateToLatest(store.db);
-  const ctx: PipelineContext = { db: store.db, config, client: createGitHubClient(config), now: () => NOW };
+  const ctx: PipelineContext = { db: store.db, config, client: createGitHubClient(config.github), now: () => NOW };
   return {
     ctx,
     store,
@@ -312,8 +312,8 @@ describe('pipeline runs over the store', () => {
   test('a rejected token stops the run as incomplete with the reason, and the run resumes once it is fixed', async () => {
     const h = await harness(fake);
     try {
-      const badConfig = { ...h.ctx.config, githubToken: 'wrong-token' };
-      const badCtx: PipelineContext = { ...h.ctx, config: badConfig, client: createGitHubClient(badConfig) };
+      const badConfig = { ...h.ctx.config, github: { ...h.ctx.config.github, token: 'wrong-token' } };
+      const badCtx: PipelineContext = { ...h.ctx, config: badConfig, client: createGitHubClient(badConfig.github) };
       await assert.rejects(run(badCtx, { entries: [acmeEntry, quietEntry()] }), GitHubAuthError);
       const stopped = (await pipelineDb(h.store.db).selectFrom('pipeline_runs').selectAll().executeTakeFirstOrThrow())!;
       assert.equal(stopped.status, 'incomplete');

@@ -16,7 +16,7 @@ describe('publishing to a running server', () => {
     fake = await FakeGitHub.start({ orgs: [acmeOrg(), quietOrg()] });
     svc = await startTestService({ GITHUB_TOKEN: fake.token, GITHUB_API_URL: fake.url, GITHUB_QUERY_INTERVAL_MS: '0' });
     // A second connection, as the CLI would open it: the embedded database is reached through the server's socket.
-    store = await openStore({ dataDir: svc.config.dataDir, databaseUrl: svc.config.databaseUrl });
+    store = await openStore({ dataDir: svc.config.database.dataDir, databaseUrl: svc.config.database.url });
   });
   after(async () => {
     await store.close();
@@ -31,7 +31,7 @@ describe('publishing to a running server', () => {
     const ctx: PipelineContext = {
       db: store.db,
       config: svc.config,
-      client: createGitHubClient(svc.config),
+      client: createGitHubClient(svc.config.github),
       now: () => NOW,
     };
     const prepared = await prepareRun(ctx, {

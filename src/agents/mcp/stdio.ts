@@ -17,9 +17,10 @@ export interface StdioSession {
  * beside a running server), with the same period watcher and warm-up.
  */
 async function openInvoker(config: Config, logger: Logger): Promise<{ invoke: ToolInvoker; close(): Promise<void> }> {
-  if (config.signalBaseUrl) {
-    logger.info({ remote: config.signalBaseUrl }, 'signal-mcp: proxying a remote deployment');
-    return { invoke: remoteInvoker(config.signalBaseUrl, config.signalApiKey), close: async () => {} };
+  const { signalBaseUrl, signalApiKey } = config.agents;
+  if (signalBaseUrl) {
+    logger.info({ remote: signalBaseUrl }, 'signal-mcp: proxying a remote deployment');
+    return { invoke: remoteInvoker(signalBaseUrl, signalApiKey), close: async () => {} };
   }
   // A second process beside a running server: few connections, and only the period's jobs (the server runs the rest).
   const app = await createApp(config, logger, { poolSize: 2, jobs: 'period-only' });
@@ -30,7 +31,7 @@ async function openInvoker(config: Config, logger: Logger): Promise<{ invoke: To
       { database: app.store.mode, period: app.holder.current?.period.slug },
       'signal-mcp: serving local data',
     );
-    return { invoke: localInvoker(app, { apiKey: config.signalApiKey }), close: () => app.close() };
+    return { invoke: localInvoker(app, { apiKey: config.agents.signalApiKey }), close: () => app.close() };
   } catch (err) {
     await app.close().catch(() => {});
     throw err;

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import type { GitHubConfig, ScoutConfig, ServerConfig } from '../../config.js';
 import { GitHubClient } from '../../github/client.js';
 import { GitHubUsername, type ScoutPredictions, type ScoutReceipts } from '../../schemas/scout.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
@@ -9,6 +9,13 @@ import { predictFromStars } from './predict.js';
 import { FORMULA_TEXT, personalitySummary, scoreStars } from './score.js';
 
 export { ScoutError } from './history.js';
+
+/** The configuration the scout reads: GitHub access, its own limits, and the base URL of the links it returns. */
+export interface ScoutServiceConfig {
+  github: GitHubConfig;
+  scout: ScoutConfig;
+  server: Pick<ServerConfig, 'baseUrl'>;
+}
 
 /** A rate-limit wait longer than this fails the look-up (503 with Retry-After) instead of holding the request. */
 const MAX_WAIT_SECONDS = 5;
@@ -41,22 +48,23 @@ export class ScoutService {
   readonly histories: StarHistories;
 
   constructor(
-    private readonly config: Config,
+    private readonly config: ScoutServiceConfig,
     store: Store,
     now?: () => number,
   ) {
+    const { github } = config;
     this.client = new GitHubClient({
-      token: config.githubToken,
-      apiUrl: config.githubApiUrl,
-      concurrency: config.githubConcurrency,
-      queryIntervalMs: config.githubQueryIntervalMs,
-      retryBaseMs: config.githubRetryBaseMs,
+      token: github.token,
+      apiUrl: github.apiUrl,
+      concurrency: github.concurrency,
+      queryIntervalMs: github.queryIntervalMs,
+      retryBaseMs: github.retryBaseMs,
       maxWaitSeconds: MAX_WAIT_SECONDS,
       userAgent: 'signal-service-scout',
     });
     this.histories = new StarHistories(store.db, this.client, {
-      ttlSeconds: config.scoutCacheTtlSeconds,
-      maxPages: config.scoutMaxStarPages,
+      ttlSeconds: config.scout.cacheTtlSeconds,
+      maxPages: config.scout.maxStarPages,
       ...(now ? { now } : {}),
     });
   }
@@ -65,7 +73,7 @@ export class ScoutService {
     const login = checkedUsername(username);
     const history = await this.histories.get(login);
     const result = scoreStars(history.stars, validatedCompanies());
-    const urls = scoutUrls(this.config.baseUrl, login);
+    const urls = scoutUrls(this.config.server.baseUrl, login);
     return {
       username: login,
       score: result.score,

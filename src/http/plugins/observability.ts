@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
-import type { Config } from '../../config.js';
+import type { MetricsConfig, ServerConfig } from '../../config.js';
 import { httpRecorder, renderMetrics } from '../../metrics.js';
 import { compileTrust } from '../client-address.js';
 import { bearerToken } from '../../payments/authenticate.js';
@@ -21,8 +21,8 @@ import { HttpProblem, statusTitle } from '../problem.js';
  */
 const REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
 
-export function requestIdGenerator(config: Pick<Config, 'trustProxy'>): (req: IncomingMessage) => string {
-  const trusted = compileTrust(config.trustProxy);
+export function requestIdGenerator(server: Pick<ServerConfig, 'trustProxy'>): (req: IncomingMessage) => string {
+  const trusted = compileTrust(server.trustProxy);
   const prefix = randomBytes(6).toString('base64url');
   let counter = 0;
   return (req) => {
@@ -35,17 +35,22 @@ export function requestIdGenerator(config: Pick<Config, 'trustProxy'>): (req: In
   };
 }
 
-export function metricsEnabled(config: Config): boolean {
-  return config.metricsPort !== undefined || config.metricsToken !== undefined;
+export function metricsEnabled(metrics: MetricsConfig): boolean {
+  return metrics.port !== undefined || metrics.token !== undefined;
 }
 
-export function registerObservability(app: FastifyInstance, config: Config, log: Logger): void {
+/** The access log (server.accessLog) and the metrics hooks and route (the metrics section). */
+export function registerObservability(
+  app: FastifyInstance,
+  config: { server: Pick<ServerConfig, 'accessLog'>; metrics: MetricsConfig },
+  log: Logger,
+): void {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
 
-  if (config.accessLog) {
+  if (config.server.accessLog) {
     app.addHook('onResponse', (request, reply, done) => {
       log.info(
         {
@@ -62,7 +67,7 @@ export function registerObservability(app: FastifyInstance, config: Config, log:
     });
   }
 
-  if (metricsEnabled(config)) {
+  if (metricsEnabled(config.metrics)) {
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       const record = httpRecorder(methods.join(','), route.url ?? '');
@@ -79,8 +84,8 @@ export function registerObservability(app: FastifyInstance, config: Config, log:
     });
   }
 
-  if (config.metricsToken) {
-    const expected = createHash('sha256').update(config.metricsToken).digest();
+  if (config.metrics.token) {
+    const expected = createHash('sha256').update(config.metrics.token).digest();
     app.get('/metrics', { schema: { hide: true }, config: { rateLimit: 'unlimited' } }, async (request, reply) => {
       const token = bearerToken(request.headers.authorization);
       const offered = createHash('sha256')
@@ -105,8 +110,9 @@ export function registerObservability(app: FastifyInstance, config: Config, log:
 }
 
 /** The separate metrics listener (METRICS_PORT): GET /metrics only, nothing of the public API. */
-export async function startMetricsListener(config: Config, log: Logger): Promise<http.Server | undefined> {
-  if (config.metricsPort === undefined) return undefined;
+export async function startMetricsListener(metrics: MetricsConfig, log: Logger): Promise<http.Server | undefined> {
+  const { port, host } = metrics;
+  if (port === undefined) return undefined;
   const server = http.createServer((req, res) => {
     if ((req.method === 'GET' || req.method === 'HEAD') && (req.url ?? '').split('?')[0] === '/metrics') {
       renderMetrics().then(
@@ -125,8 +131,8 @@ export async function startMetricsListener(config: Config, log: Logger): Promise
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.metricsPort, config.metricsHost, () => resolve());
+    server.listen(port, host, () => resolve());
   });
-  log.info({ port: config.metricsPort, host: config.metricsHost }, 'metrics listener started');
+  log.info({ port, host }, 'metrics listener started');
   return server;
 }

@@ -9,7 +9,13 @@ import {
   type IRateLimiterOptions,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { RATE_LIMIT_CLASSES, type Config, type LimitedClass, type RateLimitClass } from '../../config.js';
+import {
+  RATE_LIMIT_CLASSES,
+  type LimitedClass,
+  type RateLimitClass,
+  type RateLimitingConfig,
+  type RateLimitsConfig,
+} from '../../config.js';
 import { countRateLimitFallback, countRateLimited } from '../../metrics.js';
 import { errorResponses } from '../openapi.js';
 import { bearerToken } from '../../payments/authenticate.js';
@@ -292,7 +298,7 @@ export interface LimiterStore {
 }
 
 /** Builds the budgets of the four limited classes from the configuration. */
-export function createBudgets(config: Config, store: LimiterStore): Record<LimitedClass, ClassBudget> {
+export function createBudgets(rateLimits: RateLimitsConfig, store: LimiterStore): Record<LimitedClass, ClassBudget> {
   let lastWarning = 0;
   const onFallback = () => {
     countRateLimitFallback();
@@ -314,8 +320,8 @@ export function createBudgets(config: Config, store: LimiterStore): Record<Limit
     return new ReservingLimiter(shared, reservationChunk(points));
   };
   const budgets = {} as Record<LimitedClass, ClassBudget>;
-  for (const name of Object.keys(config.rateLimits) as LimitedClass[]) {
-    const { perMinute, burst } = config.rateLimits[name];
+  for (const name of Object.keys(rateLimits) as LimitedClass[]) {
+    const { perMinute, burst } = rateLimits[name];
     const reserve = burst > perMinute ? limiter(`${name}:b`, burst - perMinute, BURST_WINDOW_SECONDS) : undefined;
     budgets[name] = new ClassBudget(name, limiter(`${name}:s`, perMinute, 60), reserve, perMinute, burst);
   }
@@ -331,8 +337,11 @@ export function paidKey(request: FastifyRequest): string {
   return token !== undefined ? `k:${createHash('sha256').update(token).digest('hex')}` : `ip:${request.ip}`;
 }
 
-function describe(cls: RateLimitClass, config: Config): Record<string, unknown> {
-  if (cls === 'unlimited' || !config.rateLimit) return { class: cls, limited: false };
+/** What the limiter is configured by: the on/off switch and the budget of each class. */
+export type RateLimitConfig = { rateLimiting: Pick<RateLimitingConfig, 'enabled'>; rateLimits: RateLimitsConfig };
+
+function describe(cls: RateLimitClass, config: RateLimitConfig): Record<string, unknown> {
+  if (cls === 'unlimited' || !config.rateLimiting.enabled) return { class: cls, limited: false };
   const { perMinute, burst } = config.rateLimits[cls];
   return {
     class: cls,
@@ -358,8 +367,8 @@ function tooManyRequests(decision: Decision, budget: ClassBudget): HttpProblem {
  * Registers the limiter: an onRoute hook that reads each route's class once, documents it in the OpenAPI operation
  * (`x-rate-limit`, and the 429 response), and gives limited routes their hook. Call before any route is added.
  */
-export function registerRateLimit(app: FastifyInstance, config: Config, store: LimiterStore): void {
-  const budgets = config.rateLimit ? createBudgets(config, store) : undefined;
+export function registerRateLimit(app: FastifyInstance, config: RateLimitConfig, store: LimiterStore): void {
+  const budgets = config.rateLimiting.enabled ? createBudgets(config.rateLimits, store) : undefined;
   const hooks = new Map<
     LimitedClass,
     (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void
@@ -393,7 +402,7 @@ export function registerRateLimit(app: FastifyInstance, config: Config, store: L
     const schema = route.schema as Record<string, unknown> | undefined;
     if (schema && !schema.hide) {
       schema['x-rate-limit'] = describe(cls, config);
-      if (cls !== 'unlimited' && config.rateLimit) {
+      if (cls !== 'unlimited' && config.rateLimiting.enabled) {
         const response = (schema.response ?? {}) as Record<string, unknown>;
         if (!response['429']) {
           response['429'] = errorResponses(429)['429'];

@@ -47,8 +47,8 @@ function isRequestObject(body: unknown): body is { jsonrpc: '2.0'; method: strin
  * JSON-RPC errors travel with HTTP 200.
  */
 export async function a2aRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const cardJson = buildAgentCardJson(ctx.config.baseUrl);
-  const card = buildAgentCard(ctx.config.baseUrl);
+  const cardJson = buildAgentCardJson(ctx.config.server.baseUrl);
+  const card = buildAgentCard(ctx.config.server.baseUrl);
   const cardBody = rendered(JSON.stringify(cardJson), 'application/json; charset=utf-8');
   const requestHandler = new DefaultRequestHandler(
     card,

@@ -88,7 +88,10 @@ function callArguments(value: Record<string, unknown> | string | undefined): unk
 
 export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const catalog = rendered(JSON.stringify(buildAgentCatalog(ctx.config.baseUrl)), 'application/json; charset=utf-8');
+  const catalog = rendered(
+    JSON.stringify(buildAgentCatalog(ctx.config.server.baseUrl)),
+    'application/json; charset=utf-8',
+  );
   const schema = {
     summary: 'Agent skill catalog, generated from the tool registry',
     tags: ['agents'],
@@ -102,12 +105,12 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     { schema: { ...schema, operationId: 'getAgentsV1', description: 'Byte-identical to /api/agents.json.' } },
     (request, reply) =>
       sendRendered(request, reply, catalog, {
-        link: `<${siteUrls(ctx.config.baseUrl).api('/api/agents.json')}>; rel="canonical"`,
+        link: `<${siteUrls(ctx.config.server.baseUrl).api('/api/agents.json')}>; rel="canonical"`,
       }),
   );
 
   const json = (value: unknown) => rendered(JSON.stringify(value), 'application/json; charset=utf-8');
-  const toolsCatalog = json(functionCallingCatalog(ctx.config.baseUrl));
+  const toolsCatalog = json(functionCallingCatalog(ctx.config.server.baseUrl));
   const toolsByFormat = new Map(FUNCTION_FORMATS.map((f) => [f, json(functionTools(f))]));
   r.get(
     '/api/agent/tools',

@@ -25,9 +25,9 @@ const CONFIDENCE_NOTE = `Confidence (0 to 1) is how much of the query the matche
 /** GET /api/answer, /api/ask, the corpus documents and the FAQ. Thin: the answer index lives in core/answers. */
 export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const urls = siteUrls(ctx.config.baseUrl);
+  const urls = siteUrls(ctx.config.server.baseUrl);
   // Build the corpus when a period is loaded rather than on the first request: a bad FAQ file stops the start.
-  faqPage(ctx.config.baseUrl);
+  faqPage(ctx.config.server.baseUrl);
 
   r.get(
     '/api/answer',
@@ -48,8 +48,8 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
     (request, reply) => {
       const { q } = request.query;
       const snapshot = currentSnapshot(ctx);
-      const index = answerCorpus(snapshot, ctx.config.baseUrl).index;
-      const understood = understand(snapshot, ctx.config.baseUrl, q, 1);
+      const index = answerCorpus(snapshot, ctx.config.server.baseUrl).index;
+      const understood = understand(snapshot, ctx.config.server.baseUrl, q, 1);
       const best = understood.kind === 'answers' ? understood.hits[0] : undefined;
       if (!best) {
         const searchUrl = `${urls.api('/api/llms-search')}?q=${encodeURIComponent(q)}`;
@@ -106,7 +106,7 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
     (request, reply) => {
       const { q, limit } = request.query;
       const snapshot = currentSnapshot(ctx);
-      const understood = understand(snapshot, ctx.config.baseUrl, q, limit);
+      const understood = understand(snapshot, ctx.config.server.baseUrl, q, limit);
       reply.header('cache-control', PUBLIC_CACHE);
       if (understood.kind !== 'answers') {
         return { query: q, hits: [], notice: understoodNotice(understood, snapshot) };
@@ -121,13 +121,15 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
     response: { 200: AnswersCorpus, ...errorResponses(503) },
   };
   r.get('/api/answers.json', { schema: { ...corpusSchema, operationId: 'getAnswers' } }, (request, reply) => {
-    sendRendered(request, reply, answerCorpus(currentSnapshot(ctx), ctx.config.baseUrl).json, { link: LICENSE_LINK });
+    sendRendered(request, reply, answerCorpus(currentSnapshot(ctx), ctx.config.server.baseUrl).json, {
+      link: LICENSE_LINK,
+    });
   });
   r.get(
     '/api/v1/answers.json',
     { schema: { ...corpusSchema, operationId: 'getAnswersV1', description: 'Same body as /api/answers.json.' } },
     (request, reply) => {
-      sendRendered(request, reply, answerCorpus(currentSnapshot(ctx), ctx.config.baseUrl).json, {
+      sendRendered(request, reply, answerCorpus(currentSnapshot(ctx), ctx.config.server.baseUrl).json, {
         link: `<${urls.api('/api/answers.json')}>; rel="canonical", ${LICENSE_LINK}`,
       });
     },
@@ -144,7 +146,7 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
     },
     (request, reply) => {
-      sendRendered(request, reply, faqPage(ctx.config.baseUrl), { link: LICENSE_LINK });
+      sendRendered(request, reply, faqPage(ctx.config.server.baseUrl), { link: LICENSE_LINK });
     },
   );
 }

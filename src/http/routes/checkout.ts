@@ -37,7 +37,7 @@ const CheckoutSession = z.object({ id: z.string(), url: z.url() }).meta({ id: 'C
 export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { checkout } = ctx.services;
   const pageHtml = creditsPage({
-    baseUrl: ctx.config.baseUrl,
+    baseUrl: ctx.config.server.baseUrl,
     checkoutAvailable: Boolean(checkout),
     mail: ctx.services.mailsKeys,
   });
@@ -140,7 +140,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           .header('content-type', HTML)
           .header('content-security-policy', CHECKOUT_CSP)
           .header('cache-control', 'no-store')
-          .send(successPage(ctx.config.baseUrl, result));
+          .send(successPage(ctx.config.server.baseUrl, result));
       },
     );
 

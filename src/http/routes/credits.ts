@@ -47,7 +47,7 @@ const PAID_ROUTE = { rateLimit: 'paid' } as unknown as FastifyContextConfig;
 export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const authenticate = creditKeyHook(ctx);
-  const purchaseUrl = siteUrls(ctx.config.baseUrl).api('/agents/credits');
+  const purchaseUrl = siteUrls(ctx.config.server.baseUrl).api('/agents/credits');
 
   r.post(
     '/api/agent/deep-signal',

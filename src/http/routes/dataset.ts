@@ -9,7 +9,7 @@ import { LICENSE_LINK } from './signals.js';
 
 export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const canonical = `<${ctx.config.baseUrl}/api/dataset.jsonl>; rel="canonical", ${LICENSE_LINK}`;
+  const canonical = `<${ctx.config.server.baseUrl}/api/dataset.jsonl>; rel="canonical", ${LICENSE_LINK}`;
   const handler = async (request: FastifyRequest, reply: FastifyReply, link: string): Promise<void> => {
     const snapshot = currentSnapshot(ctx);
     const etag = snapshot.datasetEtag;

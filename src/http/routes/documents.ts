@@ -38,8 +38,8 @@ export const EDGE_HOUR_CACHE = PUBLIC_CACHE;
  */
 export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { baseUrl } = ctx.config;
-  const dir = documentsDir(ctx.config);
+  const { baseUrl } = ctx.config.server;
+  const dir = documentsDir(ctx.config.documents);
   const releaseLog = readReleaseLog(dir);
   const glossary = json(buildGlossary(readGlossary(dir), baseUrl));
   const methodology = json(buildMethodology(baseUrl));

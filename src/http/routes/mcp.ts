@@ -57,8 +57,11 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
  * event stream, which a stateless server has no use for: 405.
  */
 export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const allowedOrigins = [new URL(ctx.config.baseUrl).origin, ...ctx.config.mcpAllowedOrigins];
-  const manifest = rendered(JSON.stringify(buildMcpManifest(ctx.config.baseUrl)), 'application/json; charset=utf-8');
+  const allowedOrigins = [new URL(ctx.config.server.baseUrl).origin, ...ctx.config.agents.mcpAllowedOrigins];
+  const manifest = rendered(
+    JSON.stringify(buildMcpManifest(ctx.config.server.baseUrl)),
+    'application/json; charset=utf-8',
+  );
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/.well-known/mcp.json',
@@ -107,7 +110,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         });
         try {
           await server.connect(transport);
-          const response = await transport.handleRequest(webRequest(request, ctx.config.baseUrl));
+          const response = await transport.handleRequest(webRequest(request, ctx.config.server.baseUrl));
           return await sendWebResponse(reply as FastifyReply, response);
         } finally {
           await server.close().catch(() => {});

@@ -25,7 +25,7 @@ export async function nlwebRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     (request, reply) => {
-      const body = nlwebAnswer(currentSnapshot(ctx), ctx.config.baseUrl, request.body.query);
+      const body = nlwebAnswer(currentSnapshot(ctx), ctx.config.server.baseUrl, request.body.query);
       // Pre-serialised JSON-LD: the bytes bypass the response serializer.
       (reply as FastifyReply)
         .header('content-type', 'application/ld+json; charset=utf-8')

@@ -71,8 +71,8 @@ export function htmlNotFound(baseUrl: string, assets: SiteAssets, path: string):
  */
 export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: SiteAssets): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { baseUrl } = ctx.config;
-  const dir = documentsDir(ctx.config);
+  const { baseUrl } = ctx.config.server;
+  const dir = documentsDir(ctx.config.documents);
   const posts = loadBlogPosts();
   const glossary = readGlossary(dir);
   const releaseLog = readReleaseLog(dir);

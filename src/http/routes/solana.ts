@@ -27,21 +27,21 @@ const notConfigured = () =>
  */
 export async function solanaRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { config } = ctx;
-  const settings: SolanaSettings | undefined = config.solanaPayTo
+  const { solana } = ctx.config;
+  const settings: SolanaSettings | undefined = solana.payTo
     ? {
-        cluster: config.solanaCluster,
-        payTo: config.solanaPayTo,
-        mint: config.solanaMint,
-        rpcUrl: config.solanaRpcUrl,
-        commitment: config.solanaCommitment,
+        cluster: solana.cluster,
+        payTo: solana.payTo,
+        mint: solana.mint,
+        rpcUrl: solana.rpcUrl,
+        commitment: solana.commitment,
       }
     : undefined;
   // Derive the receiving token account once at start: a SOLANA_PAY_TO or SOLANA_MINT that is no address stops the start.
   if (settings) await payeeTokenAccount(settings);
   const fetchTransaction =
     settings && rpcTransactionFetcher({ rpcUrl: settings.rpcUrl, commitment: settings.commitment });
-  const urls = siteUrls(config.baseUrl);
+  const urls = siteUrls(ctx.config.server.baseUrl);
   let terms: ReturnType<typeof solanaTerms> | undefined;
   const requireConfigured = async () => {
     if (!settings) throw notConfigured();

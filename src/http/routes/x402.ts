@@ -28,22 +28,23 @@ export const X402_PATH = '/api/agent/deep-signal/x402';
  */
 export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { config } = ctx;
-  const requirements = config.x402PayTo
+  const { x402 } = ctx.config;
+  const { baseUrl } = ctx.config.server;
+  const requirements = x402.payTo
     ? paymentRequirements({
-        payTo: config.x402PayTo,
-        network: config.x402Network,
-        resource: siteUrls(config.baseUrl).api(X402_PATH),
+        payTo: x402.payTo,
+        network: x402.network,
+        resource: siteUrls(baseUrl).api(X402_PATH),
         // Compact on purpose (it travels in every 402): the full schema is in the OpenAPI document.
         outputJsonSchema: {
           type: 'object',
           title: 'DeepSignal',
-          description: `The full JSON Schema is components.schemas.DeepSignal in ${siteUrls(config.baseUrl).api('/api/openapi.json')}.`,
+          description: `The full JSON Schema is components.schemas.DeepSignal in ${siteUrls(baseUrl).api('/api/openapi.json')}.`,
           required: Object.keys(DeepSignal.shape),
         },
       })
     : undefined;
-  const facilitator = httpFacilitator({ url: config.x402FacilitatorUrl, headers: config.x402FacilitatorHeaders });
+  const facilitator = httpFacilitator({ url: x402.facilitatorUrl, headers: x402.facilitatorHeaders });
 
   r.post(
     X402_PATH,

@@ -14,11 +14,11 @@ export async function executeRun(
   runId: number,
   options: { signal?: AbortSignal | undefined; onError?: (err: unknown) => void } = {},
 ): Promise<SettleResult> {
-  if (!ctx.config.databaseUrl) return executeInProcess(ctx, runId, options);
+  if (!ctx.config.database.url) return executeInProcess(ctx, runId, options);
   const queue = await PgBossQueue.start(ctx, options.onError);
   let authError: unknown;
   try {
-    await queue.work(ctx.config.pipelineConcurrency, {
+    await queue.work(ctx.config.pipeline.concurrency, {
       onError: (err) => {
         authError ??= err;
         options.onError?.(err);

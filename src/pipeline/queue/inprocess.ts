@@ -22,7 +22,7 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 
 /** Delay before another pass over failed organisations: 30 backoff units, then 60, … */
 export function retryDelayMs(ctx: PipelineContext, attempt: number): number {
-  return ctx.config.githubRetryBaseMs * 30 * (attempt - 1);
+  return ctx.config.github.retryBaseMs * 30 * (attempt - 1);
 }
 
 /** Runs a run to its end in this process. Returns the settled state, or `collecting` when stopped by the signal. */
@@ -31,11 +31,11 @@ export async function executeInProcess(
   runId: number,
   options: ExecuteOptions = {},
 ): Promise<SettleResult> {
-  const limit = pLimit(ctx.config.pipelineConcurrency);
+  const limit = pLimit(ctx.config.pipeline.concurrency);
   for (;;) {
     if (options.signal?.aborted) return { state: 'collecting' };
     const pending = await pendingLogins(ctx.db, runId);
-    const batches = chunk(pending, ctx.config.githubOrgsPerQuery);
+    const batches = chunk(pending, ctx.config.github.orgsPerQuery);
     const results = await Promise.allSettled(
       batches.map((batch) =>
         limit(async () => {

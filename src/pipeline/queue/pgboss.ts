@@ -45,9 +45,9 @@ export class PgBossQueue {
   ) {}
 
   static async start(ctx: PipelineContext, onError?: (err: unknown) => void): Promise<PgBossQueue> {
-    if (!ctx.config.databaseUrl) throw new Error('the pg-boss queue needs DATABASE_URL (PostgreSQL)');
+    if (!ctx.config.database.url) throw new Error('the pg-boss queue needs DATABASE_URL (PostgreSQL)');
     const boss = new PgBoss({
-      connectionString: ctx.config.databaseUrl,
+      connectionString: ctx.config.database.url,
       schema: 'pgboss',
       max: 4,
       schedule: false,
@@ -89,7 +89,7 @@ export class PgBossQueue {
 
   /** Starts `concurrency` polling workers in this process. */
   async work(concurrency: number, hooks: WorkerHooks = {}): Promise<void> {
-    const batchSize = this.ctx.config.githubOrgsPerQuery;
+    const batchSize = this.ctx.config.github.orgsPerQuery;
     for (let i = 0; i < concurrency; i++) {
       let id = '';
       id = await this.boss.work<JobData>(QUEUE, { batchSize, pollingIntervalSeconds: 0.5 }, async (jobs) => {

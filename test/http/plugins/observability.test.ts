@@ -19,8 +19,8 @@ async function appWith(env: Record<string, string>, lines: string[] = []) {
     },
   });
   const app: FastifyInstance = Fastify({
-    trustProxy: compileTrust(config.trustProxy),
-    genReqId: requestIdGenerator(config),
+    trustProxy: compileTrust(config.server.trustProxy),
+    genReqId: requestIdGenerator(config.server),
     requestIdHeader: false,
   }) as unknown as FastifyInstance;
   registerObservability(app, config, pino({ level: 'info' }, sink));

@@ -24,7 +24,7 @@ import {
 /** A small server with the real limiter and error handling, and one route per class. */
 async function appWith(env: Record<string, string>): Promise<FastifyInstance> {
   const config = loadConfig(env);
-  const app = Fastify({ trustProxy: compileTrust(config.trustProxy) });
+  const app = Fastify({ trustProxy: compileTrust(config.server.trustProxy) });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, {});
@@ -274,7 +274,7 @@ describe('shared budgets in Redis', { skip: !redisUrl && 'REDIS_URL not set' }, 
         const redis = new Redis(redisUrl!);
         connections.push(redis);
         await once(redis, 'ready');
-        return createBudgets(config, { redis, prefix });
+        return createBudgets(config.rateLimits, { redis, prefix });
       }),
     );
     let allowed = 0;
@@ -292,7 +292,7 @@ describe('shared budgets in Redis', { skip: !redisUrl && 'REDIS_URL not set' }, 
         const redis = new Redis(redisUrl!);
         connections.push(redis);
         await once(redis, 'ready');
-        return createBudgets(config, { redis, prefix: `${prefix}:concurrent` });
+        return createBudgets(config.rateLimits, { redis, prefix: `${prefix}:concurrent` });
       }),
     );
     const decisions = await Promise.all(

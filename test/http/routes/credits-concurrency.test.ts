@@ -20,7 +20,7 @@ async function secondInstance(first: TestService): Promise<RunningService> {
     LOG_LEVEL: 'silent',
     PERIOD_POLL_MS: '200',
   });
-  return startService(config, createLogger(config));
+  return startService(config, createLogger(config.server));
 }
 
 const modes = [

@@ -27,7 +27,7 @@ describe('credit-pack keys never reach the logs', () => {
         done();
       },
     });
-    service = await startService(config, createLogger(config, 'test', sink));
+    service = await startService(config, createLogger(config.server, 'test', sink));
   });
   after(async () => {
     await service.close();

@@ -187,14 +187,14 @@ describe('Solana credit packs', () => {
       loadConfig({
         PORT: '0',
         HOST: '127.0.0.1',
-        DATA_DIR: svc.config.dataDir,
+        DATA_DIR: svc.config.database.dataDir,
         LOG_LEVEL: 'silent',
         DEMO_DATA: 'off',
         SOLANA_PAY_TO: payTo,
         SOLANA_RPC_URL: rpc.url,
-        ...(svc.config.databaseUrl ? { DATABASE_URL: svc.config.databaseUrl } : {}),
+        ...(svc.config.database.url ? { DATABASE_URL: svc.config.database.url } : {}),
       }),
-      createLogger(loadConfig({ LOG_LEVEL: 'silent' })),
+      createLogger(loadConfig({ LOG_LEVEL: 'silent' }).server),
     );
     try {
       const keys = await Promise.all(Array.from({ length: 4 }, () => newKey()));

@@ -38,10 +38,10 @@ describe(
       });
       // Two "machines": each its own connection pool, GitHub client and pg-boss instance.
       for (let i = 0; i < 2; i++) {
-        const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+        const store = await openStore({ dataDir: config.database.dataDir, databaseUrl: config.database.url });
         await migrateToLatest(store.db);
         stores.push(store);
-        contexts.push({ db: store.db, config, client: createGitHubClient(config), now: () => NOW });
+        contexts.push({ db: store.db, config, client: createGitHubClient(config.github), now: () => NOW });
       }
     });
     after(async () => {
