@@ -83,6 +83,8 @@ export interface AppOptions {
   poolSize?: number;
   /** Set by entry points that serve no HTTP (signal-mcp): no mail outbox, no idempotency purge. */
   jobs?: 'all' | 'period-only';
+  /** Hears the end of each start step (the server's "start phase" debug lines). */
+  phase?: (name: string) => void;
   /**
    * A period built in memory (tests, benchmarks) served instead of the store's newest: open() neither stores demo
    * data nor watches for new periods.
@@ -121,6 +123,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     config.demo.enabled && !options.snapshot && !config.database.url && !clusterInitialised(config.database.dataDir)
       ? (await import('./pipeline/demo/seed.js')).generateDemo({ seed: config.demo.seed })
       : undefined;
+  if (early) options.phase?.('generate demo data (while the database initialises)');
 
   const probes: ReadinessProbe[] = [];
   let redis: Redis | undefined;

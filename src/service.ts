@@ -51,8 +51,7 @@ export async function startService(
   };
   // Node's own start and the loading of the code, up to here.
   logger.debug({ phase: 'load code', ms: Math.round(mark.wall), cpuMs: Math.round(mark.cpu) }, 'start phase');
-  const core = await createApp(config, logger, { opening: options.opening });
-  phase('create app (demo data generated while the database initialises, if new)');
+  const core = await createApp(config, logger, { opening: options.opening, phase });
   let metricsServer: Server | undefined;
   let server: FastifyInstance | undefined;
   try {
