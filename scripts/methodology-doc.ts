@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderMethodologyMarkdown } from '../src/core/methodology.js';
+import { renderMethodologyMarkdown } from '../src/core/documents/methodology.js';
 
 export const METHODOLOGY_DOC = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

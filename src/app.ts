@@ -1,10 +1,10 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { documentsDir } from './core/content.js';
+import { documentsDir } from './core/documents/content.js';
 import { answerCorpus } from './core/answers/corpus.js';
 import { diligenceUsage } from './core/diligence/dossier.js';
-import { MarketsService } from './core/markets.js';
+import { MarketsService } from './core/markets/markets.js';
 import { ScoutService } from './core/scout/index.js';
 import { siteSearch } from './core/search/documents.js';
 import { setSnapshotPeriod, watchPipelineMetrics } from './metrics.js';

@@ -1,5 +1,5 @@
 import { agentTools, toolJsonSchema, type AnyAgentTool } from './registry.js';
-import { siteUrls } from '../core/urls.js';
+import { siteUrls } from '../domain/urls.js';
 
 /**
  * The tool registry in the three LLM providers' native function-calling shapes. Each body is ready to merge into the

@@ -1,4 +1,4 @@
-import { siteUrls } from '../core/urls.js';
+import { siteUrls } from '../domain/urls.js';
 import { agentTools } from './registry.js';
 
 type Operation = Record<string, unknown>;

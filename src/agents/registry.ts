@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { diligenceDossier } from '../core/diligence/dossier.js';
-import { buildMethodology } from '../core/methodology.js';
-import { signalsSummary } from '../core/summary.js';
+import { buildMethodology } from '../core/documents/methodology.js';
+import { signalsSummary } from '../core/signals/summary.js';
 import { ServiceError, type Outcome } from '../domain/errors.js';
 import type { AppContext } from '../app.js';
 import type { KeyAccount } from '../payments/keys.js';

@@ -1,12 +1,12 @@
 import { DATA_LICENSE, INTERFACE_VERSION } from '../domain/license.js';
-import { MARKET_TEMPERATURE } from '../core/markets.js';
+import { MARKET_TEMPERATURE } from '../core/markets/markets.js';
 import {
   CREDITS_PER_MATCHED_CALL,
   DEEP_SIGNAL_CREDIT_PACK,
   formatMinor,
   SOLANA_CREDIT_PACK,
   X402_PAY_PER_CALL,
-} from '../core/pricing.js';
+} from '../core/documents/pricing.js';
 import { sectors } from '../domain/sectors.js';
 import { DEMO_PERIODS, DEMO_STARTUPS } from '../pipeline/demo/seed.js';
 import {
@@ -40,7 +40,7 @@ import { MIN_CONFIDENCE } from '../core/answers/confidence.js';
  * The numbers that FAQ answers, blog posts and glossary terms quote, taken from the code that enforces them. Content files write
  * `{{NAME}}` and get the value, so a changed rule changes the text. An unknown name stops the start.
  *
- * Prices come from core/pricing.ts (the one source the pricing document and the payment routes use). The rate limits
+ * Prices come from core/documents/pricing.ts (the one source the pricing document and the payment routes use). The rate limits
  * are the interface specification's constants (its Limits section), which the rate-limit code must enforce.
  */
 export const CONTENT_VALUES: Readonly<Record<string, string | number>> = {

@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import { sql } from 'kysely';
 import type { StripeConfig } from '../config.js';
-import { DEEP_SIGNAL_CREDIT_PACK } from '../core/pricing.js';
-import { siteUrls } from '../core/urls.js';
+import { DEEP_SIGNAL_CREDIT_PACK } from '../core/documents/pricing.js';
+import { siteUrls } from '../domain/urls.js';
 import { inTransaction } from '../store/periods.js';
 import type { Executor } from '../store/schema.js';
 import { issueKey } from './keys.js';

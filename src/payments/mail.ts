@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { sql } from 'kysely';
 import type { MailConfig } from '../config.js';
-import { DEEP_SIGNAL_CREDIT_PACK } from '../core/pricing.js';
-import { siteUrls } from '../core/urls.js';
+import { DEEP_SIGNAL_CREDIT_PACK } from '../core/documents/pricing.js';
+import { siteUrls } from '../domain/urls.js';
 import type { Executor } from '../store/schema.js';
 import type { SecretBox } from './secret-box.js';
 

@@ -3,7 +3,7 @@ import { isSyntheticDataset } from '../domain/datasets.js';
 import { DATA_LICENSE } from '../domain/license.js';
 import { NameMatcher } from '../domain/matcher.js';
 import { sectors } from '../domain/sectors.js';
-import { siteUrls } from '../core/urls.js';
+import { siteUrls } from '../domain/urls.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import type { DatasetRecord, Meta, SignalsResponse, Startup } from '../schemas/signals.js';
 import type { Scores } from '../pipeline/types.js';

@@ -1,4 +1,4 @@
-import { siteUrls, type SiteUrls } from '../core/urls.js';
+import { siteUrls, type SiteUrls } from '../domain/urls.js';
 import type { Snapshot, SnapshotStartup } from '../snapshot/snapshot.js';
 import { startupSeries } from '../snapshot/history.js';
 import type { StartupSeries } from '../store/series.js';

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../core/feed.js';
+import { escapeHtml } from '../core/documents/feed.js';
 
 /**
  * Markup that is already safe to place in a page. Only `html` and `raw` make one, so any other string that reaches

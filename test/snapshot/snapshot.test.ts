@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { resolveStartup } from '../../src/core/resolve.js';
+import { resolveStartup } from '../../src/core/signals/resolve.js';
 import { deriveAsync } from '../../src/snapshot/derive-async.js';
 import { derive, signalsCsv, startupJson } from '../../src/snapshot/snapshot.js';
 import { demoSnapshot } from '../core/fixtures.js';

@@ -1,6 +1,6 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { INTERFACE_VERSION } from '../../domain/license.js';
-import { siteUrls } from '../../core/urls.js';
+import { siteUrls } from '../../domain/urls.js';
 import { A2A_SKILLS } from './skills.js';
 
 /**

@@ -1,5 +1,5 @@
 import { INTERFACE_VERSION } from '../../domain/license.js';
-import { siteUrls } from '../../core/urls.js';
+import { siteUrls } from '../../domain/urls.js';
 import { agentTools } from '../registry.js';
 import { MCP_RESOURCES, MCP_SERVER_NAME, MCP_STARTUP_TEMPLATE } from './server.js';
 

@@ -13,9 +13,9 @@ import {
   NEW_REPO_DAYS,
   WINDOW_DAYS,
 } from '../../domain/rules.js';
-import { percentValue, researchFindings, SYNTHETIC_NOTE } from '../research.js';
+import { percentValue, researchFindings, SYNTHETIC_NOTE } from '../documents/research.js';
 import { sectorInfo, sectors } from '../../domain/sectors.js';
-import { siteUrls, type SiteUrls } from '../urls.js';
+import { siteUrls, type SiteUrls } from '../../domain/urls.js';
 import { slugify, type AnswerEntry } from './entry.js';
 
 /**

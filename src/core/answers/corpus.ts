@@ -5,7 +5,7 @@ import { agentQuerySteps } from './agent-queries.js';
 import { AnswerIndex } from './answer-index.js';
 import type { AnswerEntry } from './entry.js';
 import { loadFaq, type ResolvedFaq } from './faq.js';
-import { siteUrls } from '../urls.js';
+import { siteUrls } from '../../domain/urls.js';
 import { derivePerBaseInSteps } from './derive.js';
 import type { Steps } from '../../snapshot/steps.js';
 import { diligenceEntries } from './diligence-answers.js';

@@ -1,6 +1,6 @@
 import type { AcquisitionFact, BackingFact, Fact } from '../../schemas/answers.js';
 import { loadDiligenceCorpus, type DiligenceEntity } from '../diligence/corpus.js';
-import { siteUrls } from '../urls.js';
+import { siteUrls } from '../../domain/urls.js';
 import { slugify, type AnswerEntry } from './entry.js';
 
 /**

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ContentError, repoPath } from './content-files.js';
 import { interpolate, unknownPlaceholders } from '../../content/values.js';
-import { siteUrls } from '../urls.js';
+import { siteUrls } from '../../domain/urls.js';
 import type { Fact, RelatedQuestion } from '../../schemas/answers.js';
 
 /**

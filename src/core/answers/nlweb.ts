@@ -1,5 +1,5 @@
 import { DATA_LICENSE } from '../../domain/license.js';
-import { siteUrls } from '../urls.js';
+import { siteUrls } from '../../domain/urls.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import { understand, understoodNotice } from './understand.js';
 import { LIST_KINDS, type AnswerEntry } from './entry.js';

@@ -3,7 +3,7 @@ import { diligenceIndex, subjectName, type Subject } from '../diligence/dossier.
 import { foldName, isGenericWord } from '../../domain/matcher.js';
 import { isStopWord } from '../search/text.js';
 import { sectors } from '../../domain/sectors.js';
-import { siteUrls } from '../urls.js';
+import { siteUrls } from '../../domain/urls.js';
 import type { ScoredAnswer } from './answer-index.js';
 import { answerCorpus } from './corpus.js';
 import { LIST_KINDS, type AnswerEntry } from './entry.js';

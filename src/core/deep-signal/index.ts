@@ -3,7 +3,7 @@ import type { DeepSignal, DeepSignalMiss } from '../../schemas/deep-signal.js';
 import { startupHistory } from '../../snapshot/history.js';
 import { derive, type Snapshot, type SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { StartupPeriodRow } from '../../store/history.js';
-import { CREDITS_PER_MATCHED_CALL, CREDITS_PER_MISS } from '../pricing.js';
+import { CREDITS_PER_MATCHED_CALL, CREDITS_PER_MISS } from '../documents/pricing.js';
 import { comparablesOf } from './comparables.js';
 import { sectorStandings } from './scores.js';
 import { writeThesis } from './thesis.js';

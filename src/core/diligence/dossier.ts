@@ -1,7 +1,7 @@
 import { compactName, NameMatcher, type MatchResolution, type Resolution } from '../../domain/matcher.js';
 import { DATA_LICENSE } from '../../domain/license.js';
 import { derivePerBase } from '../answers/derive.js';
-import { siteUrls } from '../urls.js';
+import { siteUrls } from '../../domain/urls.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { AcquisitionFact, BackingFact, Dossier } from '../../schemas/answers.js';
 import { loadDiligenceCorpus, SOURCE_THRESHOLD, type DiligenceCorpus, type DiligenceEntity } from './corpus.js';

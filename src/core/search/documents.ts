@@ -4,10 +4,10 @@ import { answerCorpus } from '../answers/corpus.js';
 import { derivePerBaseInSteps } from '../answers/derive.js';
 import { drain, inChunks, type Steps } from '../../snapshot/steps.js';
 import { comparisons, comparisonSummary } from '../answers/agent-queries.js';
-import { loadBlogPosts, markdownToText, type BlogPost } from '../blog.js';
-import { researchFindings } from '../research.js';
+import { loadBlogPosts, markdownToText, type BlogPost } from '../documents/blog.js';
+import { researchFindings } from '../documents/research.js';
 import { sectorInfo, sectors } from '../../domain/sectors.js';
-import { siteUrls } from '../urls.js';
+import { siteUrls } from '../../domain/urls.js';
 import { SiteSearch, type SearchDocument } from './site-search.js';
 
 /**

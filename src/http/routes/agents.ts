@@ -10,7 +10,7 @@ import {
 import { authenticatorFor, runTool, unknownTool } from '../../agents/invoke.js';
 import { agentTools, findTool, toolJsonSchema } from '../../agents/registry.js';
 import { DATA_LICENSE, INTERFACE_VERSION } from '../../domain/license.js';
-import { siteUrls } from '../../core/urls.js';
+import { siteUrls } from '../../domain/urls.js';
 import { AgentCatalog } from '../../schemas/documents.js';
 import { rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';

@@ -4,7 +4,7 @@ import { answerCorpus, faqPage } from '../../core/answers/corpus.js';
 import { toHit } from '../../core/answers/answer-index.js';
 import { MIN_CONFIDENCE } from '../../core/answers/confidence.js';
 import { understand, understoodNotice } from '../../core/answers/understand.js';
-import { siteUrls } from '../../core/urls.js';
+import { siteUrls } from '../../domain/urls.js';
 import {
   AnswerHit,
   AnswerMiss,

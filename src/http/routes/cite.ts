@@ -1,8 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CITATION_FORMATS, citationItems, isCitationFormat, readPaper, type CslItem } from '../../core/citations.js';
-import { documentsDir } from '../../core/content.js';
+import {
+  CITATION_FORMATS,
+  citationItems,
+  isCitationFormat,
+  readPaper,
+  type CslItem,
+} from '../../core/citations/citations.js';
+import { documentsDir } from '../../core/documents/content.js';
 import { derive, rendered, type Rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
@@ -23,7 +29,7 @@ export async function citeRoutes(app: FastifyInstance, ctx: AppContext): Promise
   // Items are computed once per snapshot; each format of each item is rendered on first request and kept.
   const itemsOf = derive((s) => ({ items: citationItems(s, baseUrl, paper), bodies: new Map<string, Rendered>() }));
   // citation-js is loaded with the first citation asked for, not at start.
-  let formatter: Promise<typeof import('../../core/citation-format.js')> | undefined;
+  let formatter: Promise<typeof import('../../core/citations/format.js')> | undefined;
 
   r.get(
     '/api/cite/:format/:slug',
@@ -55,7 +61,7 @@ export async function citeRoutes(app: FastifyInstance, ctx: AppContext): Promise
       const key = `${format}/${slug}`;
       let body = bodies.get(key);
       if (!body) {
-        const { formatCitation } = await (formatter ??= import('../../core/citation-format.js'));
+        const { formatCitation } = await (formatter ??= import('../../core/citations/format.js'));
         body = rendered(formatCitation(item, format), 'text/plain; charset=utf-8');
         bodies.set(key, body);
       }

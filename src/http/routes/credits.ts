@@ -8,7 +8,7 @@ import { CreditState } from '../../schemas/credits.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { CREDIT_KEY_SECURITY, creditAccountOf, creditKeyHook } from '../credit-key.js';
 import { errorResponses } from '../openapi.js';
-import { siteUrls } from '../../core/urls.js';
+import { siteUrls } from '../../domain/urls.js';
 
 /** Visible ASCII, 1–255 characters: what Stripe accepts as an Idempotency-Key. */
 export const IdempotencyKeyHeader = z

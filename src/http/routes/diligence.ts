@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { diligenceDossier, diligenceUsage } from '../../core/diligence/dossier.js';
-import { NAME_MATCH_HEADER, NAME_MATCH_VALUES } from '../../core/resolve.js';
+import { NAME_MATCH_HEADER, NAME_MATCH_VALUES } from '../../core/signals/resolve.js';
 import { DiligenceBody, DiligenceQuery, DiligenceResponse, DiligenceUsage } from '../../schemas/answers.js';
 import { PUBLIC_CACHE } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { buildAffiliateProgram, readAffiliates } from '../../core/affiliates.js';
-import { buildChangelog, readReleaseLog } from '../../core/changelog.js';
-import { documentsDir } from '../../core/content.js';
-import { buildGlossary, readGlossary } from '../../core/glossary.js';
-import { buildBrandGuide, readBrandGuide } from '../../core/mascot.js';
-import { buildMembersLedger, readMembers } from '../../core/members.js';
-import { buildMethodology } from '../../core/methodology.js';
-import { buildPricing } from '../../core/pricing.js';
-import { siteUrls } from '../../core/urls.js';
+import { buildAffiliateProgram, readAffiliates } from '../../core/documents/affiliates.js';
+import { buildChangelog, readReleaseLog } from '../../core/documents/changelog.js';
+import { documentsDir } from '../../core/documents/content.js';
+import { buildGlossary, readGlossary } from '../../core/documents/glossary.js';
+import { buildBrandGuide, readBrandGuide } from '../../core/documents/mascot.js';
+import { buildMembersLedger, readMembers } from '../../core/documents/members.js';
+import { buildMethodology } from '../../core/documents/methodology.js';
+import { buildPricing } from '../../core/documents/pricing.js';
+import { siteUrls } from '../../domain/urls.js';
 import {
   AffiliateProgram,
   BrandGuide,

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { agentTools } from '../../agents/registry.js';
-import { loadBlogPosts } from '../../core/blog.js';
-import { buildFeed } from '../../core/feed.js';
-import { buildLlmsTxt, surfacesFromOpenApi, type ApiSurface } from '../../core/llms-txt.js';
-import { researchFindings } from '../../core/research.js';
+import { loadBlogPosts } from '../../core/documents/blog.js';
+import { buildFeed } from '../../core/documents/feed.js';
+import { buildLlmsTxt, surfacesFromOpenApi, type ApiSurface } from '../../core/documents/llms-txt.js';
+import { researchFindings } from '../../core/documents/research.js';
 import { deriveAsync } from '../../snapshot/derive-async.js';
 import { derive, rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
 import { trendingHistory } from '../../snapshot/history.js';

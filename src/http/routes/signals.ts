@@ -3,7 +3,7 @@ import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/typ
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DATA_LICENSE } from '../../domain/license.js';
-import { resolveStartup, NAME_MATCH_HEADER, NAME_MATCH_VALUES } from '../../core/resolve.js';
+import { resolveStartup, NAME_MATCH_HEADER, NAME_MATCH_VALUES } from '../../core/signals/resolve.js';
 import { SignalMiss, SignalsResponse, Startup } from '../../schemas/signals.js';
 import { renderedSender } from '../conditional.js';
 import { derive, rendered, signalsCsv, type Rendered } from '../../snapshot/snapshot.js';
@@ -20,7 +20,9 @@ export const SignalQuery = z.object({
     .string()
     .min(1)
     .max(COMPANY_MAX)
-    .describe('Display name or GitHub organisation slug; case-insensitive; confident typos only (see docs/api.md, "Name matching").'),
+    .describe(
+      'Display name or GitHub organisation slug; case-insensitive; confident typos only (see docs/api.md, "Name matching").',
+    ),
 });
 
 /**

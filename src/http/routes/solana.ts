@@ -1,6 +1,6 @@
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { siteUrls } from '../../core/urls.js';
+import { siteUrls } from '../../domain/urls.js';
 import { countPayment } from '../../metrics.js';
 import { redeemSolanaPayment } from '../../payments/solana/redeem.js';
 import { rpcTransactionFetcher } from '../../payments/solana/rpc.js';

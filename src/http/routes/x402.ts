@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { deepSignal } from '../../core/deep-signal/index.js';
-import { siteUrls } from '../../core/urls.js';
+import { siteUrls } from '../../domain/urls.js';
 import { httpFacilitator } from '../../payments/x402/facilitator.js';
 import { countPayment } from '../../metrics.js';
 import { payPerCall } from '../../payments/x402/pay-per-call.js';

@@ -1,6 +1,6 @@
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { address } from '@solana/kit';
-import { SOLANA_CREDIT_PACK, STABLECOIN } from '../../core/pricing.js';
+import { SOLANA_CREDIT_PACK, STABLECOIN } from '../../core/documents/pricing.js';
 
 export type SolanaCluster = 'devnet' | 'testnet' | 'mainnet-beta';
 

@@ -1,5 +1,5 @@
 import { getAddress } from 'viem';
-import { stablecoinAtomicAmount, X402_PAY_PER_CALL } from '../../core/pricing.js';
+import { stablecoinAtomicAmount, X402_PAY_PER_CALL } from '../../core/documents/pricing.js';
 import { X402_NETWORKS, type X402Network } from './networks.js';
 
 export const X402_VERSION = 1 as const;

@@ -1,4 +1,4 @@
-import { DEEP_SIGNAL_CREDIT_PACK, formatMinor } from '../../core/pricing.js';
+import { DEEP_SIGNAL_CREDIT_PACK, formatMinor } from '../../core/documents/pricing.js';
 import { loadSiteAssets } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
 import { layout } from '../layout.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Cite } from '@citation-js/core';
-import { RESEARCH_SLUGS } from '../../../src/core/research.js';
+import { RESEARCH_SLUGS } from '../../../src/core/documents/research.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 type Json = Record<string, any>;

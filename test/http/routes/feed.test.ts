@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Parser from 'rss-parser';
-import { loadBlogPosts } from '../../../src/core/blog.js';
+import { loadBlogPosts } from '../../../src/core/documents/blog.js';
 import { sectors } from '../../../src/domain/sectors.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 

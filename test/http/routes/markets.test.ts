@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PACKAGED_CONTENT_DIR } from '../../../src/core/content.js';
-import { readMarkets } from '../../../src/core/markets.js';
+import { PACKAGED_CONTENT_DIR } from '../../../src/core/documents/content.js';
+import { readMarkets } from '../../../src/core/markets/markets.js';
 import { shiftPeriod, parsePeriodSlug } from '../../../src/domain/periods.js';
 import { DEMO_DATASET_NAME, generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
 import { publishPeriod } from '../../../src/store/periods.js';

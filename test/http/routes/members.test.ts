@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { stringify } from 'yaml';
-import { PACKAGED_CONTENT_DIR } from '../../../src/core/content.js';
+import { PACKAGED_CONTENT_DIR } from '../../../src/core/documents/content.js';
 import { parsePeriodSlug } from '../../../src/domain/periods.js';
 import { DEMO_DATASET_NAME, generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
 import { publishPeriod } from '../../../src/store/periods.js';

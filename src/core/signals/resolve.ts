@@ -1,0 +1,41 @@
+import { rendered, startupJson, type Rendered, type Snapshot, type SnapshotStartup } from '../../snapshot/snapshot.js';
+import type { SignalCandidate } from '../../schemas/signals.js';
+import type { Resolution } from '../../domain/matcher.js';
+
+/** Response header that says how a company name was resolved (docs/api.md, "Name matching"). */
+export const NAME_MATCH_HEADER = 'X-Name-Match';
+export const NAME_MATCH_VALUES = ['exact', 'slug', 'alias', 'typo', 'ambiguous', 'none'] as const;
+export type NameMatchValue = (typeof NAME_MATCH_VALUES)[number];
+
+export interface StartupLookup {
+  resolution: Resolution<SnapshotStartup>;
+  /** The value of the X-Name-Match header. */
+  header: NameMatchValue;
+  /** The body to answer: the startup's pre-rendered record, a miss with candidates, or undefined for a bare miss. */
+  rendered: Rendered | undefined;
+}
+
+export function headerValue(resolution: Resolution<unknown>): NameMatchValue {
+  return resolution.status === 'match' ? resolution.how : resolution.status;
+}
+
+export function startupCandidates(resolution: Resolution<SnapshotStartup>): SignalCandidate[] {
+  if (resolution.status === 'match') return [];
+  return resolution.candidates.map((c) => ({ name: c.item.startup.name, org: c.item.login, why: c.why }));
+}
+
+/** /api/signal: the startup a name resolves to by the one matching rule, never a substitute. */
+export function resolveStartup(snapshot: Snapshot, query: string): StartupLookup {
+  const resolution = snapshot.matcher.resolve(query);
+  if (resolution.status === 'match') {
+    return { resolution, header: resolution.how, rendered: startupJson(resolution.item) };
+  }
+  const candidates = startupCandidates(resolution);
+  return {
+    resolution,
+    header: resolution.status,
+    rendered: candidates.length
+      ? rendered(JSON.stringify({ found: false, candidates }), 'application/json; charset=utf-8')
+      : undefined,
+  };
+}
