@@ -4,7 +4,8 @@
  *
  *   domain/, schemas/         rules and resource shapes, imported by everyone
  *   store/                    database access; below every service
- *   pipeline/, snapshot/      the weekly pipeline; the published period and what is derived from it
+ *   pipeline/                 the weekly pipeline (collect → … → rank → publish)
+ *   snapshot/                 the published period and everything derived from it (the design's Period)
  *   core/, payments/          services: typed results, never HTTP
  *   app.ts                    the composition root
  *   http/, agents/, web/, cli/, service.ts   surfaces: parse input, call a service, shape the output
@@ -34,7 +35,28 @@ module.exports = {
       comment: 'store/ is database access: it knows no period, service or surface.',
       severity: 'error',
       from: { path: '^src/store/' },
-      to: { path: '^src/(snapshot|core|payments|agents|http|web|cli)/|^src/(app|service)\\.ts$' },
+      to: { path: '^src/(pipeline|snapshot|core|payments|agents|http|web|cli)/|^src/(app|service)\\.ts$' },
+    },
+    {
+      name: 'pipeline-below-the-period',
+      comment: 'The pipeline computes and publishes a period; it knows nothing of how a period is served.',
+      severity: 'error',
+      from: { path: '^src/pipeline/' },
+      to: { path: '^src/(snapshot|core|payments)/' },
+    },
+    {
+      name: 'period-below-services',
+      comment: 'The period (src/snapshot/) owns its derived state; the services that derive it import it, not the reverse.',
+      severity: 'error',
+      from: { path: '^src/snapshot/' },
+      to: { path: '^src/(core|payments)/' },
+    },
+    {
+      name: 'core-does-not-charge',
+      comment: 'Payments build on the core services (Deep Signal); the core never reaches into payments.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/payments/' },
     },
     {
       name: 'surfaces-do-not-read-the-store',

@@ -21,7 +21,7 @@ import { DEMO_PERIODS, DEMO_STARTUPS } from '../src/pipeline/demo/seed.js';
 import { Random } from '../src/pipeline/demo/random.js';
 import { executeRun } from '../src/pipeline/queue/index.js';
 import { createGitHubClient, openPipelineStore, prepareRun, type PipelineContext } from '../src/pipeline/run.js';
-import type { WatchlistEntry } from '../src/pipeline/types.js';
+import type { WatchlistEntry } from '../src/domain/records.js';
 import { SECTOR_SLUGS, SIGNAL_TYPES } from '../src/schemas/enums.js';
 import { migrateToLatest } from '../src/store/database.js';
 import { getRun } from '../src/store/pipeline.js';

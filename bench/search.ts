@@ -25,7 +25,7 @@ import { searchDocuments, siteSearch } from '../src/core/search/documents.js';
 import { SiteSearch } from '../src/core/search/site-search.js';
 import { buildServer } from '../src/http/server.js';
 import { generateDemoDataset } from '../src/pipeline/demo/generate.js';
-import { datasetSnapshot } from '../src/pipeline/demo/snapshot.js';
+import { datasetSnapshot } from '../src/snapshot/generated.js';
 import { SEARCH_TYPES } from '../src/schemas/answers.js';
 import type { Snapshot } from '../src/snapshot/snapshot.js';
 import { createApp } from '../src/app.js';

@@ -1,6 +1,6 @@
 import { parsePeriodSlug } from '../src/domain/periods.js';
 import { generateDemoDataset } from '../src/pipeline/demo/generate.js';
-import { datasetSnapshot } from '../src/pipeline/demo/snapshot.js';
+import { datasetSnapshot } from '../src/snapshot/generated.js';
 import type { Snapshot } from '../src/snapshot/snapshot.js';
 
 /** The seed `npm start` serves by default (DEMO_SEED): the evaluation sets are labelled against its startups. */

@@ -1,5 +1,5 @@
 import { COMMIT_CHANGE_FLOOR, CONTRIBUTOR_CHANGE_FLOOR } from '../domain/rules.js';
-import type { Acceleration, OrgMetrics } from './types.js';
+import type { Acceleration, OrgMetrics } from '../domain/records.js';
 
 /**
  * Percent change of `current` over `prior`, with the prior value never taken below `floor`, so that a window that

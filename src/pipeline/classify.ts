@@ -27,7 +27,7 @@ import type {
   SignalEvidence,
   SignalStrength,
   WatchlistEntry,
-} from './types.js';
+} from '../domain/records.js';
 
 /**
  * The rule of weeks collected before evidence existed (`activity-v1`), kept so that such weeks, when rebuilt, keep

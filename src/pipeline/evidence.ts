@@ -9,7 +9,7 @@ import {
   NEW_REPO_DAYS,
   WINDOW_DAYS,
 } from '../domain/rules.js';
-import type { EvidenceMetrics, FilteredActivity, RepoRecord } from './types.js';
+import type { EvidenceMetrics, FilteredActivity, RepoRecord } from '../domain/records.js';
 
 /**
  * The evidence behind each signal type, counted from filtered activity that carries it (version 2): deploy days,

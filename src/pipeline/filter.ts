@@ -1,6 +1,6 @@
 import { addDays } from '../domain/periods.js';
 import { BOT_LOGIN_PATTERN, LOOKBACK_DAYS } from '../domain/rules.js';
-import type { FilteredActivity, RawOrgActivity } from './types.js';
+import type { FilteredActivity, RawOrgActivity } from '../domain/records.js';
 
 export function isBotAuthor(author: string): boolean {
   return BOT_LOGIN_PATTERN.test(author);

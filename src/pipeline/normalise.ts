@@ -2,7 +2,7 @@ import { addDays } from '../domain/periods.js';
 import { evidenceMetrics } from './evidence.js';
 import { normaliseGeography } from './geography.js';
 import { NEW_REPO_DAYS, WINDOW_DAYS } from '../domain/rules.js';
-import type { FilteredActivity, OrgMetrics } from './types.js';
+import type { FilteredActivity, OrgMetrics } from '../domain/records.js';
 
 /**
  * Stage 3, normalise: turn filtered activity into the window counts every later stage uses. The current window is

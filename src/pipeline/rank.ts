@@ -6,7 +6,7 @@ import {
   MIN_CONTRIBUTORS_FOR_RANKING,
   TRENDING_SIZE,
 } from '../domain/rules.js';
-import type { RankedStartup, ScoredOrg, Scores } from './types.js';
+import type { RankedPeriod, RankedStartup, ScoredOrg, Scores } from '../domain/records.js';
 
 /**
  * Percentile rank (0–100) of each value within `values`, ties sharing the mid-point:
@@ -75,22 +75,6 @@ function byRanking(a: Candidate, b: Candidate): number {
     b.org.acceleration.commitChangePct - a.org.acceleration.commitChangePct ||
     (a.org.entry.login < b.org.entry.login ? -1 : a.org.entry.login > b.org.entry.login ? 1 : 0)
   );
-}
-
-/**
- * The metrics a published record keeps beside its Startup: window counts, changes and the evidence behind its type.
- * The store writes exactly this; in-memory snapshots built without a store (tests, evaluation, benchmarks) use it
- * too, so they hold what a loaded period holds.
- */
-export function recordMetrics(s: RankedStartup): Record<string, unknown> {
-  return { ...s.metrics, ...s.acceleration, signalEvidence: s.signalEvidence };
-}
-
-export interface RankedPeriod {
-  /** Every startup, in overall order (eligible by rank, then the rest). */
-  startups: RankedStartup[];
-  trending: RankedStartup[];
-  bySector: Map<SectorSlug, RankedStartup[]>;
 }
 
 /**

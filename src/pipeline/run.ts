@@ -29,10 +29,11 @@ import {
 import type { Database } from '../store/schema.js';
 import { collectOrgs, type CachedOrg } from './collect/collect.js';
 import { GitHubAuthError, GitHubClient } from '../github/client.js';
-import { rank, type RankedPeriod } from './rank.js';
+import { rank } from './rank.js';
+import { type RankedPeriod } from '../domain/records.js';
 import { LOOKBACK_DAYS } from '../domain/rules.js';
 import { scoreOrg } from './stages.js';
-import type { ScoredOrg, WatchlistEntry } from './types.js';
+import type { ScoredOrg, WatchlistEntry } from '../domain/records.js';
 
 /**
  * Orchestration of a weekly run: collect (stage 1, the only I/O) into stored raw activity, then the five pure stages

@@ -3,8 +3,9 @@ import { accelerate } from './accelerate.js';
 import { classify } from './classify.js';
 import { filterActivity } from './filter.js';
 import { normaliseActivity } from './normalise.js';
-import { rank, type RankedPeriod } from './rank.js';
-import type { RawOrgActivity, ScoredOrg, WatchlistEntry } from './types.js';
+import { rank } from './rank.js';
+import { type RankedPeriod } from '../domain/records.js';
+import type { RawOrgActivity, ScoredOrg, WatchlistEntry } from '../domain/records.js';
 
 export interface OrgInput {
   entry: WatchlistEntry;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { SectorSlug, Stage } from '../schemas/enums.js';
-import type { WatchlistEntry } from './types.js';
+import type { WatchlistEntry } from '../domain/records.js';
 
 /**
  * The watchlist: the organisations a user tracks, in a file the user owns (YAML or JSON). Either a list of entries

@@ -6,7 +6,7 @@ import { sectors } from '../domain/sectors.js';
 import { siteUrls } from '../domain/urls.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import type { DatasetRecord, Meta, SignalsResponse, Startup } from '../schemas/signals.js';
-import type { Scores } from '../pipeline/types.js';
+import type { Scores } from '../domain/records.js';
 import type { StartupPeriodRow, TrendingRow } from '../store/history.js';
 import type { StartupSeries } from '../store/series.js';
 import type { PeriodStartupRow } from '../store/schema.js';

@@ -2,7 +2,7 @@ import { type DatasetKind } from '../domain/datasets.js';
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PeriodRef } from '../domain/periods.js';
-import { recordMetrics, type RankedPeriod } from '../pipeline/rank.js';
+import { recordMetrics, type RankedPeriod } from '../domain/records.js';
 import type { Database, NewPeriodStartupRow, PeriodRow, PeriodStartupRow } from './schema.js';
 
 export interface PublishInput {

@@ -2,7 +2,7 @@ import { SYNTHETIC_DATASET } from '../domain/datasets.js';
 import { createHash } from 'node:crypto';
 import { sql, type ColumnType, type Generated, type Kysely, type Selectable } from 'kysely';
 import type { PipelineFigures } from '../metrics.js';
-import type { RawOrgActivity, WatchlistEntry } from '../pipeline/types.js';
+import type { RawOrgActivity, WatchlistEntry } from '../domain/records.js';
 import { inTransaction } from './periods.js';
 import type { Database } from './schema.js';
 

@@ -1,6 +1,6 @@
 import { lastCompletePeriod, type PeriodRef } from '../../src/domain/periods.js';
 import { generateDemoDataset } from '../../src/pipeline/demo/generate.js';
-import { datasetSnapshot } from '../../src/pipeline/demo/snapshot.js';
+import { datasetSnapshot } from '../../src/snapshot/generated.js';
 import type { Snapshot } from '../../src/snapshot/snapshot.js';
 
 export const BASE = 'https://signals.test';

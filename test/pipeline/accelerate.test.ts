@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { accelerate, flooredPercentChange, signedPercent } from '../../src/pipeline/accelerate.js';
 import { COMMIT_CHANGE_FLOOR, CONTRIBUTOR_CHANGE_FLOOR } from '../../src/domain/rules.js';
-import type { OrgMetrics } from '../../src/pipeline/types.js';
+import type { OrgMetrics } from '../../src/domain/records.js';
 
 const metrics = (over: Partial<OrgMetrics>): OrgMetrics => ({
   commitsCurrent: 0,

@@ -10,7 +10,7 @@ import {
   strongestSignal,
 } from '../../src/pipeline/classify.js';
 import { SIGNAL_TYPES } from '../../src/schemas/enums.js';
-import type { EvidenceMetrics, OrgMetrics } from '../../src/pipeline/types.js';
+import type { EvidenceMetrics, OrgMetrics } from '../../src/domain/records.js';
 
 /** A team of 4 doing the same thing in both windows, with no evidence for any type. */
 const quietEvidence = (over: Partial<EvidenceMetrics> = {}): EvidenceMetrics => ({

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { filterActivity, isBotAuthor } from '../../src/pipeline/filter.js';
-import type { RawOrgActivity } from '../../src/pipeline/types.js';
+import type { RawOrgActivity } from '../../src/domain/records.js';
 
 const profile = { login: 'acme', name: 'Acme', description: null, location: null, blog: null };
 const raw: RawOrgActivity = {

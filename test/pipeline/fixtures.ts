@@ -1,5 +1,5 @@
 import { parsePeriodSlug } from '../../src/domain/periods.js';
-import type { WatchlistEntry } from '../../src/pipeline/types.js';
+import type { WatchlistEntry } from '../../src/domain/records.js';
 import type { FakeCommit, FakeOrg } from '../helpers/fake-github.js';
 
 /**

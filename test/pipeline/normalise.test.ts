@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normaliseActivity } from '../../src/pipeline/normalise.js';
-import type { FilteredActivity } from '../../src/pipeline/types.js';
+import type { FilteredActivity } from '../../src/domain/records.js';
 
 const activity: FilteredActivity = {
   profile: { login: 'acme', name: 'Acme', description: null, location: 'Berlin, Germany', blog: null },

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { accelerate } from '../../src/pipeline/accelerate.js';
 import { classify } from '../../src/pipeline/classify.js';
 import { percentileRanks, rank, websiteFromBlog } from '../../src/pipeline/rank.js';
-import type { OrgMetrics, ScoredOrg } from '../../src/pipeline/types.js';
+import type { OrgMetrics, ScoredOrg } from '../../src/domain/records.js';
 import type { SectorSlug } from '../../src/schemas/enums.js';
 
 function org(login: string, sector: SectorSlug, over: Partial<OrgMetrics>): ScoredOrg {

@@ -14,7 +14,7 @@ import {
   type PipelineContext,
   type RunRequest,
 } from '../../src/pipeline/run.js';
-import type { WatchlistEntry } from '../../src/pipeline/types.js';
+import type { WatchlistEntry } from '../../src/domain/records.js';
 import { migrateToLatest, type Store } from '../../src/store/database.js';
 import { listPeriods, periodStartups } from '../../src/store/periods.js';
 import { getRun, pipelineDb, statusCounts } from '../../src/store/pipeline.js';

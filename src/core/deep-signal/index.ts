@@ -1,4 +1,4 @@
-import type { SignalEvidence } from '../../pipeline/types.js';
+import type { SignalEvidence } from '../../domain/records.js';
 import type { DeepSignal, DeepSignalMiss } from '../../schemas/deep-signal.js';
 import { startupHistory } from '../../snapshot/history.js';
 import { derive, type Snapshot, type SnapshotStartup } from '../../snapshot/snapshot.js';

@@ -1,7 +1,7 @@
 import { addDays, isoDay } from '../../domain/periods.js';
 import type { OrgOutcome } from '../../store/pipeline.js';
 import { INFRA_ROOT_FILES, MANIFEST_ECOSYSTEMS } from '../../domain/rules.js';
-import type { DailyCommits, RawOrgActivity, RepoRecord, WatchlistEntry } from '../types.js';
+import type { DailyCommits, RawOrgActivity, RepoRecord, WatchlistEntry } from '../../domain/records.js';
 import { authorKey, UNATTRIBUTED_AUTHOR } from './authors.js';
 import {
   GitHubAuthError,

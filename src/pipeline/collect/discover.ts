@@ -1,7 +1,7 @@
 import { SECTOR_SLUGS, type SectorSlug } from '../../schemas/enums.js';
 import { isBotAuthor } from '../filter.js';
 import { websiteFromBlog } from '../rank.js';
-import type { WatchlistEntry } from '../types.js';
+import type { WatchlistEntry } from '../../domain/records.js';
 import type { GitHubClient, Meter } from '../../github/client.js';
 import { orgDetailsQuery } from './queries.js';
 

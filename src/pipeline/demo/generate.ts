@@ -1,9 +1,10 @@
 import { addDays, shiftPeriod, type PeriodRef } from '../../domain/periods.js';
 import { SECTOR_SLUGS, type SectorSlug, type Stage } from '../../schemas/enums.js';
-import { rank, type RankedPeriod } from '../rank.js';
+import { rank } from '../rank.js';
+import { type RankedPeriod } from '../../domain/records.js';
 import { LOOKBACK_DAYS } from '../../domain/rules.js';
 import { scoreOrg } from '../stages.js';
-import type { DailyCommits, RawOrgActivity, RepoRecord, ScoredOrg, WatchlistEntry } from '../types.js';
+import type { DailyCommits, RawOrgActivity, RepoRecord, ScoredOrg, WatchlistEntry } from '../../domain/records.js';
 import { Random } from './random.js';
 
 /**

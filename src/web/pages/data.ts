@@ -2,7 +2,7 @@ import { isSyntheticDataset } from '../../domain/datasets.js';
 import { sectorInfo, sectors } from '../../domain/sectors.js';
 import { comparisonSummary } from '../../core/answers/agent-queries.js';
 import { comparablesOf } from '../../core/deep-signal/comparables.js';
-import type { SignalEvidence } from '../../pipeline/types.js';
+import type { SignalEvidence } from '../../domain/records.js';
 import { DATA_LICENSE } from '../../domain/license.js';
 import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../domain/rules.js';
 import { SECTOR_SLUGS, type SectorSlug } from '../../schemas/enums.js';

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../../src/config.js';
 import { PgBossQueue } from '../../../src/pipeline/queue/pgboss.js';
 import { createGitHubClient, prepareRun, type PipelineContext } from '../../../src/pipeline/run.js';
-import type { WatchlistEntry } from '../../../src/pipeline/types.js';
+import type { WatchlistEntry } from '../../../src/domain/records.js';
 import { migrateToLatest, openStore, type Store } from '../../../src/store/database.js';
 import { listPeriods, periodStartups } from '../../../src/store/periods.js';
 import { pipelineDb } from '../../../src/store/pipeline.js';

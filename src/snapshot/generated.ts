@@ -1,13 +1,7 @@
-import { SYNTHETIC_DATASET } from '../../domain/datasets.js';
-import { recordMetrics } from '../rank.js';
-import {
-  buildSnapshot,
-  memorySource,
-  type MemoryPeriod,
-  type PeriodInfo,
-  type Snapshot,
-} from '../../snapshot/snapshot.js';
-import { DEMO_DATASET_NAME, type DemoDataset } from './generate.js';
+import { SYNTHETIC_DATASET } from '../domain/datasets.js';
+import { recordMetrics } from '../domain/records.js';
+import { buildSnapshot, memorySource, type MemoryPeriod, type PeriodInfo, type Snapshot } from './snapshot.js';
+import { DEMO_DATASET_NAME, type DemoDataset } from '../pipeline/demo/generate.js';
 
 export interface DatasetSnapshotOptions {
   baseUrl: string;

@@ -180,3 +180,20 @@ export interface RankedStartup {
   /** Why the record got its signal type (stored with the metrics as `signalEvidence`). */
   signalEvidence: SignalEvidence;
 }
+
+/**
+ * The metrics a published record keeps beside its Startup: window counts, changes and the evidence behind its type.
+ * The store writes exactly this; in-memory snapshots built without a store (tests, evaluation, benchmarks) use it
+ * too, so they hold what a loaded period holds.
+ */
+export function recordMetrics(s: RankedStartup): Record<string, unknown> {
+  return { ...s.metrics, ...s.acceleration, signalEvidence: s.signalEvidence };
+}
+
+/** One period after the rank stage: what is published. */
+export interface RankedPeriod {
+  /** Every startup, in overall order (eligible by rank, then the rest). */
+  startups: RankedStartup[];
+  trending: RankedStartup[];
+  bySector: Map<SectorSlug, RankedStartup[]>;
+}
