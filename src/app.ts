@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import type { Config, DatabaseConfig } from './config.js';
 import { documentsDir } from './core/documents/content.js';
 import { answerCorpus } from './core/answers/corpus.js';
 import { diligenceUsage } from './core/diligence/dossier.js';
@@ -16,7 +16,14 @@ import { SnapshotHolder, startPeriodPoller, type WarmUpMeasure } from './snapsho
 import { loadSnapshot } from './snapshot/load.js';
 import { signalsCsv, type Snapshot } from './snapshot/snapshot.js';
 import type { Steps } from './snapshot/steps.js';
-import { createStore, migrateToLatest, storeOptions, type OpeningStore, type Store } from './store/database.js';
+import {
+  createStore,
+  migrateToLatest,
+  openStore,
+  storeOptions,
+  type OpeningStore,
+  type Store,
+} from './store/database.js';
 import { clusterInitialised } from './store/pglite-template.js';
 import { countPeriods } from './store/periods.js';
 import { pipelineFigures } from './store/pipeline.js';
@@ -256,5 +263,23 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     limiterRedis?.disconnect();
     await store.close().catch(() => {});
     throw err;
+  }
+}
+
+/**
+ * For the commands that need only the store (`keys`, the pipeline's commands): the configured database opened with
+ * `poolSize` connections and migrated, handed to `work`, and closed after it, whatever it returns or throws.
+ */
+export async function withMigratedStore<T>(
+  database: DatabaseConfig,
+  poolSize: number,
+  work: (store: Store) => Promise<T>,
+): Promise<T> {
+  const store = await openStore({ dataDir: database.dataDir, databaseUrl: database.url, poolSize });
+  try {
+    await migrateToLatest(store.db);
+    return await work(store);
+  } finally {
+    await store.close();
   }
 }

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { loadConfig } from '../config.js';
 import { findKey, issueKey, listKeys, revokeKey } from '../payments/keys.js';
 import { grantCredits, MAX_GRANT } from '../payments/ledger.js';
-import { migrateToLatest, openStore, type Store } from '../store/database.js';
+import { withMigratedStore } from '../app.js';
+import type { Store } from '../store/database.js';
 
 /**
  * `signal-service keys …`: issue, list, revoke and top up credit-pack keys. Like `pipeline run`, a command opens the
@@ -39,15 +40,9 @@ function label(value: string): string {
   return text;
 }
 
-async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const store = await openStore({ dataDir: config.database.dataDir, databaseUrl: config.database.url, poolSize: 2 });
-  try {
-    await migrateToLatest(store.db);
-    return await work(store);
-  } finally {
-    await store.close();
-  }
+/** The configured store, migrated, for one command (two connections: a running server may hold the rest). */
+function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
+  return withMigratedStore(loadConfig().database, 2, work);
 }
 
 const date = (d: Date | null) => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : '-');

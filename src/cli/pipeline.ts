@@ -11,6 +11,7 @@ import { executeRun, PgBossQueue } from '../pipeline/queue/index.js';
 import {
   createGitHubClient,
   openPipelineStore,
+  pipelinePoolSize,
   PipelineError,
   prepareRun,
   rebuildPeriod,
@@ -22,6 +23,7 @@ import {
 import { readWatchlist, watchlistYaml, WatchlistError } from '../pipeline/watchlist.js';
 import type { Startup } from '../schemas/signals.js';
 import { latestPeriod, periodStartups } from '../store/periods.js';
+import { withMigratedStore } from '../app.js';
 import { migrateToLatest, type Store } from '../store/database.js';
 import { getRun, listRuns, runProblems, statusCounts, type OrgStatus, type RunRow } from '../store/pipeline.js';
 
@@ -53,14 +55,8 @@ function positiveInt(value: string): number {
   return n;
 }
 
-async function withStore<T>(database: DatabaseConfig, work: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openPipelineStore(database);
-  try {
-    await migrateToLatest(store.db);
-    return await work(store);
-  } finally {
-    await store.close();
-  }
+function withStore<T>(database: DatabaseConfig, work: (store: Store) => Promise<T>): Promise<T> {
+  return withMigratedStore(database, pipelinePoolSize(database), work);
 }
 
 const fmt = new Intl.NumberFormat('en-US');

@@ -66,7 +66,12 @@ export interface PipelineContext {
  * exchanges apart, see store/embedded.ts, but it runs one statement at a time, so more connections buy nothing.)
  */
 export function openPipelineStore(database: DatabaseConfig): Promise<Store> {
-  return openStore({ dataDir: database.dataDir, databaseUrl: database.url, poolSize: database.url ? 8 : 2 });
+  return openStore({ dataDir: database.dataDir, databaseUrl: database.url, poolSize: pipelinePoolSize(database) });
+}
+
+/** Connections a pipeline process holds: a few on PostgreSQL, two on the embedded database. */
+export function pipelinePoolSize(database: DatabaseConfig): number {
+  return database.url ? 8 : 2;
 }
 
 export function createGitHubClient(
