@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { diligenceDossier } from '../core/diligence/dossier.js';
 import { buildMethodology } from '../core/documents/methodology.js';
 import { signalsSummary } from '../core/signals/summary.js';
-import { ServiceError, type Outcome } from '../domain/errors.js';
+import type { Outcome } from '../domain/errors.js';
 import type { AppContext } from '../app.js';
 import type { KeyAccount } from '../payments/keys.js';
 import { paidDeepSignal } from '../payments/paid-deep-signal.js';
@@ -11,8 +11,8 @@ import { DeepSignal, type DeepSignalMiss } from '../schemas/deep-signal.js';
 import { Methodology } from '../schemas/documents.js';
 import { GITHUB_USERNAME_PATTERN, GITHUB_USERNAME_SCHEMA_PATTERN, SECTOR_SLUGS, SectorSlug } from '../schemas/enums.js';
 import { ScoutReceipts } from '../schemas/scout.js';
-import { Meta, Period, Sector, Startup } from '../schemas/signals.js';
-import { derive, type Snapshot } from '../snapshot/snapshot.js';
+import { Meta, Period, Sector, SignalCandidate, Startup } from '../schemas/signals.js';
+import { resolveStartup, startupCandidates, NAME_MATCH_VALUES } from '../core/signals/resolve.js';
 
 /**
  * The eight agent tools, declared once. MCP tools (stdio and HTTP), the OpenAI / Anthropic / Gemini function
@@ -95,8 +95,17 @@ function tool<Input extends z.ZodObject, Output extends z.ZodObject>(
 }
 
 const SignalResult = z.object({
-  found: z.boolean().describe('False when no tracked startup is close enough to the name (not an error).'),
+  found: z.boolean().describe('False when no tracked startup matches the name (not an error).'),
+  nameMatch: z
+    .enum(NAME_MATCH_VALUES)
+    .describe(
+      'How the name was resolved, as GET /api/signal says in X-Name-Match: exact, slug, alias or typo (a confident typo of a tracked startup); ambiguous or none for a miss.',
+    ),
   startup: Startup.optional().describe('The matched startup, exactly as GET /api/signal answers it.'),
+  candidates: z
+    .array(SignalCandidate)
+    .optional()
+    .describe('On a miss, the "did you mean" startups GET /api/signal offers; absent when nothing is close.'),
 });
 
 const SummaryResult = z.object({
@@ -105,11 +114,6 @@ const SummaryResult = z.object({
   formats: z.record(z.string(), z.url()),
   resources: z.array(z.string()),
 });
-
-/** The `sectors` of /api/signals.json, read back from the bytes the REST route serves (once per snapshot). */
-const sectorsOf = derive(
-  (snapshot: Snapshot) => (JSON.parse(snapshot.signalsJson.body.toString('utf8')) as { sectors: Sector[] }).sectors,
-);
 
 /** A Deep Signal hit (every field) or miss (`found: false, charged: 0`) in one object, as MCP output schemas must be. */
 const DeepSignalResult = DeepSignal.partial().extend({
@@ -161,7 +165,7 @@ export const agentTools = [
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The entry of `sectors` whose slug is `sector`.' },
     paid: false,
-    handler: ({ sector }, { ctx }) => sectorsOf(ctx.holder.published()).find((s) => s.slug === sector)!,
+    handler: ({ sector }, { ctx }) => ctx.holder.published().sectors.find((s) => s.slug === sector)!,
   }),
   tool({
     name: 'get_startup_signal',
@@ -173,9 +177,12 @@ export const agentTools = [
     annotations: READ,
     rest: { method: 'GET', path: '/api/signal', note: 'Argument `name` maps to the `company` query parameter.' },
     paid: false,
+    // The one lookup of GET /api/signal: the same match, the same candidates.
     handler: ({ name }, { ctx }) => {
-      const match = ctx.holder.published().matcher.best(name);
-      return match ? { found: true, startup: match.item.startup } : { found: false };
+      const { resolution, header } = resolveStartup(ctx.holder.published(), name);
+      if (resolution.status === 'match') return { found: true, nameMatch: header, startup: resolution.item.startup };
+      const candidates = startupCandidates(resolution);
+      return { found: false, nameMatch: header, ...(candidates.length ? { candidates } : {}) };
     },
   }),
   tool({
@@ -183,7 +190,11 @@ export const agentTools = [
     title: 'Diligence dossier',
     description:
       'A public-source diligence dossier for a company: acquirer history, publicly disclosed backers and the published signal, each fact with its source.',
-    inputSchema: z.object({ company: name.describe('Company name.') }).strict(),
+    inputSchema: z
+      .object({
+        company: name.refine((v) => v.trim().length > 0, 'must not be blank').describe('Company name.'),
+      })
+      .strict(),
     annotations: READ,
     rest: {
       method: 'GET',
@@ -193,10 +204,8 @@ export const agentTools = [
     paid: false,
     // Outside the corpus the REST route answers 404 with `dossier.found: false`, an expected outcome: the tool
     // returns the same body as a normal result.
-    handler: ({ company }, { ctx }) => {
-      if (!company.trim()) throw new ServiceError('invalid-arguments', 'company must not be blank.');
-      return diligenceDossier(ctx.holder.published(), ctx.config.server.baseUrl, company.trim()).body;
-    },
+    handler: ({ company }, { ctx }) =>
+      diligenceDossier(ctx.holder.published(), ctx.config.server.baseUrl, company.trim()).body,
     outputSchema: outputOf(DiligenceResponse),
   }),
   tool({

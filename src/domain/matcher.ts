@@ -18,6 +18,11 @@ import { LRUCache } from 'lru-cache';
  * 4. The best kind wins (exact name, then slug, then alias, then the typo with fewest edits). Two different entities
  *    equally good at the best kind are AMBIGUOUS: no match, both offered as candidates.
  *
+ * Step 3 is for the tracked startups of a period on the free lookup only. Real-world names are dense — a one-letter
+ * difference is usually another company (Linde is not Linode) — so wherever a real company's facts or money are at
+ * stake (diligence, answers, Deep Signal), a lookup is STRICT (`{ typos: false }`): only step 2 matches, and a
+ * near name is a "did you mean" candidate, never the answer.
+ *
  * Anything else is NONE, with candidates ("did you mean") when something is close: a name one edit beyond the
  * allowance, a name that shares a distinctive word, or a related name (a product, a parent, a separate firm) that the
  * data documents. `best()` is the short form: the matched item, or undefined for ambiguous and none.
@@ -70,6 +75,11 @@ export interface MissResolution<T> {
 export type Resolution<T> = MatchResolution<T> | MissResolution<T>;
 
 const MAX_CANDIDATES = 5;
+
+export interface ResolveOptions {
+  /** Accept confident typos and names that leave out generic words (step 3). Default true; false: strict. */
+  typos?: boolean;
+}
 
 const LEGAL_SUFFIXES = new Set(
   (
@@ -289,18 +299,19 @@ export class NameMatcher<T> {
   }
 
   /** The matched item and its score, or undefined when the query is ambiguous or matches nothing. */
-  best(query: string): Match<T> | undefined {
-    const resolution = this.resolve(query);
+  best(query: string, options?: ResolveOptions): Match<T> | undefined {
+    const resolution = this.resolve(query, options);
     return resolution.status === 'match' ? { item: resolution.item, score: resolution.score } : undefined;
   }
 
   /** The full answer: a match and how it was made, or ambiguous / none with "did you mean" candidates. */
-  resolve(query: string): Resolution<T> {
+  resolve(query: string, options: ResolveOptions = {}): Resolution<T> {
+    const typos = options.typos ?? true;
     const words = foldName(query);
-    const key = words.join(' ');
+    const key = `${typos ? '~' : '='}${words.join(' ')}`;
     let found = this.cache.get(key);
     if (found === undefined) {
-      found = this.search(words);
+      found = this.search(words, typos);
       this.cache.set(key, found);
     }
     if (found.status === 'match') return { ...found, omitted: [...found.omitted], item: this.items[found.item]! };
@@ -310,7 +321,7 @@ export class NameMatcher<T> {
     };
   }
 
-  private search(words: string[]): Resolution<number> {
+  private search(words: string[], typos: boolean): Resolution<number> {
     if (words.length === 0) return { status: 'none', candidates: [] };
     const compact = words.join('');
 
@@ -348,6 +359,19 @@ export class NameMatcher<T> {
 
     // 3. Confident typos (and short names that leave out generic words).
     const near = this.near(words, 0);
+    if (near.length > 0 && !typos) {
+      // Strict: a near name is someone the query may mean, never the answer.
+      return {
+        status: 'none',
+        candidates: uniqueNear(near)
+          .slice(0, MAX_CANDIDATES)
+          .map(({ form, edits, omitted }) => ({
+            item: form.item,
+            name: form.text,
+            why: describeNear(edits, omitted, 'close, but only an exact name, slug or alias resolves here'),
+          })),
+      };
+    }
     if (near.length > 0) {
       const least = Math.min(...near.map((n) => n.edits));
       const top = uniqueNear(near.filter((n) => n.edits === least));

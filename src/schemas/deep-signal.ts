@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SectorSlug, SignalType, Stage } from './enums.js';
-import { SignedPercent } from './signals.js';
+import { SignalCandidate, SignedPercent } from './signals.js';
 
 /**
  * The paid Deep Signal payload. The interface names found, name, sector, stage, geography, signalType, scores and
@@ -108,6 +108,12 @@ export const DeepSignalMiss = z
   .object({
     found: z.literal(false),
     charged: z.literal(0).describe('A miss is never charged.'),
+    candidates: z
+      .array(SignalCandidate)
+      .optional()
+      .describe(
+        'Beyond the interface contract: "did you mean" startups when the name is ambiguous or close to one (a typo is never charged: only an exact name, slug or alias is). Absent when nothing is close.',
+      ),
   })
   .meta({ id: 'DeepSignalMiss', description: 'No tracked startup matches the name (not an error, not charged).' });
 export type DeepSignalMiss = z.infer<typeof DeepSignalMiss>;

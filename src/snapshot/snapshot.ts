@@ -5,7 +5,7 @@ import { NameMatcher } from '../domain/matcher.js';
 import { sectors } from '../domain/sectors.js';
 import { siteUrls } from '../domain/urls.js';
 import type { SectorSlug } from '../schemas/enums.js';
-import type { DatasetRecord, Meta, SignalsResponse, Startup } from '../schemas/signals.js';
+import type { DatasetRecord, Meta, Sector, SignalsResponse, Startup } from '../schemas/signals.js';
 import type { Scores } from '../domain/records.js';
 import type { StartupPeriodRow, TrendingRow } from '../store/history.js';
 import type { StartupSeries } from '../store/series.js';
@@ -60,6 +60,8 @@ export interface Snapshot {
   bySector: Map<SectorSlug, SnapshotStartup[]>;
   trending: SnapshotStartup[];
   matcher: NameMatcher<SnapshotStartup>;
+  /** The 15 sector rankings exactly as /api/signals.json serves them (the body below is their serialisation). */
+  sectors: Sector[];
   signalsJson: Rendered;
   /** Strong validator of /api/dataset.jsonl: the export is a deterministic function of the stored periods. */
   datasetEtag: string;
@@ -181,6 +183,7 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     bySector,
     trending,
     matcher: new NameMatcher(startups, (s) => ({ name: s.startup.name, slug: s.login })),
+    sectors: response.sectors,
     signalsJson: rendered(JSON.stringify(response), 'application/json; charset=utf-8'),
     datasetEtag: `"${fingerprint.slice(0, 32)}"`,
     fingerprint,

@@ -79,11 +79,42 @@ function tokens(query: string): Token[] {
   });
 }
 
-/** Companies the question names: the longest spans the matcher resolves, left to right. */
-function mentions(snapshot: Snapshot, baseUrl: string, toks: Token[]): { found: Mention[]; related: Mention[] } {
+/**
+ * Nouns that make a company name a modifier of the service's own vocabulary: "GitHub activity", "GitHub stars" are
+ * about the data the service reads, not about the company GitHub.
+ */
+const DATA_NOUNS =
+  /^(activity|data|commits?|stars?|repositories|repository|repos?|organi[sz]ations?|orgs?|api|tokens?|accounts?|profiles?|metrics|signals?|usernames?|users?|events|issues|pull|releases?)$/;
+
+const isProperToken = (t: Token) => (/^\p{Lu}/u.test(t.text) || /\p{N}/u.test(t.text)) && !isStopWord(t.lower);
+
+/**
+ * The run of proper-noun tokens around tokens [start, end): capitalised words beside a name are part of the name
+ * ("Sun Life", "Google Ventures", "Sentry Insurance"), so a name that resolves inside a longer run names something
+ * else. The question's first word is capitalised as a sentence start, not as a name, and never extends a run.
+ */
+function properRun(toks: Token[], start: number, end: number): { start: number; end: number } {
+  let s = start;
+  let e = end;
+  while (s > 1 && isProperToken(toks[s - 1]!)) s--;
+  while (e < toks.length && isProperToken(toks[e]!)) e++;
+  return { start: s, end: e };
+}
+
+/**
+ * Companies the question names: the longest spans the matcher resolves strictly (exact name, slug or alias), left to
+ * right. A span inside a longer proper name is not the company asked about: it is `unknown`, asked about by its full
+ * name (answered "not tracked", with the near names as candidates).
+ */
+function mentions(
+  snapshot: Snapshot,
+  baseUrl: string,
+  toks: Token[],
+): { found: Mention[]; related: Mention[]; unknown: { start: number; end: number }[] } {
   const matcher = diligenceIndex(snapshot, baseUrl).matcher;
   const found: Mention[] = [];
   const related: Mention[] = [];
+  const unknown: { start: number; end: number }[] = [];
   let i = 0;
   while (i < toks.length) {
     let taken = 0;
@@ -95,10 +126,20 @@ function mentions(snapshot: Snapshot, baseUrl: string, toks: Token[]): { found: 
       const words = foldName(span.map((t) => t.text).join(' '));
       if (words.length === 0 || words.every(isGenericWord)) continue;
       const capitalised = span.some((t) => /^\p{Lu}/u.test(t.text) || /\p{N}/u.test(t.text));
-      const r = matcher.resolve(span.map((t) => t.text).join(' '));
+      const r = matcher.resolve(span.map((t) => t.text).join(' '), { typos: false });
       if (r.status === 'match') {
-        if (r.how === 'typo' && !capitalised && len === 1) continue;
         if (len === 1 && !capitalised && COMMON_WORDS.has(first.lower)) continue;
+        const next = toks[i + len];
+        if (next && DATA_NOUNS.test(next.lower)) {
+          taken = len; // "GitHub activity": the service's data, not the company
+          continue;
+        }
+        const run = properRun(toks, i, i + len);
+        if (run.start < i || run.end > i + len) {
+          unknown.push(run);
+          taken = run.end - i;
+          continue;
+        }
         found.push({ subject: r.item, start: i, end: i + len });
         taken = len;
       } else if (r.status === 'none' && r.candidates.length && capitalised) {
@@ -119,7 +160,7 @@ function mentions(snapshot: Snapshot, baseUrl: string, toks: Token[]): { found: 
     }
     i += taken || 1;
   }
-  return { found, related };
+  return { found, related, unknown };
 }
 
 /** Patterns of a question about one named company; the group is the name. */
@@ -180,7 +221,7 @@ function about(entry: AnswerEntry, subject: Subject): boolean {
 export function understand(snapshot: Snapshot, baseUrl: string, query: string, limit: number): Understood {
   const corpus = answerCorpus(snapshot, baseUrl);
   const toks = tokens(query);
-  const { found, related } = mentions(snapshot, baseUrl, toks);
+  const { found, related, unknown } = mentions(snapshot, baseUrl, toks);
 
   if (found.length > 0) {
     // Two companies and a deal verb: the one after the verb is the target ("When did Salesforce acquire Tableau?").
@@ -215,14 +256,15 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     };
   }
 
-  if (related.length > 0 || unknownCompany(query)) {
-    const name = related[0]
+  if (related.length > 0 || unknown.length > 0 || unknownCompany(query)) {
+    const named = related[0] ?? unknown[0];
+    const name = named
       ? toks
-          .slice(related[0].start, related[0].end)
+          .slice(named.start, named.end)
           .map((t) => t.text)
           .join(' ')
       : unknownCompany(query)!;
-    const resolution = diligenceIndex(snapshot, baseUrl).matcher.resolve(name);
+    const resolution = diligenceIndex(snapshot, baseUrl).matcher.resolve(name, { typos: false });
     const urls = siteUrls(baseUrl);
     const candidates =
       resolution.status === 'match'

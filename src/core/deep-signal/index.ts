@@ -1,6 +1,7 @@
 import type { SignalEvidence } from '../../domain/records.js';
 import type { DeepSignal, DeepSignalMiss } from '../../schemas/deep-signal.js';
 import { startupHistory } from '../../snapshot/history.js';
+import { startupCandidates } from '../signals/resolve.js';
 import { derive, type Snapshot, type SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { StartupPeriodRow } from '../../store/history.js';
 import { CREDITS_PER_MATCHED_CALL, CREDITS_PER_MISS } from '../documents/pricing.js';
@@ -107,12 +108,16 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Looks `name` up with the same rule as /api/signal (`snapshot.matcher.best`) and builds the payload, or the miss
- * `{found: false, charged: 0}`. A name the matcher cannot use (blank, punctuation only) is a miss. The payload is
- * frozen and shared between calls: copy it before changing it.
+ * Looks `name` up strictly — an exact display name, GitHub organisation slug or alias, never a typo, since a hit is
+ * charged — and builds the payload, or the miss `{found: false, charged: 0}` with "did you mean" `candidates` when a
+ * startup is close (a typo included). A name the matcher cannot use (blank, punctuation only) is a miss. The payload
+ * is frozen and shared between calls: copy it before changing it.
  */
 export async function deepSignal(snapshot: Snapshot, name: string): Promise<DeepSignalResult> {
-  const match = snapshot.matcher.best(name);
-  if (!match) return { found: false, body: DEEP_SIGNAL_MISS };
-  return { found: true, startup: match.item, body: await cachedDeepSignal(snapshot, match.item) };
+  const resolution = snapshot.matcher.resolve(name, { typos: false });
+  if (resolution.status !== 'match') {
+    const candidates = startupCandidates(resolution);
+    return { found: false, body: candidates.length ? { ...DEEP_SIGNAL_MISS, candidates } : DEEP_SIGNAL_MISS };
+  }
+  return { found: true, startup: resolution.item, body: await cachedDeepSignal(snapshot, resolution.item) };
 }

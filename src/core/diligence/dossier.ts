@@ -306,7 +306,8 @@ function missDossier(
 /** The dossier for `query` (already trimmed, 1–100 characters). */
 export function diligenceDossier(snapshot: Snapshot, baseUrl: string, query: string): DossierResult {
   const index = diligenceIndex(snapshot, baseUrl);
-  const resolution = index.matcher.resolve(query);
+  // Strict: a diligence dossier is real-world facts, so only an exact name, slug or alias resolves.
+  const resolution = index.matcher.resolve(query, { typos: false });
   if (resolution.status !== 'match') return missDossier(index, snapshot, baseUrl, query, resolution);
   return resolution.item.kind === 'entity'
     ? entityDossier(index, snapshot, baseUrl, resolution.item.entity, query, resolution)

@@ -92,13 +92,32 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
     );
   });
 
-  test('get_startup_signal answers what /api/signal answers, and found: false for a miss', async () => {
+  test('get_startup_signal answers what /api/signal answers, with how the name matched, and found: false for a miss', async () => {
     const rest = await restJson(service(), '/api/signals.json');
     const name = rest.trending[3].name as string;
     const expected = await restJson(service(), `/api/signal?company=${encodeURIComponent(name)}`);
     const c = await client();
-    assert.deepEqual(await call(c, 'get_startup_signal', { name }), { found: true, startup: expected });
-    assert.deepEqual(await call(c, 'get_startup_signal', { name: 'zzqx no such startup qqzx' }), { found: false });
+    assert.deepEqual(await call(c, 'get_startup_signal', { name }), {
+      found: true,
+      nameMatch: 'exact',
+      startup: expected,
+    });
+    assert.deepEqual(await call(c, 'get_startup_signal', { name: 'zzqx no such startup qqzx' }), {
+      found: false,
+      nameMatch: 'none',
+    });
+  });
+
+  test('get_startup_signal reads a typo as /api/signal does and says so (nameMatch, X-Name-Match)', async () => {
+    const rest = await restJson(service(), '/api/signals.json');
+    const name = rest.trending[5].name as string;
+    const typo = `${name}x`;
+    const response = await fetch(`${service().url}/api/signal?company=${encodeURIComponent(typo)}`);
+    const body = (await response.json()) as { candidates?: unknown[] };
+    const result = await call(await client(), 'get_startup_signal', { name: typo });
+    assert.equal(result.nameMatch, response.headers.get('x-name-match'));
+    if (result.found) assert.deepEqual(result.startup, body);
+    else assert.deepEqual(result.candidates ?? [], body.candidates ?? []);
   });
 
   test('get_diligence_dossier answers the /api/diligence.json body', async () => {

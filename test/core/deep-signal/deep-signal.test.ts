@@ -197,13 +197,20 @@ describe('deepSignal', () => {
     assert.ok(shapes.size >= 10, `only ${shapes.size} distinct thesis shapes out of 60`);
   });
 
-  test('a name is matched with the same rule as /api/signal (case, typo, slug)', async () => {
+  test('an exact name in any case, or the organisation slug, is a hit', async () => {
     const target = middle(snapshot.bySector.get('hr-tech')!);
-    const typo = `${target.startup.name.toUpperCase()}x`;
-    const expected = snapshot.matcher.best(typo)?.item;
-    const result = await deepSignal(snapshot, typo);
-    assert.equal(result.found ? result.startup : undefined, expected);
+    assert.equal((await hit(target.startup.name.toUpperCase())).startup, target);
     assert.equal((await hit(target.login)).startup, target);
+  });
+
+  test('a typo of a tracked startup is a miss that charges nothing, offering the startup as a candidate', async () => {
+    const target = middle(snapshot.bySector.get('hr-tech')!);
+    const typo = `${target.startup.name}x`;
+    assert.equal(snapshot.matcher.best(typo)?.item, target, 'the free lookup reads it as a typo');
+    const result = await deepSignal(snapshot, typo);
+    assert.equal(result.found, false);
+    assert.equal(result.body.charged, 0);
+    assert.ok(!result.found && result.body.candidates?.some((c) => c.org === target.login));
   });
 
   test('an untracked name is a miss that charges nothing', async () => {

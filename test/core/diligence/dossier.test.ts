@@ -26,11 +26,11 @@ describe('diligence dossiers', () => {
     assert.ok(body.citation.some((c) => c.url === url));
   });
 
-  test('a confident typo finds its entity and the note says how the name was read', () => {
+  test('a one-letter typo of a held entity is a miss that offers the entity, never its facts', () => {
     const result = diligenceDossier(snapshot, BASE, 'Microsft');
-    assert.equal(result.how, 'typo');
-    assert.equal(result.body.dossier.entity, 'Microsoft');
-    assert.match(result.body.dossier.notes[0]!, /"Microsft" was read as Microsoft \(1 letter edit\)/);
+    assert.equal(result.found, false);
+    assert.equal(result.how, 'none');
+    assert.ok(result.body.candidates?.some((c) => c.name === 'Microsoft'));
   });
 
   test('a former name finds its entity and the note says it is a former name', () => {

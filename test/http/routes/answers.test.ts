@@ -109,13 +109,14 @@ describe('answer routes', () => {
     assert.ok(hit.confidence >= 0.7);
   });
 
-  test('a question naming a startup with a typo is answered about that startup', async () => {
+  test('a question naming a startup with a typo is 404 not-tracked, offering that startup, never answered as it', async () => {
     const signals = (await (await svc.get('/api/signals.json')).json()) as { trending: { name: string }[] };
     const name = signals.trending[3]!.name;
     const [first, ...rest] = name.split(' ');
     const typo = [first!.slice(0, 2) + first!.slice(3), ...rest].join(' ');
-    const hit = AnswerHit.parse(await (await svc.get(`/api/answer?q=${q(`Tell me about ${typo}`)}`)).json());
-    assert.match(hit.question, new RegExp(`signal for ${name}`));
+    const body = await problem(await svc.get(`/api/answer?q=${q(`Tell me about ${typo}`)}`), 404);
+    assert.equal(body.reason, 'not-tracked');
+    assert.ok((body.candidates as { name: string }[]).some((c) => c.name === name));
   });
 
   test('a question naming an absent real company is 404 not-tracked, never another company', async () => {
@@ -154,8 +155,9 @@ describe('answer routes', () => {
     const first = [...byFirst].find(([, n]) => n === 2)![0];
     const res = await svc.get(`/api/answer?q=${q(`What is the engineering signal for ${first}?`)}`);
     const body = await problem(res, 404);
-    assert.equal(body.reason, 'ambiguous');
-    assert.equal((body.candidates as unknown[]).length, 2);
+    assert.equal(body.reason, 'not-tracked');
+    const offered = (body.candidates as { name: string }[]).map((c) => c.name.split(' ')[0]);
+    assert.equal(offered.filter((word) => word === first).length, 2, 'both startups are offered');
   });
 
   test('a diligence fact is answerable with its press release', async () => {
