@@ -29,7 +29,7 @@ export function faqEntry(faq: ResolvedFaq): AnswerEntry {
 function relateDiligence(entries: AnswerEntry[], baseUrl: string): AnswerEntry[] {
   const byEntity = new Map<string, AnswerEntry[]>();
   for (const e of entries) for (const name of e.entities ?? []) byEntity.set(name, [...(byEntity.get(name) ?? []), e]);
-  const cover = siteUrls(baseUrl).answer('faq-what-does-diligence-cover');
+  const cover = siteUrls(baseUrl).faq('what-does-diligence-cover');
   for (const e of entries) {
     const others = (e.entities ?? []).flatMap((name) => byEntity.get(name) ?? []).filter((o) => o !== e);
     e.related = others.slice(0, 3).map((o) => ({ question: o.question, url: o.url }));

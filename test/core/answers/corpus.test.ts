@@ -145,3 +145,17 @@ describe('answer index', () => {
     AnswerHit.parse(hit);
   });
 });
+
+describe('links of the answer corpus', () => {
+  test('every answer links only pages that exist: its own, other answers and FAQ entries of the corpus', () => {
+    const answerUrls = new Set(corpus.entries.map((e) => e.url));
+    const faqUrls = new Set(corpus.entries.filter((e) => e.kind === 'faq').map((e) => e.url));
+    const broken: string[] = [];
+    for (const entry of corpus.entries) {
+      for (const { url } of entry.related) {
+        if (!answerUrls.has(url) && !faqUrls.has(url)) broken.push(`${entry.id} → ${url}`);
+      }
+    }
+    assert.deepEqual(broken, []);
+  });
+});
