@@ -12,13 +12,15 @@ import type { Snapshot } from '../src/snapshot/snapshot.js';
 export const QuestionCase = z
   .object({
     q: z.string().min(1),
-    expect: z.string().min(1).describe('Answer id, or not-tracked, no-sector, none.'),
+    expect: z.string().min(1).describe('Answer id, or not-tracked, no-sector, out-of-scope, none.'),
     class: z.string().min(1),
   })
   .strict();
 export type QuestionCase = z.infer<typeof QuestionCase>;
 
 export const QUESTIONS_FILE = repoPath('data', 'eval', 'questions.yaml');
+/** Questions a stranger asks, labelled before the rules that answer them changed (issue 33). */
+export const STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions.yaml');
 
 export function loadQuestionCases(file = QUESTIONS_FILE): QuestionCase[] {
   return z.array(QuestionCase).parse(parseYaml(readFileSync(file, 'utf8')));

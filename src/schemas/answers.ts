@@ -97,10 +97,10 @@ export const AnswerMiss = z
     suggestions: z.array(RelatedQuestion).describe('Nearest questions below the confidence floor, if any.'),
     searchUrl: z.url().describe('The same query on the site-wide search.'),
     reason: z
-      .enum(['no-match', 'not-tracked', 'ambiguous', 'no-sector'])
+      .enum(['no-match', 'not-tracked', 'ambiguous', 'no-sector', 'out-of-scope'])
       .optional()
       .describe(
-        '`not-tracked`: the question names a company that is neither tracked nor in the diligence corpus (never answered about another); `ambiguous`: the name fits several equally (see `candidates`); `no-sector`: it asks about a sector the service does not have; `no-match`: nothing answers well enough.',
+        '`not-tracked`: the question names a company that is neither tracked nor in the diligence corpus (never answered about another); `ambiguous`: the name fits several equally (see `candidates`); `no-sector`: it asks about a sector the service does not have; `out-of-scope`: it asks for a prediction or investment advice, which the service does not give (`suggestions` says what it offers); `no-match`: nothing answers well enough.',
       ),
     candidates: z
       .array(z.object({ name: z.string(), why: z.string(), url: z.url() }))

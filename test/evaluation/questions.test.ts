@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { answerCorpus } from '../../src/core/answers/corpus.js';
-import { evaluateQuestions, loadQuestionCases } from '../../evaluation/questions.js';
+import { evaluateQuestions, loadQuestionCases, STRANGER_QUESTIONS_FILE } from '../../evaluation/questions.js';
 import { EVALUATION_BASE, evaluationSnapshot } from '../../evaluation/universe.js';
 
 const snapshot = evaluationSnapshot(2);
@@ -38,5 +38,31 @@ describe('labelled question set (data/eval/questions.yaml)', () => {
 
   test('questions naming an absent company never get an answer about another', () => {
     for (const o of score.outcomes.filter((x) => x.class === 'not-tracked')) assert.equal(o.got, 'not-tracked', o.q);
+  });
+});
+
+describe('questions a stranger asks (data/eval/stranger-questions.yaml)', () => {
+  const stranger = loadQuestionCases(STRANGER_QUESTIONS_FILE);
+  const result = evaluateQuestions(snapshot, EVALUATION_BASE, stranger);
+  const wrong = () => JSON.stringify(result.outcomes.filter((o) => !o.correct).map((o) => [o.q, o.expect, o.got]));
+
+  test('each expects an answer that exists or a stated outcome', () => {
+    const ids = new Set(answerCorpus(snapshot, EVALUATION_BASE).entries.map((e) => e.id));
+    for (const c of stranger)
+      assert.ok(ids.has(c.expect) || ['not-tracked', 'no-sector', 'out-of-scope'].includes(c.expect), c.expect);
+  });
+
+  test('at least 90% are answered as labelled', () => {
+    assert.ok(result.top1 >= 0.9, `${result.top1}: ${wrong()}`);
+  });
+
+  test('no wrong answer at confidence 0.7 or more', () => {
+    const confidentWrong = result.outcomes.filter((o) => !o.correct && (o.confidence ?? 0) >= 0.7);
+    assert.deepEqual(confidentWrong, []);
+  });
+
+  test('a request for a prediction or investment advice is answered out-of-scope, never with a ranking', () => {
+    for (const o of result.outcomes.filter((x) => x.expect === 'out-of-scope'))
+      assert.equal(o.got, 'out-of-scope', o.q);
   });
 });

@@ -26,7 +26,20 @@ export type Understood =
       /** The name fits several tracked entities equally (the candidates): not untracked, but not answerable either. */
       ambiguous?: boolean;
     }
-  | { kind: 'no-sector'; word: string; sectors: string[] };
+  | { kind: 'no-sector'; word: string; sectors: string[] }
+  /** A prediction or investment advice: what the service cannot do, and what it offers instead. */
+  | { kind: 'out-of-scope'; offers: { question: string; url: string }[] };
+
+/**
+ * Questions that ask for a prediction or investment advice. The service reports engineering activity; it does not
+ * say who will raise, list or be acquired, nor what to invest in. ("Who invested in X?" asks for backers: a fact.)
+ */
+const OUT_OF_SCOPE: RegExp[] = [
+  /\bshould\s+(?:i|we)\s+(?:invest|buy|back|fund|bet)\b/i,
+  /\b(?:best|good|safe|smart|worth(?:while)?)\s+(?:investment|bet|buy)s?\b/i,
+  /\bworth\s+investing\b/i,
+  /\bwill\b.*\b(?:raise|ipo|go\s+public|be\s+acquired|get\s+acquired|exit|be\s+worth)\b/i,
+];
 
 const MAX_SPAN = 5;
 /** Lower-case words that name companies in the corpus but are everyday words in questions about the service. */
@@ -187,13 +200,23 @@ function unknownCompany(query: string): string | undefined {
   return undefined;
 }
 
-/** A word naming an industry the service has no sector for, as in "fintech startups" or "the crypto sector". */
+/**
+ * A word naming an industry the service has no sector for, as in "fintech startups", "the crypto sector" or
+ * "climate tech companies" (a compound with "tech" is read whole: "legal tech" is a sector, "climate tech" is not).
+ */
 function missingSector(toks: Token[]): string | undefined {
   for (let i = 0; i + 1 < toks.length; i++) {
     const next = toks[i + 1]!.lower;
     if (!/^(startups?|companies|company|sector|sectors|industry)$/.test(next)) continue;
     const word = toks[i]!.lower;
     if (NOT_SECTORS.has(word)) return toks[i]!.text;
+    const before = toks[i - 1];
+    if (
+      /^(tech|technology)$/.test(word) &&
+      before &&
+      (NOT_SECTORS.has(before.lower) || NOT_SECTORS.has(`${before.lower}tech`))
+    )
+      return `${before.text} ${toks[i]!.text}`;
   }
   return undefined;
 }
@@ -220,6 +243,17 @@ function about(entry: AnswerEntry, subject: Subject): boolean {
 
 export function understand(snapshot: Snapshot, baseUrl: string, query: string, limit: number): Understood {
   const corpus = answerCorpus(snapshot, baseUrl);
+  if (OUT_OF_SCOPE.some((pattern) => pattern.test(query))) {
+    const urls = siteUrls(baseUrl);
+    return {
+      kind: 'out-of-scope',
+      offers: [
+        { question: 'Which startups are trending this week?', url: urls.answer('trending') },
+        { question: 'How are startups ranked?', url: urls.faq('how-is-ranking-computed') },
+        { question: 'What is Deep Signal?', url: urls.faq('what-is-deep-signal') },
+      ],
+    };
+  }
   const toks = tokens(query);
   const { found, related, unknown } = mentions(snapshot, baseUrl, toks);
 
@@ -312,13 +346,24 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
  */
 function subjectConfidence(scored: ScoredAnswer, toks: Token[], mention: Mention): number {
   const rest = toks.filter(
-    (t, i) => (i < mention.start || i >= mention.end) && !isStopWord(t.lower) && !/^\p{N}+$/u.test(t.lower),
+    (t, i) =>
+      (i < mention.start || i >= mention.end) &&
+      !isStopWord(t.lower) &&
+      !/^\p{N}+$/u.test(t.lower) &&
+      !FIGURE_WORDS.test(t.lower),
   );
   return rest.length <= 3 ? Math.max(scored.confidence, 0.7) : scored.confidence;
 }
 
+/** Words that ask for a startup's own published figures: the startup's answer states every one of them. */
+const FIGURE_WORDS =
+  /^(many|commits?|contributors?|repositories|repos?|new|weeks?|days?|last|past|two|fourteen|make|made|have|had|has|count|number|figures?|numbers?)$/;
+
 /** One sentence saying why a question that names something unknown has no answer. */
 export function understoodNotice(understood: Exclude<Understood, { kind: 'answers' }>, snapshot: Snapshot): string {
+  if (understood.kind === 'out-of-scope') {
+    return 'The service does not predict fundraising, listings or acquisitions, and gives no investment advice: it reports public engineering activity (commit velocity, contributor growth, new repositories) and the signal each week derives from it.';
+  }
   if (understood.kind === 'no-sector') {
     return `There is no ${understood.word} sector: the service tracks ${understood.sectors.length} sectors (${understood.sectors.join(', ')}).`;
   }

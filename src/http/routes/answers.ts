@@ -3,7 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { answerCorpus, faqPage } from '../../core/answers/corpus.js';
 import { toHit } from '../../core/answers/answer-index.js';
 import { MIN_CONFIDENCE } from '../../core/answers/confidence.js';
+import { bestAnswer } from '../../core/answers/answer.js';
 import { understand, understoodNotice } from '../../core/answers/understand.js';
+import { ServiceError } from '../../domain/errors.js';
 import { siteUrls } from '../../domain/urls.js';
 import {
   AnswerHit,
@@ -17,7 +19,6 @@ import {
 import { PUBLIC_CACHE, sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
-import { HttpProblem, statusTitle } from '../problem.js';
 import { LICENSE_LINK } from './signals.js';
 
 const CONFIDENCE_NOTE = `Confidence (0 to 1) is how much of the query the matched question covers: 0.7 × the share of the query's content words found in the question + 0.3 × the share of the question's content words found in the query; a question that names a tracked startup or a diligence company with few other words is at least 0.7 for answers about it. Only hits with confidence of at least ${MIN_CONFIDENCE} are returned. A question that names a company is answered about that company only; a company that is not tracked, or a sector the service does not have, is said so (\`reason\`), never answered with another.`;
@@ -46,48 +47,13 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
     },
     (request, reply) => {
-      const { q } = request.query;
-      const snapshot = currentSnapshot(ctx);
-      const index = answerCorpus(snapshot, ctx.config.server.baseUrl).index;
-      const understood = understand(snapshot, ctx.config.server.baseUrl, q, 1);
-      const best = understood.kind === 'answers' ? understood.hits[0] : undefined;
-      if (!best) {
-        const searchUrl = `${urls.api('/api/llms-search')}?q=${encodeURIComponent(q)}`;
-        if (understood.kind === 'not-tracked') {
-          throw new HttpProblem(404, statusTitle(404), understoodNotice(understood, snapshot), {
-            found: false,
-            query: q,
-            reason: understood.ambiguous ? 'ambiguous' : 'not-tracked',
-            candidates: understood.candidates,
-            suggestions: [],
-            searchUrl,
-          });
-        }
-        if (understood.kind === 'no-sector') {
-          throw new HttpProblem(404, statusTitle(404), understoodNotice(understood, snapshot), {
-            found: false,
-            query: q,
-            reason: 'no-sector',
-            sectors: understood.sectors,
-            suggestions: [],
-            searchUrl,
-          });
-        }
-        throw new HttpProblem(
-          404,
-          statusTitle(404),
-          `No question in the corpus matches this query with confidence of at least ${MIN_CONFIDENCE}.`,
-          {
-            found: false,
-            query: q,
-            reason: 'no-match',
-            suggestions: index.suggestions(q, 3).map((s) => ({ question: s.entry.question, url: s.entry.url })),
-            searchUrl,
-          },
-        );
+      const answer = bestAnswer(currentSnapshot(ctx), ctx.config.server.baseUrl, request.query.q);
+      if (!answer.found) {
+        const { detail, found: _found, ...extensions } = answer;
+        throw new ServiceError('not-found', detail, { extensions: { found: false, ...extensions } });
       }
       reply.header('cache-control', PUBLIC_CACHE);
-      return toHit(best);
+      return toHit(answer.hit);
     },
   );
 
