@@ -118,7 +118,11 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
         'get_startup_signal',
         { name },
         async (r) =>
-          assert.deepEqual(r, { found: true, startup: await rest(`/api/signal?company=${encodeURIComponent(name)}`) }),
+          assert.deepEqual(r, {
+            found: true,
+            nameMatch: 'exact',
+            startup: await rest(`/api/signal?company=${encodeURIComponent(name)}`),
+          }),
       ],
       [
         'get_diligence_dossier',
@@ -146,7 +150,7 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
 
   test('arguments may be the JSON string a model produced', async () => {
     const response = await call({ name: 'get_startup_signal', arguments: JSON.stringify({ name: 'zzqx none qqzx' }) });
-    assert.deepEqual(await response.json(), { found: false });
+    assert.deepEqual(await response.json(), { found: false, nameMatch: 'none' });
   });
 
   test('an unknown tool is 404', async () => {
