@@ -546,7 +546,7 @@ export const CONFIG_VARIABLES = {
     key: 'accessLog',
     schema: onOff,
     default: 'off',
-    doc: 'One JSON log line per response (method, URL, status, ms, client address, request id).',
+    doc: 'One JSON log line per response (method, path with the query values replaced by `-`, status, ms, client address, request id).',
   },
   DATABASE_POOL_MAX: {
     section: 'database',
