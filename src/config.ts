@@ -503,7 +503,7 @@ export const CONFIG_VARIABLES = {
     key: 'paid',
     schema: rateLimitSpec,
     default: '120/240',
-    doc: 'Paid routes, per credit-pack key (per address when a call has no key).',
+    doc: 'Paid routes, per valid credit-pack key (per address when a call has no key, or one that is unknown or revoked).',
   },
   RATE_LIMIT_REDIS_PREFIX: {
     section: 'rateLimiting',

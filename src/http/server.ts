@@ -6,6 +6,7 @@ import { registerOpenApi } from './openapi.js';
 import { frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { commonHeaders, registerCommonHeaders } from './plugins/headers.js';
 import { compileTrust } from './client-address.js';
+import { authenticateRequest } from './credit-key.js';
 import { registerObservability, requestIdGenerator } from './plugins/observability.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { datasetRoutes } from './routes/dataset.js';
@@ -69,6 +70,7 @@ export async function buildServer(
     redis: options.limiterRedis,
     prefix: ctx.config.rateLimiting.redisPrefix,
     log: ctx.log,
+    keyIsValid: (request) => authenticateRequest(ctx, request).then((outcome) => outcome.ok),
   });
   registerObservability(app, ctx.config, ctx.log);
   app.removeContentTypeParser('text/plain');
