@@ -6,7 +6,7 @@ import { z } from 'zod';
 export type TrustProxy = boolean | number | string[];
 
 /** Route classes a route declares with `config: { rateLimit }` ('unlimited' has no budget). */
-export const RATE_LIMIT_CLASSES = ['free', 'signal', 'receipts', 'paid', 'unlimited'] as const;
+export const RATE_LIMIT_CLASSES = ['free', 'signal', 'receipts', 'export', 'paid', 'unlimited'] as const;
 export type RateLimitClass = (typeof RATE_LIMIT_CLASSES)[number];
 export type LimitedClass = Exclude<RateLimitClass, 'unlimited'>;
 
@@ -497,6 +497,13 @@ export const CONFIG_VARIABLES = {
     schema: rateLimitSpec,
     default: '10/20',
     doc: '`GET /api/receipts/{username}`, per client address.',
+  },
+  RATE_LIMIT_EXPORT: {
+    section: 'rateLimits',
+    key: 'export',
+    schema: rateLimitSpec,
+    default: '4/8',
+    doc: '`GET /api/dataset.jsonl` and `/api/v1/dataset.jsonl` (every stored period, megabytes), per client address.',
   },
   RATE_LIMIT_PAID: {
     section: 'rateLimits',

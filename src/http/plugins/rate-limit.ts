@@ -23,7 +23,7 @@ import { HttpProblem, statusTitle } from '../problem.js';
 
 /**
  * Rate limits per route class (the seam every route uses): a route declares
- * `config: { rateLimit: 'free' | 'signal' | 'receipts' | 'paid' | 'unlimited' }` in its options. Without it, a
+ * `config: { rateLimit: 'free' | 'signal' | 'receipts' | 'export' | 'paid' | 'unlimited' }` in its options. Without it, a
  * route is 'free', except static surfaces (GET of a fixed path ending in .json, .jsonl, .txt or .xml and taking no
  * query), CORS preflight and
  * the health and metrics probes, which are 'unlimited'. The class is read once, when the route is registered; an
