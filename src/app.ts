@@ -11,7 +11,7 @@ import { setSnapshotPeriod, watchPipelineMetrics } from './metrics.js';
 import { createCheckout, type Checkout } from './payments/checkout.js';
 import { createMailer, startMailOutbox } from './payments/mail.js';
 import { purgeExpiredIdempotency } from './payments/paid-deep-signal.js';
-import { startupSeries } from './snapshot/history.js';
+import { datasetExport, startupSeries } from './snapshot/history.js';
 import { SnapshotHolder, startPeriodPoller, type WarmUpMeasure } from './snapshot/holder.js';
 import { loadSnapshot } from './snapshot/load.js';
 import { signalsCsv, type Snapshot } from './snapshot/snapshot.js';
@@ -106,6 +106,7 @@ export interface AppOptions {
 function periodWarmUps(baseUrl: string): { name: string; build(snapshot: Snapshot): void | Steps<unknown> }[] {
   return [
     { name: 'signals csv', build: (s) => void signalsCsv(s) },
+    { name: 'dataset export', build: (s) => void datasetExport(s).catch(() => {}) },
     { name: 'site series', build: (s) => void startupSeries(s).catch(() => {}) },
     { name: 'search index', build: (s) => siteSearch.warm(s, baseUrl) },
     { name: 'answer corpus', build: (s) => answerCorpus.warm(s, baseUrl) },

@@ -6,7 +6,7 @@ import { z } from 'zod';
 export type TrustProxy = boolean | number | string[];
 
 /** Route classes a route declares with `config: { rateLimit }` ('unlimited' has no budget). */
-export const RATE_LIMIT_CLASSES = ['free', 'signal', 'receipts', 'paid', 'unlimited'] as const;
+export const RATE_LIMIT_CLASSES = ['free', 'signal', 'receipts', 'export', 'paid', 'unlimited'] as const;
 export type RateLimitClass = (typeof RATE_LIMIT_CLASSES)[number];
 export type LimitedClass = Exclude<RateLimitClass, 'unlimited'>;
 
@@ -498,12 +498,19 @@ export const CONFIG_VARIABLES = {
     default: '10/20',
     doc: '`GET /api/receipts/{username}`, per client address.',
   },
+  RATE_LIMIT_EXPORT: {
+    section: 'rateLimits',
+    key: 'export',
+    schema: rateLimitSpec,
+    default: '4/8',
+    doc: '`GET /api/dataset.jsonl` and `/api/v1/dataset.jsonl` (every stored period, megabytes), per client address.',
+  },
   RATE_LIMIT_PAID: {
     section: 'rateLimits',
     key: 'paid',
     schema: rateLimitSpec,
     default: '120/240',
-    doc: 'Paid routes, per credit-pack key (per address when a call has no key).',
+    doc: 'Paid routes, per valid credit-pack key (per address when a call has no key, or one that is unknown or revoked).',
   },
   RATE_LIMIT_REDIS_PREFIX: {
     section: 'rateLimiting',
@@ -546,7 +553,35 @@ export const CONFIG_VARIABLES = {
     key: 'accessLog',
     schema: onOff,
     default: 'off',
-    doc: 'One JSON log line per response (method, URL, status, ms, client address, request id).',
+    doc: 'One JSON log line per response (method, path with the query values replaced by `-`, status, ms, client address, request id).',
+  },
+  HTTP_HEADERS_TIMEOUT_MS: {
+    section: 'server',
+    key: 'headersTimeoutMs',
+    schema: intBetween(100, 600_000),
+    default: '10000',
+    doc: "Longest time a client may take to send a request's headers; then the connection is closed (408).",
+  },
+  HTTP_REQUEST_TIMEOUT_MS: {
+    section: 'server',
+    key: 'requestTimeoutMs',
+    schema: intBetween(100, 3_600_000),
+    default: '30000',
+    doc: 'Longest time a client may take to send a whole request, headers and body (at least `HTTP_HEADERS_TIMEOUT_MS`); then 408 and the connection is closed.',
+  },
+  HTTP_IDLE_TIMEOUT_MS: {
+    section: 'server',
+    key: 'idleTimeoutMs',
+    schema: intBetween(100, 3_600_000),
+    default: '30000',
+    doc: 'A connection on which nothing is sent or received for this long is closed (a slow reader of a long answer included).',
+  },
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: {
+    section: 'server',
+    key: 'maxConnectionsPerAddress',
+    schema: intBetween(1, 100_000),
+    default: '128',
+    doc: 'Open connections one client address may hold; a further one is answered 429 and closed. Peers `TRUST_PROXY` trusts are not capped (they carry many clients).',
   },
   DATABASE_POOL_MAX: {
     section: 'database',

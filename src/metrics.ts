@@ -40,6 +40,12 @@ const rateLimitFallbacks = new Counter({
   registers: [metricsRegistry],
 });
 
+const connectionsRefused = new Counter({
+  name: 'http_connections_refused_total',
+  help: 'Connections answered 429 and closed because their address held HTTP_MAX_CONNECTIONS_PER_ADDRESS already.',
+  registers: [metricsRegistry],
+});
+
 const creditsCharged = new Counter({
   name: 'credits_charged_total',
   help: 'Credits consumed by paid calls.',
@@ -170,6 +176,10 @@ export function countRateLimited(rateLimitClass: string): void {
 /** A rate-limit decision taken locally because Redis did not answer. */
 export function countRateLimitFallback(): void {
   rateLimitFallbacks.inc();
+}
+
+export function countConnectionRefused(): void {
+  connectionsRefused.inc();
 }
 
 /** Credits consumed by a paid call (1 per matched Deep Signal call). */

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createApp, type App } from './app.js';
@@ -76,6 +77,22 @@ export async function startService(
       'serving',
     );
     const http = server;
+    // Node's closeIdleConnections (called by server.close() and by the sweep below) destroys a connection whose
+    // response has ended even while its bytes are still on their way to a slow reader (a large body written at once,
+    // such as the dataset export sent from memory), cutting the download short. Here a connection with no response
+    // is destroyed, and one whose response has ended is ended: its last bytes arrive, then it closes.
+    const sockets = new Set<Socket>();
+    http.server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+    http.server.closeIdleConnections = () => {
+      for (const socket of sockets) {
+        const response = (socket as Socket & { _httpMessage?: { finished: boolean } | null })._httpMessage;
+        if (!response) socket.destroy();
+        else if (response.finished && !socket.writableEnded) socket.end();
+      }
+    };
     let closing: Promise<void> | undefined;
     return {
       app: http,

@@ -59,6 +59,7 @@ describe('configuration', () => {
       free: { perMinute: 60, burst: 120 },
       signal: { perMinute: 30, burst: 60 },
       receipts: { perMinute: 10, burst: 20 },
+      export: { perMinute: 4, burst: 8 },
       paid: { perMinute: 120, burst: 240 },
     });
     assert.deepEqual(loadConfig({ RATE_LIMIT_PAID: '5 / 9' }).rateLimits.paid, { perMinute: 5, burst: 9 });
@@ -72,6 +73,15 @@ describe('configuration', () => {
     assert.equal(c.database.poolMax, 8);
     assert.equal(c.database.statementTimeoutMs, 15000);
     assert.equal(c.database.connectTimeoutMs, 3000);
+  });
+
+  test('connection defaults: deadlines in the tens of seconds, a cap per address', () => {
+    const c = loadConfig({});
+    assert.equal(c.server.headersTimeoutMs, 10_000);
+    assert.equal(c.server.requestTimeoutMs, 30_000);
+    assert.equal(c.server.idleTimeoutMs, 30_000);
+    assert.equal(c.server.maxConnectionsPerAddress, 128);
+    assert.throws(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '0' }), /HTTP_REQUEST_TIMEOUT_MS/);
   });
 
   test('a bad value is refused with a message naming the variable', () => {

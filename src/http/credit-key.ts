@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Outcome } from '../domain/errors.js';
 import { authenticate } from '../payments/authenticate.js';
 import type { KeyAccount } from '../payments/keys.js';
 import type { AppContext } from './context.js';
@@ -15,10 +16,24 @@ export const CREDIT_KEY_SCHEME = 'creditKey';
 export const CREDIT_KEY_SECURITY = [{ [CREDIT_KEY_SCHEME]: [] }];
 
 const accounts = new WeakMap<FastifyRequest, KeyAccount>();
+const outcomes = new WeakMap<FastifyRequest, Promise<Outcome<KeyAccount>>>();
+
+/**
+ * The request's authentication, looked up once however many hooks ask: the paid rate limiter asks first (a key that
+ * opens nothing counts against the address), then creditKeyHook.
+ */
+export function authenticateRequest(ctx: Pick<AppContext, 'store'>, request: FastifyRequest) {
+  let outcome = outcomes.get(request);
+  if (!outcome) {
+    outcome = authenticate(ctx.store.db, request.headers.authorization);
+    outcomes.set(request, outcome);
+  }
+  return outcome;
+}
 
 export function creditKeyHook(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const authenticated = await authenticate(ctx.store.db, request.headers.authorization);
+    const authenticated = await authenticateRequest(ctx, request);
     if (!authenticated.ok) throw authenticated.error;
     const account = authenticated.value;
     accounts.set(request, account);

@@ -6,6 +6,9 @@ import { registerOpenApi } from './openapi.js';
 import { frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { commonHeaders, registerCommonHeaders } from './plugins/headers.js';
 import { compileTrust } from './client-address.js';
+import { capConnectionsPerAddress, httpServerOptions } from './connections.js';
+import { countConnectionRefused } from '../metrics.js';
+import { authenticateRequest } from './credit-key.js';
 import { registerObservability, requestIdGenerator } from './plugins/observability.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { datasetRoutes } from './routes/dataset.js';
@@ -47,12 +50,23 @@ export async function buildServer(
     logger: false,
     trustProxy: compileTrust(ctx.config.server.trustProxy),
     bodyLimit: 64 * 1024,
+    // A slow client cannot outlast these (src/http/connections.ts): headers, whole request, silence.
+    http: httpServerOptions(ctx.config.server),
+    requestTimeout: ctx.config.server.requestTimeoutMs,
+    connectionTimeout: ctx.config.server.idleTimeoutMs,
     requestIdHeader: false,
     genReqId: requestIdGenerator(ctx.config.server),
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: false },
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler(common),
   }) as unknown as FastifyInstance;
+  const trusted = compileTrust(ctx.config.server.trustProxy);
+  capConnectionsPerAddress(
+    app.server,
+    ctx.config.server.maxConnectionsPerAddress,
+    (address) => trusted(address, 0),
+    countConnectionRefused,
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -69,6 +83,7 @@ export async function buildServer(
     redis: options.limiterRedis,
     prefix: ctx.config.rateLimiting.redisPrefix,
     log: ctx.log,
+    keyIsValid: (request) => authenticateRequest(ctx, request).then((outcome) => outcome.ok),
   });
   registerObservability(app, ctx.config, ctx.log);
   app.removeContentTypeParser('text/plain');

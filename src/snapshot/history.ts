@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import type { StartupPeriodRow, TrendingRow } from '../store/history.js';
 import type { StartupSeries } from '../store/series.js';
@@ -64,3 +66,23 @@ export async function* datasetLines(snapshot: Snapshot): AsyncGenerator<string> 
     yield chunk;
   }
 }
+
+/** /api/dataset.jsonl rendered once per period: the body, and the same body gzip-compressed once. */
+export interface DatasetExport {
+  body: Buffer;
+  gzipped: Buffer;
+}
+
+const gzipped = promisify(gzip);
+
+/**
+ * The export of a snapshot, read from the store once (a page of lines per event-loop turn) and compressed once (on
+ * libuv's thread pool): every download of the period is then sent from memory, while PostgreSQL is down or frozen
+ * too. Built by the warm-up after each swap; a failed read is forgotten, so the next request tries again.
+ */
+export const datasetExport = deriveAsync(async (snapshot): Promise<DatasetExport> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of datasetLines(snapshot)) chunks.push(Buffer.from(chunk, 'utf8'));
+  const body = Buffer.concat(chunks);
+  return { body, gzipped: await gzipped(body, { level: 9 }) };
+});

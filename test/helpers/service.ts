@@ -40,6 +40,8 @@ export async function startTestService(
     PERIOD_POLL_MS: '200',
     // Tests send far more than a client's budget from one address; tests of the limiter turn it back on.
     RATE_LIMIT: 'off',
+    // Likewise for connections: concurrency tests open hundreds from 127.0.0.1 (fetch opens one per request in flight).
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: '100000',
     ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
     ...env,
   });

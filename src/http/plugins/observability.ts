@@ -15,7 +15,8 @@ import { HttpProblem, statusTitle } from '../problem.js';
  * - Every response carries `X-Request-Id`. A well-formed id sent by a trusted proxy (TRUST_PROXY) is kept, so a
  *   request can be followed through the proxy's logs and ours; otherwise the id is this process's random prefix and
  *   a counter (unique across instances, cheaper than a UUID).
- * - ACCESS_LOG=on adds one hook writing one line per response; off, the hook does not exist.
+ * - ACCESS_LOG=on adds one hook writing one line per response; off, the hook does not exist. Query values are
+ *   never written (loggedUrl).
  * - Metrics are recorded by a per-route hook with its labelled series resolved once per status code; only when
  *   metrics are exposed (METRICS_PORT or METRICS_TOKEN), otherwise no hook exists.
  */
@@ -33,6 +34,34 @@ export function requestIdGenerator(server: Pick<ServerConfig, 'trustProxy'>): (r
     counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
     return `${prefix}-${counter.toString(36)}`;
   };
+}
+
+const MAX_LOGGED_URL = 300;
+const PLAIN_NAME = /^[A-Za-z0-9_.[\]-]{1,32}$/;
+
+/**
+ * The request target as the access log writes it: the path, and the query's parameter names with every value
+ * replaced by `-` (a name that is not a short plain word is replaced too). A query may carry a secret (`?api_key=…`, a checkout session, a token a client put in the wrong
+ * place), and no list of sensitive names can be complete, so no query value is written at all. At most 300
+ * characters.
+ */
+export function loggedUrl(url: string): string {
+  const mark = url.indexOf('?');
+  let logged = url;
+  if (mark >= 0) {
+    const names = url
+      .slice(mark + 1)
+      .split('&')
+      .filter(Boolean)
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        const name = eq < 0 ? pair : pair.slice(0, eq);
+        // A name could be a secret too (`?sigsk_…` with no value): only short plain names are kept.
+        return `${PLAIN_NAME.test(name) ? name : '-'}${eq < 0 ? '' : '=-'}`;
+      });
+    logged = names.length ? `${url.slice(0, mark)}?${names.join('&')}` : url.slice(0, mark);
+  }
+  return logged.length > MAX_LOGGED_URL ? `${logged.slice(0, MAX_LOGGED_URL)}…` : logged;
 }
 
 export function metricsEnabled(metrics: MetricsConfig): boolean {
@@ -56,7 +85,7 @@ export function registerObservability(
         {
           reqId: request.id,
           method: request.method,
-          url: request.url.length > 300 ? `${request.url.slice(0, 300)}…` : request.url,
+          url: loggedUrl(request.url),
           status: reply.statusCode,
           ms: Math.round(reply.elapsedTime * 100) / 100,
           ip: request.ip,

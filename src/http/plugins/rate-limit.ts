@@ -23,14 +23,15 @@ import { HttpProblem, statusTitle } from '../problem.js';
 
 /**
  * Rate limits per route class (the seam every route uses): a route declares
- * `config: { rateLimit: 'free' | 'signal' | 'receipts' | 'paid' | 'unlimited' }` in its options. Without it, a
+ * `config: { rateLimit: 'free' | 'signal' | 'receipts' | 'export' | 'paid' | 'unlimited' }` in its options. Without it, a
  * route is 'free', except static surfaces (GET of a fixed path ending in .json, .jsonl, .txt or .xml and taking no
  * query), CORS preflight and
  * the health and metrics probes, which are 'unlimited'. The class is read once, when the route is registered; an
  * unlimited route gets no hook at all, a limited one a single onRequest hook.
  *
- * Each class is a budget per client (per client address; 'paid' per credit-pack key, the SHA-256 of the Bearer
- * token, or per address when there is none) shared by every route of that class. A budget is `perMinute` requests
+ * Each class is a budget per client (per client address; 'paid' per valid credit-pack key, the SHA-256 of the
+ * Bearer token, or per address when there is none or it opens nothing: see paidKey) shared by every route of that
+ * class. A budget is `perMinute` requests
  * in each fixed minute plus a reserve of `burst − perMinute` that refills every BURST_WINDOW_SECONDS: a client can
  * send `burst` requests at once, and over a long run at most perMinute + (burst − perMinute) / 10 a minute.
  * (rate-limiter-flexible's steady-plus-burst composition; the library has no token bucket.)
@@ -295,6 +296,11 @@ export interface LimiterStore {
   redis?: Redis;
   prefix: string;
   log?: Logger;
+  /**
+   * Whether the request's credit-pack key opens an account (the paid routes' authentication, shared with their
+   * credit-key hook so a key is looked up once). Without it no key is trusted: paid calls count by address.
+   */
+  keyIsValid?: (request: FastifyRequest) => Promise<boolean>;
 }
 
 /** Builds the budgets of the four limited classes from the configuration. */
@@ -329,12 +335,47 @@ export function createBudgets(rateLimits: RateLimitsConfig, store: LimiterStore)
 }
 
 /**
- * Paid routes: the credit-pack key's digest (never the key itself), or the client address without one. The key is
- * read by the one Bearer rule (src/payments/authenticate.ts), so what counts as a key here is what authenticates.
+ * Paid routes: the credit-pack key's digest (never the key itself) once the key is known to open an account, or the
+ * client address otherwise (no key, a malformed one, or one that is unknown or revoked). A made-up key therefore
+ * spends its sender's address budget and creates no state of its own. The key is read by the one Bearer rule
+ * (src/payments/authenticate.ts), so what counts as a key here is what authenticates.
  */
-export function paidKey(request: FastifyRequest): string {
-  const token = bearerToken(request.headers.authorization);
+export function paidKey(request: FastifyRequest, keyIsValid: boolean): string {
+  const token = keyIsValid ? bearerToken(request.headers.authorization) : undefined;
   return token !== undefined ? `k:${createHash('sha256').update(token).digest('hex')}` : `ip:${request.ip}`;
+}
+
+/**
+ * Addresses whose paid budget refused them, until when (this instance's memory, bounded): a further key from such
+ * an address is refused without being looked up, so made-up keys cost the database nothing once the address has
+ * spent its budget on them.
+ */
+class RefusedAddresses {
+  private readonly until = new Map<string, { at: number; decision: Decision }>();
+  constructor(private readonly max = 100_000) {}
+
+  get(address: string, now: number): Decision | undefined {
+    const entry = this.until.get(address);
+    if (!entry) return undefined;
+    if (entry.at > now) {
+      const retryAfter = seconds(entry.at - now);
+      return { ...entry.decision, retryAfter, state: entry.decision.state.replace(/t=\d+$/, `t=${retryAfter}`) };
+    }
+    this.until.delete(address);
+    return undefined;
+  }
+
+  set(address: string, decision: Decision, now: number): void {
+    this.until.delete(address);
+    if (this.until.size >= this.max) {
+      // The oldest entry goes first (a Map keeps insertion order).
+      for (const key of this.until.keys()) {
+        this.until.delete(key);
+        break;
+      }
+    }
+    this.until.set(address, { at: now + decision.retryAfter * 1000, decision });
+  }
 }
 
 /** What the limiter is configured by: the on/off switch and the budget of each class. */
@@ -349,7 +390,10 @@ function describe(cls: RateLimitClass, config: RateLimitConfig): Record<string, 
     perMinute,
     burst,
     burstWindowSeconds: BURST_WINDOW_SECONDS,
-    key: cls === 'paid' ? 'SHA-256 of the credit-pack key (client address without one)' : 'client address',
+    key:
+      cls === 'paid'
+        ? 'SHA-256 of a valid credit-pack key (client address without one, or for a key that is unknown or revoked)'
+        : 'client address',
   };
 }
 
@@ -373,16 +417,23 @@ export function registerRateLimit(app: FastifyInstance, config: RateLimitConfig,
     LimitedClass,
     (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void
   >();
+  const refusedAddresses = new RefusedAddresses();
   const hookFor = (cls: LimitedClass) => {
     let hook = hooks.get(cls);
     if (hook) return hook;
     const budget = budgets![cls];
-    const keyOf = cls === 'paid' ? paidKey : (request: FastifyRequest) => request.ip;
-    hook = (request, reply, done) => {
-      budget.decide(keyOf(request)).then(
+    const decide = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      done: (err?: Error) => void,
+      key: string,
+      byAddress: boolean,
+    ) => {
+      budget.decide(key).then(
         (decision) => {
           reply.header('ratelimit-policy', budget.policy).header('ratelimit', decision.state);
           if (decision.allowed) return done();
+          if (cls === 'paid' && byAddress) refusedAddresses.set(request.ip, decision, Date.now());
           countRateLimited(cls);
           done(tooManyRequests(decision, budget));
         },
@@ -393,6 +444,28 @@ export function registerRateLimit(app: FastifyInstance, config: RateLimitConfig,
         },
       );
     };
+    if (cls !== 'paid') {
+      hook = (request, reply, done) => decide(request, reply, done, request.ip, true);
+    } else {
+      const keyIsValid = store.keyIsValid;
+      hook = (request, reply, done) => {
+        if (!keyIsValid || bearerToken(request.headers.authorization) === undefined) {
+          return decide(request, reply, done, paidKey(request, false), true);
+        }
+        // An address that spent its budget is refused before its key is looked up.
+        const refused = refusedAddresses.get(request.ip, Date.now());
+        if (refused) {
+          reply.header('ratelimit-policy', budget.policy).header('ratelimit', refused.state);
+          countRateLimited(cls);
+          return done(tooManyRequests(refused, budget));
+        }
+        keyIsValid(request).then(
+          (valid) => decide(request, reply, done, paidKey(request, valid), !valid),
+          // The look-up failed (the database): the route's own authentication answers (503), not the limiter.
+          () => done(),
+        );
+      };
+    }
     hooks.set(cls, hook);
     return hook;
   };

@@ -15,6 +15,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import {
   createBudgets,
   paidKey,
+  type LimiterStore,
   registerRateLimit,
   reservationChunk,
   ReservingLimiter,
@@ -22,13 +23,16 @@ import {
 } from '../../../src/http/plugins/rate-limit.js';
 
 /** A small server with the real limiter and error handling, and one route per class. */
-async function appWith(env: Record<string, string>): Promise<FastifyInstance> {
+async function appWith(
+  env: Record<string, string>,
+  store: Partial<LimiterStore> = { keyIsValid: async () => true },
+): Promise<FastifyInstance> {
   const config = loadConfig(env);
   const app = Fastify({ trustProxy: compileTrust(config.server.trustProxy) });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, {});
-  registerRateLimit(app, config, { prefix: 'test' });
+  registerRateLimit(app, config, { prefix: 'test', ...store });
   app.get('/free', () => 'ok');
   app.get('/other-free', () => 'ok');
   app.get('/api/signal', { config: { rateLimit: 'signal' } }, () => 'ok');
@@ -148,22 +152,87 @@ describe('who a client is', () => {
     assert.deepEqual(await statuses(app, 2, b), [200, 200]);
   });
 
-  test('paid budgets are keyed by the SHA-256 of the key, never the key itself; by address without a key', () => {
+  test('paid budgets are keyed by the SHA-256 of a valid key, never the key itself; by address without a key', () => {
     const digest = createHash('sha256').update('secret-key').digest('hex');
     const withKey = { headers: { authorization: 'Bearer secret-key' }, ip: '192.0.2.1' } as unknown as FastifyRequest;
     const withoutKey = { headers: {}, ip: '192.0.2.1' } as unknown as FastifyRequest;
-    assert.equal(paidKey(withKey), `k:${digest}`);
-    assert.equal(paidKey(withoutKey), 'ip:192.0.2.1');
+    assert.equal(paidKey(withKey, true), `k:${digest}`);
+    assert.equal(paidKey(withoutKey, true), 'ip:192.0.2.1');
+  });
+
+  test('a key that opens nothing is counted by the address, not by its digest', () => {
+    const withKey = { headers: { authorization: 'Bearer made-up' }, ip: '192.0.2.1' } as unknown as FastifyRequest;
+    assert.equal(paidKey(withKey, false), 'ip:192.0.2.1');
   });
 
   test('paid budgets read the key by the one Bearer rule: a header it refuses counts by address', () => {
     const digest = createHash('sha256').update('secret-key').digest('hex');
     const request = (authorization: string) =>
       ({ headers: { authorization }, ip: '192.0.2.1' }) as unknown as FastifyRequest;
-    assert.equal(paidKey(request('bearer secret-key')), `k:${digest}`);
+    assert.equal(paidKey(request('bearer secret-key'), true), `k:${digest}`);
     for (const authorization of ['Bearer  secret-key', 'Bearer\tsecret-key', 'Bearer secret key']) {
-      assert.equal(paidKey(request(authorization)), 'ip:192.0.2.1', JSON.stringify(authorization));
+      assert.equal(paidKey(request(authorization), true), 'ip:192.0.2.1', JSON.stringify(authorization));
     }
+  });
+
+  test('made-up keys, each different, spend the address budget: refused once it is spent', async () => {
+    const app = await appWith({ RATE_LIMIT_PAID: '3/3' }, { keyIsValid: async () => false });
+    const got = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        app.inject({
+          method: 'POST',
+          url: '/paid',
+          headers: { authorization: `Bearer sigsk_${randomBytes(32).toString('base64url')}` },
+        }),
+      ),
+    );
+    const codes = got.map((r) => r.statusCode);
+    assert.equal(count(codes, 200), 3);
+    assert.equal(count(codes, 429), 5);
+    // The address's budget is the one spent: a call without a key is refused too.
+    assert.equal((await app.inject({ method: 'POST', url: '/paid' })).statusCode, 429);
+  });
+
+  test('once an address is refused, its further keys are refused without being looked up', async () => {
+    let lookups = 0;
+    const app = await appWith(
+      { RATE_LIMIT_PAID: '2/2' },
+      {
+        keyIsValid: async () => {
+          lookups++;
+          return false;
+        },
+      },
+    );
+    const codes: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/paid',
+        headers: { authorization: `Bearer sigsk_${randomBytes(32).toString('base64url')}` },
+      });
+      codes.push(res.statusCode);
+      if (res.statusCode === 429) assert.match(String(res.headers['retry-after']), /^\d+$/);
+    }
+    assert.deepEqual(codes.slice(0, 3), [200, 200, 429]);
+    assert.equal(count(codes, 429), 18);
+    assert.equal(lookups, 3);
+  });
+
+  test('without a way to check keys, no key is trusted: paid calls count by address', async () => {
+    const app = await appWith({ RATE_LIMIT_PAID: '2/2' }, {});
+    const a = { method: 'POST' as const, url: '/paid', headers: { authorization: 'Bearer key-a' } };
+    const b = { method: 'POST' as const, url: '/paid', headers: { authorization: 'Bearer key-b' } };
+    assert.deepEqual([...(await statuses(app, 2, a)), ...(await statuses(app, 1, b))], [200, 200, 429]);
+  });
+
+  test('a failed key look-up lets the call through to its authentication (the limiter never answers 5xx)', async () => {
+    const app = await appWith(
+      { RATE_LIMIT_PAID: '2/2' },
+      { keyIsValid: () => Promise.reject(new Error('database down')) },
+    );
+    const res = await app.inject({ method: 'POST', url: '/paid', headers: { authorization: 'Bearer key-a' } });
+    assert.equal(res.statusCode, 200);
   });
 
   test('without TRUST_PROXY a spoofed X-Forwarded-For does not change the client address', async () => {
@@ -299,5 +368,26 @@ describe('shared budgets in Redis', { skip: !redisUrl && 'REDIS_URL not set' }, 
       Array.from({ length: 200 }, (_, i) => instances[i % 2]!.free.decide('198.51.100.8')),
     );
     assert.equal(decisions.filter((d) => d.allowed).length, 60);
+  });
+
+  test('made-up keys create no counter of their own in Redis, only the address budget', async () => {
+    const redis = new Redis(redisUrl!);
+    connections.push(redis);
+    await once(redis, 'ready');
+    const own = `${prefix}:keys`;
+    const app = await appWith({ RATE_LIMIT_PAID: '5/5' }, { redis, prefix: own, keyIsValid: async () => false });
+    for (let i = 0; i < 30; i++) {
+      await app.inject({
+        method: 'POST',
+        url: '/paid',
+        headers: { authorization: `Bearer sigsk_${randomBytes(32).toString('base64url')}` },
+      });
+    }
+    const keys = await redis.keys(`${own}:*`);
+    assert.ok(keys.length > 0);
+    assert.ok(
+      keys.every((k) => k.includes('ip:')),
+      keys.join(', '),
+    );
   });
 });

@@ -273,3 +273,31 @@ describe('paid Deep Signal and credits routes', () => {
     assert.ok(doc.components.schemas.CreditState);
   });
 });
+
+describe('paid limits and made-up keys', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ RATE_LIMIT: 'on', RATE_LIMIT_PAID: '5/5' });
+  });
+  after(() => svc.close());
+
+  const credits = (key: string) =>
+    svc.get('/api/account/credits', { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+  const madeUp = () => `sigsk_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}`;
+
+  test('made-up keys spend the address budget, a valid key its own', async () => {
+    const { key } = await issueKey(svc.service.store.db, { credits: 1, reason: 'test' });
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i++) codes.push(await credits(madeUp()));
+    // Four of the address's five calls are spent; the valid key has five of its own.
+    for (let i = 0; i < 5; i++) codes.push(await credits(key));
+    assert.deepEqual(codes, [401, 401, 401, 401, 200, 200, 200, 200, 200]);
+    assert.equal(await credits(key), 429);
+  });
+
+  test('a different made-up key on every call → 401 until the address budget is spent, then 429', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 8; i++) codes.push(await credits(madeUp()));
+    assert.deepEqual(codes, [401, 429, 429, 429, 429, 429, 429, 429]);
+  });
+});
