@@ -30,6 +30,11 @@ export function sparkline(values: readonly number[], label: string, width = 96, 
   </svg>`;
 }
 
+/** One marked point with its tooltip (kept on one line: a chart has a few hundred). */
+// prettier-ignore
+const point = (i: number, cx: number, cy: number, title: string) =>
+  html`<circle class="point" data-i="${i}" cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="3"><title>${title}</title></circle>`;
+
 export interface Series {
   name: string;
   values: readonly number[];
@@ -115,16 +120,8 @@ export function lineChart(options: ChartOptions): SafeHtml {
       .y((v) => y(v))(series.values as number[]);
     lines.push(
       html`<g class="series ${series.className}"
-        ><path d="${path ?? ''}" />${series.values.map(
-          (v, i) =>
-            html`<circle
-              class="point"
-              data-i="${i}"
-              cx="${x(options.labels[i]!)!.toFixed(1)}"
-              cy="${y(v).toFixed(1)}"
-              r="3"
-              ><title>${options.labels[i]}: ${fmt(v)} ${series.name}</title></circle
-            >`,
+        ><path d="${path ?? ''}" />${series.values.map((v, i) =>
+          point(i, x(options.labels[i]!)!, y(v), `${options.labels[i]}: ${fmt(v)} ${series.name}`),
         )}</g
       >`,
     );

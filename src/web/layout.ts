@@ -99,7 +99,7 @@ export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): st
                 )}
               </ul>
             </nav>
-            <form role="search" action="/search" method="get">
+            <form role="search" action="/search" method="get" aria-label="Site search">
               <label class="hide-narrow" for="site-search">Search</label>
               <input
                 id="site-search"

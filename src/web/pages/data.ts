@@ -159,7 +159,7 @@ export async function homePage(ctx: PageContext): Promise<PageInput> {
       published ${snapshot.period.publishedAt.toISOString().slice(0, 10)}.
     </p>
     <h2 id="ask">Ask a question</h2>
-    ${askForm()}
+    ${askForm('', 'ask')}
     <h2 id="trending">Trending: the top ${snapshot.trending.length}</h2>
     ${rankingTable(ctx, snapshot.trending, series, {
       caption: `Top ${snapshot.trending.length} across all sectors by composite signal, ${snapshot.period.name}, with movement since the previous week.`,

@@ -80,7 +80,7 @@ function operation(method: string, path: string, op: Operation): SafeHtml {
     <h3 id="${id}-h"><span class="method">${method.toUpperCase()}</span> <code>${path}</code></h3>
     <p>${op.summary ?? ''}${op.security?.length ? html` <span class="badge">needs a key or a payment</span>` : ''}</p>
     <details>
-      <summary>Details</summary>
+      <summary>Details<span class="visually-hidden"> of ${method.toUpperCase()} ${path}</span></summary>
       ${op.description ? html`<p>${prose(op.description)}</p>` : ''}
       ${
         params.length
