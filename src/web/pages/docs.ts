@@ -53,7 +53,11 @@ function anchor(method: string, path: string, op: Operation): string {
 function tryIt(method: string, path: string, op: Operation, id: string): SafeHtml {
   if (method !== 'get' || path.includes('{')) return html``;
   const query = (op.parameters ?? []).filter((p) => p.in === 'query');
-  if (query.length === 0) return html`<p><a href="${path}">Open ${path}</a></p>`;
+  // A button, not a link: a crawler following links must not call what needs a key or a configured payment rail.
+  if (query.length === 0)
+    return html`<form method="get" action="${path}">
+      <p><button type="submit" aria-label="Try it: GET ${path}">Try it</button></p>
+    </form>`;
   return html`<form class="filters" method="get" action="${path}" aria-label="Try ${path}">
     ${query.map(
       (p) =>
@@ -69,7 +73,7 @@ function tryIt(method: string, path: string, op: Operation, id: string): SafeHtm
           />
         </p>`,
     )}
-    <p><button type="submit">Try it</button></p>
+    <p><button type="submit" aria-label="Try it: GET ${path}">Try it</button></p>
   </form>`;
 }
 
