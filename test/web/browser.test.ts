@@ -21,6 +21,12 @@ const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe
 
 type Json = Record<string, any>;
 
+// The page-side checks run in the browser: its globals, untyped here (the project compiles without the DOM library).
+declare const document: any;
+declare const window: any;
+declare const NodeFilter: any;
+declare const getComputedStyle: any;
+
 describe('website in a browser', { skip: missing }, () => {
   let svc: TestService;
   let browser: Browser;
