@@ -292,11 +292,19 @@ describe('website in a browser', { skip: missing }, () => {
             const px = (parseFloat(getComputedStyle(t).fontSize) * box.width) / svg.viewBox.baseVal.width;
             if (px < 11) small.push(`${t.textContent} at ${px.toFixed(1)}px`);
           }
-          return { overflow, broken, small };
-        })) as { overflow: number; broken: string[]; small: string[] };
+          // Tables made for phones (stacked rows, the comparison) show every column without scrolling inside.
+          const hidden: string[] = [];
+          for (const t of document.querySelectorAll('table.stack, table.compare')) {
+            const box = t.parentElement;
+            if (box.scrollWidth > box.clientWidth + 1)
+              hidden.push(t.querySelector('caption')?.textContent.trim() ?? '');
+          }
+          return { overflow, broken, small, hidden };
+        })) as { overflow: number; broken: string[]; small: string[]; hidden: string[] };
         if (r.overflow > 1) problems.push(`${p} at ${width}px scrolls sideways by ${r.overflow}px`);
         if (r.broken.length) problems.push(`${p} at ${width}px breaks ${r.broken.slice(0, 3).join(', ')}`);
         if (r.small.length) problems.push(`${p} at ${width}px: chart text ${r.small.slice(0, 2).join(', ')}`);
+        if (r.hidden.length) problems.push(`${p} at ${width}px: table scrolls sideways: ${r.hidden.join('; ')}`);
       }
       await page.context().close();
     }

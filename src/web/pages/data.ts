@@ -41,7 +41,7 @@ export function rankingTable(
             <th scope="col" class="num" data-type="number">Growth</th>
             <th scope="col" class="num" data-type="number">Score</th>
             <th scope="col" data-type="text">Signal</th>
-            <th scope="col">Trend</th>
+            <th scope="col" class="col-trend">Trend</th>
             ${options.showSector ? html`<th scope="col">Since last week</th>` : ''}
           </tr>
         </thead>
@@ -77,7 +77,7 @@ export function rankingTable(
                 }
               </td>
               <td data-label="Signal">${t.signalType}</td>
-              <td data-label="Trend">
+              <td data-label="Trend" class="col-trend">
                 ${sparkline(history?.commits ?? [], `Commits per ${WINDOW_DAYS} days of ${t.name} over ${history?.commits.length ?? 0} weeks`)}
               </td>
               ${
@@ -653,7 +653,7 @@ export async function comparePage(ctx: PageContext, a: SnapshotStartup, b: Snaps
     <p class="lede">${comparisonSummary(a, b, snapshot.period.name)}</p>
     ${comparePicker(a.startup.name, b.startup.name)}
     <div class="table-scroll">
-      <table>
+      <table class="compare">
         <caption>
           Side by side, ${snapshot.period.name}
         </caption>
