@@ -7,20 +7,25 @@ import { rendered, type Rendered } from '../snapshot/snapshot.js';
 
 /**
  * The site's static files, read once at start and served from memory under a URL carrying their content hash, so
- * browsers may keep them for a year. Nothing is fetched from another origin: the font and the API viewer come from
- * npm packages installed with the service.
+ * browsers may keep them for a year. Nothing is fetched from another origin: the font comes from an npm package
+ * installed with the service. The API reference is rendered on the server (no viewer bundle).
  */
 export interface StaticAsset extends Rendered {
   /** The URL pages link to (path plus `?v=` hash). */
   url: string;
+  /** The content hash in `url`: only a request naming it may be cached for a year. */
+  version: string;
 }
 
 export interface SiteAssets {
   byPath: Map<string, StaticAsset>;
   css: string;
   sortScript: string;
+  /** Chart tooltips (week and values on hover and keyboard focus); pages with a chart load it. */
+  chartScript: string;
   icon: string;
-  docs: { css: string; bundle: string; init: string };
+  /** The font the stylesheet uses, preloaded by every page. */
+  font: string;
 }
 
 const require = createRequire(import.meta.url);
@@ -43,36 +48,37 @@ export function loadSiteAssets(): SiteAssets {
   return (loaded ??= readSiteAssets());
 }
 
+const FONT_PATH = '/assets/fonts/inter-latin-wght-normal.woff2';
+
 function readSiteAssets(): SiteAssets {
+  // Files the stylesheet refers to come first: the stylesheet names them by their versioned URL, so they too can be
+  // cached for a year, and its own hash changes when they do.
   const files: [string, string][] = [
+    [FONT_PATH, packageFile('@fontsource-variable/inter', 'files/inter-latin-wght-normal.woff2')],
+    ['/assets/icon.svg', repoPath('src', 'web', 'assets', 'icon.svg')],
     ['/assets/site.css', repoPath('src', 'web', 'assets', 'site.css')],
     ['/assets/sort.js', repoPath('src', 'web', 'assets', 'sort.js')],
-    ['/assets/docs-init.js', repoPath('src', 'web', 'assets', 'docs-init.js')],
-    ['/assets/icon.svg', repoPath('src', 'web', 'assets', 'icon.svg')],
-    [
-      '/assets/fonts/inter-latin-wght-normal.woff2',
-      packageFile('@fontsource-variable/inter', 'files/inter-latin-wght-normal.woff2'),
-    ],
-    ['/assets/swagger-ui/swagger-ui.css', packageFile('swagger-ui-dist', 'swagger-ui.css')],
-    ['/assets/swagger-ui/swagger-ui-bundle.js', packageFile('swagger-ui-dist', 'swagger-ui-bundle.js')],
+    ['/assets/chart.js', repoPath('src', 'web', 'assets', 'chart.js')],
   ];
   const byPath = new Map<string, StaticAsset>();
   for (const [urlPath, file] of files) {
-    const body = fs.readFileSync(file);
+    let body = fs.readFileSync(file);
+    if (urlPath.endsWith('.css')) {
+      let text = body.toString('utf8');
+      for (const [known, asset] of byPath) text = text.split(`url('${known}')`).join(`url('${asset.url}')`);
+      body = Buffer.from(text, 'utf8');
+    }
     const entity = rendered(body, TYPES[path.extname(file)] ?? 'application/octet-stream');
     const version = createHash('sha256').update(body).digest('hex').slice(0, 12);
-    byPath.set(urlPath, { ...entity, url: `${urlPath}?v=${version}` });
+    byPath.set(urlPath, { ...entity, url: `${urlPath}?v=${version}`, version });
   }
   const url = (p: string) => byPath.get(p)!.url;
   return {
     byPath,
     css: url('/assets/site.css'),
     sortScript: url('/assets/sort.js'),
+    chartScript: url('/assets/chart.js'),
     icon: url('/assets/icon.svg'),
-    docs: {
-      css: url('/assets/swagger-ui/swagger-ui.css'),
-      bundle: url('/assets/swagger-ui/swagger-ui-bundle.js'),
-      init: url('/assets/docs-init.js'),
-    },
+    font: url(FONT_PATH),
   };
 }

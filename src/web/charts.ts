@@ -30,6 +30,11 @@ export function sparkline(values: readonly number[], label: string, width = 96, 
   </svg>`;
 }
 
+/** One marked point with its tooltip (kept on one line: a chart has a few hundred). */
+// prettier-ignore
+const point = (i: number, cx: number, cy: number, title: string) =>
+  html`<circle class="point" data-i="${i}" cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="3"><title>${title}</title></circle>`;
+
 export interface Series {
   name: string;
   values: readonly number[];
@@ -37,90 +42,124 @@ export interface Series {
   className: string;
 }
 
-/**
- * A full chart with axes, ticks, a legend and one marker per point (each with a tooltip). Two series get an axis each
- * (left for the first, right for the second), so commits and contributors stay readable on one chart.
- */
-export function lineChart(options: {
+export interface ChartOptions {
   title: string;
   labels: readonly string[];
   series: readonly [Series, Series?];
   width?: number;
   height?: number;
-}): SafeHtml {
+  /** The id of the chart's title (unique on the page). */
+  id?: string;
+  /** Text size in the drawing's units (12 by default). */
+  fontSize?: number;
+  /** At most this many labels on the x axis (8 by default). */
+  maxTicks?: number;
+  /** Both series on one left axis (two startups' commits overlaid) instead of an axis each. */
+  sharedAxis?: boolean;
+  /** Extra class on the <svg> element. */
+  className?: string;
+}
+
+/**
+ * A full chart with axes, ticks, a legend and one marker per point (each with a tooltip). Two series get an axis each
+ * (left for the first, right for the second), so commits and contributors stay readable on one chart, unless
+ * `sharedAxis` puts both on the left one (the same quantity of two startups).
+ */
+export function lineChart(options: ChartOptions): SafeHtml {
   const width = options.width ?? 720;
   const height = options.height ?? 300;
-  const margin = { top: 28, right: 56, bottom: 48, left: 56 };
+  const font = options.fontSize ?? 12;
+  const id = options.id ?? 'chart';
+  const shared = options.sharedAxis === true;
+  // Margins grow with the text so tick labels are never clipped.
+  const side = Math.round((font * 14) / 3);
+  const margin = { top: Math.round((font * 7) / 3), right: shared ? 16 : side, bottom: font * 4, left: side };
   const x = scalePoint<string>()
     .domain(options.labels as string[])
     .range([margin.left, width - margin.right])
     .padding(0.3);
   const axes: SafeHtml[] = [];
   const lines: SafeHtml[] = [];
+  const present = options.series.filter((s): s is Series => Boolean(s));
+  const sharedMax = Math.max(...present.flatMap((s) => s.values), 1);
   options.series.forEach((series, index) => {
     if (!series) return;
     const y = scaleLinear()
-      .domain([0, Math.max(...series.values, 1)])
+      .domain([0, shared ? sharedMax : Math.max(...series.values, 1)])
       .nice()
       .range([height - margin.bottom, margin.top]);
-    const side = index === 0 ? margin.left : width - margin.right;
-    const anchor = index === 0 ? 'end' : 'start';
-    const offset = index === 0 ? -6 : 6;
-    axes.push(
-      html`<g class="axis ${series.className}"
-        ><line x1="${side}" x2="${side}" y1="${margin.top}" y2="${height - margin.bottom}" />${y
-          .ticks(5)
-          .map(
-            (t) =>
-              html`<text x="${side + offset}" y="${y(t).toFixed(1)}" text-anchor="${anchor}" dominant-baseline="middle"
-                  >${fmt(t)}</text
-                >${
-                  index === 0
-                    ? html`<line
-                        class="grid"
-                        x1="${margin.left}"
-                        x2="${width - margin.right}"
-                        y1="${y(t).toFixed(1)}"
-                        y2="${y(t).toFixed(1)}"
-                      />`
-                    : ''
-                }`,
-          )}</g
-      >`,
-    );
+    if (index === 0 || !shared) {
+      const at = index === 0 ? margin.left : width - margin.right;
+      const anchor = index === 0 ? 'end' : 'start';
+      const offset = index === 0 ? -6 : 6;
+      axes.push(
+        html`<g class="axis ${shared ? '' : series.className}"
+          ><line x1="${at}" x2="${at}" y1="${margin.top}" y2="${height - margin.bottom}" />${y
+            .ticks(5)
+            .map(
+              (t) =>
+                html`<text x="${at + offset}" y="${y(t).toFixed(1)}" text-anchor="${anchor}" dominant-baseline="middle"
+                    >${fmt(t)}</text
+                  >${
+                    index === 0
+                      ? html`<line
+                          class="grid"
+                          x1="${margin.left}"
+                          x2="${width - margin.right}"
+                          y1="${y(t).toFixed(1)}"
+                          y2="${y(t).toFixed(1)}"
+                        />`
+                      : ''
+                  }`,
+            )}</g
+        >`,
+      );
+    }
     const path = line<number>()
       .x((_, i) => x(options.labels[i]!)!)
       .y((v) => y(v))(series.values as number[]);
     lines.push(
       html`<g class="series ${series.className}"
-        ><path d="${path ?? ''}" />${series.values.map(
-          (v, i) =>
-            html`<circle class="point" cx="${x(options.labels[i]!)!.toFixed(1)}" cy="${y(v).toFixed(1)}" r="3"
-              ><title>${options.labels[i]}: ${fmt(v)} ${series.name}</title></circle
-            >`,
+        ><path d="${path ?? ''}" />${series.values.map((v, i) =>
+          point(i, x(options.labels[i]!)!, y(v), `${options.labels[i]}: ${fmt(v)} ${series.name}`),
         )}</g
       >`,
     );
   });
-  // Label at most ~8 periods, counted back from the newest so the last week is always labelled and never crowded.
-  const every = Math.max(1, Math.ceil(options.labels.length / 8));
+  // Label at most `maxTicks` periods, counted back from the newest so the last week is always labelled and never
+  // crowded.
+  const every = Math.max(1, Math.ceil(options.labels.length / (options.maxTicks ?? 8)));
   const last = options.labels.length - 1;
   const xTicks = options.labels.map((label, i) =>
     (last - i) % every === 0
-      ? html`<text x="${x(label)!.toFixed(1)}" y="${height - margin.bottom + 18}" text-anchor="middle">${label}</text>`
+      ? html`<text x="${x(label)!.toFixed(1)}" y="${height - margin.bottom + font * 1.5}" text-anchor="middle"
+          >${label}</text
+        >`
       : '',
   );
+  // The legend: one entry per line when the drawing is narrow, side by side otherwise.
+  const stacked = width < 500 && present.length > 1;
+  const extra = stacked ? Math.round(present.length * font * 1.4) : 0;
   const legend = options.series.map((s, i) =>
     s
-      ? html`<g class="legend ${s.className}" transform="translate(${margin.left + i * 220},12)"
+      ? html`<g
+          class="legend ${s.className}"
+          transform="translate(${stacked ? 4 : margin.left + i * 220},${stacked ? Math.round(-extra + font * 0.8 + i * font * 1.4) : font})"
           ><line x1="0" x2="24" y1="0" y2="0" /><text x="30" y="0" dominant-baseline="middle"
-            >${s.name} (${i === 0 ? 'left axis' : 'right axis'})</text
+            >${s.name}${shared ? '' : i === 0 ? ' (left axis)' : ' (right axis)'}</text
           ></g
         >`
       : '',
   );
-  return html`<svg class="chart" role="img" aria-labelledby="chart-title" viewBox="0 0 ${width} ${height}">
-    <title id="chart-title">${options.title}</title>
+  return html`<svg
+    class="chart ${options.className ?? ''}"
+    role="img"
+    aria-labelledby="${id}-title"
+    viewBox="0 ${-extra} ${width} ${height + extra}"
+    font-size="${font}"
+    data-chart
+  >
+    <title id="${id}-title">${options.title}</title>
     ${legend}${axes}
     <g class="axis x">
       <line
@@ -133,4 +172,24 @@ export function lineChart(options: {
     </g>
     ${lines}
   </svg>`;
+}
+
+/**
+ * The chart twice: a wide drawing for large screens and a narrow one for phones (the stylesheet shows one), so its
+ * text is at least 11 CSS px wherever it is read. The hidden one is `display: none`, out of the accessibility tree.
+ */
+export function responsiveChart(options: Omit<ChartOptions, 'width' | 'height' | 'fontSize' | 'className'>): SafeHtml {
+  const id = options.id ?? 'chart';
+  return html`<div class="chart-box">
+    ${lineChart({ ...options, id: `${id}-wide`, className: 'chart-wide' })}
+    ${lineChart({
+      ...options,
+      id: `${id}-narrow`,
+      width: 360,
+      height: 260,
+      fontSize: 13,
+      maxTicks: 4,
+      className: 'chart-narrow',
+    })}
+  </div>`;
 }

@@ -1,6 +1,7 @@
 import { siteUrls, type SiteUrls } from '../domain/urls.js';
 import type { Snapshot, SnapshotStartup } from '../snapshot/snapshot.js';
-import { startupSeries } from '../snapshot/history.js';
+import { startupHistory, startupSeries } from '../snapshot/history.js';
+import type { StartupPeriodRow } from '../store/history.js';
 import type { StartupSeries } from '../store/series.js';
 import { html, type SafeHtml } from './html.js';
 
@@ -11,15 +12,37 @@ export interface PageContext {
   urls: SiteUrls;
   /** Every startup's series over the stored periods (one query per snapshot, shared by all pages). */
   series(): Promise<Map<string, StartupSeries>>;
+  /** One startup's stored weeks (read once per period and startup). */
+  history(login: string): Promise<StartupPeriodRow[]>;
 }
 
 export function pageContext(snapshot: Snapshot, baseUrl: string): PageContext {
-  return { snapshot, baseUrl, urls: siteUrls(baseUrl), series: () => startupSeries(snapshot) };
+  return {
+    snapshot,
+    baseUrl,
+    urls: siteUrls(baseUrl),
+    series: () => startupSeries(snapshot),
+    history: (login) => startupHistory(snapshot, login),
+  };
 }
 
-/** Path part of one of our canonical URLs (links inside the site stay relative to the origin). */
+/**
+ * Path part of one of our canonical URLs (links inside the site stay relative to the origin). A dossier's API URL
+ * (/api/diligence.json?company=X, as answers and dossier candidates cite it) becomes its page, /diligence/X: a person
+ * following a citation reads the dossier, and the page links to the JSON.
+ */
 export function sitePath(url: string, baseUrl: string): string {
-  return url.startsWith(baseUrl) ? url.slice(baseUrl.length) || '/' : url;
+  const path = url.startsWith(baseUrl) ? url.slice(baseUrl.length) || '/' : url;
+  if (path.startsWith('/api/diligence.json?')) {
+    const company = new URLSearchParams(path.slice(path.indexOf('?') + 1)).get('company');
+    if (company) return dossierPath(company);
+  }
+  return path;
+}
+
+/** The diligence dossier page of a company or fund (any name the dossier service resolves). */
+export function dossierPath(name: string): string {
+  return `/diligence/${encodeURIComponent(name)}`;
 }
 
 export function startupPath(s: Pick<SnapshotStartup, 'login'>): string {

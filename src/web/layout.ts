@@ -7,7 +7,9 @@ export const SITE_NAME = 'Signal Service';
 export interface AssetPaths {
   css: string;
   sortScript: string;
+  chartScript: string;
   icon: string;
+  font: string;
 }
 
 export interface PageInput {
@@ -26,19 +28,25 @@ export interface PageInput {
   section?: NavSection;
   /** Pages that sort a table load the sort script. */
   sortable?: boolean;
+  /** Pages with a chart load its tooltip script. */
+  charts?: boolean;
+  /** The search query the page answers: kept in the header's search box. */
+  query?: string;
   /** Extra head content (the API reference's stylesheet). */
   head?: SafeHtml;
   /** Keep search engines off the page (search results, 404). */
   noindex?: boolean;
 }
 
-export type NavSection = 'home' | 'sectors' | 'periods' | 'answers' | 'research' | 'blog' | 'docs' | 'pricing';
+export type NavSection =
+  'home' | 'startups' | 'sectors' | 'periods' | 'answers' | 'research' | 'blog' | 'docs' | 'pricing';
 
 const NAV: readonly [NavSection, string, string][] = [
   ['home', '/', 'Home'],
+  ['startups', '/startups', 'Startups'],
   ['sectors', '/sectors', 'Sectors'],
   ['periods', '/periods', 'Archive'],
-  ['answers', '/faq', 'Answers'],
+  ['answers', '/ask', 'Ask'],
   ['research', '/research', 'Research'],
   ['blog', '/blog', 'Blog'],
   ['docs', '/docs', 'API'],
@@ -70,6 +78,7 @@ export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): st
         <meta property="og:url" content="${canonical}" />
         <meta name="twitter:card" content="summary" />
         <meta name="color-scheme" content="light dark" />
+        <link rel="preload" href="${assets.font}" as="font" type="font/woff2" crossorigin />
         <link rel="stylesheet" href="${assets.css}" />
         <link rel="alternate" type="application/rss+xml" title="${SITE_NAME} weekly feed" href="/feed.xml" />
         <link rel="alternate" type="application/json" title="Signals (JSON)" href="/api/signals.json" />
@@ -90,13 +99,14 @@ export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): st
                 )}
               </ul>
             </nav>
-            <form role="search" action="/search" method="get">
+            <form role="search" action="/search" method="get" aria-label="Site search">
               <label class="hide-narrow" for="site-search">Search</label>
               <input
                 id="site-search"
                 type="search"
                 name="q"
                 maxlength="280"
+                value="${page.query ?? ''}"
                 placeholder="Startups, sectors, answers…"
               />
               <button type="submit">Search</button>
@@ -114,7 +124,8 @@ export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): st
               <li><a href="/methodology">Methodology</a></li>
               <li><a href="/glossary">Glossary</a></li>
               <li><a href="/markets">Markets</a></li>
-<li><a href="/scout">Scout Score</a></li>
+              <li><a href="/faq">FAQ</a></li>
+              <li><a href="/scout">Scout Score</a></li>
               <li><a href="/changelog">Changelog</a></li>
               <li><a href="/agents/credits">Deep Signal credits</a></li>
               <li><a href="/api/openapi.json">OpenAPI</a></li>
@@ -124,6 +135,7 @@ export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): st
           </div>
         </footer>
         ${page.sortable ? html`<script src="${assets.sortScript}" defer></script>` : ''}
+        ${page.charts ? html`<script src="${assets.chartScript}" defer></script>` : ''}
       </body>
     </html> `.value;
 }

@@ -21,6 +21,12 @@ const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe
 
 type Json = Record<string, any>;
 
+// The page-side checks run in the browser: its globals, untyped here (the project compiles without the DOM library).
+declare const document: any;
+declare const window: any;
+declare const NodeFilter: any;
+declare const getComputedStyle: any;
+
 describe('website in a browser', { skip: missing }, () => {
   let svc: TestService;
   let browser: Browser;
@@ -62,8 +68,11 @@ describe('website in a browser', { skip: missing }, () => {
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Robotics');
     await page.locator('table[data-sortable] tbody tr td a').first().click();
     await page.waitForURL(/\/startups\//);
-    const chart = page.locator('svg.chart');
+    // Drawn twice (wide and narrow), one shown: at this width the wide one.
+    const chart = page.locator('svg.chart-wide');
     assert.equal(await chart.count(), 1);
+    assert.ok(await chart.isVisible());
+    assert.equal(await page.locator('svg.chart-narrow').isVisible(), false);
     assert.equal(await chart.locator('.series-a circle.point').count(), periods);
     assert.equal(await chart.locator('.series-b circle.point').count(), periods);
     await page.context().close();
@@ -123,10 +132,41 @@ describe('website in a browser', { skip: missing }, () => {
     await page.context().close();
   });
 
-  test('the API reference renders the OpenAPI document in the viewer', async () => {
+  test('the API reference lists the operations and tries a GET with its form', async () => {
     const page = await newPage();
     await page.goto(`${svc.url}/docs`);
-    await page.locator('.opblock-summary-path', { hasText: '/api/signals.json' }).first().waitFor({ timeout: 20_000 });
+    await page.locator('#getAnswer form input[name="q"]').fill('which startups are trending');
+    await page.locator('#getAnswer form button').click();
+    await page.waitForURL(/\/api\/answer\?q=/);
+    assert.match((await page.textContent('body')) ?? '', /"question"/);
+    await page.context().close();
+  });
+
+  test('the ask box on the home page answers with citations; the answer links to a dossier page', async () => {
+    const page = await newPage({ width: 390, height: 844 });
+    await page.goto(`${svc.url}/`);
+    await page.getByLabel('Your question').fill('Who acquired GitHub?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.waitForURL(/\/ask\?q=/);
+    assert.equal(await page.locator('#answer-h').textContent(), 'Who acquired GitHub?');
+    assert.ok((await page.locator('.answer ol.facts li').count()) > 0);
+    await page.locator('.answer a[href^="/diligence/"]').first().click();
+    await page.waitForURL(/\/diligence\//);
+    assert.match((await page.getByRole('heading', { level: 1 }).textContent()) ?? '', /diligence dossier/);
+    await page.context().close();
+  });
+
+  test('a chart tells the week and values on keyboard focus and with the arrow keys', async () => {
+    const login = ((await (await svc.get('/api/signals.json')).json()) as Json).trending[0].githubUrl.split('/')[3];
+    const page = await newPage();
+    await page.goto(`${svc.url}/startups/${login}`);
+    const chart = page.locator('svg.chart-wide');
+    await chart.focus();
+    const tip = page.locator('.chart-tip').first();
+    const last = (await tip.textContent()) ?? '';
+    assert.match(last, /^W\d+: \d+ Commits \(14d\) · \d+ Contributors$/);
+    await page.keyboard.press('ArrowLeft');
+    assert.notEqual(await tip.textContent(), last);
     await page.context().close();
   });
 
@@ -166,23 +206,107 @@ describe('website in a browser', { skip: missing }, () => {
     assert.ok(seen.size > 100, `crawled ${seen.size} links`);
   });
 
-  test('axe finds no serious or critical accessibility violation on the key pages', async () => {
-    const login = ((await (await svc.get('/api/signals.json')).json()) as Json).trending[0].githubUrl.split('/')[3];
+  /** One page of each type. */
+  async function pageTypes(): Promise<[string, string][]> {
+    const signals = (await (await svc.get('/api/signals.json')).json()) as Json;
+    const [a, b] = signals.trending.map((t: Json) => t.githubUrl.split('/')[3].toLowerCase());
+    const answer = ((await (await svc.get('/api/answer?q=which%20startups%20are%20trending')).json()) as Json).url;
+    return [
+      ['home', '/'],
+      ['startups', '/startups'],
+      ['sectors', '/sectors'],
+      ['sector', '/sectors/robotics'],
+      ['startup', `/startups/${a}`],
+      ['compare', `/compare/${a}-vs-${b}`],
+      ['compare-picker', '/compare'],
+      ['ask', '/ask?q=who%20acquired%20github'],
+      ['answer', new URL(answer).pathname],
+      ['dossier', '/diligence/GitHub'],
+      ['search', '/search?q=robotics'],
+      ['faq', '/faq'],
+      ['docs', '/docs'],
+      ['pricing', '/pricing'],
+      ['credits', '/agents/credits'],
+      ['scout', '/scout'],
+      ['periods', '/periods'],
+      ['research', '/research'],
+      ['markets', '/markets'],
+      ['methodology', '/methodology'],
+      ['glossary', '/glossary'],
+      ['blog', '/blog'],
+    ];
+  }
+
+  test('axe finds no accessibility violation on any page type, light and dark, phone and desktop', async () => {
     const problems: string[] = [];
-    for (const p of ['/', '/sectors/robotics', `/startups/${login}`, '/faq', '/methodology', '/search?q=data']) {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        const page = await newPage(undefined, true);
+    for (const [, p] of await pageTypes()) {
+      for (const [colorScheme, width] of [
+        ['light', 1280],
+        ['dark', 390],
+      ] as const) {
+        const page = await newPage({ width, height: 900 }, true);
         await page.emulateMedia({ colorScheme });
         await page.goto(`${svc.url}${p}`);
         const result = (await page.evaluate(`${AXE}\n;axe.run(document, { resultTypes: ['violations'] })`)) as {
           violations: { id: string; impact: string; nodes: unknown[] }[];
         };
-        for (const v of result.violations) {
-          if (v.impact === 'serious' || v.impact === 'critical')
-            problems.push(`${p} (${colorScheme}): ${v.id} ×${v.nodes.length}`);
-        }
+        for (const v of result.violations)
+          problems.push(`${p} (${colorScheme}, ${width}px): ${v.id} ×${v.nodes.length}`);
         await page.context().close();
       }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  test('at 360 px, 390 px and 1366 px: no sideways scrolling, no word broken mid-word, chart text of 11 px or more', async () => {
+    const problems: string[] = [];
+    for (const width of [360, 390, 1366]) {
+      const page = await newPage({ width, height: 844 });
+      for (const [, p] of await pageTypes()) {
+        await page.goto(`${svc.url}${p}`);
+        const r = (await page.evaluate(() => {
+          const overflow = document.documentElement.scrollWidth - window.innerWidth;
+          const broken: string[] = [];
+          const walker = document.createTreeWalker(document.querySelector('main')!, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const el = n.parentElement!;
+            if (el.closest('pre, code, svg, .visually-hidden') || el.getClientRects().length === 0) continue;
+            // A word is what lies between spaces and hyphens (a line may break after a hyphen); URLs, and tokens too
+            // long for any phone line, are left out.
+            for (const m of n.textContent!.matchAll(/[^\s\-–—]+/g)) {
+              if (m[0].length < 3 || m[0].length > 30 || m[0].includes('/')) continue;
+              const range = document.createRange();
+              range.setStart(n, m.index!);
+              range.setEnd(n, m.index! + m[0].length);
+              const lines = new Set(
+                [...range.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)),
+              );
+              if (lines.size > 1) broken.push(m[0]);
+            }
+          }
+          const small: string[] = [];
+          for (const t of document.querySelectorAll('svg.chart text')) {
+            const svg = t.closest('svg')!;
+            const box = svg.getBoundingClientRect();
+            if (box.width === 0) continue;
+            const px = (parseFloat(getComputedStyle(t).fontSize) * box.width) / svg.viewBox.baseVal.width;
+            if (px < 11) small.push(`${t.textContent} at ${px.toFixed(1)}px`);
+          }
+          // Tables made for phones (stacked rows, the comparison) show every column without scrolling inside.
+          const hidden: string[] = [];
+          for (const t of document.querySelectorAll('table.stack, table.compare')) {
+            const box = t.parentElement;
+            if (box.scrollWidth > box.clientWidth + 1)
+              hidden.push(t.querySelector('caption')?.textContent.trim() ?? '');
+          }
+          return { overflow, broken, small, hidden };
+        })) as { overflow: number; broken: string[]; small: string[]; hidden: string[] };
+        if (r.overflow > 1) problems.push(`${p} at ${width}px scrolls sideways by ${r.overflow}px`);
+        if (r.broken.length) problems.push(`${p} at ${width}px breaks ${r.broken.slice(0, 3).join(', ')}`);
+        if (r.small.length) problems.push(`${p} at ${width}px: chart text ${r.small.slice(0, 2).join(', ')}`);
+        if (r.hidden.length) problems.push(`${p} at ${width}px: table scrolls sideways: ${r.hidden.join('; ')}`);
+      }
+      await page.context().close();
     }
     assert.deepEqual(problems, []);
   });
@@ -194,9 +318,13 @@ describe('website in a browser', { skip: missing }, () => {
       ['sector', '/sectors/robotics'],
       ['startup', `/startups/${login}`],
       ['search', '/search?q=robotics'],
+      ['ask', '/ask?q=who%20acquired%20github'],
+      ['dossier', '/diligence/GitHub'],
+      ['startups', '/startups'],
       ['docs', '/docs'],
     ];
     for (const [label, width, height] of [
+      ['phone-360', 360, 740],
       ['phone', 390, 844],
       ['desktop', 1280, 900],
     ] as const) {

@@ -270,7 +270,7 @@ export function comparisons(snapshot: Snapshot): [SnapshotStartup, SnapshotStart
 export function comparisonSummary(a: SnapshotStartup, b: SnapshotStartup, period: string): string {
   const leader = (x: number, y: number, what: string) =>
     x === y
-      ? `both have the same ${what}`
+      ? `${a.startup.name} and ${b.startup.name} have the same ${what}`
       : `${x > y ? a.startup.name : b.startup.name} leads on ${what} (${Math.max(x, y)} vs ${Math.min(x, y)})`;
   return `In ${period}, ${a.startup.name} (${sectorInfo(a.sector).name}, ${a.startup.stage}) made ${a.startup.commitVelocity14d} commits (${a.startup.commitVelocityChange}) with ${a.startup.contributors} contributors and shows ${a.startup.signalType}; ${b.startup.name} (${sectorInfo(b.sector).name}, ${b.startup.stage}) made ${b.startup.commitVelocity14d} commits (${b.startup.commitVelocityChange}) with ${b.startup.contributors} contributors and shows ${b.startup.signalType}. ${leader(a.scores.composite, b.scores.composite, 'composite score')}; ${leader(a.startup.commitVelocity14d, b.startup.commitVelocity14d, `commits in ${WINDOW_DAYS} days`)}.`;
 }

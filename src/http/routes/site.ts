@@ -26,6 +26,7 @@ import {
   researchPage,
 } from '../../web/pages/content.js';
 import {
+  compareIndexPage,
   comparePage,
   findComparison,
   homePage,
@@ -36,7 +37,18 @@ import {
   sectorsIndexPage,
   startupPage,
 } from '../../web/pages/data.js';
-import { docsPage, notFoundPage, SEARCH_QUERY_MAX, searchPage } from '../../web/pages/utility.js';
+import { notFoundPage, SEARCH_MAX_PAGE, SEARCH_QUERY_MAX, searchPage } from '../../web/pages/utility.js';
+import { ASK_QUERY_MAX, askPage, dossierPage } from '../../web/pages/ask.js';
+import { docsPage, type OpenApiDocument } from '../../web/pages/docs.js';
+import {
+  historyCsv,
+  historyJson,
+  normaliseFilters,
+  sectorCsv,
+  sectorJson,
+  startupsPage,
+} from '../../web/pages/startups.js';
+import { html } from '../../web/html.js';
 import { scoutIndexPage, scoutProblemPage, scoutReceiptsPage } from '../../web/pages/scout.js';
 import { PUBLIC_CACHE, renderedSender, sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
@@ -49,15 +61,14 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Pages may load only what this origin serves; JSON-LD blocks are data, not script, so no inline script is needed. */
 export const HTML_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-/** The API viewer sets inline styles on its elements (never inline script). */
-const DOCS_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 /** Rendered pages kept per period; the rest are rendered again on demand (10,000 startups would not all fit). */
 const PAGE_CACHE_SIZE = 2_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyReply = FastifyReply<any, any, any, any, any, any, any, any>;
-type Build = (page: PageContext) => PageInput | undefined | Promise<PageInput | undefined>;
+/** A page, or a data download (CSV or JSON) rendered once per period like a page. */
+type Built = PageInput | { download: Rendered };
+type Build = (page: PageContext) => Built | undefined | Promise<Built | undefined>;
 
 /** Renders the HTML 404 page: the error handler uses it for browsers asking for a page that does not exist. */
 export function htmlNotFound(baseUrl: string, assets: SiteAssets, path: string): string {
@@ -89,7 +100,11 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
   const common = commonHeaders(baseUrl.startsWith('https:'));
   type PageSender = ReturnType<typeof renderedSender>;
   const sendHtml = renderedSender({ ...common, 'content-security-policy': HTML_CSP });
-  const sendDocs = renderedSender({ ...common, 'content-security-policy': DOCS_CSP });
+  // Downloads of a page's data (a sector's ranking, a startup's weeks): fixed per period like the pages.
+  const sendData = renderedSender({
+    ...common,
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  });
 
   const notFound = (request: FastifyRequest, reply: AnyReply) =>
     reply
@@ -102,7 +117,8 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
 
   async function renderPage(snapshot: Snapshot, build: Build): Promise<Rendered | null> {
     const page = await build(pageContext(snapshot, baseUrl));
-    return page ? rendered(layout(baseUrl, assets, page), HTML) : null;
+    if (!page) return null;
+    return 'download' in page ? page.download : rendered(layout(baseUrl, assets, page), HTML);
   }
 
   function send(request: FastifyRequest, reply: AnyReply, page: Rendered | null, sender: PageSender) {
@@ -154,13 +170,128 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
     const { slug: sector } = q.params;
     return isSectorSlug(sector) ? serve(q, s, `/sectors/${sector}`, (c) => sectorPage(c, sector)) : notFound(q, s);
   });
-  r.get<Param<'login'>>('/startups/:login', page, (q, s) => {
-    const login = q.params.login.toLowerCase();
-    return serve(q, s, `/startups/${login}`, (c) => {
-      const startup = c.snapshot.byLogin.get(login);
-      return startup ? startupPage(c, startup) : undefined;
-    });
+  r.get<Param<'slug'>>('/sectors/:slug/ranking.csv', page, (q, s) => {
+    const { slug } = q.params;
+    if (!isSectorSlug(slug)) return notFound(q, s);
+    return serve(
+      q,
+      s,
+      `/sectors/${slug}/ranking.csv`,
+      (c) => ({ download: rendered(sectorCsv(c, slug), 'text/csv; charset=utf-8') }),
+      sendData,
+    );
   });
+  r.get<Param<'slug'>>('/sectors/:slug/ranking.json', page, (q, s) => {
+    const { slug } = q.params;
+    if (!isSectorSlug(slug)) return notFound(q, s);
+    return serve(
+      q,
+      s,
+      `/sectors/${slug}/ranking.json`,
+      (c) => ({ download: rendered(sectorJson(c, slug), 'application/json; charset=utf-8') }),
+      sendData,
+    );
+  });
+  // Every tracked startup, filtered; the filters are checked against fixed lists, so the pages are finite and cached.
+  r.get(
+    '/startups',
+    {
+      ...page,
+      schema: {
+        hide: true,
+        querystring: z.object({
+          sector: z.string().max(40).optional(),
+          stage: z.string().max(40).optional(),
+          signal: z.string().max(60).optional(),
+          country: z.string().max(80).optional(),
+          page: z.coerce.number().int().min(1).max(10_000).optional(),
+        }),
+      },
+    },
+    (q, s) => {
+      const filters = normaliseFilters(pageContext(currentSnapshot(ctx), baseUrl), q.query);
+      const key = `/startups?${filters.sector}|${filters.stage}|${filters.signal}|${filters.country}|${filters.page}`;
+      return serve(q, s, key, (c) => startupsPage(c, filters));
+    },
+  );
+  r.get(
+    '/startups/:login',
+    { ...page, schema: { hide: true, querystring: z.object({ period: z.string().max(20).optional() }) } },
+    (q, s) => {
+      const login = (q.params as { login: string }).login.toLowerCase();
+      const period = q.query.period || undefined;
+      return serve(q, s, `/startups/${login}${period ? `?period=${period}` : ''}`, (c) => {
+        const startup = c.snapshot.byLogin.get(login);
+        return startup ? startupPage(c, startup, period) : undefined;
+      });
+    },
+  );
+  for (const [suffix, type, build] of [
+    ['history.csv', 'text/csv; charset=utf-8', historyCsv],
+    ['history.json', 'application/json; charset=utf-8', historyJson],
+  ] as const) {
+    r.get<Param<'login'>>(`/startups/:login/${suffix}`, page, (q, s) => {
+      const login = q.params.login.toLowerCase();
+      return serve(
+        q,
+        s,
+        `/startups/${login}/${suffix}`,
+        async (c) => {
+          const startup = c.snapshot.byLogin.get(login);
+          return startup ? { download: rendered(await build(c, startup), type) } : undefined;
+        },
+        sendData,
+      );
+    });
+  }
+  // The compare picker: names or logins resolved by the one matching rule, then the canonical comparison URL.
+  r.get(
+    '/compare',
+    {
+      schema: {
+        hide: true,
+        querystring: z.object({ a: z.string().max(80).optional(), b: z.string().max(80).optional() }),
+      },
+    },
+    (request, reply) => {
+      const snapshot = currentSnapshot(ctx);
+      const a = request.query.a?.trim() ?? '';
+      const b = request.query.b?.trim() ?? '';
+      const c = pageContext(snapshot, baseUrl);
+      if (!a && !b) return serve(request, reply, '/compare', () => compareIndexPage(c));
+      const problems = [];
+      const found = [a, b].map((name, i) => {
+        if (!name) {
+          problems.push(html`Type the ${i === 0 ? 'first' : 'second'} startup.`);
+          return undefined;
+        }
+        const r = snapshot.matcher.resolve(name);
+        if (r.status === 'match') return r.item;
+        const near = r.candidates.slice(0, 3).map((x) => x.item.startup.name);
+        problems.push(
+          html`No tracked startup is named “${name}”${near.length ? `; did you mean ${near.join(', ')}?` : '.'}`,
+        );
+        return undefined;
+      });
+      const [x, y] = found;
+      if (x && y && x === y) problems.push(html`Pick two different startups.`);
+      if (x && y && x !== y && problems.length === 0) {
+        return reply
+          .code(303)
+          .header(
+            'location',
+            `/compare/${encodeURIComponent(x.login.toLowerCase())}-vs-${encodeURIComponent(y.login.toLowerCase())}`,
+          )
+          .send();
+      }
+      return reply
+        .code(problems.length ? 404 : 200)
+        .header('content-type', HTML)
+        .header('content-security-policy', HTML_CSP)
+        .header('cache-control', 'no-store')
+        .send(layout(baseUrl, assets, compareIndexPage(c, { a, b, problems })));
+    },
+  );
   r.get<Param<'pair'>>('/compare/:pair', page, (q, s) => {
     const pair = q.params.pair.toLowerCase();
     return serve(q, s, `/compare/${pair}`, (c) => {
@@ -189,11 +320,14 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
   r.get('/glossary', page, (q, s) => serve(q, s, '/glossary', (c) => glossaryPage(c, glossary)));
   r.get('/methodology', page, (q, s) => serve(q, s, '/methodology', methodologyPage));
   r.get('/changelog', page, (q, s) => serve(q, s, '/changelog', (c) => changelogPage(c, releaseLog)));
-  r.get('/pricing', page, (q, s) => serve(q, s, '/pricing', pricingPage));
+  r.get('/pricing', page, (q, s) =>
+    serve(q, s, '/pricing', (c) => pricingPage(c, { checkoutAvailable: ctx.services.checkout !== undefined })),
+  );
   r.get('/markets', page, (q, s) =>
     serve(q, s, '/markets', async (c) => marketsPage(c, [...(await ctx.services.markets.all(c.snapshot)).values()])),
   );
-  r.get('/docs', page, (q, s) => serve(q, s, '/docs', () => docsPage(assets.docs), sendDocs));
+  // The API reference, rendered from the OpenAPI document of this very server (every route is registered by then).
+  r.get('/docs', page, (q, s) => serve(q, s, '/docs', () => docsPage(app.swagger() as OpenApiDocument)));
 
   // Search depends on the query: rendered per request (the index is built once per period), never cached here.
   r.get(
@@ -204,13 +338,14 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
         querystring: z.object({
           q: z.string().max(SEARCH_QUERY_MAX).optional(),
           type: z.union([SearchType, z.literal('')]).optional(),
+          page: z.coerce.number().int().min(1).max(SEARCH_MAX_PAGE).optional(),
         }),
       },
     },
     (request, reply) => {
       const snapshot = currentSnapshot(ctx);
-      const { q = '', type } = request.query;
-      const input = searchPage(pageContext(snapshot, baseUrl), q, type || undefined);
+      const { q = '', type, page: at = 1 } = request.query;
+      const input = searchPage(pageContext(snapshot, baseUrl), q, type || undefined, at);
       reply
         .header('content-type', HTML)
         .header('content-security-policy', HTML_CSP)
@@ -219,6 +354,40 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
     },
   );
 
+  // The ask box: the answer service of /api/answer and /api/ask, rendered per question (never cached here).
+  r.get(
+    '/ask',
+    { schema: { hide: true, querystring: z.object({ q: z.string().max(ASK_QUERY_MAX).optional() }) } },
+    (request, reply) => {
+      const input = askPage(pageContext(currentSnapshot(ctx), baseUrl), request.query.q ?? '');
+      reply
+        .header('content-type', HTML)
+        .header('content-security-policy', HTML_CSP)
+        .header('cache-control', 'public, max-age=60')
+        .send(layout(baseUrl, assets, { ...input, query: '' }));
+    },
+  );
+
+  // A diligence dossier per entity: the dossier service of /api/diligence.json. Another form of a name (alias, slug,
+  // typo) redirects to the canonical page; a name outside the corpus is a 404 page with its "did you mean".
+  r.get<Param<'name'>>('/diligence/:name', page, (q, s) => {
+    const { name } = q.params;
+    const result = dossierPage(pageContext(currentSnapshot(ctx), baseUrl), name);
+    if ('redirect' in result) return s.code(301).header('location', result.redirect).headers(common).send();
+    if (result.status === 404) {
+      return s
+        .code(404)
+        .headers(common)
+        .header('content-type', HTML)
+        .header('content-security-policy', HTML_CSP)
+        .header('cache-control', 'no-store')
+        .send(layout(baseUrl, assets, result.page));
+    }
+    return serve(q, s, `/diligence/${name}`, () => result.page);
+  });
+
+  /** When a Scout look-up last found GitHub unavailable; cleared by one that succeeds. */
+  let githubDown: Date | undefined;
   // Scout receipts: a live look-up (cached in the database by the scout core), so rendered per request, never cached
   // here, and limited like /api/receipts.
   r.get(
@@ -231,7 +400,18 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
           .code(303)
           .header('location', `/scout/${encodeURIComponent(username)}`)
           .send();
-      return serve(request, reply, '/scout', () => scoutIndexPage());
+      // Rendered per request: it says at once whether GitHub failed the last look-up.
+      return reply
+        .header('content-type', HTML)
+        .header('content-security-policy', HTML_CSP)
+        .header('cache-control', 'no-cache')
+        .send(
+          layout(
+            baseUrl,
+            assets,
+            scoutIndexPage({ tokenConfigured: Boolean(ctx.config.github.token), unreachableSince: githubDown }),
+          ),
+        );
     },
   );
   r.get(
@@ -246,9 +426,11 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
       let status = 200;
       try {
         input = scoutReceiptsPage(await ctx.services.scout.receipts(username));
+        githubDown = undefined;
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err;
         status = err.status;
+        if (status >= 500) githubDown ??= new Date();
         reply.headers(problemResponse(err, undefined).headers);
         input = scoutProblemPage(username, err.status, err.detail ?? err.title);
       }
@@ -269,7 +451,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
   for (const [path, asset] of assets.byPath) {
     r.get(path, staticFile, (request, reply) => {
       // A versioned URL (the one pages link to) never changes; the bare path may, so it is kept only briefly.
-      const versioned = typeof (request.query as Record<string, unknown>)['v'] === 'string';
+      const versioned = (request.query as Record<string, unknown>)['v'] === asset.version;
       sendRendered(request, reply, asset, {}, versioned ? IMMUTABLE : PUBLIC_CACHE);
     });
   }

@@ -11,6 +11,7 @@ import { buildPricing } from '../../core/documents/pricing.js';
 import { researchFinding, researchFindings } from '../../core/documents/research.js';
 import { sectorInfo } from '../../domain/sectors.js';
 import { sitePath, type PageContext } from '../context.js';
+import { askForm } from './ask.js';
 import { html, raw, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 
@@ -42,7 +43,9 @@ export function answerPage(ctx: PageContext, id: string): PageInput | undefined 
     <p class="muted">
       Answered from ${snapshot.period.name}. As JSON:
       <a href="/api/answer?q=${encodeURIComponent(entry.question)}">/api/answer</a>.
-    </p>`;
+    </p>
+    <h2 id="ask-another">Ask another question</h2>
+    ${askForm('', 'ask-another')}`;
   return {
     path: `/answers/${encodeURIComponent(id)}`,
     title: entry.question,
@@ -69,14 +72,31 @@ export function faqPage(ctx: PageContext): PageInput {
   const faq = loadFaq(baseUrl);
   const topics = [...new Set(faq.map((f) => f.topic))];
   const agent = answerCorpus(snapshot, baseUrl).entries.filter((e) => e.source === 'agent-query');
+  const title = (topic: string) => topic[0]!.toUpperCase() + topic.slice(1);
+  const anchor = (topic: string) => `topic-${topic.replace(/[^a-z0-9]+/g, '-')}`;
   const body = html`<h1>Answers and FAQ</h1>
     <p class="lede">
-      Questions about the service and its data, each with the facts and sources behind the answer. Ask your own with
-      <a href="/api/answer?q=how+is+commit+velocity+measured">/api/answer</a> or <a href="/search">search the site</a>.
+      Questions about the service and its data, each with the facts and sources behind the answer.
+      <a href="/ask">Ask your own</a> or <a href="/search">search the site</a>.
     </p>
+    <nav aria-labelledby="faq-contents">
+      <h2 id="faq-contents">Contents</h2>
+      <ul class="toc">
+        ${topics.map(
+          (topic) =>
+            html`<li>
+              <a href="#${anchor(topic)}">${title(topic)}</a>
+              <ul>
+                ${faq.filter((f) => f.topic === topic).map((f) => html`<li><a href="#${f.slug}">${f.question}</a></li>`)}
+              </ul>
+            </li>`,
+        )}
+        <li><a href="#data-questions">Questions about this week's data</a></li>
+      </ul>
+    </nav>
     ${topics.map(
       (topic) =>
-        html`<h2>${topic[0]!.toUpperCase() + topic.slice(1)}</h2>
+        html`<h2 id="${anchor(topic)}">${title(topic)}</h2>
           ${faq
             .filter((f) => f.topic === topic)
             .map(
@@ -85,10 +105,11 @@ export function faqPage(ctx: PageContext): PageInput {
                   <h3 id="${f.slug}-q">${f.question}</h3>
                   <p>${f.answer}</p>
                   ${facts(ctx, f)}
+                  <p><a href="#faq-contents">Back to the contents</a></p>
                 </section>`,
             )}`,
     )}
-    <h2>Questions about this week's data</h2>
+    <h2 id="data-questions">Questions about this week's data</h2>
     <ul>
       ${agent.slice(0, 60).map((e) => html`<li>${link(ctx, e.url, e.question)}</li>`)}
     </ul>
@@ -312,28 +333,52 @@ export function changelogPage(ctx: PageContext, log: ReturnType<typeof readRelea
   };
 }
 
-export function pricingPage(ctx: PageContext): PageInput {
+/** How a tier is paid for, in words (the JSON's `authentication` is a header form, not a sentence). */
+function howToPay(t: ReturnType<typeof buildPricing>['tiers'][number]): string {
+  if (t.authentication === 'none') return 'No key and no sign-up.';
+  if (t.authentication.startsWith('X-PAYMENT'))
+    return 'No key: each call carries a signed payment in its X-PAYMENT header.';
+  return 'Send the key you get as a Bearer token: the header Authorization: Bearer <key>.';
+}
+
+/** "19.00 EUR per pack (100 credits, 0.19 EUR a call)"; the free tier is just "Free". */
+function priceText(t: ReturnType<typeof buildPricing>['tiers'][number]): string {
+  if (Number(t.price.amount) === 0) return 'Free';
+  const perCall =
+    t.unit === 'call' || !t.pricePerCall ? '' : `, ${t.pricePerCall.amount} ${t.pricePerCall.currency} a matched call`;
+  return `${t.price.amount} ${t.price.currency} per ${t.unit}${t.credits ? ` (${t.credits} credits${perCall})` : ''}`;
+}
+
+export function pricingPage(ctx: PageContext, options: { checkoutAvailable?: boolean } = {}): PageInput {
   const p = buildPricing(ctx.baseUrl);
   const body = html`<h1>Pricing</h1>
     <p class="lede">
       Every free read needs no key. Deep Signal, the enriched profile of one startup, is paid per matched call; a miss
       is free. Prices as of ${p.asOf.slice(0, 10)}; machine-readable at <a href="/api/v1/pricing.json">pricing.json</a>.
     </p>
+    <p>
+      Why two currencies: the card pack is charged in euros (EUR) by the card processor; the two on-chain options settle
+      in USDC, a stablecoin worth one US dollar, so they are priced in USD.
+    </p>
     <ul class="cards">
       ${p.tiers.map(
         (t) =>
           html`<li>
             <h2>${t.name}</h2>
-            <p>
-              <strong>${t.price.amount} ${t.price.currency}</strong> per
-              ${t.unit}${t.credits ? ` (${t.credits} credits)` : ''}
-            </p>
+            <p><strong>${priceText(t)}</strong></p>
             <p>${t.description}</p>
-            <p class="muted">Authentication: ${t.authentication}</p>
+            <p class="muted">${howToPay(t)}</p>
           </li>`,
       )}
     </ul>
-    <p><a class="button" href="/agents/credits">Buy Deep Signal credits</a></p>`;
+    ${
+      options.checkoutAvailable === false
+        ? html`<p class="notice" role="note">
+            Card checkout is not configured on this server, so the card pack cannot be bought here. x402 pay per call
+            and the Solana pack work without it, and every free endpoint works as usual.
+          </p>`
+        : html`<p><a class="button" href="/agents/credits">Buy Deep Signal credits by card</a></p>`
+    }`;
   return {
     path: '/pricing',
     title: 'Pricing',

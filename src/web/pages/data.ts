@@ -9,65 +9,126 @@ import { SECTOR_SLUGS, type SectorSlug } from '../../schemas/enums.js';
 import type { SnapshotStartup } from '../../snapshot/snapshot.js';
 import { trendingHistory } from '../../snapshot/history.js';
 import type { StartupSeries } from '../../store/series.js';
-import { lineChart, sparkline } from '../charts.js';
-import { change, formatInt, movement, previousRank, startupPath, type PageContext } from '../context.js';
+import { lineChart, responsiveChart, sparkline } from '../charts.js';
+import { change, dossierPath, formatInt, movement, previousRank, startupPath, type PageContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
+import { askForm } from './ask.js';
 
 /** The ranking table used by the home page and each sector: sortable by script, server order without it. */
-function rankingTable(
+export function rankingTable(
   ctx: PageContext,
   rows: readonly SnapshotStartup[],
   series: Map<string, StartupSeries>,
   options: { caption: string; rank: (s: SnapshotStartup) => number | null; showSector: boolean },
 ): SafeHtml {
   const period = ctx.snapshot.period.slug;
+  const ties = tiedScores(rows);
   return html`<div class="table-scroll">
-    <table data-sortable>
-      <caption>
-        ${options.caption}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col" class="num" data-type="number">Rank</th>
-          <th scope="col" data-type="text">Startup</th>
-          ${options.showSector ? html`<th scope="col" data-type="text">Sector</th>` : ''}
-          <th scope="col" data-type="text">Stage</th>
-          <th scope="col" class="num" data-type="number">Commits (${WINDOW_DAYS}d)</th>
-          <th scope="col" class="num" data-type="number">Change</th>
-          <th scope="col" class="num" data-type="number">Contributors</th>
-          <th scope="col" class="num" data-type="number">Growth</th>
-          <th scope="col" data-type="text">Signal</th>
-          <th scope="col">Trend</th>
-          ${options.showSector ? html`<th scope="col">Since last week</th>` : ''}
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map((s) => {
-          const t = s.startup;
-          const rank = options.rank(s);
-          const history = series.get(s.login.toLowerCase());
-          return html`<tr>
-            <td class="num" data-value="${rank ?? 9999}">${rank ?? '—'}</td>
-            <td><a href="${startupPath(s)}">${t.name}</a></td>
-            ${options.showSector ? html`<td><a href="/sectors/${s.sector}">${sectorInfo(s.sector).name}</a></td>` : ''}
-            <td>${t.stage}</td>
-            <td class="num" data-value="${t.commitVelocity14d}">${formatInt(t.commitVelocity14d)}</td>
-            <td class="num" data-value="${Number.parseInt(t.commitVelocityChange, 10)}">
-              ${change(t.commitVelocityChange)}
-            </td>
-            <td class="num" data-value="${t.contributors}">${t.contributors}</td>
-            <td class="num" data-value="${Number.parseInt(t.contributorGrowth, 10)}">${change(t.contributorGrowth)}</td>
-            <td>${t.signalType}</td>
-            <td>
-              ${sparkline(history?.commits ?? [], `Commits per ${WINDOW_DAYS} days of ${t.name} over ${history?.commits.length ?? 0} weeks`)}
-            </td>
-            ${options.showSector ? html`<td>${movement(previousRank(history, period), s.rankOverall)}</td>` : ''}
-          </tr>`;
-        })}
-      </tbody>
-    </table>
-  </div>`;
+      <table data-sortable class="stack">
+        <caption>
+          ${options.caption}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col" class="num" data-type="number">Rank</th>
+            <th scope="col" data-type="text">Startup</th>
+            ${options.showSector ? html`<th scope="col" data-type="text">Sector</th>` : ''}
+            <th scope="col" data-type="text">Stage</th>
+            <th scope="col" class="num" data-type="number">Commits (${WINDOW_DAYS}d)</th>
+            <th scope="col" class="num" data-type="number">Change</th>
+            <th scope="col" class="num" data-type="number">Contributors</th>
+            <th scope="col" class="num" data-type="number">Growth</th>
+            <th scope="col" class="num" data-type="number">Score</th>
+            <th scope="col" data-type="text">Signal</th>
+            <th scope="col" class="col-trend">Trend</th>
+            ${options.showSector ? html`<th scope="col">Since last week</th>` : ''}
+          </tr>
+        </thead>
+        <tbody>
+          ${rows.map((s) => {
+            const t = s.startup;
+            const rank = options.rank(s);
+            const history = series.get(s.login.toLowerCase());
+            return html`<tr>
+              <td class="num rank" data-value="${rank ?? 9999}">${rank ?? '—'}</td>
+              <td class="lead"><a href="${startupPath(s)}">${t.name}</a></td>
+              ${
+                options.showSector
+                  ? html`<td data-label="Sector"><a href="/sectors/${s.sector}">${sectorInfo(s.sector).name}</a></td>`
+                  : ''
+              }
+              <td data-label="Stage" class="nowrap">${t.stage}</td>
+              <td class="num" data-label="Commits" data-value="${t.commitVelocity14d}">
+                ${formatInt(t.commitVelocity14d)}
+              </td>
+              <td class="num" data-label="Change" data-value="${Number.parseInt(t.commitVelocityChange, 10)}">
+                ${change(t.commitVelocityChange)}
+              </td>
+              <td class="num" data-label="Contributors" data-value="${t.contributors}">${t.contributors}</td>
+              <td class="num" data-label="Growth" data-value="${Number.parseInt(t.contributorGrowth, 10)}">
+                ${change(t.contributorGrowth)}
+              </td>
+              <td class="num nowrap" data-label="Score" data-value="${s.scores.composite}">
+                ${s.scores.composite}${
+                  ties.has(s.scores.composite)
+                    ? html`<abbr class="muted" title="Tied score: ordered by commits, then commit change">*</abbr>`
+                    : ''
+                }
+              </td>
+              <td data-label="Signal">${t.signalType}</td>
+              <td data-label="Trend" class="col-trend">
+                ${sparkline(history?.commits ?? [], `Commits per ${WINDOW_DAYS} days of ${t.name} over ${history?.commits.length ?? 0} weeks`)}
+              </td>
+              ${
+                options.showSector
+                  ? html`<td data-label="Since last week">
+                      ${movement(previousRank(history, period), s.rankOverall)}
+                    </td>`
+                  : ''
+              }
+            </tr>`;
+          })}
+        </tbody>
+      </table>
+    </div>
+    ${
+      ties.size
+        ? html`<p class="muted">
+            * Equal composite scores: the startup with more commits in ${WINDOW_DAYS} days ranks first, then the larger
+            commit change, then the GitHub login in alphabetical order (<a href="/methodology">methodology</a>).
+          </p>`
+        : ''
+    }`;
+}
+
+/** Composite scores held by more than one of `rows`: their order comes from the tie rule, which the page states. */
+function tiedScores(rows: readonly SnapshotStartup[]): Set<number> {
+  const seen = new Set<number>();
+  const tied = new Set<number>();
+  for (const s of rows) {
+    if (seen.has(s.scores.composite)) tied.add(s.scores.composite);
+    seen.add(s.scores.composite);
+  }
+  return tied;
+}
+
+/** Hosts of the demo dataset's fictional startups (`.example`, reserved by RFC 2606): never a live site. */
+export function isDemoHost(url: string): boolean {
+  try {
+    return /(^|\.)example$/.test(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** A link to a startup's own site, or, for a demo host, its address as text marked "demo" (it goes nowhere). */
+export function outLink(url: string, label: string): SafeHtml {
+  return isDemoHost(url)
+    ? html`<span
+        >${label}: <span class="muted">${url.replace(/^https?:\/\//, '')} (demo address, not a live site)</span></span
+      >`
+    : html`<a href="${url}" rel="nofollow">${label}</a>`;
 }
 
 function datasetJsonLd(ctx: PageContext): Record<string, unknown> {
@@ -97,12 +158,18 @@ export async function homePage(ctx: PageContext): Promise<PageInput> {
       ${formatInt(snapshot.startups.length)} tracked startups in ${sectors.length} sectors. ${snapshot.period.name},
       published ${snapshot.period.publishedAt.toISOString().slice(0, 10)}.
     </p>
+    <h2 id="ask">Ask a question</h2>
+    ${askForm('', 'ask')}
     <h2 id="trending">Trending: the top ${snapshot.trending.length}</h2>
     ${rankingTable(ctx, snapshot.trending, series, {
       caption: `Top ${snapshot.trending.length} across all sectors by composite signal, ${snapshot.period.name}, with movement since the previous week.`,
       rank: (s) => s.rankOverall,
       showSector: true,
     })}
+    <p>
+      <a href="/startups">All ${formatInt(snapshot.startups.length)} tracked startups</a>, filterable by sector, stage,
+      signal type and country · <a href="/compare">compare two startups</a>
+    </p>
     <h2 id="sectors">Sectors</h2>
     <ul class="cards">
       ${sectors.map((info) => {
@@ -144,6 +211,7 @@ curl '${baseUrl}/api/ask?q=which+startups+are+trending'</code></pre>
     synthetic: snapshot.synthetic,
     section: 'home',
     sortable: true,
+    charts: false,
   };
 }
 
@@ -209,8 +277,11 @@ export async function sectorPage(ctx: PageContext, slug: SectorSlug): Promise<Pa
       showSector: false,
     })}
     <p>
-      Data: <a href="/api/signals.json">signals.json</a> (this sector is the entry with slug <code>${slug}</code>).
-    </p>`;
+      Download this ranking: <a href="/sectors/${slug}/ranking.csv">CSV</a> ·
+      <a href="/sectors/${slug}/ranking.json">JSON</a>; every sector: <a href="/api/signals.csv">signals.csv</a>. Filter
+      across sectors on <a href="/startups?sector=${slug}">all startups</a>.
+    </p>
+    ${sectorHistory(info.name, list, series)}`;
   return {
     path: `/sectors/${slug}`,
     title: `${info.name} startups`,
@@ -232,60 +303,198 @@ export async function sectorPage(ctx: PageContext, slug: SectorSlug): Promise<Pa
     synthetic: snapshot.synthetic,
     section: 'sectors',
     sortable: true,
+    charts: true,
   };
 }
 
-export async function startupPage(ctx: PageContext, s: SnapshotStartup): Promise<PageInput> {
+/**
+ * The sector's activity over the stored weeks: the commits and contributors of its current startups, summed per week
+ * (a startup adds to the weeks it was stored in).
+ */
+function sectorHistory(name: string, list: readonly SnapshotStartup[], series: Map<string, StartupSeries>): SafeHtml {
+  const commits = new Map<string, number>();
+  const contributors = new Map<string, number>();
+  for (const s of list) {
+    const h = series.get(s.login.toLowerCase());
+    if (!h) continue;
+    h.periods.forEach((p, i) => {
+      commits.set(p, (commits.get(p) ?? 0) + h.commits[i]!);
+      contributors.set(p, (contributors.get(p) ?? 0) + h.contributors[i]!);
+    });
+  }
+  const periods = [...commits.keys()].sort();
+  if (periods.length < 2) return html``;
+  return html`<h2 id="history">${name} over the stored weeks</h2>
+    <figure>
+      ${responsiveChart({
+        id: 'sector-chart',
+        title: `${name}: commits per ${WINDOW_DAYS} days and contributors of its startups, summed, over ${periods.length} weeks`,
+        labels: periods.map((p) => p.replace(/^\d{4}-w/, 'W')),
+        series: [
+          { name: `Commits (${WINDOW_DAYS}d)`, values: periods.map((p) => commits.get(p)!), className: 'series-a' },
+          { name: 'Contributors', values: periods.map((p) => contributors.get(p)!), className: 'series-b' },
+        ],
+      })}
+      <figcaption class="muted">
+        The sector's current startups, summed per stored week (${periods[0]} to ${periods.at(-1)}). Point at the chart,
+        or focus it and use ← and →, to read a week's figures.
+      </figcaption>
+    </figure>
+    <details>
+      <summary>The figures as a table</summary>
+      <div class="table-scroll">
+        <table>
+          <caption>
+            ${name} by week
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Week</th>
+              <th scope="col" class="num">Commits (${WINDOW_DAYS}d)</th>
+              <th scope="col" class="num">Contributors</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${periods.map(
+              (p) =>
+                html`<tr>
+                  <td><a href="/periods/${p}">${p}</a></td>
+                  <td class="num">${formatInt(commits.get(p)!)}</td>
+                  <td class="num">${formatInt(contributors.get(p)!)}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+    </details>`;
+}
+
+/** The figures of one week, as the stats block shows them. */
+interface WeekFigures {
+  periodName: string;
+  startup: SnapshotStartup['startup'];
+  rankInSector: number;
+  rankOverall: number | null;
+  composite: number;
+}
+
+export async function startupPage(
+  ctx: PageContext,
+  s: SnapshotStartup,
+  periodSlug?: string,
+): Promise<PageInput | undefined> {
   const { snapshot, baseUrl } = ctx;
   const t = s.startup;
   const info = sectorInfo(s.sector);
   const history = (await ctx.series()).get(s.login.toLowerCase());
   const labels = history?.periods.map((p) => p.replace(/^\d{4}-w/, 'W')) ?? [];
   const sectorTotal = snapshot.bySector.get(s.sector)?.length ?? 0;
+  const ranked = snapshot.startups.filter((x) => x.eligible).length;
   const peers = comparablesOf(snapshot, s).map((c) => ({
     comparable: c,
     peer: snapshot.byLogin.get(c.githubUrl.replace(/\/+$/, '').split('/').pop()!.toLowerCase()),
   }));
   const evidence = s.metrics['signalEvidence'] as SignalEvidence | undefined;
   const org = t.githubUrl.replace(/\/+$/, '').split('/').pop() ?? s.login;
+  const path = startupPath(s);
+  // A past week chosen with ?period=: its figures from the stored history (no such week for this startup: 404).
+  let week: WeekFigures = {
+    periodName: snapshot.period.name,
+    startup: t,
+    rankInSector: s.rankInSector,
+    rankOverall: s.rankOverall,
+    composite: s.scores.composite,
+  };
+  const past = periodSlug !== undefined && periodSlug !== snapshot.period.slug;
+  if (past) {
+    const row = (await ctx.history(s.login)).find((r) => r.period === periodSlug);
+    if (!row) return undefined;
+    week = {
+      periodName: row.periodName,
+      startup: row.startup,
+      rankInSector: row.rankInSector,
+      rankOverall: row.rankOverall,
+      composite: row.compositeScore,
+    };
+  }
+  const w = week.startup;
   const body = html`<p><a href="/sectors/${s.sector}">${info.name}</a> › ${t.name}</p>
     <h1>${t.name}</h1>
     <p class="lede">${t.description}</p>
     <p>
-      <span class="badge">${t.signalType}</span> <span class="badge">${t.stage}</span>
-      <span class="badge">${t.geography}</span>
+      <span class="badge">${w.signalType}</span> <span class="badge">${w.stage}</span>
+      <span class="badge">${w.geography}</span>
     </p>
+    ${
+      history && history.periods.length > 1
+        ? html`<form class="filters" method="get" action="${path}">
+            <p>
+              <label for="period">Week</label>
+              <select id="period" name="period">
+                ${[...history.periods]
+                  .reverse()
+                  .map(
+                    (p) =>
+                      html`<option value="${p}" ${(periodSlug ?? snapshot.period.slug) === p ? html` selected` : ''}>
+                        ${p}${p === snapshot.period.slug ? ' (current)' : ''}
+                      </option>`,
+                  )}
+              </select>
+              <button type="submit">Show</button>
+            </p>
+          </form>`
+        : ''
+    }
+    ${
+      past
+        ? html`<p class="notice" role="note">
+            Figures of ${week.periodName}. <a href="${path}">Back to ${snapshot.period.name}</a> (the current week).
+          </p>`
+        : ''
+    }
+    <h2 id="figures" class="visually-hidden">Figures, ${week.periodName}</h2>
     <dl class="stats">
       <div>
         <dt>Commits, last ${WINDOW_DAYS} days</dt>
-        <dd>${formatInt(t.commitVelocity14d)} ${change(t.commitVelocityChange)}</dd>
+        <dd>${formatInt(w.commitVelocity14d)} ${change(w.commitVelocityChange)}</dd>
       </div>
       <div>
         <dt>Contributors</dt>
-        <dd>${t.contributors} ${change(t.contributorGrowth)}</dd>
+        <dd>${w.contributors} ${change(w.contributorGrowth)}</dd>
       </div>
       <div>
         <dt>New repositories (${NEW_REPO_DAYS} days)</dt>
-        <dd>${t.newRepos}</dd>
+        <dd>${w.newRepos}</dd>
       </div>
       <div>
         <dt>Rank in ${info.name}</dt>
-        <dd>${s.rankInSector} of ${sectorTotal}</dd>
+        <dd>${week.rankInSector}${past ? '' : ` of ${sectorTotal}`}</dd>
       </div>
       <div>
-        <dt>Rank overall</dt>
-        <dd>${s.rankOverall ?? 'unranked'}</dd>
+        <dt>Rank across sectors</dt>
+        <dd>
+          ${week.rankOverall !== null ? (past ? week.rankOverall : `${week.rankOverall} of ${ranked}`) : 'unranked'}
+        </dd>
       </div>
       <div>
         <dt>Composite score</dt>
-        <dd>${s.scores.composite}</dd>
+        <dd>${week.composite}</dd>
       </div>
     </dl>
+    ${
+      past
+        ? ''
+        : html`<p class="muted">
+            ${formatInt(ranked)} of the ${formatInt(snapshot.startups.length)} tracked startups are above the activity
+            floor and ranked across sectors; every startup is ranked within its sector.
+          </p>`
+    }
     <h2 id="history">Commit velocity and contributors, every stored week</h2>
     ${
       history && history.periods.length > 0
         ? html`<figure>
-              ${lineChart({
+              ${responsiveChart({
+                id: 'history-chart',
                 title: `${t.name}: commits per ${WINDOW_DAYS} days and contributors over ${history.periods.length} weeks`,
                 labels,
                 series: [
@@ -294,7 +503,8 @@ export async function startupPage(ctx: PageContext, s: SnapshotStartup): Promise
                 ],
               })}
               <figcaption class="muted">
-                One point per stored week (${history.periods[0]} to ${history.periods.at(-1)}).
+                One point per stored week (${history.periods[0]} to ${history.periods.at(-1)}). Point at the chart, or
+                focus it and use ← and →, to read a week's figures.
               </figcaption>
             </figure>
             <details>
@@ -316,7 +526,7 @@ export async function startupPage(ctx: PageContext, s: SnapshotStartup): Promise
                     ${history.periods.map(
                       (p, i) =>
                         html`<tr>
-                          <td><a href="/periods/${p}">${p}</a></td>
+                          <td><a href="${path}?period=${p}">${p}</a></td>
                           <td class="num">${history.commits[i]}</td>
                           <td class="num">${history.contributors[i]}</td>
                           <td class="num">${history.ranks[i] ?? '—'}</td>
@@ -370,19 +580,26 @@ export async function startupPage(ctx: PageContext, s: SnapshotStartup): Promise
     <h2 id="links">Links and data</h2>
     <ul>
       <li>
-        <a href="${t.githubUrl}" rel="nofollow">GitHub organisation</a> ·
-        <a href="${t.websiteUrl}" rel="nofollow">website</a> · <a href="${t.linkedinUrl}" rel="nofollow">LinkedIn</a>
+        ${outLink(t.githubUrl, 'GitHub organisation')} · ${outLink(t.websiteUrl, 'Website')} ·
+        ${outLink(t.linkedinUrl, 'LinkedIn')}
       </li>
-      <li>JSON: <a href="/api/signal?company=${encodeURIComponent(s.login)}">/api/signal?company=${s.login}</a></li>
+      <li>
+        Diligence: <a href="${dossierPath(t.name)}">the dossier of ${t.name}</a> (acquisitions, backers, the signal,
+        sources)
+      </li>
+      <li>
+        This week as JSON:
+        <a href="/api/signal?company=${encodeURIComponent(s.login)}">/api/signal?company=${s.login}</a>
+      </li>
+      <li>Every stored week: <a href="${path}/history.csv">CSV</a> · <a href="${path}/history.json">JSON</a></li>
       <li>
         Badge:
         <a href="/api/badge/momentum/${encodeURIComponent(org)}/${encodeURIComponent(org)}/svg">momentum badge (SVG)</a>
       </li>
-      <li>Diligence: <a href="/api/diligence.json?company=${encodeURIComponent(t.name)}">dossier</a></li>
     </ul>`;
   return {
-    path: startupPath(s),
-    title: `${t.name}: ${t.signalType}`,
+    path: past ? `${path}?period=${encodeURIComponent(periodSlug!)}` : path,
+    title: past ? `${t.name}, ${week.periodName}` : `${t.name}: ${t.signalType}`,
     description: `${t.name} (${info.name}, ${t.stage}): ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days (${t.commitVelocityChange}), ${t.contributors} contributors (${t.contributorGrowth}), ${snapshot.period.name}.`,
     body,
     jsonLd: {
@@ -391,11 +608,13 @@ export async function startupPage(ctx: PageContext, s: SnapshotStartup): Promise
       name: t.name,
       description: t.description,
       url: `${baseUrl}${startupPath(s)}`,
-      sameAs: [t.githubUrl, t.websiteUrl, t.linkedinUrl],
+      sameAs: [t.githubUrl, t.websiteUrl, t.linkedinUrl].filter((u) => !isDemoHost(u)),
     },
     ogType: 'profile',
     synthetic: snapshot.synthetic,
-    section: 'sectors',
+    section: 'startups',
+    charts: true,
+    noindex: past,
   };
 }
 
@@ -422,10 +641,19 @@ export async function comparePage(ctx: PageContext, a: SnapshotStartup, b: Snaps
       <td>${f(b)}</td>
     </tr>`;
   const path = `/compare/${encodeURIComponent(a.login.toLowerCase())}-vs-${encodeURIComponent(b.login.toLowerCase())}`;
+  const ha = series.get(a.login.toLowerCase());
+  const hb = series.get(b.login.toLowerCase());
+  const weeks = [...new Set([...(ha?.periods ?? []), ...(hb?.periods ?? [])])].sort();
+  const valuesOf = (h: StartupSeries | undefined) =>
+    weeks.map((p) => {
+      const i = h?.periods.indexOf(p) ?? -1;
+      return i >= 0 ? h!.commits[i]! : 0;
+    });
   const body = html`<h1>${a.startup.name} vs ${b.startup.name}</h1>
     <p class="lede">${comparisonSummary(a, b, snapshot.period.name)}</p>
+    ${comparePicker(a.startup.name, b.startup.name)}
     <div class="table-scroll">
-      <table>
+      <table class="compare">
         <caption>
           Side by side, ${snapshot.period.name}
         </caption>
@@ -443,20 +671,90 @@ export async function comparePage(ctx: PageContext, a: SnapshotStartup, b: Snaps
           ${row('Contributors', (s) => html`${s.startup.contributors} ${change(s.startup.contributorGrowth)}`)}
           ${row(`New repositories (${NEW_REPO_DAYS} days)`, (s) => s.startup.newRepos)}
           ${row('Composite score', (s) => s.scores.composite)} ${row('Rank in sector', (s) => s.rankInSector)}
-          ${row('Rank overall', (s) => s.rankOverall ?? 'unranked')}
-          ${row('Commit trend', (s) =>
-            sparkline(series.get(s.login.toLowerCase())?.commits ?? [], `Commits per week of ${s.startup.name}`),
-          )}
+          ${row('Rank across sectors', (s) => s.rankOverall ?? 'unranked')}
         </tbody>
       </table>
-    </div>`;
+    </div>
+    ${
+      weeks.length > 1
+        ? html`<h2 id="history">Commits per ${WINDOW_DAYS} days, every stored week</h2>
+            <figure>
+              ${responsiveChart({
+                id: 'compare-chart',
+                title: `Commits per ${WINDOW_DAYS} days of ${a.startup.name} and ${b.startup.name} over ${weeks.length} weeks`,
+                labels: weeks.map((p) => p.replace(/^\d{4}-w/, 'W')),
+                series: [
+                  { name: a.startup.name, values: valuesOf(ha), className: 'series-a' },
+                  { name: b.startup.name, values: valuesOf(hb), className: 'series-b' },
+                ],
+                sharedAxis: true,
+              })}
+              <figcaption class="muted">
+                Both on one axis; a week a startup was not stored counts 0. The weekly figures are on each startup's
+                page.
+              </figcaption>
+            </figure>`
+        : ''
+    }`;
   return {
     path,
     title: `${a.startup.name} vs ${b.startup.name}`,
     description: `${a.startup.name} and ${b.startup.name} side by side: commits, contributors and signal type, ${snapshot.period.name}.`,
     body,
     synthetic: snapshot.synthetic,
-    section: 'sectors',
+    section: 'startups',
+    charts: true,
+  };
+}
+
+/** The form that picks two startups to compare (GET /compare?a=&b=: names or logins, resolved by the one rule). */
+export function comparePicker(a = '', b = ''): SafeHtml {
+  return html`<form class="filters" method="get" action="/compare">
+    <p>
+      <label for="compare-a">Startup</label>
+      <input id="compare-a" type="text" name="a" value="${a}" maxlength="80" required autocomplete="off" />
+    </p>
+    <p>
+      <label for="compare-b">compared with</label>
+      <input id="compare-b" type="text" name="b" value="${b}" maxlength="80" required autocomplete="off" />
+    </p>
+    <p><button type="submit">Compare</button></p>
+  </form>`;
+}
+
+/** /compare without a pair (or with names that do not resolve): the picker, and what went wrong. */
+export function compareIndexPage(
+  ctx: PageContext,
+  input: { a?: string; b?: string; problems?: readonly SafeHtml[] } = {},
+): PageInput {
+  const { snapshot } = ctx;
+  const [first, second] = snapshot.trending;
+  const body = html`<h1>Compare two startups</h1>
+    <p class="lede">
+      Type two names or GitHub organisations; the comparison shows their figures side by side and their commits over
+      every stored week on one chart.
+    </p>
+    ${input.problems?.length ? html`<div class="notice" role="alert">${input.problems.map((p) => html`<p>${p}</p>`)}</div>` : ''}
+    ${comparePicker(input.a, input.b)}
+    ${
+      first && second
+        ? html`<p>
+            For example:
+            <a
+              href="/compare/${encodeURIComponent(first.login.toLowerCase())}-vs-${encodeURIComponent(second.login.toLowerCase())}"
+              >${first.startup.name} vs ${second.startup.name}</a
+            >, the two leaders this week.
+          </p>`
+        : ''
+    }`;
+  return {
+    path: '/compare',
+    title: 'Compare two startups',
+    description: 'Compare the engineering signals of two tracked startups side by side.',
+    body,
+    synthetic: snapshot.synthetic,
+    section: 'startups',
+    noindex: Boolean(input.a || input.b),
   };
 }
 

@@ -44,10 +44,30 @@ export function creditsPage(options: { baseUrl: string; checkoutAvailable: boole
       '/agents/credits',
       'Deep Signal credits',
       html`${intro}
-        <p class="notice">
+        <p class="notice" role="note">
           <strong>Card checkout is unavailable on this server.</strong> Its operator has not configured a payment
-          provider; an operator can issue a key with <code>signal-service keys create --credits 100</code>.
-        </p>`,
+          provider, so the pack cannot be bought by card here.
+        </p>
+        <h2>What works instead</h2>
+        <ul>
+          <li>
+            <strong>Pay per call with x402</strong>: no key and no sign-up; call
+            <code>POST /api/agent/deep-signal/x402</code>, get the payment requirements in the 402 answer and retry with
+            a signed <code>X-PAYMENT</code> header (<a href="/docs#tag-paid">reference</a>).
+          </li>
+          <li>
+            <strong>A Solana credit pack</strong>: send the stablecoin and redeem the transaction signature at
+            <code>/api/agent/deep-signal/solana</code> (<a href="/pricing">prices</a>).
+          </li>
+          <li>
+            <strong>Ask the operator</strong> of this server for a key: they can issue one with
+            <code>signal-service keys create --credits 100</code>.
+          </li>
+          <li>
+            <strong>Everything free</strong> needs no key: <a href="/startups">the tracked startups</a>,
+            <a href="/ask">answers</a>, <a href="/docs">the API</a>.
+          </li>
+        </ul>`,
     );
   }
   return page(

@@ -19,8 +19,36 @@ const form = (value = '') =>
     </p>
   </form>`;
 
+/** What the page knows about GitHub before a look-up: whether a token is set, and the last time it failed. */
+export interface ScoutStatus {
+  tokenConfigured: boolean;
+  /** When a look-up last found GitHub unreachable (reset by a look-up that succeeds). */
+  unreachableSince?: Date | undefined;
+}
+
+/** Said before the form: a look-up asks GitHub live, so what can make it slow or fail is said at once. */
+function statusNotice(status: ScoutStatus) {
+  if (status.unreachableSince) {
+    return html`<p class="notice" role="note">
+      <strong>GitHub could not be reached</strong> at the last look-up
+      (${status.unreachableSince.toISOString().slice(11, 16)} UTC), so a new look-up will probably fail too. Receipts
+      looked up before are kept for a while and still answer. Meanwhile the rest of the site works:
+      <a href="/startups">the tracked startups</a>, <a href="/ask">answers</a> and <a href="/docs">the API</a>.
+    </p>`;
+  }
+  return html`<p class="muted">
+    A look-up asks GitHub for the user's public stars live: it usually takes a few seconds, up to about 15 for a user
+    with many stars.
+    ${
+      status.tokenConfigured
+        ? ''
+        : 'This server has no GitHub token, so GitHub allows it about 60 requests an hour; when they are used up a look-up says so and when to try again.'
+    }
+  </p>`;
+}
+
 /** /scout: what the Scout Score is, and a form to look a user up. */
-export function scoutIndexPage(): PageInput {
+export function scoutIndexPage(status: ScoutStatus = { tokenConfigured: true }): PageInput {
   return {
     path: '/scout',
     title: 'Scout Score',
@@ -31,7 +59,12 @@ export function scoutIndexPage(): PageInput {
         How early did a GitHub user star the companies that later reached a validated milestone (an IPO, an acquisition,
         a priced round)? The score (0–100) is computed from the user's public stars and their dates.
       </p>
-      ${form()}
+      ${statusNotice(status)} ${form()}
+      <p>
+        For example, <a href="/scout/octocat">the receipts of octocat</a>, GitHub's mascot account. A result shows the
+        score, its rank, the companies the user starred before their milestone (with the source of each milestone), and
+        a card to share.
+      </p>
       <p>As JSON: <code>/api/receipts/{username}</code>; as a badge: <code>/api/badge/scout/{username}/svg</code>.</p>`,
     synthetic: false,
   };
@@ -125,6 +158,7 @@ export function scoutReceiptsPage(r: ScoutReceipts): PageInput {
 
 /** A look-up that could not be answered (invalid or unknown user, GitHub unavailable), with the form to try again. */
 export function scoutProblemPage(username: string, status: number, detail: string): PageInput {
+  const unavailable = status >= 500 || status === 429;
   return {
     path: '/scout',
     title: status === 404 ? 'No such GitHub user' : 'Scout Score unavailable',
@@ -133,6 +167,15 @@ export function scoutProblemPage(username: string, status: number, detail: strin
         ${status === 404 ? 'No such GitHub user' : status === 400 ? 'Not a GitHub username' : 'Try again shortly'}
       </h1>
       <p class="lede">${detail}</p>
+      ${
+        unavailable
+          ? html`<p>
+              The Scout Score needs GitHub, which did not answer this server. What works without it:
+              <a href="/startups">the tracked startups</a>, <a href="/ask">questions and answers</a>,
+              <a href="/search">search</a> and <a href="/docs">the API</a>.
+            </p>`
+          : ''
+      }
       ${form(username.slice(0, 39))}`,
     synthetic: false,
     noindex: true,

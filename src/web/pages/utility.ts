@@ -1,18 +1,34 @@
 import { siteSearch } from '../../core/search/documents.js';
 import { SEARCH_TYPES, type SearchType } from '../../schemas/answers.js';
-import { sitePath, type PageContext } from '../context.js';
+import { diligenceIndex, subjectName } from '../../core/diligence/dossier.js';
+import { dossierPath, sitePath, type PageContext } from '../context.js';
 import { html } from '../html.js';
 import type { PageInput } from '../layout.js';
 
 export const SEARCH_QUERY_MAX = 280;
-const RESULTS = 20;
+export const SEARCH_RESULTS_PER_PAGE = 20;
+/** Pages of results a visitor can page through (the index ranks at most this many × 20 hits per query). */
+export const SEARCH_MAX_PAGE = 25;
 
-/** /search?q=: the same index as /api/llms-search, rendered. */
-export function searchPage(ctx: PageContext, query: string, type: SearchType | undefined): PageInput {
+/**
+ * /search?q=: the same index as /api/llms-search, rendered, 20 hits a page. A query that names a company or fund of
+ * the diligence corpus (by the one matching rule) also links to its dossier, first.
+ */
+export function searchPage(ctx: PageContext, query: string, type: SearchType | undefined, page = 1): PageInput {
+  const { snapshot, baseUrl } = ctx;
   const q = query.trim().slice(0, SEARCH_QUERY_MAX);
-  const result = q ? siteSearch(ctx.snapshot, ctx.baseUrl).search(q, { type, limit: RESULTS }) : undefined;
+  const n = SEARCH_RESULTS_PER_PAGE;
+  const at = Math.min(Math.max(1, page), SEARCH_MAX_PAGE);
+  const result = q ? siteSearch(snapshot, baseUrl).search(q, { type, limit: at * n }) : undefined;
+  const hits = result?.hits.slice((at - 1) * n, at * n) ?? [];
+  const pages = result ? Math.min(SEARCH_MAX_PAGE, Math.ceil(result.total / n)) : 0;
+  const match = q ? diligenceIndex(snapshot, baseUrl).matcher.resolve(q) : undefined;
+  const dossier = match?.status === 'match' ? subjectName(match.item) : undefined;
+  const href = (p: number) =>
+    `/search?q=${encodeURIComponent(q)}${type ? `&type=${type}` : ''}${p > 1 ? `&page=${p}` : ''}`;
+  const first = (at - 1) * n + 1;
   const body = html`<h1>Search</h1>
-    <form role="search" action="/search" method="get">
+    <form role="search" action="/search" method="get" aria-label="Search the site">
       <p>
         <label for="q">Search startups, sectors, answers, research and posts</label><br />
         <input id="q" type="search" name="q" value="${q}" maxlength="${SEARCH_QUERY_MAX}" size="40" />
@@ -28,56 +44,59 @@ export function searchPage(ctx: PageContext, query: string, type: SearchType | u
       result
         ? html`<p role="status">
               ${result.total} result${result.total === 1 ? '' : 's'} for
-              “${q}”${result.total > RESULTS ? `, the first ${RESULTS} shown` : ''}.
+              “${q}”${hits.length ? `; ${first}–${first + hits.length - 1} shown` : ''}.
             </p>
-            <ol class="results">
-              ${result.hits.map(
+            ${
+              dossier
+                ? html`<p class="answer">
+                    Diligence: <a href="${dossierPath(dossier)}">the dossier of ${dossier}</a> (acquisitions, backers,
+                    the signal, sources).
+                  </p>`
+                : ''
+            }
+            <ol class="results" start="${first}">
+              ${hits.map(
                 (h) =>
                   html`<li>
-                    <a href="${sitePath(h.url, ctx.baseUrl)}">${h.title}</a> <span class="badge">${h.type}</span
-                    ><br /><span class="muted">${h.snippet}</span>
+                    <a href="${sitePath(h.url, baseUrl)}">${h.title}</a> <span class="badge">${h.type}</span><br /><span
+                      class="muted"
+                      >${h.snippet}</span
+                    >
                   </li>`,
               )}
             </ol>
-            ${result.total === 0 ? html`<p>Nothing matched. Try a sector such as <a href="/search?q=robotics">robotics</a>, or browse <a href="/sectors">the sectors</a>.</p>` : ''}
+            ${
+              pages > 1
+                ? html`<nav aria-label="Result pages">
+                    <ul class="pager">
+                      ${at > 1 ? html`<li><a href="${href(at - 1)}" rel="prev">← Previous</a></li>` : ''}
+                      <li>Page ${at} of ${pages}</li>
+                      ${at < pages ? html`<li><a href="${href(at + 1)}" rel="next">Next →</a></li>` : ''}
+                    </ul>
+                  </nav>`
+                : ''
+            }
+            ${
+              result.total === 0
+                ? html`<p>
+                    Nothing matched. <a href="/ask?q=${encodeURIComponent(q)}">Ask it as a question</a>, try a sector
+                    such as <a href="/search?q=robotics">robotics</a>, or browse <a href="/startups">all startups</a>.
+                  </p>`
+                : html`<p><a href="/ask?q=${encodeURIComponent(q)}">Ask “${q}” as a question</a> instead.</p>`
+            }
             <p class="muted">
               As JSON: <a href="/api/llms-search?q=${encodeURIComponent(q)}">/api/llms-search?q=${q}</a>
             </p>`
         : ''
     }`;
   return {
-    path: q ? `/search?q=${encodeURIComponent(q)}` : '/search',
-    title: q ? `Search: ${q}` : 'Search',
+    path: q ? href(at) : '/search',
+    title: q ? `Search: ${q}${at > 1 ? `, page ${at}` : ''}` : 'Search',
     description: 'Search the startups, sectors, answers, research findings and posts of the Signal Service.',
     body,
-    synthetic: ctx.snapshot.synthetic,
+    synthetic: snapshot.synthetic,
     noindex: Boolean(q),
-  };
-}
-
-/** The API reference: Swagger UI served from this origin, reading /api/openapi.json. */
-export function docsPage(assets: { css: string; bundle: string; init: string }): PageInput {
-  const body = html`<h1>API reference</h1>
-    <p class="lede">
-      Every endpoint, generated from <a href="/api/openapi.json">the OpenAPI document</a>. Free endpoints need no key.
-    </p>
-    <div id="api-reference" class="api-reference">
-      <p class="muted">
-        The interactive reference needs JavaScript; the raw document is at
-        <a href="/api/openapi.json">/api/openapi.json</a>.
-      </p>
-    </div>
-    <script src="${assets.bundle}" defer></script>
-    <script src="${assets.init}" defer></script>`;
-  return {
-    path: '/docs',
-    title: 'API reference',
-    description:
-      'Reference of the Signal Service API: signals, answers, search, diligence, scout, markets, Deep Signal and agent surfaces.',
-    body,
-    synthetic: false,
-    section: 'docs',
-    head: html`<link rel="stylesheet" href="${assets.css}" />`,
+    query: q,
   };
 }
 

@@ -19,6 +19,11 @@ const PAGES = [
   '/markets',
   '/docs',
   '/search?q=robotics',
+  '/startups',
+  '/compare',
+  '/ask',
+  '/ask?q=which%20startups%20are%20trending',
+  '/diligence/GitHub',
 ];
 
 describe('website', () => {
@@ -105,15 +110,15 @@ describe('website', () => {
 
   test('a sector page keeps the ranking order in the HTML and marks its table sortable', async () => {
     const body = await (await page('/sectors/robotics')).text();
-    const ranks = [...body.matchAll(/<td class="num" data-value="(\d+)">\d+<\/td>\s*<td><a href="\/startups/g)].map(
-      (m) => Number(m[1]),
-    );
+    const ranks = [
+      ...body.matchAll(/<td class="num rank" data-value="(\d+)">\d+<\/td>\s*<td class="lead"><a href="\/startups/g),
+    ].map((m) => Number(m[1]));
     assert.ok(ranks.length > 1);
     assert.deepEqual(
       ranks,
       [...ranks].sort((a, b) => a - b),
     );
-    assert.match(body, /<table data-sortable>/);
+    assert.match(body, /<table data-sortable class="stack">/);
     assert.match(body, /<script src="\/assets\/sort\.js\?v=[0-9a-f]+" defer><\/script>/);
   });
 
@@ -229,23 +234,181 @@ describe('website', () => {
     assert.equal(res.status, 400);
   });
 
-  test('static assets are served from this origin with long-lived caching for versioned URLs', async () => {
-    const body = await (await page('/')).text();
+  test('caching headers per content type: pages, searches, downloads, versioned and bare assets, the font', async () => {
+    const home = await page('/');
+    assert.equal(home.headers.get('cache-control'), 'public, max-age=300, s-maxage=3600');
+    const body = await home.text();
+    assert.equal((await page('/search?q=robotics')).headers.get('cache-control'), 'public, max-age=60');
+    assert.equal((await page('/ask?q=robotics')).headers.get('cache-control'), 'public, max-age=60');
+    const csv = await page('/sectors/robotics/ranking.csv');
+    assert.equal(csv.headers.get('content-type'), 'text/csv; charset=utf-8');
+    assert.equal(csv.headers.get('cache-control'), 'public, max-age=300, s-maxage=3600');
+    assert.ok(csv.headers.get('etag'));
+
     const css = body.match(/href="(\/assets\/site\.css\?v=[0-9a-f]+)"/)![1]!;
-    const res = await svc.get(css);
-    assert.equal(res.status, 200);
-    assert.equal(res.headers.get('content-type'), 'text/css; charset=utf-8');
-    assert.match(res.headers.get('cache-control')!, /immutable/);
-    const font = await svc.get('/assets/fonts/inter-latin-wght-normal.woff2');
-    assert.equal(font.status, 200);
-    assert.equal(font.headers.get('content-type'), 'font/woff2');
+    const font = body.match(
+      /<link rel="preload" href="(\/assets\/fonts\/inter-latin-wght-normal\.woff2\?v=[0-9a-f]+)"/,
+    )![1]!;
+    const sort = body.match(/<script src="(\/assets\/sort\.js\?v=[0-9a-f]+)"/)![1]!;
+    const immutable = 'public, max-age=31536000, immutable';
+    for (const [url, type] of [
+      [css, 'text/css; charset=utf-8'],
+      [font, 'font/woff2'],
+      [sort, 'text/javascript; charset=utf-8'],
+    ] as const) {
+      const res = await svc.get(url);
+      assert.equal(res.status, 200, url);
+      assert.equal(res.headers.get('content-type'), type, url);
+      assert.equal(res.headers.get('cache-control'), immutable, url);
+    }
+    // The stylesheet names the font by its versioned URL, so the font is cached for a year too.
+    assert.ok((await (await svc.get(css)).text()).includes(`url('${font}')`));
+    // A bare path, or a hash that is not the current one, may change: kept briefly.
+    for (const url of [
+      '/assets/site.css',
+      '/assets/site.css?v=000000000000',
+      '/assets/fonts/inter-latin-wght-normal.woff2',
+    ]) {
+      assert.equal((await svc.get(url)).headers.get('cache-control'), 'public, max-age=300, s-maxage=3600', url);
+    }
   });
 
-  test('the API reference loads its viewer from this origin and reads our OpenAPI document', async () => {
-    const body = await (await page('/docs')).text();
-    const bundle = body.match(/<script src="(\/assets\/swagger-ui\/swagger-ui-bundle\.js\?v=[0-9a-f]+)"/)![1]!;
-    assert.equal((await svc.get(bundle)).status, 200);
-    const init = await (await svc.get(body.match(/<script src="(\/assets\/docs-init\.js\?v=[0-9a-f]+)"/)![1]!)).text();
-    assert.match(init, /url: '\/api\/openapi\.json'/);
+  test('the API reference is rendered from the OpenAPI document, with no viewer bundle, and can try a GET', async () => {
+    const openapi = (await (await svc.get('/api/openapi.json')).json()) as Json;
+    const res = await page('/docs');
+    const body = await res.text();
+    assert.doesNotMatch(body, /swagger/i);
+    assert.doesNotMatch(body, /<script src=/);
+    assert.equal(body.match(/<h1[ >]/g)?.length, 1);
+    assert.ok(body.length < 300_000, `${body.length} bytes`);
+    for (const [path, item] of Object.entries(openapi.paths as Record<string, Json>)) {
+      for (const method of Object.keys(item)) {
+        assert.ok(body.includes(`<code>${path.replace(/&/g, '&#38;')}</code>`), `${method} ${path}`);
+      }
+    }
+    assert.match(body, /<form class="filters" method="get" action="\/api\/answer"/);
+    assert.equal(res.headers.get('content-security-policy'), (await page('/')).headers.get('content-security-policy'));
+  });
+
+  test('the ask page answers with the same service as /api/answer, with its sources and other answers', async () => {
+    const q = 'which startups are trending';
+    const hit = (await (await svc.get(`/api/answer?q=${encodeURIComponent(q)}`)).json()) as Json;
+    const res = await page(`/ask?q=${encodeURIComponent(q)}`);
+    assert.equal(res.status, 200);
+    const body = await res.text();
+    assert.ok(body.includes(`<h2 id="answer-h">${hit.question}</h2>`));
+    assert.ok(body.includes(hit.answer.replace(/&/g, '&#38;').slice(0, 80)));
+    assert.match(body, /<h3>Sources<\/h3>/);
+    assert.equal(body.match(/\(<a href="[^"]+">source<\/a>\)/g)?.length, hit.facts.length);
+    // The question stays in the box; the miss says so and offers the nearest questions and a search.
+    assert.match(body, /id="ask-q"[^>]*value="which startups are trending"/);
+    const miss = await (await page('/ask?q=zzqx%20blorf')).text();
+    assert.match(miss, /No answer matches this question closely enough/);
+    assert.match(miss, /href="\/search\?q=zzqx%20blorf"/);
+  });
+
+  test('a dossier page per entity: its sections, the canonical name, a 404 with candidates', async () => {
+    const json = (await (await svc.get('/api/diligence.json?company=GitHub')).json()) as Json;
+    const body = await (await page('/diligence/GitHub')).text();
+    for (const id of ['acquired-by', 'acquisitions', 'backers', 'signal', 'sources'])
+      assert.match(body, new RegExp(`<h2 id="${id}">`));
+    assert.ok(body.includes(json.dossier.acquiredBy[0].acquirer));
+    assert.ok(body.includes(json.dossier.acquiredBy[0].sources[0].url));
+    const alias = await page('/diligence/github', { redirect: 'manual' });
+    assert.equal(alias.status, 301);
+    assert.equal(alias.headers.get('location'), '/diligence/GitHub');
+    const miss = await page('/diligence/Nosuchcompanyzz');
+    assert.equal(miss.status, 404);
+    assert.match(await miss.text(), /No dossier for/);
+    // Answers and startup pages link to the dossier page, not to the JSON.
+    const answer = await (await page('/ask?q=who%20acquired%20github')).text();
+    assert.match(answer, /href="\/diligence\/GitHub"/);
+    assert.match(await (await page(`/startups/${login()}`)).text(), /href="\/diligence\/[^"]+">the dossier of/);
+    assert.match(await (await page('/search?q=github')).text(), /href="\/diligence\/GitHub">the dossier of GitHub/);
+  });
+
+  test('search pages through its results and keeps the query in both boxes', async () => {
+    const first = await (await page('/search?q=startup')).text();
+    const second = await (await page('/search?q=startup&page=2')).text();
+    const links = (b: string) => [...b.matchAll(/<li>\s*<a href="([^"]+)">/g)].map((m) => m[1]);
+    assert.ok(links(first).length > 0 && links(second).length > 0);
+    assert.notDeepEqual(links(first), links(second));
+    assert.match(first, /href="\/search\?q=startup&#38;page=2" rel="next"/);
+    assert.match(second, /<ol class="results" start="21">/);
+    assert.match(second, /id="site-search"[^>]*value="startup"/);
+    assert.match(second, /id="q"[^>]*value="startup"/);
+  });
+
+  test('all startups: filters from fixed lists, pages of 50, an unknown value ignored', async () => {
+    const all = await (await page('/startups')).text();
+    assert.equal(all.match(/<td class="lead">/g)?.length, 50);
+    const seed = await (await page('/startups?stage=Seed')).text();
+    const stages = [...seed.matchAll(/<td data-label="Stage" class="nowrap">([^<]+)<\/td>/g)].map((m) => m[1]);
+    assert.ok(stages.length > 0 && stages.every((s) => s === 'Seed'));
+    assert.match(seed, /<option value="Seed"\s+selected>/);
+    const unknown = await page('/startups?stage=%3Cb%3E');
+    assert.equal(unknown.status, 200);
+    assert.doesNotMatch(await unknown.text(), /<b>/);
+    assert.equal((await page('/startups?page=999')).status, 404);
+  });
+
+  test('downloads of a sector ranking and of a startup history', async () => {
+    const csv = await (await page('/sectors/robotics/ranking.csv')).text();
+    assert.match(csv, /^period,sector,sectorRank/);
+    assert.equal(
+      csv.trim().split('\r\n').length - 1,
+      signals.sectors.find((x: Json) => x.slug === 'robotics').startups.length,
+    );
+    const json = (await (await page('/sectors/robotics/ranking.json')).json()) as Json;
+    assert.equal(json.sector.slug, 'robotics');
+    const history = await (await page(`/startups/${login()}/history.csv`)).text();
+    assert.equal(history.trim().split('\r\n').length - 1, periods.length);
+    const weeks = (await (await page(`/startups/${login()}/history.json`)).json()) as Json;
+    assert.equal(weeks.weeks.length, periods.length);
+    assert.equal((await page('/sectors/nope/ranking.csv')).status, 404);
+  });
+
+  test('a startup page at a past week shows that week; an unknown week is a 404', async () => {
+    const oldest = [...periods].sort()[0]!;
+    const res = await page(`/startups/${login()}?period=${oldest}`);
+    assert.equal(res.status, 200);
+    const body = await res.text();
+    assert.match(body, /Figures of /);
+    assert.match(body, /<meta name="robots" content="noindex"/);
+    assert.equal((await page(`/startups/${login()}?period=1999-w01`)).status, 404);
+  });
+
+  test('the compare picker resolves names to the canonical comparison, and says which name it does not know', async () => {
+    const [a, b] = signals.trending;
+    const res = await page(`/compare?a=${encodeURIComponent(a.name)}&b=${encodeURIComponent(b.name)}`, {
+      redirect: 'manual',
+    });
+    assert.equal(res.status, 303);
+    assert.match(res.headers.get('location')!, /^\/compare\/[a-z0-9-]+-vs-[a-z0-9-]+$/);
+    const miss = await page(`/compare?a=${encodeURIComponent(a.name)}&b=zzqxnothing`);
+    assert.equal(miss.status, 404);
+    assert.match(await miss.text(), /No tracked startup is named “zzqxnothing”/);
+  });
+
+  test('copy: prices read as prices, demo hosts are not links, ties are explained, counts agree', async () => {
+    const pricing = await (await page('/pricing')).text();
+    assert.doesNotMatch(pricing, /per free|Authentication: Authorization/);
+    assert.match(pricing, /Why two currencies/);
+    const startup = await (await page(`/startups/${login()}`)).text();
+    assert.doesNotMatch(startup, /href="https?:\/\/[^"]*\.example[/"]/);
+    assert.match(startup, /demo address, not a live site/);
+    const ranked = signals.sectors.flatMap((x: Json) => x.startups).length;
+    assert.match(startup, new RegExp(`of the ${ranked.toLocaleString('en-US')} tracked startups`));
+    const compare = await (
+      await page(
+        '/compare/' + login() + '-vs-' + new URL(signals.trending[1].githubUrl).pathname.split('/')[1]!.toLowerCase(),
+      )
+    ).text();
+    assert.doesNotMatch(compare, /\. both /);
+    const credits = await (await page('/agents/credits')).text();
+    assert.match(credits, /What works instead/);
+    const scout = await (await page('/scout')).text();
+    assert.match(scout, /href="\/scout\/octocat"/);
+    assert.match(scout, /asks GitHub for the user's public stars live/);
   });
 });
