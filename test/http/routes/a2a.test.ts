@@ -104,7 +104,11 @@ describe('A2A at /api/a2a', () => {
     const name = signals.trending[2].name as string;
     const expected = (await (await svc.get(`/api/signal?company=${encodeURIComponent(name)}`)).json()) as Json;
     const body = await send03([{ kind: 'data', data: { skill: 'startup-signal', arguments: { name } } }]);
-    assert.deepEqual(body.result.parts.find((p: Json) => p.kind === 'data').data, { found: true, startup: expected });
+    assert.deepEqual(body.result.parts.find((p: Json) => p.kind === 'data').data, {
+      found: true,
+      nameMatch: 'exact',
+      startup: expected,
+    });
   });
 
   test('a startup named in plain text is looked up', async () => {

@@ -42,13 +42,14 @@ describe('diligence routes', () => {
     assert.equal(body.dossier.entity, 'Red Hat');
   });
 
-  test('a confident typo answers the entity with X-Name-Match: typo and a note', async () => {
+  test('a typo of a held entity is 404 with X-Name-Match: none, offering the entity, never its dossier', async () => {
     const res = await svc.get('/api/diligence.json?company=Hashicrop');
-    assert.equal(res.status, 200);
-    assert.equal(res.headers.get('x-name-match'), 'typo');
+    assert.equal(res.status, 404);
+    assert.equal(res.headers.get('x-name-match'), 'none');
     const body = DiligenceResponse.parse(await res.json());
-    assert.equal(body.dossier.entity, 'HashiCorp');
-    assert.match(body.dossier.notes[0]!, /was read as HashiCorp/);
+    assert.equal(body.dossier.found, false);
+    assert.deepEqual(body.dossier.acquiredBy, []);
+    assert.ok(body.candidates?.some((c) => c.name === 'HashiCorp'));
   });
 
   test('an absent real company is 404 found false with the close name as a candidate, never its dossier', async () => {
@@ -65,7 +66,7 @@ describe('diligence routes', () => {
     );
   });
 
-  test('an ambiguous name is 404 with X-Name-Match: ambiguous and every equal candidate', async () => {
+  test('a first name shared by two startups is 404 offering both, never one of them', async () => {
     const signals = (await (await svc.get('/api/signals.json')).json()) as {
       sectors: { startups: { name: string }[] }[];
     };
@@ -77,7 +78,7 @@ describe('diligence routes', () => {
     const [first, names] = [...byFirst].find(([, list]) => list.length === 2)!;
     const res = await svc.get(`/api/diligence.json?company=${encodeURIComponent(first)}`);
     assert.equal(res.status, 404);
-    assert.equal(res.headers.get('x-name-match'), 'ambiguous');
+    assert.equal(res.headers.get('x-name-match'), 'none');
     const body = DiligenceResponse.parse(await res.json());
     assert.deepEqual(body.candidates?.map((c) => c.name).sort(), names.sort());
     assert.ok(body.candidates?.every((c) => c.kind === 'demo-startup'));
