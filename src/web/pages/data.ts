@@ -13,6 +13,7 @@ import { lineChart, sparkline } from '../charts.js';
 import { change, formatInt, movement, previousRank, startupPath, type PageContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
+import { labelOf, signalOf, signalWithStrength, strengthText } from '../signal-label.js';
 
 /** The ranking table used by the home page and each sector: sortable by script, server order without it. */
 function rankingTable(
@@ -58,7 +59,7 @@ function rankingTable(
             </td>
             <td class="num" data-value="${t.contributors}">${t.contributors}</td>
             <td class="num" data-value="${Number.parseInt(t.contributorGrowth, 10)}">${change(t.contributorGrowth)}</td>
-            <td>${t.signalType}</td>
+            <td>${signalOf(s)}</td>
             <td>
               ${sparkline(history?.commits ?? [], `Commits per ${WINDOW_DAYS} days of ${t.name} over ${history?.commits.length ?? 0} weeks`)}
             </td>
@@ -247,12 +248,14 @@ export async function startupPage(ctx: PageContext, s: SnapshotStartup): Promise
     peer: snapshot.byLogin.get(c.githubUrl.replace(/\/+$/, '').split('/').pop()!.toLowerCase()),
   }));
   const evidence = s.metrics['signalEvidence'] as SignalEvidence | undefined;
+  const label = labelOf(s);
   const org = t.githubUrl.replace(/\/+$/, '').split('/').pop() ?? s.login;
   const body = html`<p><a href="/sectors/${s.sector}">${info.name}</a> › ${t.name}</p>
     <h1>${t.name}</h1>
     <p class="lede">${t.description}</p>
     <p>
-      <span class="badge">${t.signalType}</span> <span class="badge">${t.stage}</span>
+      <span class="badge">${t.signalType}</span> <span class="badge">${strengthText(label)}</span>
+      <span class="badge">${t.stage}</span>
       <span class="badge">${t.geography}</span>
     </p>
     <dl class="stats">
@@ -274,7 +277,9 @@ export async function startupPage(ctx: PageContext, s: SnapshotStartup): Promise
       </div>
       <div>
         <dt>Rank overall</dt>
-        <dd>${s.rankOverall ?? 'unranked'}</dd>
+        <dd>
+          ${s.rankOverall ?? (label.signalStrength === 'none' ? 'unranked (no evidence for its type)' : 'unranked')}
+        </dd>
       </div>
       <div>
         <dt>Composite score</dt>
@@ -329,25 +334,21 @@ export async function startupPage(ctx: PageContext, s: SnapshotStartup): Promise
         : html`<p class="muted">No stored history yet.</p>`
     }
     <h2 id="evidence">Why ${t.signalType}</h2>
+    <p>${label.signalEvidence}</p>
     ${
-      evidence?.summary
-        ? html`<p>${evidence.summary}</p>
-            ${
-              evidence.reasons
-                ? html`<details>
-                    <summary>Evidence for every type</summary>
-                    <ul>
-                      ${Object.entries(evidence.reasons).map(
-                        ([type, reason]) =>
-                          html`<li>
-                            <strong>${type}</strong> (score
-                            ${evidence.scores?.[type as keyof typeof evidence.scores] ?? '—'}): ${reason}
-                          </li>`,
-                      )}
-                    </ul>
-                  </details>`
-                : ''
-            }`
+      evidence?.reasons
+        ? html`<details>
+            <summary>Evidence for every type</summary>
+            <ul>
+              ${Object.entries(evidence.reasons).map(
+                ([type, reason]) =>
+                  html`<li>
+                    <strong>${type}</strong> (score ${evidence.scores?.[type as keyof typeof evidence.scores] ?? '—'}):
+                    ${reason}
+                  </li>`,
+              )}
+            </ul>
+          </details>`
         : html`<p class="muted">
             This week was classified by the earlier rule (${evidence?.rule ?? 'unknown'}), before evidence per type was
             collected.
@@ -358,7 +359,8 @@ export async function startupPage(ctx: PageContext, s: SnapshotStartup): Promise
       ${peers.map(({ comparable: c, peer }) =>
         peer
           ? html`<li>
-              <a href="${startupPath(peer)}">${c.name}</a> (rank ${c.rankInSector}, ${c.signalType}): ${c.reason} ·
+              <a href="${startupPath(peer)}">${c.name}</a> (rank ${c.rankInSector},
+              ${signalWithStrength(c.signalType, c)}): ${c.reason} ·
               <a
                 href="/compare/${encodeURIComponent(s.login.toLowerCase())}-vs-${encodeURIComponent(peer.login.toLowerCase())}"
                 >compare</a
@@ -438,7 +440,7 @@ export async function comparePage(ctx: PageContext, a: SnapshotStartup, b: Snaps
         </thead>
         <tbody>
           ${row('Sector', (s) => sectorInfo(s.sector).name)} ${row('Stage', (s) => s.startup.stage)}
-          ${row('Signal type', (s) => s.startup.signalType)}
+          ${row('Signal type', (s) => signalOf(s))}
           ${row(`Commits (${WINDOW_DAYS} days)`, (s) => html`${formatInt(s.startup.commitVelocity14d)} ${change(s.startup.commitVelocityChange)}`)}
           ${row('Contributors', (s) => html`${s.startup.contributors} ${change(s.startup.contributorGrowth)}`)}
           ${row(`New repositories (${NEW_REPO_DAYS} days)`, (s) => s.startup.newRepos)}
@@ -533,7 +535,7 @@ export async function periodPage(ctx: PageContext, slug: string): Promise<PageIn
               return html`<li>
                 ${current ? html`<a href="${startupPath(current)}">${r.startup.name}</a>` : r.startup.name}
                 (${sectorInfo(r.sector).name}): ${r.startup.commitVelocity14d} commits
-                ${change(r.startup.commitVelocityChange)}, ${r.startup.signalType}
+                ${change(r.startup.commitVelocityChange)}, ${signalWithStrength(r.startup.signalType, r.label)}
               </li>`;
             })}
           </ol>`
