@@ -3,16 +3,24 @@ import { diligenceDossier } from '../core/diligence/dossier.js';
 import { buildMethodology } from '../core/documents/methodology.js';
 import { signalsSummary } from '../core/signals/summary.js';
 import type { Outcome } from '../domain/errors.js';
+import { signalLabel } from '../domain/signal-label.js';
 import type { AppContext } from '../app.js';
 import type { KeyAccount } from '../payments/keys.js';
 import { paidDeepSignal } from '../payments/paid-deep-signal.js';
 import { DiligenceResponse } from '../schemas/answers.js';
 import { DeepSignal, type DeepSignalMiss } from '../schemas/deep-signal.js';
 import { Methodology } from '../schemas/documents.js';
-import { GITHUB_USERNAME_PATTERN, GITHUB_USERNAME_SCHEMA_PATTERN, SECTOR_SLUGS, SectorSlug } from '../schemas/enums.js';
+import {
+  GITHUB_USERNAME_PATTERN,
+  GITHUB_USERNAME_SCHEMA_PATTERN,
+  SECTOR_SLUGS,
+  SectorSlug,
+  SignalStrength,
+} from '../schemas/enums.js';
 import { ScoutReceipts } from '../schemas/scout.js';
-import { Meta, Period, Sector, SignalCandidate, Startup } from '../schemas/signals.js';
+import { Meta, Period, Sector, SignalCandidate, SignalLabel, Startup, signalLabelFields } from '../schemas/signals.js';
 import { resolveStartup, startupCandidates, NAME_MATCH_VALUES } from '../core/signals/resolve.js';
+import type { SnapshotStartup } from '../snapshot/snapshot.js';
 
 /**
  * The eight agent tools, declared once. MCP tools (stdio and HTTP), the OpenAI / Anthropic / Gemini function
@@ -102,11 +110,24 @@ const SignalResult = z.object({
       'How the name was resolved, as GET /api/signal says in X-Name-Match: exact, slug, alias or typo (a confident typo of a tracked startup); ambiguous or none for a miss.',
     ),
   startup: Startup.optional().describe('The matched startup, exactly as GET /api/signal answers it.'),
+  signalStrength: SignalStrength.optional().describe(
+    'Beside the startup: how strongly the evidence supports its signalType.',
+  ),
+  signalEvidence: signalLabelFields.signalEvidence.optional(),
   candidates: z
     .array(SignalCandidate)
     .optional()
     .describe('On a miss, the "did you mean" startups GET /api/signal offers; absent when nothing is close.'),
 });
+
+/** The labels of a list of startups (beside the Startup objects, never inside them), in the same order. */
+const Labels = z
+  .array(SignalLabel)
+  .describe("Each startup's signal strength and evidence, one entry per startup in the same order as `startups`.");
+
+function labelOf(s: SnapshotStartup): SignalLabel {
+  return { name: s.startup.name, signalType: s.startup.signalType, ...signalLabel(s.startup.signalType, s.metrics) };
+}
 
 const SummaryResult = z.object({
   meta: Meta,
@@ -145,27 +166,36 @@ export const agentTools = [
     name: 'get_trending_startups',
     title: 'Trending startups',
     description:
-      'The top 20 startups across all sectors for the current weekly period, ranked by composite engineering-acceleration signal, each with its commit velocity, contributor growth, new repositories and signal type.',
+      'The top 20 startups across all sectors for the current weekly period, ranked by composite engineering-acceleration signal, each with its commit velocity, contributor growth, new repositories and signal type; beside them, the strength of and evidence for each signal type (labels).',
     inputSchema: z.object({}).strict(),
-    outputSchema: z.object({ period: Period, startups: z.array(Startup).max(20) }),
+    outputSchema: z.object({ period: Period, startups: z.array(Startup).max(20), labels: Labels.max(20) }),
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The `trending` array of the response.' },
     paid: false,
     handler: (_args, { ctx }) => {
       const snapshot = ctx.holder.published();
-      return { period: snapshot.meta.period, startups: snapshot.trending.map((s) => s.startup) };
+      return {
+        period: snapshot.meta.period,
+        startups: snapshot.trending.map((s) => s.startup),
+        labels: snapshot.trending.map(labelOf),
+      };
     },
   }),
   tool({
     name: 'search_startups_by_sector',
     title: 'Startups in a sector',
-    description: 'The ranked startups of one of the 15 sectors for the current period.',
+    description:
+      'The ranked startups of one of the 15 sectors for the current period; beside them, the strength of and evidence for each signal type (labels).',
     inputSchema: z.object({ sector: z.enum(SECTOR_SLUGS).describe('Sector slug, one of the 15.') }).strict(),
-    outputSchema: outputOf(Sector),
+    outputSchema: outputOf(Sector).extend({ labels: Labels }),
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The entry of `sectors` whose slug is `sector`.' },
     paid: false,
-    handler: ({ sector }, { ctx }) => ctx.holder.published().sectors.find((s) => s.slug === sector)!,
+    handler: ({ sector }, { ctx }) => {
+      const snapshot = ctx.holder.published();
+      const labels = (snapshot.bySector.get(sector) ?? []).map(labelOf);
+      return { ...snapshot.sectors.find((s) => s.slug === sector)!, labels };
+    },
   }),
   tool({
     name: 'get_startup_signal',
@@ -180,7 +210,10 @@ export const agentTools = [
     // The one lookup of GET /api/signal: the same match, the same candidates.
     handler: ({ name }, { ctx }) => {
       const { resolution, header } = resolveStartup(ctx.holder.published(), name);
-      if (resolution.status === 'match') return { found: true, nameMatch: header, startup: resolution.item.startup };
+      if (resolution.status === 'match') {
+        const { startup, metrics } = resolution.item;
+        return { found: true, nameMatch: header, startup, ...signalLabel(startup.signalType, metrics) };
+      }
       const candidates = startupCandidates(resolution);
       return { found: false, nameMatch: header, ...(candidates.length ? { candidates } : {}) };
     },

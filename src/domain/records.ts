@@ -1,4 +1,4 @@
-import type { SectorSlug, SignalType, Stage } from '../schemas/enums.js';
+import type { SectorSlug, SignalStrength, SignalType, Stage } from '../schemas/enums.js';
 import type { Startup } from '../schemas/signals.js';
 
 /** One tracked organisation as the watchlist (or the demo generator) describes it. */
@@ -123,7 +123,7 @@ export interface Acceleration {
 }
 
 /** How strongly the evidence supports the assigned type. */
-export type SignalStrength = 'strong' | 'weak' | 'none';
+export type { SignalStrength };
 
 /**
  * Why a record got its type: stored with the record's metrics as `signalEvidence`, for Deep Signal and the
@@ -169,11 +169,14 @@ export interface RankedStartup {
   sector: SectorSlug;
   startup: Startup;
   scores: Scores;
-  /** Above the minimum-activity floor, and so eligible for trending. */
+  /**
+   * Ranked across sectors, and so eligible for trending: above the minimum-activity floor and with evidence for its
+   * signal type (RANKED_STRENGTHS).
+   */
   eligible: boolean;
-  /** Position across all sectors among eligible startups; null below the floor. */
+  /** Position across all sectors among eligible startups; null below the floor or without evidence for its type. */
   rankOverall: number | null;
-  /** Position within the sector (eligible first, then the rest, by the same order). */
+  /** Position within the sector (above the activity floor first, then the rest, by the same order). */
   rankInSector: number;
   metrics: OrgMetrics;
   acceleration: Acceleration;

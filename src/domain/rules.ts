@@ -15,6 +15,13 @@ export const CONTRIBUTOR_CHANGE_FLOOR = 3;
 export const MIN_COMMITS_FOR_RANKING = 20;
 export const MIN_CONTRIBUTORS_FOR_RANKING = 2;
 export const TRENDING_SIZE = 20;
+/**
+ * Evidence needed to be ranked across sectors (trending), beside the activity floor: the strength of the evidence for
+ * the startup's signal type must be one of these. A type given without any evidence (strength none: the tie order
+ * of rule evidence-v2, or the fallback type of rule activity-v1) is never ranked across sectors, so never trends;
+ * the startup keeps its place in its sector's list.
+ */
+export const RANKED_STRENGTHS = ['strong', 'weak'] as const;
 
 /**
  * Classification (rule `evidence-v2`). Each signal type has its own evidence and a score: the evidence as a fraction

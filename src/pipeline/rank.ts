@@ -7,6 +7,7 @@ import {
   TRENDING_SIZE,
 } from '../domain/rules.js';
 import type { RankedPeriod, RankedStartup, ScoredOrg, Scores } from '../domain/records.js';
+import { hasRankableEvidence, signalLabel } from '../domain/signal-label.js';
 
 /**
  * Percentile rank (0–100) of each value within `values`, ties sharing the mid-point:
@@ -28,6 +29,16 @@ export function isAboveActivityFloor(org: ScoredOrg): boolean {
     org.metrics.commitsCurrent >= MIN_COMMITS_FOR_RANKING &&
     org.metrics.contributorsCurrent >= MIN_CONTRIBUTORS_FOR_RANKING
   );
+}
+
+/**
+ * The rank-stage evidence rule (RANKED_STRENGTHS): a startup whose signal type has no evidence behind it is not
+ * ranked across sectors, so the trending list never holds a type given by the tie order alone. The strength is read
+ * as every published record carries it (signalLabel).
+ */
+export function hasEvidenceForItsType(org: ScoredOrg): boolean {
+  const stored = { ...org.metrics, ...org.acceleration, signalEvidence: org.classification.evidence };
+  return hasRankableEvidence(signalLabel(org.classification.signalType, stored));
 }
 
 function toStartup(org: ScoredOrg): Startup {
@@ -64,12 +75,12 @@ export function websiteFromBlog(blog: string | null): string | undefined {
   }
 }
 
-type Candidate = { org: ScoredOrg; scores: Scores; eligible: boolean };
+type Candidate = { org: ScoredOrg; scores: Scores; aboveFloor: boolean; eligible: boolean };
 
-/** Eligible first, then composite score, commits, commit change, and login for a total, stable order. */
+/** Above the activity floor first, then composite score, commits, commit change, and login for a total, stable order. */
 function byRanking(a: Candidate, b: Candidate): number {
   return (
-    Number(b.eligible) - Number(a.eligible) ||
+    Number(b.aboveFloor) - Number(a.aboveFloor) ||
     b.scores.composite - a.scores.composite ||
     b.org.metrics.commitsCurrent - a.org.metrics.commitsCurrent ||
     b.org.acceleration.commitChangePct - a.org.acceleration.commitChangePct ||
@@ -79,7 +90,8 @@ function byRanking(a: Candidate, b: Candidate): number {
 
 /**
  * Stage 6, rank: percentile scores within the period, a composite of them, and one ordering used both across
- * sectors (trending: the top 20 above the activity floor) and inside each sector.
+ * sectors and inside each sector. Across sectors (trending: the top 20) only startups above the activity floor with
+ * evidence for their signal type are ranked; each sector lists all its startups, those above the floor first.
  */
 export function rank(orgs: readonly ScoredOrg[]): RankedPeriod {
   const velocity = percentileRanks(orgs.map((o) => o.metrics.commitsCurrent));
@@ -92,13 +104,14 @@ export function rank(orgs: readonly ScoredOrg[]): RankedPeriod {
         COMPOSITE_WEIGHTS.velocity * s.velocity +
         COMPOSITE_WEIGHTS.novelty * s.novelty,
     );
-    return { org, scores: { ...s, composite }, eligible: isAboveActivityFloor(org) };
+    const aboveFloor = isAboveActivityFloor(org);
+    return { org, scores: { ...s, composite }, aboveFloor, eligible: aboveFloor && hasEvidenceForItsType(org) };
   });
   candidates.sort(byRanking);
 
   const sectorPosition = new Map<SectorSlug, number>();
   let overall = 0;
-  const startups: RankedStartup[] = candidates.map(({ org, scores, eligible }) => {
+  const ordered: RankedStartup[] = candidates.map(({ org, scores, eligible }) => {
     const inSector = (sectorPosition.get(org.entry.sector) ?? 0) + 1;
     sectorPosition.set(org.entry.sector, inSector);
     return {
@@ -115,8 +128,10 @@ export function rank(orgs: readonly ScoredOrg[]): RankedPeriod {
     };
   });
 
+  // Overall order: the ranked startups by rank, then the rest (each sector's list keeps the order above).
+  const startups = [...ordered.filter((s) => s.eligible), ...ordered.filter((s) => !s.eligible)];
   const bySector = new Map<SectorSlug, RankedStartup[]>();
-  for (const s of startups) {
+  for (const s of ordered) {
     const list = bySector.get(s.sector) ?? [];
     list.push(s);
     bySector.set(s.sector, list);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { SectorSlug, SignalType, Stage } from './enums.js';
-import { SignalCandidate, SignedPercent } from './signals.js';
+import { SectorSlug, SignalStrength, SignalType, Stage } from './enums.js';
+import { SignalCandidate, SignedPercent, signalLabelFields } from './signals.js';
 
 /**
  * The paid Deep Signal payload. The interface names found, name, sector, stage, geography, signalType, scores and
@@ -39,6 +39,7 @@ export const DeepSignalComparable = z
     githubUrl: z.url(),
     stage: Stage,
     signalType: SignalType,
+    ...signalLabelFields,
     rankInSector: z.int().min(1),
     scores: DeepSignalScores,
     similarity: z
@@ -64,6 +65,7 @@ export const DeepSignalHistoryEntry = z
     contributorGrowth: SignedPercent,
     newRepos: z.int().min(0),
     signalType: SignalType,
+    ...signalLabelFields,
   })
   .meta({ id: 'DeepSignalHistoryEntry', description: 'The startup in one stored period.' });
 
@@ -75,6 +77,7 @@ export const DeepSignal = z
     stage: Stage,
     geography: z.string(),
     signalType: SignalType,
+    ...signalLabelFields,
     scores: DeepSignalScores,
     rank: DeepSignalRank,
     thesis: z
@@ -83,13 +86,8 @@ export const DeepSignal = z
     evidence: z
       .object({
         rule: z.string().describe('The classification rule the type was assigned by (older weeks keep their rule).'),
-        strength: z
-          .enum(['strong', 'weak', 'none'])
-          .nullable()
-          .describe(
-            'strong: the winning type meets its rule; weak: some evidence below the threshold; none: no type had evidence (tie order); null under an older rule.',
-          ),
-        summary: z.string().nullable().describe('The evidence behind signalType, in one sentence.'),
+        strength: SignalStrength.describe('The same as signalStrength.'),
+        summary: z.string().describe('The evidence behind signalType, in one sentence: the same as signalEvidence.'),
       })
       .describe('Why the startup has its signalType: the evidence the pipeline measured (see the methodology).'),
     comparables: z

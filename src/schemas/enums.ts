@@ -34,6 +34,15 @@ export const SIGNAL_TYPES = [
 export const SignalType = z.enum(SIGNAL_TYPES).meta({ id: 'SignalType' });
 export type SignalType = z.infer<typeof SignalType>;
 
+/** How strongly the evidence measured for a period supports the signal type it was given. */
+export const SIGNAL_STRENGTHS = ['strong', 'weak', 'none'] as const;
+export const SignalStrength = z.enum(SIGNAL_STRENGTHS).meta({
+  id: 'SignalStrength',
+  description:
+    'How strongly the measured evidence supports signalType: strong, the type meets its rule; weak, some evidence below the threshold; none, no evidence for any type, so the type was given by the tie order (or, in weeks of the older rule activity-v1, as the type left when no other rule held). See the methodology.',
+});
+export type SignalStrength = z.infer<typeof SignalStrength>;
+
 /** GitHub's username rule, length included: 1–39 characters, alphanumeric or single interior hyphens. */
 export const GITHUB_USERNAME_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 

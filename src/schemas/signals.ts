@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SectorSlug, SignalType, Stage } from './enums.js';
+import { SectorSlug, SignalStrength, SignalType, Stage } from './enums.js';
 
 /** Signed percent text: `+42%`, `-7%`, `+0%`. */
 export const SignedPercent = z
@@ -92,6 +92,31 @@ export const SignalMiss = z
   })
   .meta({ id: 'SignalMiss', description: 'No tracked startup matches the query (not an error).' });
 
+/**
+ * The evidence behind a record's signalType. Beyond the interface contract, so never inside a Startup object: records
+ * that carry a signal type carry these beside it (dataset lines, CSV rows, Deep Signal, the agent tools' results).
+ */
+export const signalLabelFields = {
+  signalStrength: SignalStrength,
+  signalEvidence: z
+    .string()
+    .describe(
+      'The evidence behind signalType in one line: the type, its strength and what was measured for it; for strength none, that there was no evidence.',
+    ),
+};
+
+export const SignalLabel = z
+  .object({
+    name: z.string().describe('Display name of the startup (the Startup object beside it).'),
+    signalType: SignalType,
+    ...signalLabelFields,
+  })
+  .meta({
+    id: 'SignalLabel',
+    description: "A startup's signal type with its strength and evidence (beside its Startup object, never inside it).",
+  });
+export type SignalLabel = z.infer<typeof SignalLabel>;
+
 /** One line of /api/dataset.jsonl: a startup in one period. */
 export const DatasetRecord = z
   .object({
@@ -99,7 +124,13 @@ export const DatasetRecord = z
     periodName: z.string(),
     org: z.string().describe('GitHub organisation login.'),
     sector: SectorSlug,
-    rank: z.int().min(1).nullable().describe('Rank across all sectors; null below the minimum-activity floor.'),
+    rank: z
+      .int()
+      .min(1)
+      .nullable()
+      .describe(
+        'Rank across all sectors; null below the minimum-activity floor or without evidence for its signal type (signalStrength none).',
+      ),
     sectorRank: z.int().min(1).describe('Position within the sector ranking.'),
     compositeScore: z.int().min(0).max(100),
     synthetic: z
@@ -108,6 +139,7 @@ export const DatasetRecord = z
         'True for the synthetic demo dataset: a fictional startup with generated activity, not a real company.',
       ),
     ...Startup.shape,
+    ...signalLabelFields,
   })
   .meta({ id: 'DatasetRecord', description: 'One startup in one period (one line of the JSONL dataset).' });
 export type DatasetRecord = z.infer<typeof DatasetRecord>;

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { signalLabel } from '../domain/signal-label.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import type { Startup } from '../schemas/signals.js';
 
@@ -34,18 +35,23 @@ export const CSV_COLUMNS = [
   'websiteUrl',
   'linkedinUrl',
   'synthetic',
+  'signalStrength',
+  'signalEvidence',
 ] as const;
 
 interface CsvStartup {
   login: string;
   startup: Startup;
   rankInSector: number;
+  /** The metrics stored with the record: its signal strength and evidence are read from them. */
+  metrics: Readonly<Record<string, unknown>>;
 }
 
 /**
- * RFC 4180: CRLF line ends, fields with `,` `"` CR or LF quoted, quotes doubled; one row per startup. The last column,
- * `synthetic`, is `true` on every row of the synthetic demo dataset (fictional startups), so a row copied out of the
- * file still says it.
+ * RFC 4180: CRLF line ends, fields with `,` `"` CR or LF quoted, quotes doubled; one row per startup. The column
+ * `synthetic` is `true` on every row of the synthetic demo dataset (fictional startups), so a row copied out of the
+ * file still says it. The last two, `signalStrength` (strong, weak, none) and `signalEvidence` (one line), say how
+ * much evidence stands behind `signalType`; they were added after `synthetic`, so earlier columns keep their places.
  */
 export function renderSignalsCsv(
   periodSlug: string,
@@ -57,6 +63,7 @@ export function renderSignalsCsv(
   for (const [sector, list] of bySector) {
     for (const s of list) {
       const st = s.startup;
+      const label = signalLabel(st.signalType, s.metrics);
       rows.push(
         [
           periodSlug,
@@ -77,6 +84,8 @@ export function renderSignalsCsv(
           st.websiteUrl,
           st.linkedinUrl,
           String(synthetic),
+          label.signalStrength,
+          label.signalEvidence,
         ].map(neutraliseCell),
       );
     }

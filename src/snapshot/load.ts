@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { SectorSlug } from '../schemas/enums.js';
 import { isSyntheticDataset } from '../domain/datasets.js';
+import { signalLabel } from '../domain/signal-label.js';
 import { canonicalStartup, type DatasetRecord } from '../schemas/signals.js';
 import { loadStartupHistory, loadTrendingHistory } from '../store/history.js';
 import { iterateAllPeriodStartups, listPeriods, periodStartups } from '../store/periods.js';
@@ -58,17 +59,21 @@ export function storeSource(db: Kysely<Database>): PeriodSource {
     periodRows: (slug) => periodStartups(db, slug),
     async *datasetPages(slugs) {
       for await (const { period, rows } of iterateAllPeriodStartups(db, 1000, slugs))
-        yield rows.map((row): DatasetRecord => ({
-          period: period.slug,
-          periodName: period.name,
-          org: row.org_login,
-          sector: row.sector as SectorSlug,
-          rank: row.rank_overall,
-          sectorRank: row.rank_in_sector,
-          compositeScore: row.score_composite,
-          synthetic: isSyntheticDataset(period.dataset),
-          ...canonicalStartup(row.startup),
-        }));
+        yield rows.map((row): DatasetRecord => {
+          const startup = canonicalStartup(row.startup);
+          return {
+            period: period.slug,
+            periodName: period.name,
+            org: row.org_login,
+            sector: row.sector as SectorSlug,
+            rank: row.rank_overall,
+            sectorRank: row.rank_in_sector,
+            compositeScore: row.score_composite,
+            synthetic: isSyntheticDataset(period.dataset),
+            ...startup,
+            ...signalLabel(startup.signalType, row.metrics as Record<string, unknown>),
+          };
+        });
     },
   };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isSyntheticDataset } from '../domain/datasets.js';
+import { signalLabel } from '../domain/signal-label.js';
 import { DATA_LICENSE } from '../domain/license.js';
 import { NameMatcher } from '../domain/matcher.js';
 import { sectors } from '../domain/sectors.js';
@@ -217,6 +218,7 @@ export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
             rank: s.rankOverall!,
             sector: s.sector,
             startup: s.startup,
+            label: signalLabel(s.startup.signalType, s.metrics),
           })),
       ),
     startupHistory: async (login) =>
@@ -231,6 +233,7 @@ export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
             rankInSector: s.rankInSector,
             compositeScore: s.scores.composite,
             startup: s.startup,
+            label: signalLabel(s.startup.signalType, s.metrics),
           })),
       ),
     series: async () => {
@@ -269,6 +272,7 @@ export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
           compositeScore: s.scores.composite,
           synthetic: isSyntheticDataset(info.dataset),
           ...s.startup,
+          ...signalLabel(s.startup.signalType, s.metrics),
         }));
       }
     },

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { TRENDING_SIZE } from '../domain/rules.js';
+import { signalLabel, type SignalLabel } from '../domain/signal-label.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import { canonicalStartup, type Startup } from '../schemas/signals.js';
 import type { Database } from './schema.js';
@@ -11,6 +12,8 @@ export interface TrendingRow {
   rank: number;
   sector: SectorSlug;
   startup: Startup;
+  /** The strength of and evidence for its signal type, read from the metrics stored with it. */
+  label: SignalLabel;
 }
 
 /** Every period's trending list (rank ≤ maxRank), oldest period first, each in rank order. */
@@ -24,6 +27,7 @@ export async function loadTrendingHistory(db: Kysely<Database>, maxRank = TRENDI
       'period_startups.rank_overall',
       'period_startups.sector',
       'period_startups.startup',
+      'period_startups.metrics',
     ])
     .where('period_startups.rank_overall', 'is not', null)
     .where('period_startups.rank_overall', '<=', maxRank)
@@ -31,13 +35,17 @@ export async function loadTrendingHistory(db: Kysely<Database>, maxRank = TRENDI
     .orderBy('periods.iso_week')
     .orderBy('period_startups.rank_overall')
     .execute();
-  return rows.map((r) => ({
-    period: r.period_slug,
-    login: r.org_login,
-    rank: r.rank_overall!,
-    sector: r.sector as SectorSlug,
-    startup: canonicalStartup(r.startup),
-  }));
+  return rows.map((r) => {
+    const startup = canonicalStartup(r.startup);
+    return {
+      period: r.period_slug,
+      login: r.org_login,
+      rank: r.rank_overall!,
+      sector: r.sector as SectorSlug,
+      startup,
+      label: signalLabel(startup.signalType, r.metrics as Record<string, unknown>),
+    };
+  });
 }
 
 /** One startup in one stored period (what the paid Deep Signal's `history` is built from). */
@@ -49,6 +57,8 @@ export interface StartupPeriodRow {
   rankInSector: number;
   compositeScore: number;
   startup: Startup;
+  /** The strength of and evidence for its signal type that period, read from the metrics stored with it. */
+  label: SignalLabel;
 }
 
 /** Every stored period one organisation appears in, oldest first. */
@@ -64,18 +74,23 @@ export async function loadStartupHistory(db: Kysely<Database>, login: string): P
       'period_startups.rank_in_sector',
       'period_startups.score_composite',
       'period_startups.startup',
+      'period_startups.metrics',
     ])
     .where('period_startups.org_login', '=', login)
     .orderBy('periods.iso_year')
     .orderBy('periods.iso_week')
     .execute();
-  return rows.map((r) => ({
-    period: r.period_slug,
-    periodName: r.name,
-    sector: r.sector as SectorSlug,
-    rankOverall: r.rank_overall,
-    rankInSector: r.rank_in_sector,
-    compositeScore: r.score_composite,
-    startup: canonicalStartup(r.startup),
-  }));
+  return rows.map((r) => {
+    const startup = canonicalStartup(r.startup);
+    return {
+      period: r.period_slug,
+      periodName: r.name,
+      sector: r.sector as SectorSlug,
+      rankOverall: r.rank_overall,
+      rankInSector: r.rank_in_sector,
+      compositeScore: r.score_composite,
+      startup,
+      label: signalLabel(startup.signalType, r.metrics as Record<string, unknown>),
+    };
+  });
 }

@@ -3,8 +3,33 @@ import { describe, test } from 'node:test';
 import { accelerate } from '../../src/pipeline/accelerate.js';
 import { classify } from '../../src/pipeline/classify.js';
 import { percentileRanks, rank, websiteFromBlog } from '../../src/pipeline/rank.js';
-import type { OrgMetrics, ScoredOrg } from '../../src/domain/records.js';
+import type { EvidenceMetrics, OrgMetrics, ScoredOrg } from '../../src/domain/records.js';
 import type { SectorSlug } from '../../src/schemas/enums.js';
+
+/** Evidence that supports a weak Deploy frequency spike: 2 deploy days against none. */
+function someEvidence(over: Partial<EvidenceMetrics> = {}): EvidenceMetrics {
+  return {
+    deployDaysCurrent: 2,
+    deployDaysPrior: 0,
+    releasesCurrent: 2,
+    tagsCurrent: 0,
+    deploymentsCurrent: 0,
+    deployIncompleteRepos: [],
+    newContributors: 0,
+    departedContributors: 0,
+    newInfraRepos: [],
+    infraCommitsCurrent: 0,
+    infraCommitsPrior: 0,
+    languageShiftPct: 0,
+    ecosystemShiftPct: 0,
+    risingLanguage: null,
+    risingEcosystem: null,
+    ...over,
+  };
+}
+
+/** Evidence for no type at all. */
+const noEvidence = () => someEvidence({ deployDaysCurrent: 0, releasesCurrent: 0 });
 
 function org(login: string, sector: SectorSlug, over: Partial<OrgMetrics>): ScoredOrg {
   const metrics: OrgMetrics = {
@@ -16,6 +41,7 @@ function org(login: string, sector: SectorSlug, over: Partial<OrgMetrics>): Scor
     newRepos30d: 0,
     newLanguages: [],
     geography: 'Unknown',
+    evidence: someEvidence(),
     ...over,
   };
   const entry = { login, displayName: login.toUpperCase(), sector };
@@ -47,6 +73,50 @@ describe('rank stage', () => {
       ranked.trending.map((s) => s.login),
       ['busy'],
     );
+  });
+
+  test('a startup without evidence for its type is not ranked across sectors', () => {
+    const ranked = rank([
+      org('busy', 'robotics', { commitsCurrent: 400, evidence: noEvidence() }),
+      org('steady', 'robotics', { commitsCurrent: 100 }),
+    ]);
+    const busy = ranked.startups.find((s) => s.login === 'busy')!;
+    assert.equal(busy.signalEvidence.strength, 'none');
+    assert.equal(busy.eligible, false);
+    assert.equal(busy.rankOverall, null);
+    assert.deepEqual(
+      ranked.trending.map((s) => [s.login, s.rankOverall]),
+      [['steady', 1]],
+    );
+  });
+
+  test('a startup without evidence keeps its place in its sector', () => {
+    const ranked = rank([
+      org('busy', 'robotics', { commitsCurrent: 400, evidence: noEvidence() }),
+      org('steady', 'robotics', { commitsCurrent: 100 }),
+      org('quiet', 'robotics', { commitsCurrent: 5 }),
+    ]);
+    assert.deepEqual(
+      ranked.bySector.get('robotics')!.map((s) => [s.login, s.rankInSector]),
+      [
+        ['busy', 1],
+        ['steady', 2],
+        ['quiet', 3],
+      ],
+    );
+    assert.deepEqual(
+      ranked.startups.map((s) => s.login),
+      ['steady', 'busy', 'quiet'],
+      'overall order: the ranked startups first',
+    );
+  });
+
+  test('the fallback type of the older rule is not ranked across sectors', () => {
+    // No evidence collected (rule activity-v1): nothing held, so Deploy frequency spike, with nothing measured.
+    const ranked = rank([org('old', 'gaming', { commitsCurrent: 300, evidence: undefined })]);
+    assert.equal(ranked.startups[0]!.startup.signalType, 'Deploy frequency spike');
+    assert.equal(ranked.startups[0]!.rankOverall, null);
+    assert.deepEqual(ranked.trending, []);
   });
 
   test('trending holds at most 20 startups, ordered by composite score', () => {

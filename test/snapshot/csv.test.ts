@@ -37,7 +37,14 @@ describe('signals CSV', () => {
       new Map([
         [
           'robotics',
-          [{ login: 'acme', rankInSector: 1, startup: startup({ name: 'A, "B"', description: 'line1\nline2\rx' }) }],
+          [
+            {
+              login: 'acme',
+              rankInSector: 1,
+              startup: startup({ name: 'A, "B"', description: 'line1\nline2\rx' }),
+              metrics: {},
+            },
+          ],
         ],
       ]),
       new Map([['acme', 3]]),
@@ -48,25 +55,59 @@ describe('signals CSV', () => {
     assert.ok(csv.includes('"A, ""B"""'));
     assert.ok(csv.includes('"line1\nline2\rx"'));
     assert.ok(lines[1]!.startsWith('2026-w47,robotics,1,3,'));
-    assert.ok(lines[1]!.endsWith(',false'), 'real data is not labelled synthetic');
+    assert.ok(lines[1]!.includes(',false,none,'), 'real data is not labelled synthetic');
   });
 
-  test('rows of the synthetic demo dataset end with synthetic = true', () => {
+  test('rows of the synthetic demo dataset say synthetic = true', () => {
     const csv = renderSignalsCsv(
       '2026-w47',
-      new Map([['robotics', [{ login: 'x', rankInSector: 1, startup: startup({}) }]]]),
+      new Map([['robotics', [{ login: 'x', rankInSector: 1, startup: startup({}), metrics: {} }]]]),
       new Map(),
       true,
     );
     const [header, row] = csv.split('\r\n');
-    assert.ok(header!.endsWith(',linkedinUrl,synthetic'));
-    assert.ok(row!.endsWith(',true'));
+    assert.ok(header!.endsWith(',linkedinUrl,synthetic,signalStrength,signalEvidence'));
+    assert.ok(row!.includes(',true,none,'));
+  });
+
+  test('every row ends with its signal strength and evidence', () => {
+    const evidence = (strength: string, summary: string) => ({
+      signalEvidence: { rule: 'evidence-v2', strength, summary },
+    });
+    const csv = renderSignalsCsv(
+      '2026-w47',
+      new Map([
+        [
+          'robotics',
+          [
+            {
+              login: 'a',
+              rankInSector: 1,
+              startup: startup({}),
+              metrics: evidence('strong', 'Deploy frequency spike (strong evidence): 5 deploy days, 2 releases'),
+            },
+            {
+              login: 'b',
+              rankInSector: 2,
+              startup: startup({ signalType: 'Framework migration' }),
+              metrics: evidence('none', 'Framework migration: no evidence for any signal type this period'),
+            },
+          ],
+        ],
+      ]),
+      new Map([['a', 1]]),
+    );
+    const [, a, b] = csv.split('\r\n');
+    assert.ok(a!.endsWith(',false,strong,"Deploy frequency spike (strong evidence): 5 deploy days, 2 releases"'), a);
+    assert.ok(b!.endsWith(',false,none,Framework migration: no evidence for any signal type this period'), b);
   });
 
   test('a hostile name is neutralised inside the CSV', () => {
     const csv = renderSignalsCsv(
       '2026-w47',
-      new Map([['robotics', [{ login: 'x', rankInSector: 1, startup: startup({ name: '=cmd|"/c calc"!A1' }) }]]]),
+      new Map([
+        ['robotics', [{ login: 'x', rankInSector: 1, startup: startup({ name: '=cmd|"/c calc"!A1' }), metrics: {} }]],
+      ]),
       new Map(),
     );
     assert.ok(csv.includes(`"'=cmd|""/c calc""!A1"`));

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { datasetLines, startupHistory, startupSeries, trendingHistory } from '../../src/snapshot/history.js';
 import { TRENDING_SIZE } from '../../src/domain/rules.js';
+import { signalLabel } from '../../src/domain/signal-label.js';
+import { DatasetRecord } from '../../src/schemas/signals.js';
 import { demoSnapshot } from '../core/fixtures.js';
 
 /** A snapshot built in memory has no store behind it: its history is its own period. */
@@ -43,6 +45,45 @@ describe('the history of a period built in memory', () => {
     const record = JSON.parse(lines[0]!);
     assert.equal(record.period, snapshot.period.slug);
     assert.equal(record.synthetic, true);
+  });
+
+  test('every dataset record carries its signal strength and evidence', async () => {
+    let text = '';
+    for await (const chunk of datasetLines(snapshot)) text += chunk;
+    const records = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => DatasetRecord.parse(JSON.parse(l)));
+    for (const record of records) {
+      const s = snapshot.byLogin.get(record.org.toLowerCase())!;
+      assert.deepEqual(
+        { signalStrength: record.signalStrength, signalEvidence: record.signalEvidence },
+        signalLabel(s.startup.signalType, s.metrics),
+      );
+      assert.ok(record.signalEvidence.startsWith(record.signalType), record.signalEvidence);
+    }
+  });
+
+  test('a dataset record without evidence says so', async () => {
+    let text = '';
+    for await (const chunk of datasetLines(snapshot)) text += chunk;
+    const none = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as DatasetRecord)
+      .filter((r) => r.signalStrength === 'none');
+    assert.ok(none.length > 0, 'the demo week has startups without evidence');
+    for (const r of none) {
+      assert.match(r.signalEvidence, /no evidence/);
+      assert.equal(r.rank, null, 'not ranked across sectors');
+    }
+  });
+
+  test('trending history rows carry the label of their type', async () => {
+    for (const row of await trendingHistory(snapshot)) {
+      assert.notEqual(row.label.signalStrength, 'none');
+      assert.ok(row.label.signalEvidence.startsWith(row.startup.signalType));
+    }
   });
 
   test('each read is made once per snapshot', async () => {

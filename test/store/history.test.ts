@@ -4,7 +4,9 @@ import { parsePeriodSlug } from '../../src/domain/periods.js';
 import { generateDemoDataset } from '../../src/pipeline/demo/generate.js';
 import { loadSnapshot } from '../../src/snapshot/load.js';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.js';
-import { startupHistory } from '../../src/snapshot/history.js';
+import { signalLabel } from '../../src/domain/signal-label.js';
+import { DatasetRecord } from '../../src/schemas/signals.js';
+import { datasetLines, startupHistory } from '../../src/snapshot/history.js';
 import { loadStartupHistory } from '../../src/store/history.js';
 import { publishPeriod } from '../../src/store/periods.js';
 import { createTestStorage, type TestStorage } from '../helpers/database.js';
@@ -60,6 +62,36 @@ for (const mode of modes) {
         assert.equal(row.compositeScore, published.scores.composite);
         assert.deepEqual(row.startup, published.startup);
       });
+    });
+
+    test("each stored period of a startup carries that week's signal strength and evidence", async () => {
+      const rows = await loadStartupHistory(store.db, login);
+      rows.forEach((row, i) => {
+        const published = dataset.periods[i]!.ranked.startups.find((s) => s.login === login)!;
+        assert.deepEqual(row.label, {
+          signalStrength: published.signalEvidence.strength,
+          signalEvidence: published.signalEvidence.summary,
+        });
+      });
+    });
+
+    test('every dataset record read from the store carries its signal strength and evidence', async () => {
+      const snapshot = (await loadSnapshot(store.db, 'https://signals.test'))!;
+      let lines = 0;
+      for await (const chunk of datasetLines(snapshot)) {
+        for (const line of chunk.trimEnd().split('\n')) {
+          const record = DatasetRecord.parse(JSON.parse(line));
+          const published = dataset.periods
+            .find((p) => p.period.slug === record.period)!
+            .ranked.startups.find((s) => s.login === record.org)!;
+          assert.deepEqual(
+            { signalStrength: record.signalStrength, signalEvidence: record.signalEvidence },
+            signalLabel(published.startup.signalType, { signalEvidence: published.signalEvidence }),
+          );
+          lines++;
+        }
+      }
+      assert.equal(lines, 3 * dataset.entries.length);
     });
 
     test('an unknown login has no history', async () => {

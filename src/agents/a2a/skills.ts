@@ -92,10 +92,12 @@ export function chooseSkillFromText(text: string): SkillChoice {
 
 /** A short plain-English answer to go with the structured data. */
 export function describeResult(skillId: string, result: Record<string, unknown>): string {
+  const labels = (result['labels'] ?? []) as { signalStrength?: string }[];
+  const strength = (i: number) => (labels[i]?.signalStrength ? `, ${labels[i].signalStrength} evidence` : '');
   const list = (startups: Startup[]) =>
     startups
       .slice(0, 5)
-      .map((s, i) => `${i + 1}. ${s.name} (${s.signalType}, commits ${s.commitVelocityChange})`)
+      .map((s, i) => `${i + 1}. ${s.name} (${s.signalType}${strength(i)}, commits ${s.commitVelocityChange})`)
       .join('; ');
   switch (skillId) {
     case 'trending': {
@@ -107,10 +109,10 @@ export function describeResult(skillId: string, result: Record<string, unknown>)
       return `${r.name}: ${r.startupCount} tracked startups. Leaders: ${list(r.startups) || 'none yet'}.`;
     }
     case 'startup-signal': {
-      const r = result as { found: boolean; startup?: Startup };
+      const r = result as { found: boolean; startup?: Startup; signalEvidence?: string };
       if (!r.found || !r.startup) return 'No tracked startup matches that name.';
       const s = r.startup;
-      return `${s.name}: ${s.commitVelocity14d} commits in 14 days (${s.commitVelocityChange}), ${s.contributors} contributors (${s.contributorGrowth}), ${s.newRepos} new repositories; signal: ${s.signalType}.`;
+      return `${s.name}: ${s.commitVelocity14d} commits in 14 days (${s.commitVelocityChange}), ${s.contributors} contributors (${s.contributorGrowth}), ${s.newRepos} new repositories; signal: ${r.signalEvidence ?? s.signalType}.`;
     }
     case 'summary': {
       const r = result as {

@@ -1,3 +1,4 @@
+import { signalLabel, type SignalLabel } from '../../domain/signal-label.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import { sectorOf, sectorStandings, type SectorScores } from './scores.js';
 
@@ -12,7 +13,7 @@ export const COMPARABLES = 3;
 export const SIGNAL_TYPE_PENALTY = 15;
 const MAX_DISTANCE = Math.sqrt(3) * 100;
 
-export interface Comparable {
+export interface Comparable extends SignalLabel {
   name: string;
   githubUrl: string;
   stage: SnapshotStartup['startup']['stage'];
@@ -65,6 +66,7 @@ export function comparablesOf(snapshot: Snapshot, target: SnapshotStartup): Comp
       githubUrl: peer.startup.githubUrl,
       stage: peer.startup.stage,
       signalType: peer.startup.signalType,
+      ...signalLabel(peer.startup.signalType, peer.metrics),
       rankInSector: peer.rankInSector,
       scores: ps,
       similarity: Math.max(0, Math.round(100 * (1 - d / MAX_DISTANCE))),

@@ -1,4 +1,5 @@
 import type { SignalEvidence } from '../../domain/records.js';
+import { signalLabel } from '../../domain/signal-label.js';
 import type { DeepSignal, DeepSignalMiss } from '../../schemas/deep-signal.js';
 import { startupHistory } from '../../snapshot/history.js';
 import { startupCandidates } from '../signals/resolve.js';
@@ -23,10 +24,15 @@ export type DeepSignalResult =
 
 export const DEEP_SIGNAL_MISS: DeepSignalMiss = Object.freeze({ found: false, charged: CREDITS_PER_MISS as 0 });
 
-/** The evidence stored with the record by the classify stage (`metrics.signalEvidence`), as the payload shows it. */
+/**
+ * The evidence stored with the record by the classify stage (`metrics.signalEvidence`), as the payload shows it: its
+ * rule, and the record's signal label (strength and one-line summary; for a week of the older rule, read from its
+ * stored numbers).
+ */
 export function evidenceOf(startup: SnapshotStartup): DeepSignal['evidence'] {
   const e = startup.metrics['signalEvidence'] as SignalEvidence | undefined;
-  return { rule: e?.rule ?? 'unknown', strength: e?.strength ?? null, summary: e?.summary ?? null };
+  const label = signalLabel(startup.startup.signalType, startup.metrics);
+  return { rule: e?.rule ?? 'unknown', strength: label.signalStrength, summary: label.signalEvidence };
 }
 
 /** The history entries of the payload: every stored period the startup appears in, oldest first. */
@@ -44,6 +50,7 @@ export function historyEntries(rows: readonly StartupPeriodRow[]): DeepSignal['h
     contributorGrowth: r.startup.contributorGrowth,
     newRepos: r.startup.newRepos,
     signalType: r.startup.signalType,
+    ...r.label,
   }));
 }
 
@@ -60,6 +67,7 @@ export async function deepSignalFor(snapshot: Snapshot, startup: SnapshotStartup
     stage: st.stage,
     geography: st.geography,
     signalType: st.signalType,
+    ...signalLabel(st.signalType, startup.metrics),
     scores: { ...standing.scores },
     rank: {
       inSector: standing.inSector,

@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  HIRING_BURST_MIN_GROWTH_PCT,
-  HIRING_BURST_MIN_NEW_CONTRIBUTORS,
-  INFRA_BUILDOUT_MIN_NEW_REPOS,
-  MIN_COMMITS_FOR_RANKING,
-  MIN_CONTRIBUTORS_FOR_RANKING,
-  TRENDING_SIZE,
-} from '../../domain/rules.js';
+import { signalLabel } from '../../domain/signal-label.js';
+import { MIN_COMMITS_FOR_RANKING, MIN_CONTRIBUTORS_FOR_RANKING, TRENDING_SIZE } from '../../domain/rules.js';
 import type { SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { StartupPeriodRow } from '../../store/history.js';
 import { sectorInfo } from '../../domain/sectors.js';
@@ -96,18 +90,18 @@ function strengths(input: ThesisInput, seed: number): string {
   return parts.join(' ');
 }
 
+/**
+ * What the signal type rests on, from the record's label: the evidence measured for it, or that there was none (so
+ * the sentence never reads a rule into a type that was given for want of evidence).
+ */
 function signalMeaning(s: SnapshotStartup): string {
-  const st = s.startup;
-  switch (st.signalType) {
-    case 'Engineering hiring burst':
-      return `It is classed as an engineering hiring burst: active contributors grew by at least ${HIRING_BURST_MIN_GROWTH_PCT}% and by at least ${HIRING_BURST_MIN_NEW_CONTRIBUTORS} people against the prior window (${plural(st.contributors, 'contributor')} now, ${st.contributorGrowth}).`;
-    case 'Infrastructure buildout':
-      return `It is classed as an infrastructure buildout: ${plural(st.newRepos, 'public repository', 'public repositories')} created in the last 30 days (the rule asks for at least ${INFRA_BUILDOUT_MIN_NEW_REPOS}).`;
-    case 'Framework migration':
-      return 'It is classed as a framework migration: a repository created in the last 30 days uses a language none of its older repositories uses.';
-    default:
-      return 'It is classed as a deploy frequency spike: the activity comes from the existing team in existing repositories rather than from new people or new repositories.';
-  }
+  const type = s.startup.signalType;
+  const label = signalLabel(type, s.metrics);
+  const what = `${/^[aeiou]/i.test(type) ? 'an' : 'a'} ${type.toLowerCase()}`;
+  const detail = label.signalEvidence.slice(label.signalEvidence.indexOf(': ') + 2);
+  return label.signalStrength === 'none'
+    ? `It is classed as ${what}, but without evidence: ${detail}.`
+    : `It is classed as ${what} on ${label.signalStrength} evidence: ${detail}.`;
 }
 
 function trend(input: ThesisInput, seed: number): string {
@@ -143,10 +137,15 @@ function trend(input: ThesisInput, seed: number): string {
 function caveat(input: ThesisInput, seed: number): string {
   const { startup } = input;
   const parts: string[] = [];
-  if (!startup.eligible) {
+  const aboveFloor =
+    startup.startup.commitVelocity14d >= MIN_COMMITS_FOR_RANKING &&
+    startup.startup.contributors >= MIN_CONTRIBUTORS_FOR_RANKING;
+  if (!aboveFloor) {
     parts.push(
       `With ${plural(startup.startup.commitVelocity14d, 'commit')} and ${plural(startup.startup.contributors, 'contributor')} it is below the activity floor of the cross-sector ranking (${MIN_COMMITS_FOR_RANKING} commits and ${MIN_CONTRIBUTORS_FOR_RANKING} contributors), so small changes move its percentiles a lot.`,
     );
+  } else if (!startup.eligible) {
+    parts.push('Without evidence for its signal type it is not ranked across sectors, so it cannot trend.');
   }
   parts.push(
     pick(seed >> 2, [

@@ -49,12 +49,12 @@ export function periodItem(period: PeriodInfo, rows: readonly TrendingRow[], syn
   const lead = movers[0];
   const title = lead
     ? `${period.name}: ${lead.startup.name} leads ${period.startupsTracked} tracked startups`
-    : `${period.name}: ${period.startupsTracked} tracked startups, none above the activity floor`;
+    : `${period.name}: ${period.startupsTracked} tracked startups, none ranked across sectors`;
   const parts = [
     `<p>${escapeHtml(`${period.startupsTracked} startups tracked in ${period.name} (${period.slug}).`)}${
       rows.length > 0
         ? ` ${escapeHtml(`Sectors in the trending top ${TRENDING_SIZE}:`)} ${sectorsLine}.`
-        : ` ${escapeHtml('No startup was above the activity floor, so none is trending.')}`
+        : ` ${escapeHtml('No startup was above the activity floor with evidence for its signal type, so none is trending.')}`
     }</p>`,
   ];
   if (movers.length > 0) {
@@ -64,7 +64,7 @@ export function periodItem(period: PeriodInfo, rows: readonly TrendingRow[], syn
         .map(
           (m) =>
             `<li>${escapeHtml(
-              `${m.startup.name} (${sectorInfo(m.sector).name}): ${m.startup.commitVelocity14d} commits in ${WINDOW_DAYS} days, ${m.startup.commitVelocityChange} versus the prior window; contributors ${m.startup.contributors} (${m.startup.contributorGrowth}); ${m.startup.signalType}.`,
+              `${m.startup.name} (${sectorInfo(m.sector).name}): ${m.startup.commitVelocity14d} commits in ${WINDOW_DAYS} days, ${m.startup.commitVelocityChange} versus the prior window; contributors ${m.startup.contributors} (${m.startup.contributorGrowth}); ${m.startup.signalType} (${m.label.signalStrength === 'none' ? 'no' : m.label.signalStrength} evidence).`,
             )}</li>`,
         )
         .join('')}</ol>`,

@@ -236,7 +236,7 @@ function compute(snapshot: Snapshot): Draft[] {
               .slice(0, 3)
               .map(([slug, n]) => `${name(slug)} (${n})`)
               .join(', ')}.`
-          : `In ${period}, no startup was above the activity floor, so none is trending.`,
+          : `In ${period}, no startup was above the activity floor with evidence for its signal type, so none is trending.`,
       values: {
         trending: snapshot.trending.length,
         sectorsRepresented: trendingSectors.size,
@@ -247,7 +247,7 @@ function compute(snapshot: Snapshot): Draft[] {
       slug: 'ranking-eligibility',
       title: 'Startups above the activity floor',
       question: 'How many startups are ranked above the activity floor?',
-      claim: `In ${period}, ${share(eligible, total)}% of tracked startups (${eligible} of ${total}) had at least ${MIN_COMMITS_FOR_RANKING} commits and ${MIN_CONTRIBUTORS_FOR_RANKING} human contributors in ${WINDOW_DAYS} days and were ranked across sectors.`,
+      claim: `In ${period}, ${share(eligible, total)}% of tracked startups (${eligible} of ${total}) had at least ${MIN_COMMITS_FOR_RANKING} commits and ${MIN_CONTRIBUTORS_FOR_RANKING} human contributors in ${WINDOW_DAYS} days and evidence for their signal type, and were ranked across sectors.`,
       values: { eligible, total, share: share(eligible, total) },
     },
     {

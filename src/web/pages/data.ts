@@ -3,17 +3,19 @@ import { sectorInfo, sectors } from '../../domain/sectors.js';
 import { comparisonSummary } from '../../core/answers/agent-queries.js';
 import { comparablesOf } from '../../core/deep-signal/comparables.js';
 import type { SignalEvidence } from '../../domain/records.js';
+import type { SignalLabel } from '../../domain/signal-label.js';
 import { DATA_LICENSE } from '../../domain/license.js';
 import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../domain/rules.js';
 import { SECTOR_SLUGS, type SectorSlug } from '../../schemas/enums.js';
 import type { SnapshotStartup } from '../../snapshot/snapshot.js';
 import { trendingHistory } from '../../snapshot/history.js';
 import type { StartupSeries } from '../../store/series.js';
-import { lineChart, responsiveChart, sparkline } from '../charts.js';
+import { responsiveChart, sparkline } from '../charts.js';
 import { change, dossierPath, formatInt, movement, previousRank, startupPath, type PageContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 import { askForm } from './ask.js';
+import { labelOf, signalOf, signalWithStrength, strengthText } from '../signal-label.js';
 
 /** The ranking table used by the home page and each sector: sortable by script, server order without it. */
 export function rankingTable(
@@ -76,7 +78,7 @@ export function rankingTable(
                     : ''
                 }
               </td>
-              <td data-label="Signal">${t.signalType}</td>
+              <td data-label="Signal">${signalOf(s)}</td>
               <td data-label="Trend" class="col-trend">
                 ${sparkline(history?.commits ?? [], `Commits per ${WINDOW_DAYS} days of ${t.name} over ${history?.commits.length ?? 0} weeks`)}
               </td>
@@ -376,6 +378,8 @@ interface WeekFigures {
   rankInSector: number;
   rankOverall: number | null;
   composite: number;
+  /** The week's signal label: its type's evidence strength and line. */
+  label: SignalLabel;
 }
 
 export async function startupPage(
@@ -395,6 +399,7 @@ export async function startupPage(
     peer: snapshot.byLogin.get(c.githubUrl.replace(/\/+$/, '').split('/').pop()!.toLowerCase()),
   }));
   const evidence = s.metrics['signalEvidence'] as SignalEvidence | undefined;
+  const label = labelOf(s);
   const org = t.githubUrl.replace(/\/+$/, '').split('/').pop() ?? s.login;
   const path = startupPath(s);
   // A past week chosen with ?period=: its figures from the stored history (no such week for this startup: 404).
@@ -404,6 +409,7 @@ export async function startupPage(
     rankInSector: s.rankInSector,
     rankOverall: s.rankOverall,
     composite: s.scores.composite,
+    label,
   };
   const past = periodSlug !== undefined && periodSlug !== snapshot.period.slug;
   if (past) {
@@ -415,6 +421,7 @@ export async function startupPage(
       rankInSector: row.rankInSector,
       rankOverall: row.rankOverall,
       composite: row.compositeScore,
+      label: row.label,
     };
   }
   const w = week.startup;
@@ -422,7 +429,8 @@ export async function startupPage(
     <h1>${t.name}</h1>
     <p class="lede">${t.description}</p>
     <p>
-      <span class="badge">${w.signalType}</span> <span class="badge">${w.stage}</span>
+      <span class="badge">${w.signalType}</span> <span class="badge">${strengthText(week.label)}</span>
+      <span class="badge">${w.stage}</span>
       <span class="badge">${w.geography}</span>
     </p>
     ${
@@ -473,7 +481,15 @@ export async function startupPage(
       <div>
         <dt>Rank across sectors</dt>
         <dd>
-          ${week.rankOverall !== null ? (past ? week.rankOverall : `${week.rankOverall} of ${ranked}`) : 'unranked'}
+          ${
+            week.rankOverall !== null
+              ? past
+                ? week.rankOverall
+                : `${week.rankOverall} of ${ranked}`
+              : week.label.signalStrength === 'none'
+                ? 'unranked (no evidence for its type)'
+                : 'unranked'
+          }
         </dd>
       </div>
       <div>
@@ -539,25 +555,21 @@ export async function startupPage(
         : html`<p class="muted">No stored history yet.</p>`
     }
     <h2 id="evidence">Why ${t.signalType}</h2>
+    <p>${label.signalEvidence}</p>
     ${
-      evidence?.summary
-        ? html`<p>${evidence.summary}</p>
-            ${
-              evidence.reasons
-                ? html`<details>
-                    <summary>Evidence for every type</summary>
-                    <ul>
-                      ${Object.entries(evidence.reasons).map(
-                        ([type, reason]) =>
-                          html`<li>
-                            <strong>${type}</strong> (score
-                            ${evidence.scores?.[type as keyof typeof evidence.scores] ?? '—'}): ${reason}
-                          </li>`,
-                      )}
-                    </ul>
-                  </details>`
-                : ''
-            }`
+      evidence?.reasons
+        ? html`<details>
+            <summary>Evidence for every type</summary>
+            <ul>
+              ${Object.entries(evidence.reasons).map(
+                ([type, reason]) =>
+                  html`<li>
+                    <strong>${type}</strong> (score ${evidence.scores?.[type as keyof typeof evidence.scores] ?? '—'}):
+                    ${reason}
+                  </li>`,
+              )}
+            </ul>
+          </details>`
         : html`<p class="muted">
             This week was classified by the earlier rule (${evidence?.rule ?? 'unknown'}), before evidence per type was
             collected.
@@ -568,7 +580,8 @@ export async function startupPage(
       ${peers.map(({ comparable: c, peer }) =>
         peer
           ? html`<li>
-              <a href="${startupPath(peer)}">${c.name}</a> (rank ${c.rankInSector}, ${c.signalType}): ${c.reason} ·
+              <a href="${startupPath(peer)}">${c.name}</a> (rank ${c.rankInSector},
+              ${signalWithStrength(c.signalType, c)}): ${c.reason} ·
               <a
                 href="/compare/${encodeURIComponent(s.login.toLowerCase())}-vs-${encodeURIComponent(peer.login.toLowerCase())}"
                 >compare</a
@@ -666,7 +679,7 @@ export async function comparePage(ctx: PageContext, a: SnapshotStartup, b: Snaps
         </thead>
         <tbody>
           ${row('Sector', (s) => sectorInfo(s.sector).name)} ${row('Stage', (s) => s.startup.stage)}
-          ${row('Signal type', (s) => s.startup.signalType)}
+          ${row('Signal type', (s) => signalOf(s))}
           ${row(`Commits (${WINDOW_DAYS} days)`, (s) => html`${formatInt(s.startup.commitVelocity14d)} ${change(s.startup.commitVelocityChange)}`)}
           ${row('Contributors', (s) => html`${s.startup.contributors} ${change(s.startup.contributorGrowth)}`)}
           ${row(`New repositories (${NEW_REPO_DAYS} days)`, (s) => s.startup.newRepos)}
@@ -831,7 +844,7 @@ export async function periodPage(ctx: PageContext, slug: string): Promise<PageIn
               return html`<li>
                 ${current ? html`<a href="${startupPath(current)}">${r.startup.name}</a>` : r.startup.name}
                 (${sectorInfo(r.sector).name}): ${r.startup.commitVelocity14d} commits
-                ${change(r.startup.commitVelocityChange)}, ${r.startup.signalType}
+                ${change(r.startup.commitVelocityChange)}, ${signalWithStrength(r.startup.signalType, r.label)}
               </li>`;
             })}
           </ol>`

@@ -85,11 +85,12 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
 
   test('search_startups_by_sector answers the sector entry of /api/signals.json', async () => {
     const rest = await restJson(service(), '/api/signals.json');
-    const result = await call(await client(), 'search_startups_by_sector', { sector: 'robotics' });
+    const { labels, ...result } = await call(await client(), 'search_startups_by_sector', { sector: 'robotics' });
     assert.deepEqual(
       result,
       rest.sectors.find((s: Json) => s.slug === 'robotics'),
     );
+    assert.equal(labels.length, result.startups.length);
   });
 
   test('get_startup_signal answers what /api/signal answers, with how the name matched, and found: false for a miss', async () => {
@@ -97,11 +98,9 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
     const name = rest.trending[3].name as string;
     const expected = await restJson(service(), `/api/signal?company=${encodeURIComponent(name)}`);
     const c = await client();
-    assert.deepEqual(await call(c, 'get_startup_signal', { name }), {
-      found: true,
-      nameMatch: 'exact',
-      startup: expected,
-    });
+    const { signalStrength, signalEvidence, ...hit } = await call(c, 'get_startup_signal', { name });
+    assert.deepEqual(hit, { found: true, nameMatch: 'exact', startup: expected });
+    assert.ok(['strong', 'weak'].includes(signalStrength) && signalEvidence.startsWith(expected.signalType));
     assert.deepEqual(await call(c, 'get_startup_signal', { name: 'zzqx no such startup qqzx' }), {
       found: false,
       nameMatch: 'none',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { deepSignal } from '../../../src/core/deep-signal/index.js';
 import { sectorInfo } from '../../../src/domain/sectors.js';
+import { signalLabel } from '../../../src/domain/signal-label.js';
 import { DeepSignal } from '../../../src/schemas/deep-signal.js';
 import type { Snapshot, SnapshotStartup } from '../../../src/snapshot/snapshot.js';
 import { demoWeeks } from './fixtures.js';
@@ -34,6 +35,8 @@ describe('deepSignal', () => {
       'stage',
       'geography',
       'signalType',
+      'signalStrength',
+      'signalEvidence',
       'scores',
       'rank',
       'thesis',
@@ -55,12 +58,42 @@ describe('deepSignal', () => {
     const target = middle(snapshot.bySector.get('healthcare')!);
     const stored = target.metrics['signalEvidence'] as { rule: string; strength?: string; summary?: string };
     const { body } = await hit(target.startup.name);
-    assert.deepEqual(body.evidence, {
-      rule: stored.rule,
-      strength: stored.strength ?? null,
-      summary: stored.summary ?? null,
-    });
-    assert.ok(body.evidence.summary?.includes(target.startup.signalType), body.evidence.summary ?? 'no summary');
+    assert.deepEqual(body.evidence, { rule: stored.rule, strength: stored.strength, summary: stored.summary });
+    assert.ok(body.evidence.summary.includes(target.startup.signalType), body.evidence.summary);
+  });
+
+  test('the payload, each comparable and each history entry carry their signal strength and evidence', async () => {
+    const target = middle(snapshot.bySector.get('healthcare')!);
+    const { body } = await hit(target.login);
+    assert.deepEqual(
+      { signalStrength: body.signalStrength, signalEvidence: body.signalEvidence },
+      signalLabel(target.startup.signalType, target.metrics),
+    );
+    assert.deepEqual([body.evidence.strength, body.evidence.summary], [body.signalStrength, body.signalEvidence]);
+    assert.ok(body.comparables.length > 0 && body.history.length > 1);
+    for (const c of body.comparables) {
+      const peer = snapshot.startups.find((s) => s.startup.githubUrl === c.githubUrl)!;
+      assert.deepEqual(
+        { signalStrength: c.signalStrength, signalEvidence: c.signalEvidence },
+        signalLabel(peer.startup.signalType, peer.metrics),
+      );
+    }
+    for (const h of body.history) assert.ok(h.signalEvidence.startsWith(h.signalType), h.signalEvidence);
+    assert.deepEqual(
+      [body.history.at(-1)!.signalStrength, body.history.at(-1)!.signalEvidence],
+      [body.signalStrength, body.signalEvidence],
+    );
+  });
+
+  test('a startup without evidence says so in its Deep Signal, thesis included', async () => {
+    const target = snapshot.startups.find(
+      (s) => signalLabel(s.startup.signalType, s.metrics).signalStrength === 'none' && s.startup.contributors >= 2,
+    )!;
+    const { body } = await hit(target.login);
+    assert.equal(body.signalStrength, 'none');
+    assert.match(body.signalEvidence, /no evidence/);
+    assert.match(body.thesis, /without evidence/);
+    assert.equal(body.rank.inSector, target.rankInSector);
   });
 
   test('scores follow the documented formulas against the sector', async () => {

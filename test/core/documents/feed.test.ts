@@ -4,6 +4,7 @@ import Parser from 'rss-parser';
 import type { BlogPost } from '../../../src/core/documents/blog.js';
 import { buildFeed, FEED_TOP_MOVERS } from '../../../src/core/documents/feed.js';
 import type { PeriodInfo } from '../../../src/snapshot/snapshot.js';
+import { signalLabel } from '../../../src/domain/signal-label.js';
 import type { TrendingRow } from '../../../src/store/history.js';
 import { BASE, demoSnapshot } from '../fixtures.js';
 
@@ -23,15 +24,21 @@ const periods = [
 ];
 /** The snapshot's trending list, attributed to w46; w45 had only its top 3. */
 const trending: TrendingRow[] = [
-  ...snapshot.trending
-    .slice(0, 3)
-    .map((s, i) => ({ period: '2026-w45', login: s.login, rank: i + 1, sector: s.sector, startup: s.startup })),
+  ...snapshot.trending.slice(0, 3).map((s, i) => ({
+    period: '2026-w45',
+    login: s.login,
+    rank: i + 1,
+    sector: s.sector,
+    startup: s.startup,
+    label: signalLabel(s.startup.signalType, s.metrics),
+  })),
   ...snapshot.trending.map((s, i) => ({
     period: '2026-w46',
     login: s.login,
     rank: i + 1,
     sector: s.sector,
     startup: s.startup,
+    label: signalLabel(s.startup.signalType, s.metrics),
   })),
 ];
 const HOSTILE = 'Ends a CDATA ]]> then <script>alert("x")</script> & more';

@@ -93,7 +93,7 @@ describe('A2A at /api/a2a', () => {
     assert.equal(body.result.kind, 'message');
     assert.equal(body.result.role, 'agent');
     assert.deepEqual(body.result.metadata, { skill: 'sector', tool: 'search_startups_by_sector' });
-    const data = body.result.parts.find((p: Json) => p.kind === 'data').data;
+    const { labels, ...data } = body.result.parts.find((p: Json) => p.kind === 'data').data;
     assert.deepEqual(
       data,
       signals.sectors.find((s: Json) => s.slug === 'robotics'),
@@ -104,11 +104,8 @@ describe('A2A at /api/a2a', () => {
     const name = signals.trending[2].name as string;
     const expected = (await (await svc.get(`/api/signal?company=${encodeURIComponent(name)}`)).json()) as Json;
     const body = await send03([{ kind: 'data', data: { skill: 'startup-signal', arguments: { name } } }]);
-    assert.deepEqual(body.result.parts.find((p: Json) => p.kind === 'data').data, {
-      found: true,
-      nameMatch: 'exact',
-      startup: expected,
-    });
+    const { signalStrength, signalEvidence, ...data } = body.result.parts.find((p: Json) => p.kind === 'data').data;
+    assert.deepEqual(data, { found: true, nameMatch: 'exact', startup: expected });
   });
 
   test('a startup named in plain text is looked up', async () => {

@@ -108,7 +108,7 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
       [
         'search_startups_by_sector',
         { sector: 'healthcare' },
-        async (r) =>
+        async ({ labels, ...r }) =>
           assert.deepEqual(
             r,
             signals.sectors.find((s: Json) => s.slug === 'healthcare'),
@@ -117,7 +117,7 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
       [
         'get_startup_signal',
         { name },
-        async (r) =>
+        async ({ signalStrength, signalEvidence, ...r }) =>
           assert.deepEqual(r, {
             found: true,
             nameMatch: 'exact',

@@ -14,6 +14,8 @@ const DEEP_SIGNAL_KEYS = [
   'stage',
   'geography',
   'signalType',
+  'signalStrength',
+  'signalEvidence',
   'scores',
   'rank',
   'thesis',

@@ -208,7 +208,7 @@ describe('signals read API', () => {
       assert.equal(lines.pop(), '');
       assert.equal(
         lines[0],
-        'period,sector,sectorRank,trendingRank,name,description,stage,geography,commitVelocity14d,commitVelocityChange,contributors,contributorGrowth,newRepos,signalType,githubUrl,websiteUrl,linkedinUrl,synthetic',
+        'period,sector,sectorRank,trendingRank,name,description,stage,geography,commitVelocity14d,commitVelocityChange,contributors,contributorGrowth,newRepos,signalType,githubUrl,websiteUrl,linkedinUrl,synthetic,signalStrength,signalEvidence',
       );
       assert.equal(lines.length - 1, body.meta.totalStartups);
     });
@@ -216,7 +216,7 @@ describe('signals read API', () => {
     test('every row of the demo dataset says it is synthetic', () => {
       const rows = csv.split('\r\n').slice(1, -1);
       assert.ok(rows.length > 0);
-      for (const row of rows) assert.ok(row.endsWith(',true'), row);
+      for (const row of rows) assert.match(row, /,true,(strong|weak|none),/);
     });
 
     test('carries the same data as the JSON', () => {
@@ -270,8 +270,10 @@ describe('signals read API', () => {
           'compositeScore',
           'synthetic',
         ]);
-        const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...startup } = l;
+        const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...rest } = l;
+        const { signalStrength, signalEvidence, ...startup } = rest;
         assert.equal(synthetic, true, 'the demo dataset is labelled synthetic on every record');
+        assert.ok(['strong', 'weak', 'none'].includes(signalStrength) && typeof signalEvidence === 'string');
         assertStartup(startup, `${period}/${org}`);
         assert.ok((SECTOR_SLUGS as readonly string[]).includes(sector));
         assert.ok(rank === null || Number.isInteger(rank));
@@ -283,7 +285,8 @@ describe('signals read API', () => {
     test('the current period in the export equals the signals.json data', () => {
       const current = lines.filter((l) => l.period === body.meta.period.slug);
       const top = current.find((l) => l.rank === 1)!;
-      const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...startup } = top;
+      const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...rest } = top;
+      const { signalStrength, signalEvidence, ...startup } = rest;
       assert.deepEqual(startup, body.trending[0]);
     });
 

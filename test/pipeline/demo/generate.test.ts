@@ -103,4 +103,11 @@ describe('synthetic demo dataset', () => {
       assert.ok(s.signalEvidence.summary!.startsWith(s.startup.signalType), s.signalEvidence.summary);
     }
   });
+
+  test('no trending startup lacks evidence, in any week', () => {
+    for (const { period, ranked } of dataset.periods) {
+      assert.equal(ranked.trending.length, 20, period.slug);
+      for (const s of ranked.trending) assert.notEqual(s.signalEvidence.strength, 'none', `${period.slug} ${s.login}`);
+    }
+  });
 });

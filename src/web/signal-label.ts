@@ -1,0 +1,30 @@
+import { signalLabel, type SignalLabel } from '../domain/signal-label.js';
+import type { SignalType } from '../schemas/enums.js';
+import type { SnapshotStartup } from '../snapshot/snapshot.js';
+import { html, type SafeHtml } from './html.js';
+
+/**
+ * The site's signal label: wherever a startup's signal type is shown, the strength of the evidence behind it goes
+ * with it ("no evidence" when there is none), and the one-line evidence is the element's title.
+ */
+
+/** The record's label, read from the metrics stored with it. */
+export function labelOf(s: SnapshotStartup): SignalLabel {
+  return signalLabel(s.startup.signalType, s.metrics);
+}
+
+export function strengthText(label: SignalLabel): string {
+  return label.signalStrength === 'none' ? 'no evidence' : `${label.signalStrength} evidence`;
+}
+
+/** "Deploy frequency spike (strong evidence)", the evidence line on hover. */
+export function signalWithStrength(type: SignalType, label: SignalLabel): SafeHtml {
+  return html`<span title="${label.signalEvidence}" data-strength="${label.signalStrength}"
+    >${type} <span class="muted">(${strengthText(label)})</span></span
+  >`;
+}
+
+/** The same for a startup of the current period. */
+export function signalOf(s: SnapshotStartup): SafeHtml {
+  return signalWithStrength(s.startup.signalType, labelOf(s));
+}
