@@ -58,7 +58,7 @@ describe('agent tool results carry signal labels', () => {
   test('get_startup_signal carries the strength and evidence beside the Startup', async () => {
     const target = snapshot.trending[0]!;
     const r = await call('get_startup_signal', { name: target.login });
-    assert.deepEqual(r, { found: true, nameMatch: 'slug', startup: target.startup, ...labelOf(target.login) });
+    assert.deepEqual(r, { found: true, nameMatch: 'exact', startup: target.startup, ...labelOf(target.login) });
     assert.deepEqual(Object.keys(r.startup), Object.keys(Startup.shape));
   });
 
