@@ -1,3 +1,4 @@
+import { derivePerBase } from '../answers/derive.js';
 import { SIGNAL_TYPES, STAGES, type SectorSlug } from '../../schemas/enums.js';
 import { derive, type Snapshot, type SnapshotStartup } from '../../snapshot/snapshot.js';
 import {
@@ -262,27 +263,19 @@ function compute(snapshot: Snapshot): Draft[] {
 }
 
 const computed = derive(compute);
-const withUrls = new WeakMap<Snapshot, Map<string, ResearchFinding[]>>();
 
 /** Every finding for the snapshot's period, with canonical URLs on `baseUrl`. Computed once per snapshot. */
-export function researchFindings(snapshot: Snapshot, baseUrl: string): ResearchFinding[] {
-  let byBase = withUrls.get(snapshot);
-  if (!byBase) withUrls.set(snapshot, (byBase = new Map()));
-  let findings = byBase.get(baseUrl);
-  if (!findings) {
-    const urls = siteUrls(baseUrl);
-    findings = computed(snapshot).map((draft) => ({
-      ...draft,
-      claim: snapshot.synthetic ? `${draft.claim} ${SYNTHETIC_NOTE}` : draft.claim,
-      url: urls.research(draft.slug),
-      period: snapshot.period.slug,
-      sourceUrl: urls.api(draft.sourceUrl ?? '/api/signals.json'),
-      synthetic: snapshot.synthetic,
-    }));
-    byBase.set(baseUrl, findings);
-  }
-  return findings;
-}
+export const researchFindings = derivePerBase((snapshot: Snapshot, baseUrl: string): ResearchFinding[] => {
+  const urls = siteUrls(baseUrl);
+  return computed(snapshot).map((draft) => ({
+    ...draft,
+    claim: snapshot.synthetic ? `${draft.claim} ${SYNTHETIC_NOTE}` : draft.claim,
+    url: urls.research(draft.slug),
+    period: snapshot.period.slug,
+    sourceUrl: urls.api(draft.sourceUrl ?? '/api/signals.json'),
+    synthetic: snapshot.synthetic,
+  }));
+});
 
 export function researchFinding(snapshot: Snapshot, baseUrl: string, slug: string): ResearchFinding | undefined {
   return researchFindings(snapshot, baseUrl).find((f) => f.slug === slug);
