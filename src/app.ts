@@ -94,7 +94,7 @@ export interface AppOptions {
   phase?: (name: string) => void;
   /**
    * A period built in memory (tests, benchmarks) served instead of the store's newest: open() neither stores demo
-   * data nor watches for new periods.
+   * data nor watches for new periods (the other jobs, the purge and the mail outbox, start as usual).
    */
   snapshot?: Snapshot;
 }
@@ -184,6 +184,27 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       kickMail: () => kickMail(),
     };
 
+    /** The jobs of a serving process, whichever period it serves: the hourly purge and the mail outbox. */
+    const startJobs = () => {
+      if (options.jobs === 'period-only') return;
+      // Idempotency-Key records past their 24 hours are never replayed; drop them hourly so the table stays small.
+      const purge = setInterval(() => void purgeExpiredIdempotency(store.db).catch(() => {}), 3_600_000);
+      purge.unref();
+      stops.push(() => clearInterval(purge));
+      if (checkout && mailer) {
+        const outbox = startMailOutbox({
+          db: store.db,
+          mailer,
+          box: checkout.box,
+          baseUrl: config.server.baseUrl,
+          retryMs: config.mail.retryMs,
+          logger: log,
+        });
+        kickMail = () => outbox.kick();
+        stops.push(() => outbox.stop());
+      }
+    };
+
     let closing: Promise<void> | undefined;
     const app: App = {
       config,
@@ -202,6 +223,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
         watchPipelineMetrics(() => pipelineFigures(store.db));
         if (options.snapshot) {
           holder.provide(options.snapshot);
+          startJobs();
           return;
         }
         // The demo generator is loaded only for an empty store (seedDemoIfEmpty checks again, under a lock).
@@ -227,23 +249,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
               log.info({ period: s.period.slug, startups: s.startups.length }, 'serving a newly published period'),
           }),
         );
-        if (options.jobs === 'period-only') return;
-        // Idempotency-Key records past their 24 hours are never replayed; drop them hourly so the table stays small.
-        const purge = setInterval(() => void purgeExpiredIdempotency(store.db).catch(() => {}), 3_600_000);
-        purge.unref();
-        stops.push(() => clearInterval(purge));
-        if (checkout && mailer) {
-          const outbox = startMailOutbox({
-            db: store.db,
-            mailer,
-            box: checkout.box,
-            baseUrl: config.server.baseUrl,
-            retryMs: config.mail.retryMs,
-            logger: log,
-          });
-          kickMail = () => outbox.kick();
-          stops.push(() => outbox.stop());
-        }
+        startJobs();
       },
       warmUp(measured) {
         holder.warmUp((err) => log.error({ err }, 'could not build a per-period index'), measured);

@@ -1,4 +1,5 @@
 import { SYNTHETIC_DATASET } from '../domain/datasets.js';
+import type { PeriodRef } from '../domain/periods.js';
 import { recordMetrics } from '../domain/records.js';
 import { buildSnapshot, memorySource, type MemoryPeriod, type PeriodInfo, type Snapshot } from './snapshot.js';
 import { DEMO_DATASET_NAME, type DemoDataset } from '../pipeline/demo/generate.js';
@@ -9,11 +10,16 @@ export interface DatasetSnapshotOptions {
   hashPrefix: string;
   /** The dataset kind the periods claim (tests of real-data behaviour use `github`). */
   dataset?: PeriodInfo['dataset'];
+  /**
+   * When each period was published; by default weekly from 2026-01-05. Tests that stand in for the stored demo data
+   * pass the demo seed's rule (the Monday after the week, 06:00 UTC).
+   */
+  publishedAt?: (period: PeriodRef, index: number) => Date;
 }
 
 /**
  * A generated dataset as the snapshot the server would load after publishing it, built in memory (no database): its
- * periods as stored period records (published weekly from 2026-01-05), the latest period's ranked startups, and every
+ * periods as stored period records (published weekly from 2026-01-05 unless told otherwise), the latest period's ranked startups, and every
  * week as its stored history (an in-memory source). For evaluation sets, benchmarks and tests of everything computed from a snapshot.
  */
 export function datasetSnapshot(
@@ -25,7 +31,7 @@ export function datasetSnapshot(
     name: period.name,
     dataset: options.dataset ?? SYNTHETIC_DATASET,
     datasetName: DEMO_DATASET_NAME,
-    publishedAt: new Date(Date.UTC(2026, 0, 5 + 7 * i, 6)),
+    publishedAt: options.publishedAt?.(period, i) ?? new Date(Date.UTC(2026, 0, 5 + 7 * i, 6)),
     contentHash: `${options.hashPrefix}-${i}`,
     startupsTracked: ranked.startups.length,
   }));

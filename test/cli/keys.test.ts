@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
 
 const CLI = path.resolve('src/cli/main.ts');
 
@@ -13,7 +13,7 @@ interface Result {
 }
 
 describe('signal-service keys (command line, beside a running server)', () => {
-  let svc: TestService;
+  let svc: TestApp;
   let env: Record<string, string>;
 
   const cli = (args: string[]): Promise<Result> =>
@@ -36,7 +36,7 @@ describe('signal-service keys (command line, beside a running server)', () => {
     };
 
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp();
     env = {
       DATA_DIR: svc.storage.dataDir,
       ...(svc.storage.databaseUrl ? { DATABASE_URL: svc.storage.databaseUrl } : {}),

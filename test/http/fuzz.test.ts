@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /**
  * Property-based fuzzing of every route in the OpenAPI document: thousands of generated hostile requests (oversize
@@ -108,16 +108,20 @@ function request(
 }
 
 describe('fuzzing every route', () => {
-  let svc: TestService;
+  let svc: TestApp;
   let operations: Operation[];
   before(async () => {
-    svc = await startTestService({
-      RATE_LIMIT: 'on',
-      RATE_LIMIT_FREE: '1000000/1000000',
-      RATE_LIMIT_SIGNAL: '1000000/1000000',
-      RATE_LIMIT_RECEIPTS: '1000000/1000000',
-      RATE_LIMIT_PAID: '1000000/1000000',
-    });
+    // Raw HTTP (malformed paths and headers as sent, no URL normalisation): a real socket, over an in-memory period.
+    svc = await startTestApp(
+      {
+        RATE_LIMIT: 'on',
+        RATE_LIMIT_FREE: '1000000/1000000',
+        RATE_LIMIT_SIGNAL: '1000000/1000000',
+        RATE_LIMIT_RECEIPTS: '1000000/1000000',
+        RATE_LIMIT_PAID: '1000000/1000000',
+      },
+      { listen: true },
+    );
     const doc = (await (await svc.get('/api/openapi.json')).json()) as {
       paths: Record<string, Record<string, { parameters?: { in: string; name: string }[]; responses?: object }>>;
     };

@@ -28,6 +28,11 @@ export function generateDemo(options: SeedOptions): DemoDataset {
   });
 }
 
+/** When the demo data publishes a week: a simulated weekly publication, the Monday after the week, 06:00 UTC. */
+export function demoPublishedAt(period: PeriodRef): Date {
+  return new Date(`${addDays(period.endsOn, 1)}T06:00:00Z`);
+}
+
 /**
  * Loads the synthetic demo dataset when the store holds no period at all. Several instances starting together
  * serialise on an advisory lock, so the dataset is written once. Returns the number of periods written.
@@ -49,8 +54,7 @@ export async function seedDemoIfEmpty(
         ranked,
         dataset: SYNTHETIC_DATASET,
         datasetName: DEMO_DATASET_NAME,
-        // A simulated weekly publication: the Monday after the week, 06:00 UTC.
-        publishedAt: new Date(`${addDays(period.endsOn, 1)}T06:00:00Z`),
+        publishedAt: demoPublishedAt(period),
       });
     }
     return dataset.periods.length;

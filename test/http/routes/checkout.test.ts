@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Stripe from 'stripe';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { FakeSmtp } from '../../helpers/fake-smtp.js';
 import { FakeStripe } from '../../helpers/fake-stripe.js';
 import { metricValue } from '../../helpers/metrics.js';
@@ -46,7 +46,7 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 8000) => {
 };
 
 describe('card checkout, webhook and key delivery', () => {
-  let svc: TestService;
+  let svc: TestApp;
   let fakeStripe: FakeStripe;
   let smtp: FakeSmtp;
   let sessionNo = 0;
@@ -55,7 +55,7 @@ describe('card checkout, webhook and key delivery', () => {
   before(async () => {
     fakeStripe = await FakeStripe.start();
     smtp = await FakeSmtp.start();
-    svc = await startTestService({
+    svc = await startTestApp({
       STRIPE_SECRET_KEY: 'sk_test_local',
       STRIPE_PRICE_ID: 'price_pack100',
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
@@ -272,9 +272,9 @@ describe('card checkout, webhook and key delivery', () => {
 });
 
 describe('card checkout without Stripe configured', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp();
   });
   after(() => svc.close());
 

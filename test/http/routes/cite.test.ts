@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Cite } from '@citation-js/core';
 import { RESEARCH_SLUGS } from '../../../src/core/documents/research.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 type Json = Record<string, any>;
 const FORMATS = ['bibtex', 'ris', 'apa', 'mla', 'chicago', 'wikipedia'];
 
 describe('citations', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp();
   });
   after(() => svc.close());
 

@@ -4,6 +4,7 @@ import { issueKey, revokeKey } from '../../../src/payments/keys.js';
 import { creditState, ledgerTotals } from '../../../src/payments/ledger.js';
 import { metricValue } from '../../helpers/metrics.js';
 import { DeepSignal } from '../../../src/schemas/deep-signal.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 type Json = Record<string, any>;
@@ -27,11 +28,11 @@ const DEEP_SIGNAL_KEYS = [
 const UNTRACKED = 'Qzxv Nonexistent Holdings';
 
 describe('paid Deep Signal and credits routes', () => {
-  let svc: TestService;
+  let svc: TestApp;
   let tracked: string;
 
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp();
     tracked = svc.service.holder.current!.bySector.get('robotics')![3]!.startup.name;
   });
   after(() => svc.close());

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DEMO_PERIODS } from '../../../src/pipeline/demo/seed.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 type Json = Record<string, any>;
 
 describe('published documents', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp();
   });
   after(() => svc.close());
 

@@ -3,14 +3,14 @@ import { after, before, describe, test } from 'node:test';
 import Parser from 'rss-parser';
 import { loadBlogPosts } from '../../../src/core/documents/blog.js';
 import { sectors } from '../../../src/domain/sectors.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 type Json = Record<string, any>;
 
 describe('feed and llms.txt', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp();
   });
   after(() => svc.close());
 

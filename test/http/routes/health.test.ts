@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { redisUrl } from '../../helpers/database.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 describe('health routes', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp();
   });
   after(() => svc.close());
 
@@ -30,7 +30,7 @@ describe('health routes', () => {
     'GET /readyz lists redis among its checks when REDIS_URL is set',
     { skip: !redisUrl && 'REDIS_URL not set' },
     async () => {
-      const withRedis = await startTestService({ REDIS_URL: redisUrl! });
+      const withRedis = await startTestApp({ REDIS_URL: redisUrl! });
       try {
         const body = (await (await withRedis.get('/readyz')).json()) as { checks: string[] };
         assert.deepEqual(body.checks, ['redis']);
@@ -41,7 +41,7 @@ describe('health routes', () => {
   );
 
   test('GET /readyz answers 503 while a configured Redis does not answer', async () => {
-    const unreachable = await startTestService({ REDIS_URL: 'redis://127.0.0.1:1' });
+    const unreachable = await startTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
     try {
       const res = await unreachable.get('/readyz');
       assert.equal(res.status, 503);
@@ -53,7 +53,7 @@ describe('health routes', () => {
   });
 
   test('GET /readyz answers 503 problem+json once the database is gone', async () => {
-    const other = await startTestService();
+    const other = await startTestApp();
     await other.service.store.close();
     const res = await other.get('/readyz');
     assert.equal(res.status, 503);

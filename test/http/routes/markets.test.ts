@@ -5,16 +5,17 @@ import { readMarkets } from '../../../src/core/markets/markets.js';
 import { shiftPeriod, parsePeriodSlug } from '../../../src/domain/periods.js';
 import { DEMO_DATASET_NAME, generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
 import { publishPeriod } from '../../../src/store/periods.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 type Json = Record<string, any>;
 const definitions = readMarkets(PACKAGED_CONTENT_DIR).markets;
 const sectorMarket = definitions.find((d) => d.rule.scope !== 'all')!;
 
 describe('markets', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService();
+    // The last test publishes a period into the store: the app picks it up as a start's period watcher would.
+    svc = await startTestApp({}, { watchPeriods: true });
   });
   after(() => svc.close());
 

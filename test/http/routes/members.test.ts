@@ -8,7 +8,7 @@ import { PACKAGED_CONTENT_DIR } from '../../../src/core/documents/content.js';
 import { parsePeriodSlug } from '../../../src/domain/periods.js';
 import { DEMO_DATASET_NAME, generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
 import { publishPeriod } from '../../../src/store/periods.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 type Json = Record<string, any>;
 
@@ -33,7 +33,7 @@ describe('members ledger over published periods', () => {
     weeks.every((w) => !trendingIn(w).includes(s.login)),
   )!.login;
 
-  let svc: TestService;
+  let svc: TestApp;
   let dir: string;
   let ledger: Json;
   before(async () => {
@@ -64,7 +64,7 @@ describe('members ledger over published periods', () => {
         ],
       }),
     );
-    svc = await startTestService({ DOCUMENTS_DIR: dir, DEMO_DATA: 'off' });
+    svc = await startTestApp({ DOCUMENTS_DIR: dir, DEMO_DATA: 'off' }, { store: true });
     for (const [i, { period, ranked }] of dataset.periods.entries()) {
       await publishPeriod(svc.service.store.db, {
         period,

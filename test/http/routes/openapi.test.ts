@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 type Json = Record<string, any>;
 
 describe('OpenAPI document', () => {
-  let svc: TestService;
+  let svc: TestApp;
   let doc: Json;
   let raw: string;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp();
     raw = await (await svc.get('/api/openapi.json')).text();
     doc = JSON.parse(raw);
   });

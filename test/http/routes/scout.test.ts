@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { ScoutPredictions, ScoutReceipts } from '../../../src/schemas/scout.js';
 import { Startup } from '../../../src/schemas/signals.js';
 import { FakeGitHub, type FakeStar } from '../../helpers/fake-github.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 const DAY = 86_400_000;
 
@@ -71,12 +71,12 @@ const HOSTILE = [
 
 describe('scout routes', () => {
   let fake: FakeGitHub;
-  let svc: TestService;
+  let svc: TestApp;
   let trackedOrg: string;
 
   before(async () => {
     fake = await FakeGitHub.start({ allowAnonymous: true, users: USERS });
-    svc = await startTestService({
+    svc = await startTestApp({
       GITHUB_API_URL: fake.url,
       GITHUB_RETRY_BASE_MS: '1',
       SCOUT_MAX_STAR_PAGES: '2',

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SEARCH_TYPES, SearchResponse } from '../../../src/schemas/answers.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 const q = (text: string) => encodeURIComponent(text);
 
 describe('site search route', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp();
   });
   after(() => svc.close());
 

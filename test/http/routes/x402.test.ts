@@ -8,34 +8,34 @@ import { DeepSignal, DeepSignalMiss } from '../../../src/schemas/deep-signal.js'
 import { X402PaymentRequired } from '../../../src/schemas/payments.js';
 import type { PaymentRequirements } from '../../../src/payments/x402/requirements.js';
 import { startFakeFacilitator, type FakeFacilitator } from '../../helpers/fake-facilitator.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { testPayer } from '../../helpers/x402-payer.js';
 import { metricValue } from '../../helpers/metrics.js';
 
 const PATH = '/api/agent/deep-signal/x402';
 const PAY_TO = '0x209693bc6afc0c5328ba36faf03c514ef312287c';
 
-function post(svc: TestService, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${svc.url}${PATH}`, {
+function post(svc: TestApp, body: unknown, headers: Record<string, string> = {}) {
+  return svc.get(PATH, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
 
-async function requirementsOf(svc: TestService, name: string): Promise<PaymentRequirements> {
+async function requirementsOf(svc: TestApp, name: string): Promise<PaymentRequirements> {
   const res = await post(svc, { name });
   assert.equal(res.status, 402);
   return X402PaymentRequired.parse(await res.json()).accepts[0] as PaymentRequirements;
 }
 
 describe('POST /api/agent/deep-signal/x402', () => {
-  let svc: TestService;
+  let svc: TestApp;
   let facilitator: FakeFacilitator;
   let tracked: string;
   before(async () => {
     facilitator = await startFakeFacilitator();
-    svc = await startTestService({
+    svc = await startTestApp({
       X402_PAY_TO: PAY_TO,
       X402_FACILITATOR_URL: facilitator.url,
       X402_FACILITATOR_HEADERS: '{"Authorization":"Bearer facilitator-test-secret"}',
@@ -105,7 +105,7 @@ describe('POST /api/agent/deep-signal/x402', () => {
 
   test('the reference client (@x402/fetch, v1 scheme) pays once and reads the settlement', async () => {
     const account = privateKeyToAccount(generatePrivateKey());
-    const payingFetch = wrapFetchWithPaymentFromConfig(fetch, {
+    const payingFetch = wrapFetchWithPaymentFromConfig(svc.fetch, {
       // v1 networks are plain names; the type only knows v2 CAIP-2 ids.
       schemes: [
         { network: 'base-sepolia' as `${string}:${string}`, client: new ExactEvmSchemeV1(account), x402Version: 1 },
@@ -305,14 +305,14 @@ describe('POST /api/agent/deep-signal/x402', () => {
 });
 
 describe('POST /api/agent/deep-signal/x402 when it cannot take payments', () => {
-  let unconfigured: TestService;
-  let deadFacilitator: TestService;
+  let unconfigured: TestApp;
+  let deadFacilitator: TestApp;
   before(async () => {
     const gone = await startFakeFacilitator();
     await gone.close();
     [unconfigured, deadFacilitator] = await Promise.all([
-      startTestService(),
-      startTestService({ X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: gone.url }),
+      startTestApp(),
+      startTestApp({ X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: gone.url }),
     ]);
   });
   after(async () => {
