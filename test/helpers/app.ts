@@ -18,7 +18,8 @@ import { freePort } from './net.js';
 
 /**
  * The startups of the default in-memory period: the demo seed's first 90 (6 in each of the 15 sectors, more than any
- * sector market's top 5), over the demo's 30 weeks. Generating them costs about a tenth of the 315 a start stores.
+ * sector market's top 5), over the demo's 30 weeks: about a quarter of the generation time of the 315 a start stores,
+ * and nothing is written to the store.
  */
 export const TEST_STARTUPS = 90;
 
