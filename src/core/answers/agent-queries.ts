@@ -125,10 +125,15 @@ function* startupEntries(b: Builder): Steps<void> {
     const t = s.startup;
     const info = sectorInfo(s.sector);
     const count = snapshot.bySector.get(s.sector)?.length ?? 0;
+    const aboveFloor =
+      Number(s.metrics['commitsCurrent']) >= MIN_COMMITS_FOR_RANKING &&
+      Number(s.metrics['contributorsCurrent']) >= MIN_CONTRIBUTORS_FOR_RANKING;
     const overall =
       s.rankOverall !== null
-        ? `and ${s.rankOverall} of ${eligible} across all sectors`
-        : `and is below the activity floor (${MIN_COMMITS_FOR_RANKING} commits and ${MIN_CONTRIBUTORS_FOR_RANKING} contributors in ${WINDOW_DAYS} days) for the cross-sector ranking`;
+        ? `and ${s.rankOverall} of the ${eligible} startups ranked across all sectors`
+        : aboveFloor
+          ? 'and is not ranked across sectors: no evidence stands behind its signal type this week'
+          : `and is below the activity floor (${MIN_COMMITS_FOR_RANKING} commits and ${MIN_CONTRIBUTORS_FOR_RANKING} contributors in ${WINDOW_DAYS} days) for the cross-sector ranking`;
     b.add({
       id: `signal-${slugify(s.login)}`,
       question: `What is the engineering signal for ${t.name}?`,
@@ -304,7 +309,7 @@ function datasetEntries(b: Builder, baseUrl: string): void {
   b.add({
     id: 'dataset-coverage',
     question: 'How many startups does the service track?',
-    answer: `In ${period}, ${snapshot.startups.length} startups are tracked across ${sectors.length} sectors; ${eligible} are above the activity floor and ranked across sectors. ${snapshot.periods.length} weekly periods are stored${first ? `, from ${first.name} to ${period}` : ''}.`,
+    answer: `In ${period}, ${snapshot.startups.length} startups are tracked across ${sectors.length} sectors; ${eligible} are above the activity floor with evidence for their signal type, and so ranked across sectors. ${snapshot.periods.length} weekly periods are stored${first ? `, from ${first.name} to ${period}` : ''}.`,
     facts: [
       {
         claim: `meta.totalStartups is ${snapshot.meta.totalStartups} and meta.totalSectors is ${snapshot.meta.totalSectors} for ${period}.`,
