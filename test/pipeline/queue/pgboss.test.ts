@@ -60,7 +60,15 @@ describe(
         queues.push(queue);
         await queue.work(1, { onBatch: ({ written }) => (batches[i]! += written) });
       }
-      const result = await queues[0]!.execute(prepared.run.id, { pollMs: 50 });
+      // Each GitHub answer takes a moment, as a real one does: otherwise the first worker can drain every batch
+      // (it fetches again at once after a full batch) before the second worker's first poll (every 0.5 s).
+      fake.delayMs = 150;
+      let result: Awaited<ReturnType<PgBossQueue['execute']>>;
+      try {
+        result = await queues[0]!.execute(prepared.run.id, { pollMs: 50 });
+      } finally {
+        fake.delayMs = 0;
+      }
       assert.equal(result.state, 'published');
       assert.equal(batches[0]! + batches[1]!, ORGS);
       assert.ok(batches[0]! > 0 && batches[1]! > 0, `work split ${batches.join('/')}`);
