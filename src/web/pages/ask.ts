@@ -1,5 +1,5 @@
-import { answerCorpus } from '../../core/answers/corpus.js';
-import { understand, understoodNotice } from '../../core/answers/understand.js';
+import { bestAnswer, type BestAnswer } from '../../core/answers/answer.js';
+import { understand } from '../../core/answers/understand.js';
 import { MIN_CONFIDENCE } from '../../core/answers/confidence.js';
 import { diligenceDossier } from '../../core/diligence/dossier.js';
 import type { AcquisitionFact, BackingFact } from '../../schemas/answers.js';
@@ -94,40 +94,10 @@ export function askPage(ctx: PageContext, query: string): PageInput {
                 </ul>`
             : ''
         }`;
-    } else if (understood.kind === 'not-tracked') {
-      result = html`<div class="answer" role="status">
-        <p>${understoodNotice(understood, snapshot)}</p>
-        ${
-          understood.candidates.length
-            ? html`<p>Did you mean:</p>
-                <ul>
-                  ${understood.candidates.map((c) => html`<li>${link(c.url, c.name)} <span class="muted">(${c.why})</span></li>`)}
-                </ul>`
-            : ''
-        }
-      </div>`;
-    } else if (understood.kind === 'no-sector') {
-      result = html`<div class="answer" role="status">
-        <p>${understoodNotice(understood, snapshot)}</p>
-        <p>Browse <a href="/sectors">the sectors</a>.</p>
-      </div>`;
     } else {
-      const suggestions = answerCorpus(snapshot, baseUrl).index.suggestions(q, 3);
-      result = html`<div class="answer" role="status">
-        <p>
-          No answer matches this question closely enough (confidence of at least ${MIN_CONFIDENCE}); the service does
-          not guess.
-        </p>
-        ${
-          suggestions.length
-            ? html`<p>The nearest questions it can answer:</p>
-                <ul>
-                  ${suggestions.map((s) => html`<li>${link(s.entry.url, s.entry.question)}</li>`)}
-                </ul>`
-            : ''
-        }
-        <p>Or <a href="/search?q=${encodeURIComponent(q)}">search the site for “${q}”</a>.</p>
-      </div>`;
+      // Why there is no answer is decided once, by the answer service of /api/answer.
+      const miss = bestAnswer(snapshot, baseUrl, q);
+      if (!miss.found) result = noAnswer(miss, q, link);
     }
   }
   const body = html`<h1 id="ask-h">Ask a question</h1>
@@ -325,4 +295,54 @@ export function dossierPage(ctx: PageContext, name: string): DossierPage {
 
 function found(result: { found: boolean }): boolean {
   return result.found;
+}
+
+/** The page's account of a question without an answer: the answer service's reason, with what to try instead. */
+function noAnswer(
+  miss: Extract<BestAnswer, { found: false }>,
+  q: string,
+  link: (url: string, text: string) => SafeHtml,
+): SafeHtml {
+  const list = (items: readonly { url: string; text: string; note?: string }[]) =>
+    html`<ul>
+      ${items.map((i) => html`<li>${link(i.url, i.text)}${i.note ? html` <span class="muted">(${i.note})</span>` : ''}</li>`)}
+    </ul>`;
+  switch (miss.reason) {
+    case 'not-tracked':
+    case 'ambiguous':
+      return html`<div class="answer" role="status">
+        <p>${miss.detail}</p>
+        ${
+          miss.candidates?.length
+            ? html`<p>Did you mean:</p>
+                ${list(miss.candidates.map((c) => ({ url: c.url, text: c.name, note: c.why })))}`
+            : ''
+        }
+      </div>`;
+    case 'no-sector':
+      return html`<div class="answer" role="status">
+        <p>${miss.detail}</p>
+        <p>Browse <a href="/sectors">the sectors</a>.</p>
+      </div>`;
+    case 'out-of-scope':
+      return html`<div class="answer" role="status">
+        <p>${miss.detail}</p>
+        <p>What it can tell you instead:</p>
+        ${list(miss.suggestions.map((r) => ({ url: r.url, text: r.question })))}
+      </div>`;
+    case 'no-match':
+      return html`<div class="answer" role="status">
+        <p>
+          No answer matches this question closely enough (confidence of at least ${MIN_CONFIDENCE}); the service does
+          not guess.
+        </p>
+        ${
+          miss.suggestions.length
+            ? html`<p>The nearest questions it can answer:</p>
+                ${list(miss.suggestions.map((r) => ({ url: r.url, text: r.question })))}`
+            : ''
+        }
+        <p>Or <a href="/search?q=${encodeURIComponent(q)}">search the site for “${q}”</a>.</p>
+      </div>`;
+  }
 }

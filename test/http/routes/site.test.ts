@@ -307,6 +307,15 @@ describe('website', () => {
     assert.match(miss, /href="\/search\?q=zzqx%20blorf"/);
   });
 
+  test("the ask box gives the answer service's reason for a question it does not answer, as /api/answer does", async () => {
+    const q = 'Which startup is the best investment?';
+    const api = (await (await svc.get(`/api/answer?q=${encodeURIComponent(q)}`)).json()) as Json;
+    assert.equal(api.reason, 'out-of-scope');
+    const body = await (await page(`/ask?q=${encodeURIComponent(q)}`)).text();
+    assert.match(body, /gives no investment advice/);
+    assert.doesNotMatch(body, /No answer matches this question closely enough/);
+  });
+
   test('a dossier page per entity: its sections, the canonical name, a 404 with candidates', async () => {
     const json = (await (await svc.get('/api/diligence.json?company=GitHub')).json()) as Json;
     const body = await (await page('/diligence/GitHub')).text();
