@@ -187,8 +187,15 @@ export function countCreditsCharged(credits = 1): void {
   if (credits > 0) creditsCharged.inc(credits);
 }
 
-/** A payment settled (credited or paid for a call) or refused (invalid, replayed, below price…). */
-export function countPayment(method: string, outcome: 'settled' | 'refused'): void {
+/**
+ * A payment settled (credited or paid for a call) or refused (invalid, replayed, below price…); for x402 also a paid
+ * answer handed out late (`redelivered`), and what the reconciler found of an abandoned settlement (`reconciled-paid`:
+ * the transfer happened, its answer waits for a retry; `reconciled-expired`: it never happened and no longer can).
+ */
+export function countPayment(
+  method: string,
+  outcome: 'settled' | 'refused' | 'redelivered' | 'reconciled-paid' | 'reconciled-expired',
+): void {
   payments.labels(method, outcome).inc();
 }
 

@@ -5,6 +5,7 @@ import { DEEP_SIGNAL_CREDIT_PACK } from '../core/documents/pricing.js';
 import { siteUrls } from '../domain/urls.js';
 import type { Executor } from '../store/schema.js';
 import type { SecretBox } from './secret-box.js';
+import { startPoller, type Poller } from '../runtime/poller.js';
 
 /**
  * Key delivery by e-mail through a durable outbox. The webhook writes the message (the key sealed) in the same
@@ -69,7 +70,8 @@ export function retryDelay(baseMs: number, attempts: number): number {
 export interface OutboxOptions {
   db: Executor;
   mailer: Mailer;
-  box: SecretBox;
+  /** Opens the sealed keys of key e-mails; absent when card checkout is off (then only ready-made messages are sent). */
+  box?: SecretBox | undefined;
   baseUrl: string;
   retryMs: number;
   logger?: Pick<Logger, 'warn'> | { warn(obj: object, msg: string): void } | undefined;
@@ -79,7 +81,14 @@ export interface OutboxOptions {
 export async function deliverDueMail(options: OutboxOptions): Promise<{ sent: number; failed: number }> {
   const { db, retryMs } = options;
   // Claim: the lease is the first retry delay; a sender that dies mid-way leaves the message due again after it.
-  const claimed = await sql<{ id: number; recipient: string; secret_ciphertext: string | null; attempts: number }>`
+  const claimed = await sql<{
+    id: number;
+    recipient: string;
+    secret_ciphertext: string | null;
+    subject: string | null;
+    body: string | null;
+    attempts: number;
+  }>`
     update mail_outbox
        set attempts = attempts + 1,
            next_attempt_at = now() + make_interval(secs => ${retryMs / 1000})
@@ -89,14 +98,19 @@ export async function deliverDueMail(options: OutboxOptions): Promise<{ sent: nu
         order by id
         limit ${BATCH}
         for update skip locked)
-    returning id, recipient, secret_ciphertext, attempts`.execute(db);
+    returning id, recipient, secret_ciphertext, subject, body, attempts`.execute(db);
   let sent = 0;
   let failed = 0;
   for (const row of claimed.rows) {
     try {
-      if (!row.secret_ciphertext) throw new Error('the message has no key to send');
-      const key = options.box.open(row.secret_ciphertext);
-      await options.mailer.send({ to: row.recipient, ...keyMessage(options.baseUrl, key) });
+      if (row.subject !== null && row.body !== null) {
+        // A ready-made message (an alert digest).
+        await options.mailer.send({ to: row.recipient, subject: row.subject, text: row.body });
+      } else {
+        if (!row.secret_ciphertext || !options.box) throw new Error('the message has no key to send');
+        const key = options.box.open(row.secret_ciphertext);
+        await options.mailer.send({ to: row.recipient, ...keyMessage(options.baseUrl, key) });
+      }
       await db
         .updateTable('mail_outbox')
         .set({ sent_at: sql<Date>`now()`, secret_ciphertext: null, last_error: null })
@@ -114,46 +128,26 @@ export async function deliverDueMail(options: OutboxOptions): Promise<{ sent: nu
         .execute();
       options.logger?.warn(
         { outboxId: row.id, attempts: row.attempts, retryInMs: delay, reason },
-        'key e-mail not sent; will retry',
+        'e-mail not sent; will retry',
       );
     }
   }
   return { sent, failed };
 }
 
-/** Runs the outbox every `retryMs` (and at once when kicked). Returns kick() and stop(). */
-export function startMailOutbox(options: OutboxOptions): { kick(): void; stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-  const run = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          await deliverDueMail(options);
-        } catch (err) {
-          options.logger?.warn({ err }, 'mail outbox pass failed');
-        }
-      } while (again && !stopped);
-    })().finally(() => {
-      running = undefined;
-    });
-  };
-  const timer = setInterval(run, options.retryMs);
-  timer.unref();
-  run();
+/** Runs the outbox every `retryMs`, and at once when kicked (see runtime/poller.ts); stopping closes the mailer. */
+export function startMailOutbox(options: OutboxOptions): Poller {
+  const poller = startPoller(
+    async () => {
+      await deliverDueMail(options);
+    },
+    options.retryMs,
+    (err) => options.logger?.warn({ err }, 'mail outbox pass failed'),
+  );
   return {
-    kick: run,
+    kick: poller.kick,
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+      await poller.stop();
       options.mailer.close();
     },
   };

@@ -44,6 +44,14 @@ import type { ScoredOrg, WatchlistEntry } from '../domain/records.js';
 
 /** Days of commit history a run collects: the 28-day look-back plus one week, so a run can also rebuild the week before. */
 export const COLLECT_DAYS = LOOKBACK_DAYS + 7;
+/**
+ * Largest share of a watchlist that may still be failing after the last collection pass for the week to be published
+ * without it. A few organisations that keep failing (a repository GitHub cannot serve) do not hold back everyone
+ * else's week; more than this looks like an outage, and a week published from what is left would rank a different
+ * population, so the run stops incomplete and resumes later.
+ */
+export const MAX_FAILED_SHARE = 0.1;
+
 /** Collection passes over transiently failed organisations before a run stops as incomplete. */
 export const MAX_ATTEMPTS = 3;
 
@@ -282,7 +290,8 @@ function countsText(counts: Record<OrgStatus, number>): string {
 
 /**
  * Decides what a run needs next, under a lock on the run row so that exactly one worker acts: keep collecting,
- * retry failed organisations, stop incomplete (nothing is published), or compute and publish atomically.
+ * retry failed organisations, stop incomplete (nothing is published: more than MAX_FAILED_SHARE still failing, or a
+ * sector left uncovered), or compute and publish atomically (leaving out the few organisations still failing).
  */
 export async function settleRun(ctx: PipelineContext, runId: number): Promise<SettleResult> {
   const now = ctx.now?.() ?? new Date();
@@ -296,7 +305,8 @@ export async function settleRun(ctx: PipelineContext, runId: number): Promise<Se
       const logins = await retryFailed(trx, runId);
       return { state: 'retry', logins, attempt: run.attempt + 1 };
     }
-    if (counts.failed > 0 || counts.uncovered > 0) {
+    const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+    if (counts.uncovered > 0 || counts.failed > MAX_FAILED_SHARE * total) {
       const message = `not published: ${counts.failed} organisation(s) failed after ${run.attempt} attempt(s) (${countsText(counts)}); see \`signal-service pipeline status\`, then run again to resume`;
       await setRunStatus(trx, runId, 'incomplete', message);
       return { state: 'incomplete', run: (await lockRun(trx, runId))! };
@@ -304,11 +314,15 @@ export async function settleRun(ctx: PipelineContext, runId: number): Promise<Se
     const period = parsePeriodSlug(run.period_slug);
     const published = await computeAndPublish(trx, runId, period, run.dry_run, now);
     const status: RunStatus = run.dry_run ? 'complete' : 'published';
+    const leftOut =
+      counts.failed > 0
+        ? `; ${counts.failed} organisation(s) that failed after ${run.attempt} attempt(s) are left out of this week (see \`signal-service pipeline status\`)`
+        : '';
     await setRunStatus(
       trx,
       runId,
       status,
-      `${run.dry_run ? 'dry run, not published' : `published ${period.slug}`}: ${published.startups} startups (${countsText(counts)})`,
+      `${run.dry_run ? 'dry run, not published' : `published ${period.slug}`}: ${published.startups} startups (${countsText(counts)})${leftOut}`,
     );
     return { state: status, run: (await lockRun(trx, runId))!, published };
   });

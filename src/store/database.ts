@@ -14,9 +14,17 @@ export interface StoreOptions {
   statementTimeoutMs?: number;
   /** Waiting longer for a connection fails the query (the route answers 503). */
   connectTimeoutMs?: number;
+  /**
+   * PostgreSQL only: a watchdog runs `select 1` on its own connection every half of this; one not answered within it
+   * opens the breaker (see DatabaseBreaker). 0 or unset: no watchdog.
+   */
+  healthTimeoutMs?: number;
 }
 
-/** How the service and the CLI open the store: the database, and the pool limits of the configuration. */
+/**
+ * How the service and the CLI open the store: the database, and the pool limits of the configuration. (The serving
+ * process adds the watchdog, `healthTimeoutMs`; batch commands run without it.)
+ */
 export function storeOptions(database: DatabaseConfig): StoreOptions {
   return {
     dataDir: database.dataDir,
@@ -65,6 +73,10 @@ export function createStore(options: StoreOptions): OpeningStore {
         query_timeout: options.statementTimeoutMs + 1_000,
       }
     : {};
+  const breaker =
+    options.databaseUrl && options.healthTimeoutMs
+      ? new DatabaseBreaker(options.databaseUrl, options.healthTimeoutMs)
+      : undefined;
   const makePool = (poolConfig: pg.PoolConfig): pg.Pool => {
     const pool = new pg.Pool({
       ...poolConfig,
@@ -87,7 +99,9 @@ export function createStore(options: StoreOptions): OpeningStore {
         return makePool({ host: endpoint.host, port: endpoint.port, user: 'postgres', database: 'postgres' });
       }
     : makePool({ connectionString: options.databaseUrl });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: breaker && typeof pool !== 'function' ? breaker.guardPool(pool) : pool }),
+  });
   let host: EmbeddedHost | undefined;
   const ready = embedded
     ? embedded.then((opened) => {
@@ -107,6 +121,7 @@ export function createStore(options: StoreOptions): OpeningStore {
         await sql`select 1`.execute(db);
       },
       async close() {
+        breaker?.stop();
         await db.destroy();
         // A host still starting is waited for, then closed: it holds DATA_DIR's lock.
         const opened = await embedded?.catch(() => undefined);
@@ -164,7 +179,7 @@ const UNAVAILABLE_NODE_CODES = new Set([
   'EAI_AGAIN',
 ]);
 const UNAVAILABLE_MESSAGES =
-  /connection terminated|timeout exceeded when trying to connect|query read timeout|not queryable|connection (?:ended|closed)|the database system is (?:starting up|shutting down)/i;
+  /the database is not answering|connection terminated|timeout exceeded when trying to connect|query read timeout|not queryable|connection (?:ended|closed)|the database system is (?:starting up|shutting down)/i;
 
 /**
  * True when an error means "PostgreSQL did not answer" rather than "the query was wrong": refused or lost
@@ -183,4 +198,159 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
   // AggregateError (a connection attempt to several addresses).
   return Array.isArray(errors) && errors.some(isDatabaseUnavailable);
+}
+
+/** What a query gets while the breaker is open: an unavailable error (SQLSTATE class 08), answered 503. */
+export class DatabaseNotAnsweringError extends Error {
+  readonly code = '08006';
+  constructor() {
+    super('the database is not answering (its health check timed out); retry shortly');
+    this.name = 'DatabaseNotAnsweringError';
+  }
+}
+
+/**
+ * A circuit breaker for a PostgreSQL that stops answering without closing its connections (a frozen process, a
+ * network partition): without it every query would wait for its statement timeout and every new connection for
+ * the connect timeout, tens of seconds of open requests. A watchdog runs `select 1` on a connection of its own every
+ * `timeoutMs / 2`; when one is not answered within `timeoutMs` (or fails), the breaker opens: every query in flight
+ * through the pool fails at once with DatabaseNotAnsweringError (its connection is discarded), every new one fails
+ * before it is sent, so paid calls answer 503 with Retry-After within about `timeoutMs` of the freeze. The
+ * watchdog keeps checking with a new connection; the first answer closes the breaker. Reads served from memory
+ * never reach the database and are not affected.
+ */
+export class DatabaseBreaker {
+  private opened = false;
+  private abort!: { promise: Promise<never>; reject: (err: Error) => void };
+  private client: pg.Client | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private checking = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.rearm();
+    this.timer = setInterval(() => void this.check(), Math.max(50, Math.floor(timeoutMs / 2)));
+    this.timer.unref();
+  }
+
+  get open(): boolean {
+    return this.opened;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.dropClient();
+  }
+
+  private rearm(): void {
+    let reject!: (err: Error) => void;
+    const promise = new Promise<never>((_, r) => (reject = r));
+    promise.catch(() => {});
+    this.abort = { promise, reject };
+  }
+
+  private trip(): void {
+    if (this.opened) return;
+    this.opened = true;
+    this.abort.reject(new DatabaseNotAnsweringError());
+  }
+
+  private dropClient(): void {
+    const client = this.client;
+    this.client = undefined;
+    if (!client) return;
+    client.on('error', () => {});
+    // end() would wait for a server that does not answer: the socket is closed outright.
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    void client.end().catch(() => {});
+  }
+
+  private async check(): Promise<void> {
+    if (this.checking) return;
+    this.checking = true;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        (async () => {
+          if (!this.client) {
+            const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: this.timeoutMs });
+            client.on('error', () => {});
+            this.client = client;
+            await client.connect();
+          }
+          await this.client.query('select 1');
+        })(),
+        new Promise((_, reject) => {
+          const started = performance.now();
+          timer = setTimeout(() => {
+            // A timer that fires late means this process, not the database, was stalled (a long task blocked the
+            // event loop): the answer may be waiting unread. Let pending I/O run first, and do not count a stall.
+            const stalled = performance.now() - started > this.timeoutMs * 1.5;
+            setImmediate(() => reject(new Error(stalled ? 'stalled' : 'health check timed out')));
+          }, this.timeoutMs);
+        }),
+      ]);
+      if (this.opened) {
+        this.opened = false;
+        this.rearm();
+      }
+    } catch (err) {
+      if ((err as Error).message === 'stalled') return;
+      this.dropClient();
+      this.trip();
+    } finally {
+      clearTimeout(timer);
+      this.checking = false;
+    }
+  }
+
+  /** `work` unless the breaker opens first (then DatabaseNotAnsweringError); fails at once while it is open. */
+  private guard<T>(work: Promise<T>): Promise<T> {
+    if (this.opened) return Promise.reject(new DatabaseNotAnsweringError());
+    return Promise.race([work, this.abort.promise]);
+  }
+
+  /** The pool as Kysely sees it, with every connection and query guarded by the breaker. */
+  guardPool(pool: pg.Pool): { connect(): Promise<pg.PoolClient>; end(): Promise<void> } {
+    return {
+      end: () => pool.end(),
+      connect: () => {
+        const pending = pool.connect();
+        return this.guard(pending).then(
+          (client) => this.guardClient(client),
+          (err: unknown) => {
+            // A connection that arrives after the breaker gave up on it goes back to the pool.
+            pending.then(
+              (late) => late.release(true),
+              () => {},
+            );
+            throw err;
+          },
+        );
+      },
+    };
+  }
+
+  private guardClient(client: pg.PoolClient): pg.PoolClient {
+    let broken = false;
+    const query = (...args: unknown[]): unknown => {
+      const result = (client.query as (...a: unknown[]) => unknown)(...args);
+      if (!(result instanceof Promise)) return result; // a cursor (streaming) is not guarded
+      result.catch(() => {});
+      return this.guard(result).catch((err: unknown) => {
+        if (err instanceof DatabaseNotAnsweringError) broken = true;
+        throw err;
+      });
+    };
+    return new Proxy(client, {
+      get(target, prop, receiver) {
+        if (prop === 'query') return query;
+        // A connection whose query was abandoned is discarded, never handed to another request.
+        if (prop === 'release') return (err?: Error | boolean) => target.release(broken ? true : err);
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+  }
 }

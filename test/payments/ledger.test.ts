@@ -5,9 +5,13 @@ import { issueKey, createAccount } from '../../src/payments/keys.js';
 import {
   AccountNotFoundError,
   chargeOneCredit,
+  confirmHold,
   creditState,
   grantCredits,
   ledgerTotals,
+  openHolds,
+  refundExpiredHolds,
+  releaseHold,
 } from '../../src/payments/ledger.js';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.js';
 import { createTestStorage, type TestStorage } from '../helpers/database.js';
@@ -163,6 +167,80 @@ for (const mode of modes) {
       }
       await assert.rejects(grantCredits(store.db, 'acct_missing', 1, 'test'), AccountNotFoundError);
       await assert.rejects(chargeOneCredit(store.db, 'acct_missing'), AccountNotFoundError);
+    });
+
+    test('a held charge takes the credit at once and stands once its delivery is confirmed', async () => {
+      const { accountId } = await issueKey(store.db, { credits: 2, reason: 'test' });
+      const charge = await chargeOneCredit(store.db, accountId, 'held', { holdSeconds: 60 });
+      assert.ok(charge.charged && charge.hold !== undefined);
+      assert.equal(charge.balance, 1);
+      assert.equal(await openHolds(store.db, accountId), 1);
+      assert.equal(await confirmHold(store.db, charge.hold!), true);
+      assert.equal(await openHolds(store.db, accountId), 0);
+      assert.equal(await refundExpiredHolds(store.db), 0);
+      assert.equal((await creditState(store.db, accountId))!.balance, 1);
+      assert.deepEqual(await ledgerTotals(store.db, accountId), { granted: 2, charged: 1, charges: 1, entries: 2 });
+    });
+
+    test('a released hold gives the credit back with a refund row, the ledger still sums to the balance', async () => {
+      const { accountId } = await issueKey(store.db, { credits: 1, reason: 'test' });
+      const charge = await chargeOneCredit(store.db, accountId, 'undelivered', { holdSeconds: 60 });
+      assert.ok(charge.charged);
+      await releaseHold(store.db, charge.hold!);
+      const state = (await creditState(store.db, accountId))!;
+      assert.equal(state.balance, 1);
+      assert.equal(state.consumed, 0);
+      assert.deepEqual(await ledgerTotals(store.db, accountId), { granted: 1, charged: 0, charges: 0, entries: 3 });
+      const refund = await store.db
+        .selectFrom('credit_ledger')
+        .select(['kind', 'delta', 'balance_after', 'reason', 'reference'])
+        .where('account_id', '=', accountId)
+        .where('kind', '=', 'refund')
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(refund, {
+        kind: 'refund',
+        delta: 1,
+        balance_after: 1,
+        reason: 'undelivered',
+        reference: 'undelivered',
+      });
+      assert.equal(await confirmHold(store.db, charge.hold!), false, 'a refunded hold cannot be confirmed');
+    });
+
+    test('an expired hold is refunded once by concurrent sweeps, and confirming it afterwards charges nothing', async () => {
+      const { accountId } = await issueKey(store.db, { credits: 5, reason: 'test' });
+      const holds = await Promise.all(
+        Array.from({ length: 3 }, () => chargeOneCredit(store.db, accountId, 'lost', { holdSeconds: 60 })),
+      );
+      // The instance that made them died: nobody settles them, and they expire.
+      await sql`update credit_holds set expires_at = now() - interval '1 second' where account_id = ${accountId}`.execute(
+        store.db,
+      );
+      const swept = await Promise.all([refundExpiredHolds(store.db), refundExpiredHolds(store.db)]);
+      assert.equal(swept[0] + swept[1], 3);
+      for (const h of holds) assert.equal(await confirmHold(store.db, (h as { hold: number }).hold), false);
+      assert.equal((await creditState(store.db, accountId))!.balance, 5);
+      assert.deepEqual(await ledgerTotals(store.db, accountId), { granted: 5, charged: 0, charges: 0, entries: 7 });
+    });
+
+    test('200 parallel held charges on 50 credits: exactly 50 held, each with its own hold; releasing them restores 50', async () => {
+      const { accountId } = await issueKey(store.db, { credits: 50, reason: 'test' });
+      const outcomes = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          chargeOneCredit(store.db, accountId, `call-${i}`, i % 2 ? { holdSeconds: 60 } : {}),
+        ),
+      );
+      const charged = outcomes.filter((o) => o.charged);
+      assert.equal(charged.length, 50);
+      const holds = charged.flatMap((o) => (o.charged && o.hold !== undefined ? [o.hold] : []));
+      assert.equal(new Set(holds).size, holds.length);
+      assert.equal(await openHolds(store.db, accountId), holds.length);
+      await Promise.all(holds.map((h) => releaseHold(store.db, h)));
+      const state = (await creditState(store.db, accountId))!;
+      assert.equal(state.balance, holds.length, 'the unheld charges stand, the released ones are back');
+      const totals = await ledgerTotals(store.db, accountId);
+      assert.equal(totals.granted - totals.charged, state.balance);
+      assert.equal(totals.charges, state.consumed);
     });
 
     test('the ledger is append-only and a balance cannot go below 0', async () => {

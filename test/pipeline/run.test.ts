@@ -79,7 +79,7 @@ function entries(n: number): WatchlistEntry[] {
 describe('pipeline runs over the store', () => {
   let fake: FakeGitHub;
   before(async () => {
-    fake = await FakeGitHub.start({ orgs: [acmeOrg(), quietOrg(), ...orgs(6)] });
+    fake = await FakeGitHub.start({ orgs: [acmeOrg(), quietOrg(), ...orgs(10)] });
   });
   after(() => fake.close());
   beforeEach(() => {
@@ -267,6 +267,32 @@ describe('pipeline runs over the store', () => {
       );
       assert.match(failed[0]!.message!, /GitHub answered 502 Bad Gateway after retries/);
       assert.deepEqual(await listPeriods(h.store.db), before);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('one organisation that keeps failing is left out and the week is published with the others', async () => {
+    const h = await harness(fake, { GITHUB_ORGS_PER_QUERY: '1' });
+    try {
+      fake.injectFault({
+        match: (r) => r.kind === 'graphql' && r.body.includes('team-3"'),
+        status: 502,
+        body: { message: 'Bad Gateway' },
+        times: 1000,
+      });
+      const { prepared, result } = await run(h.ctx, { entries: entries(10) });
+      assert.equal(result.state, 'published');
+      const rows = await periodStartups(h.store.db, '2026-w10');
+      assert.deepEqual(
+        rows.map((r) => r.org_login).sort(),
+        entries(10)
+          .map((e) => e.login)
+          .filter((l) => l !== 'team-3')
+          .sort(),
+      );
+      const runRow = (await getRun(h.store.db, prepared.run.id))!;
+      assert.match(runRow.message!, /1 organisation\(s\) that failed after 3 attempt\(s\) are left out of this week/);
     } finally {
       await h.close();
     }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import net from 'node:net';
 import { describe, test } from 'node:test';
-import { isDatabaseUnavailable } from '../../src/store/database.js';
+import { DatabaseNotAnsweringError, isDatabaseUnavailable, openStore } from '../../src/store/database.js';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
@@ -33,5 +35,41 @@ describe('telling "the database is down" from "the query is wrong"', () => {
     for (const code of ['42601', '23505', '42P01']) assert.equal(isDatabaseUnavailable(withCode(code)), false, code);
     assert.equal(isDatabaseUnavailable(new Error('something else')), false);
     assert.equal(isDatabaseUnavailable(undefined), false);
+  });
+});
+
+describe('a PostgreSQL that accepts connections and never answers (frozen)', () => {
+  test('queries fail as unavailable once the health check misses, instead of waiting for the connect and statement timeouts', async () => {
+    // The network boundary of a frozen server: connections are accepted, nothing is ever answered.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+    });
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as net.AddressInfo;
+    const store = await openStore({
+      dataDir: '/tmp',
+      databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      poolSize: 2,
+      statementTimeoutMs: 600_000,
+      connectTimeoutMs: 600_000,
+      healthTimeoutMs: 200,
+    });
+    try {
+      const err = await store.ping().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      assert.ok(err instanceof DatabaseNotAnsweringError, String(err));
+      assert.ok(store.isUnavailable(err));
+      // While it stays silent, new queries fail before they are sent.
+      await assert.rejects(store.ping(), DatabaseNotAnsweringError);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+      await store.close();
+    }
   });
 });

@@ -37,7 +37,8 @@ import { HttpProblem, statusTitle } from '../problem.js';
  * (rate-limiter-flexible's steady-plus-burst composition; the library has no token bucket.)
  *
  * Counters live in memory, or in Redis when REDIS_URL is set so that every instance draws on one budget. When Redis
- * does not answer, the decision is taken from local memory (logged, counted in metrics), never a 5xx.
+ * does not answer, the decision is taken from local memory (logged, counted in metrics), never a 5xx; a breaker
+ * (RedisBreaker) keeps it there without asking Redis until Redis answers again.
  */
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -301,12 +302,58 @@ export interface LimiterStore {
    * credit-key hook so a key is looked up once). Without it no key is trusted: paid calls count by address.
    */
   keyIsValid?: (request: FastifyRequest) => Promise<boolean>;
+  /** How often an open Redis breaker checks whether Redis answers again (ms). */
+  probeMs?: number;
+}
+
+/**
+ * A circuit breaker in front of Redis. It opens on the first command that fails or times out (the limiter
+ * connection's command timeout), and while it is open every decision is taken from this instance's memory without
+ * asking Redis: a Redis that is frozen (its process stopped, its socket open, nothing answered) costs a request at
+ * most one command timeout, once, instead of one per request and key. While open it sends a PING every `probeMs`;
+ * the first one answered closes it, and the limits are shared through Redis again.
+ */
+export class RedisBreaker {
+  private opened = false;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly probeMs = 1_000,
+    private readonly log?: Logger,
+  ) {}
+
+  get open(): boolean {
+    return this.opened;
+  }
+
+  trip(): void {
+    if (this.opened) return;
+    this.opened = true;
+    this.log?.warn("redis is not answering: rate limits are decided in this instance's memory until it does");
+    this.probe();
+  }
+
+  private probe(): void {
+    const timer = setTimeout(() => {
+      // The connection's command timeout bounds the PING; a connection that is down fails at once.
+      this.redis.ping().then(
+        () => {
+          this.opened = false;
+          this.log?.info('redis answers again: rate limits are shared through it');
+        },
+        () => this.probe(),
+      );
+    }, this.probeMs);
+    timer.unref();
+  }
 }
 
 /** Builds the budgets of the four limited classes from the configuration. */
 export function createBudgets(rateLimits: RateLimitsConfig, store: LimiterStore): Record<LimitedClass, ClassBudget> {
   let lastWarning = 0;
+  const breaker = store.redis ? new RedisBreaker(store.redis, store.probeMs, store.log) : undefined;
   const onFallback = () => {
+    breaker?.trip();
     countRateLimitFallback();
     const now = Date.now();
     if (now - lastWarning > 60_000) {
@@ -317,13 +364,15 @@ export function createBudgets(rateLimits: RateLimitsConfig, store: LimiterStore)
   const limiter = (keyPrefix: string, points: number, duration: number): Consumer => {
     const options = { keyPrefix: `${store.prefix}:${keyPrefix}`, points, duration };
     if (!store.redis) return new RateLimiterMemory(options);
+    const memory = new FallbackMemoryLimiter(options, onFallback);
     const shared = new RateLimiterRedis({
       ...options,
       storeClient: store.redis,
       rejectIfRedisNotReady: true,
-      insuranceLimiter: new FallbackMemoryLimiter(options, onFallback),
+      insuranceLimiter: memory,
     });
-    return new ReservingLimiter(shared, reservationChunk(points));
+    const reserving = new ReservingLimiter(shared, reservationChunk(points));
+    return { consume: (key) => (breaker!.open ? memory.consume(key) : reserving.consume(key)) };
   };
   const budgets = {} as Record<LimitedClass, ClassBudget>;
   for (const name of Object.keys(rateLimits) as LimitedClass[]) {

@@ -92,6 +92,23 @@ function tagDate(tag: TagNode): string | undefined {
  * topics, and the root entries that are dependency manifests or infrastructure files. When a list of events filled
  * its page and its oldest event is still inside the window, `eventsFrom` says from which day the lists are whole.
  */
+/** The items of a GitHub list without the nodes it answered as null (a partial result). */
+function present<T>(list: readonly (T | null)[] | null | undefined): T[] {
+  return (list ?? []).filter((x): x is T => x !== null);
+}
+
+/** How many evidence nodes of a repository GitHub answered as null. */
+function missingEvidence(node: RepoNode): number {
+  const nulls = (list: readonly unknown[] | null | undefined) => (list ?? []).filter((x) => x === null).length;
+  return (
+    nulls(node.releases?.nodes) +
+    nulls(node.tags?.nodes) +
+    nulls(node.deployments?.nodes) +
+    nulls(node.languages?.edges) +
+    nulls(node.repositoryTopics?.nodes)
+  );
+}
+
 export function repoEvidence(node: RepoNode, window: { from: string; until: Date }): Partial<RepoRecord> {
   // Git timestamps may carry a UTC offset: compare instants, not text.
   const until = window.until.getTime();
@@ -101,15 +118,16 @@ export function repoEvidence(node: RepoNode, window: { from: string; until: Date
   const noteCut = (full: boolean | undefined, oldest: string | null | undefined) => {
     if (full && oldest && dayOf(oldest) >= window.from) cut.push(dayOf(oldest));
   };
-  const releaseNodes = (node.releases?.nodes ?? []).filter((r) => !r.isDraft);
-  noteCut(node.releases?.pageInfo.hasNextPage, node.releases?.nodes.at(-1)?.createdAt);
-  const tagNodes = node.tags?.nodes ?? [];
+  const allReleases = present(node.releases?.nodes);
+  const releaseNodes = allReleases.filter((r) => !r.isDraft);
+  noteCut(node.releases?.pageInfo.hasNextPage, allReleases.at(-1)?.createdAt);
+  const tagNodes = present(node.tags?.nodes);
   noteCut(node.tags?.pageInfo.hasNextPage, tagNodes.length ? tagDate(tagNodes.at(-1)!) : undefined);
-  const deploymentNodes = node.deployments?.nodes ?? [];
+  const deploymentNodes = present(node.deployments?.nodes);
   noteCut(node.deployments?.pageInfo.hasNextPage, deploymentNodes.at(-1)?.createdAt);
 
   const languages: Record<string, number> = {};
-  for (const edge of node.languages?.edges ?? []) languages[edge.node.name] = edge.size;
+  for (const edge of present(node.languages?.edges)) languages[edge.node.name] = edge.size;
   const markers = (node.root?.entries ?? [])
     .filter((e) => e.type === 'blob' && (MARKER_FILES.has(e.name) || /\.tf$/i.test(e.name)))
     .map((e) => e.name)
@@ -118,7 +136,9 @@ export function repoEvidence(node: RepoNode, window: { from: string; until: Date
     list.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   return {
     languages,
-    topics: (node.repositoryTopics?.nodes ?? []).map((t) => t.topic.name).sort(),
+    topics: present(node.repositoryTopics?.nodes)
+      .map((t) => t.topic.name)
+      .sort(),
     markers,
     releases: byDay(
       releaseNodes
@@ -143,6 +163,17 @@ export function repoEvidence(node: RepoNode, window: { from: string; until: Date
 
 function errorFor(errors: GraphqlErrorItem[], alias: string): GraphqlErrorItem | undefined {
   return errors.find((e) => e.path?.[0] === alias);
+}
+
+/** The errors GitHub answered beside the data of one alias, as one note (at most three named). */
+function partialNote(errors: GraphqlErrorItem[], alias: string): string | undefined {
+  const mine = errors.filter((e) => e.path?.[0] === alias);
+  if (mine.length === 0) return undefined;
+  const named = mine
+    .slice(0, 3)
+    .map((e) => `${(e.path ?? []).slice(1).join('.') || 'answer'}: ${e.message}`)
+    .join('; ');
+  return `GitHub's answer was partial (${named}${mine.length > 3 ? `; and ${mine.length - 3} more` : ''}); what it answered was kept`;
 }
 
 /** Everything learnt about one organisation while its pages come in. */
@@ -178,8 +209,21 @@ class OrgAccumulator {
     };
   }
 
+  /** Records the errors GitHub answered beside this organisation's data: the organisation becomes partial. */
+  notePartial(errors: GraphqlErrorItem[], alias: string): void {
+    const note = partialNote(errors, alias);
+    if (note) this.notes.push(note);
+  }
+
   addRepoPage(connection: RepoConnection, withHistory: boolean): void {
+    let missingRepos = 0;
+    let missingEvents = 0;
     for (const node of connection.nodes) {
+      if (!node) {
+        missingRepos++;
+        continue;
+      }
+      if (withHistory) missingEvents += missingEvidence(node);
       this.repos.push({
         name: node.name,
         fork: node.isFork,
@@ -190,7 +234,17 @@ class OrgAccumulator {
       const history = node.defaultBranchRef?.target?.history;
       if (withHistory && history) this.addHistory(node.name, history);
     }
-    const last = connection.nodes.at(-1);
+    if (missingRepos > 0) {
+      this.notes.push(
+        `${missingRepos} ${missingRepos === 1 ? 'repository was' : 'repositories were'} missing from GitHub's answer (null nodes) and not counted`,
+      );
+    }
+    if (missingEvents > 0) {
+      this.notes.push(
+        `${missingEvents} releases, tags, deployments, languages or topics were missing from GitHub's answer (null nodes)`,
+      );
+    }
+    const last = present(connection.nodes).at(-1);
     this.nextRepoCursor = connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null;
     // Repositories come most recently pushed first: once one was last pushed before the window, none of the
     // following ones can hold a commit inside it, so their pages are read without history.
@@ -199,7 +253,13 @@ class OrgAccumulator {
 
   addHistory(repo: string, history: HistoryConnection): void {
     const list = this.commits.get(repo) ?? [];
-    list.push(...history.nodes);
+    const nodes = present(history.nodes);
+    list.push(...nodes);
+    if (nodes.length < history.nodes.length) {
+      this.notes.push(
+        `${repo}: ${history.nodes.length - nodes.length} commits were missing from GitHub's answer (null nodes) and not counted`,
+      );
+    }
     this.commits.set(repo, list);
     const pages = (this.historyPages.get(repo) ?? 0) + 1;
     this.historyPages.set(repo, pages);
@@ -378,7 +438,9 @@ export async function collectOrgs(
             orgMeters.push(acc.meter);
             acc.meter.requests += g.meter.requests;
             g.meter.requests = 0;
-            acc.addRepoPage(org.repositories, true);
+            acc.notePartial(errors, `o${i}`);
+            if (org.repositories) acc.addRepoPage(org.repositories, true);
+            else acc.fail(`GitHub answered no repositories: ${errorFor(errors, `o${i}`)?.message ?? 'empty answer'}`);
             accs.push(acc);
             return;
           }
@@ -431,15 +493,15 @@ export async function collectOrgs(
               variables[`c${i}`] = a.nextRepoCursor;
             });
             try {
-              const { data, errors } = await client.graphql<Record<string, { repositories: RepoConnection } | null>>(
-                moreReposQuery(part.length),
-                variables,
-                part.length === 1 ? part[0]!.meter : batchMeter,
-              );
+              const { data, errors } = await client.graphql<
+                Record<string, { repositories: RepoConnection | null } | null>
+              >(moreReposQuery(part.length), variables, part.length === 1 ? part[0]!.meter : batchMeter);
               part.forEach((a, i) => {
-                const org = data?.[`o${i}`];
-                if (org) a.addRepoPage(org.repositories, withHistory);
-                else a.fail(`repositories page failed: ${errorFor(errors, `o${i}`)?.message ?? 'empty answer'}`);
+                const repositories = data?.[`o${i}`]?.repositories;
+                if (repositories) {
+                  a.notePartial(errors, `o${i}`);
+                  a.addRepoPage(repositories, withHistory);
+                } else a.fail(`repositories page failed: ${errorFor(errors, `o${i}`)?.message ?? 'empty answer'}`);
               });
             } catch (err) {
               if (err instanceof GitHubAuthError) authFailure = err;
@@ -464,8 +526,10 @@ export async function collectOrgs(
             >(moreHistoryQuery(part.length), variables, part.length === 1 ? part[0]!.acc.meter : batchMeter);
             part.forEach((h, i) => {
               const history = data?.[`r${i}`]?.defaultBranchRef?.target?.history;
-              if (history) h.acc.addHistory(h.repo, history);
-              else
+              if (history) {
+                h.acc.notePartial(errors, `r${i}`);
+                h.acc.addHistory(h.repo, history);
+              } else
                 h.acc.fail(
                   `commit history of ${h.repo} failed: ${errorFor(errors, `r${i}`)?.message ?? 'empty answer'}`,
                 );

@@ -157,7 +157,8 @@ export interface CommitNode {
 
 export interface HistoryConnection {
   pageInfo: PageInfo;
-  nodes: CommitNode[];
+  /** GitHub may answer a node it could not resolve as null (a partial result, with an error beside the data). */
+  nodes: (CommitNode | null)[];
 }
 
 export interface ReleaseNode {
@@ -189,17 +190,18 @@ export interface RepoNode {
   primaryLanguage: { name: string } | null;
   defaultBranchRef: { target: { history?: HistoryConnection } | null } | null;
   /** The evidence fields, present when the page was read with history. */
-  releases?: { pageInfo: { hasNextPage: boolean }; nodes: ReleaseNode[] };
-  tags?: { pageInfo: { hasNextPage: boolean }; nodes: TagNode[] } | null;
-  deployments?: { pageInfo: { hasNextPage: boolean }; nodes: DeploymentNode[] };
-  languages?: { edges: { size: number; node: { name: string } }[] } | null;
-  repositoryTopics?: { nodes: { topic: { name: string } }[] };
+  releases?: { pageInfo: { hasNextPage: boolean }; nodes: (ReleaseNode | null)[] };
+  tags?: { pageInfo: { hasNextPage: boolean }; nodes: (TagNode | null)[] } | null;
+  deployments?: { pageInfo: { hasNextPage: boolean }; nodes: (DeploymentNode | null)[] };
+  languages?: { edges: ({ size: number; node: { name: string } } | null)[] } | null;
+  repositoryTopics?: { nodes: ({ topic: { name: string } } | null)[] };
   root?: { entries?: { name: string; type: string }[] | null } | null;
 }
 
 export interface RepoConnection {
   pageInfo: PageInfo;
-  nodes: RepoNode[];
+  /** Null for a repository GitHub could not resolve (a partial result). */
+  nodes: (RepoNode | null)[];
 }
 
 export interface OrgNode {
@@ -208,5 +210,6 @@ export interface OrgNode {
   description: string | null;
   location: string | null;
   websiteUrl: string | null;
-  repositories: RepoConnection;
+  /** Null when GitHub could not resolve the connection (a partial result). */
+  repositories: RepoConnection | null;
 }

@@ -409,6 +409,72 @@ describe('collect stage against a fake GitHub', () => {
     assert.equal(outcomes[1]!.status, 'collected');
   });
 
+  test('a partial GraphQL answer (null nodes, errors beside data) keeps what it gave and marks the organisation partial', async () => {
+    const history = {
+      pageInfo: { hasNextPage: false, endCursor: null },
+      nodes: [
+        null,
+        {
+          oid: 'a1',
+          committedDate: '2026-03-02T10:00:00Z',
+          author: { name: 'Ada', email: 'ada@example.org', user: { login: 'ada' } },
+        },
+      ],
+    };
+    fake.injectFault({
+      match: (r) => r.kind === 'graphql',
+      status: 200,
+      body: {
+        data: {
+          o0: {
+            login: 'acme-labs',
+            name: 'Acme Labs',
+            description: null,
+            location: null,
+            websiteUrl: null,
+            repositories: {
+              pageInfo: { hasNextPage: false, endCursor: null },
+              nodes: [
+                null,
+                {
+                  name: 'engine',
+                  isFork: false,
+                  createdAt: '2025-01-01T00:00:00Z',
+                  pushedAt: '2026-03-02T10:00:00Z',
+                  primaryLanguage: { name: 'Rust' },
+                  defaultBranchRef: { target: { history } },
+                  releases: { pageInfo: { hasNextPage: false }, nodes: [null] },
+                },
+              ],
+            },
+          },
+        },
+        errors: [
+          { type: 'SERVICE_UNAVAILABLE', path: ['o0', 'repositories', 'nodes', 0], message: 'Something went wrong' },
+          {
+            type: 'SERVICE_UNAVAILABLE',
+            path: ['o0', 'repositories', 'nodes', 1, 'defaultBranchRef', 'target', 'history', 'nodes', 0],
+            message: 'Timeout',
+          },
+        ],
+      },
+    });
+    const { outcomes } = await collectOrgs([acmeEntry, quietEntry()], new Map(), options());
+    const acme = outcomes[0]!;
+    assert.equal(acme.status, 'partial');
+    assert.match(acme.message!, /1 repository was missing from GitHub's answer/);
+    assert.match(acme.message!, /engine: 1 commits were missing/);
+    assert.match(acme.message!, /repositories\.nodes\.0: Something went wrong/);
+    assert.deepEqual(
+      acme.activity!.repos.map((r) => r.name),
+      ['engine'],
+    );
+    assert.deepEqual(
+      acme.activity!.commits.map((c) => [c.date, c.repo, c.commits]),
+      [['2026-03-02', 'engine', 1]],
+    );
+  });
+
   test('a GraphQL query failing with 502 after retries fails only the organisations of that query', async () => {
     fake.injectFault({
       match: (r) => r.kind === 'graphql' && r.body.includes('"quiet-co"'),
