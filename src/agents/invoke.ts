@@ -1,15 +1,33 @@
-import type { z } from 'zod';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { codeForStatus, ServiceError, type FieldIssue } from '../domain/errors.js';
 import type { AppContext } from '../app.js';
 import { authenticate, authenticateKey } from '../payments/authenticate.js';
 import { findTool, type AnyAgentTool, type ToolEnv } from './registry.js';
+import { findAlertTool } from './alert-tools.js';
 
 /**
  * One way to call a tool by name, shared by every agent surface: MCP (stdio and HTTP), /api/agent/call and A2A.
  * The result is the tool's structured output; a failure is a ServiceError (unknown-tool 404, invalid-arguments 400,
  * or whatever the tool itself answers), which each surface renders in its own protocol.
  */
-export type ToolInvoker = (name: string, args: unknown) => Promise<Record<string, unknown>>;
+export type ToolInvoker = (name: string, args: unknown, options?: CallOptions) => Promise<Record<string, unknown>>;
+
+export interface CallOptions {
+  /** The caller's Idempotency-Key for a paid call: a retry with the same key is answered once and charged once. */
+  idempotencyKey?: string | undefined;
+}
+
+/** Visible ASCII, 1–255 characters: the Idempotency-Key rule of the REST routes (what Stripe accepts). */
+export const IdempotencyKey = z.string().regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters');
+
+/** The key, or a 400 saying what is wrong with it. */
+export function idempotencyKeyOf(value: unknown, where: string): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = IdempotencyKey.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ServiceError('bad-request', `${where} must be 1 to 255 visible ASCII characters.`);
+}
 
 /**
  * What the caller presented to open a credit-pack account: the `Authorization` header of an HTTP surface, or the
@@ -37,9 +55,23 @@ export function unknownTool(name: string): ServiceError {
   return new ServiceError('unknown-tool', `No tool named ${JSON.stringify(name.slice(0, 100))}.`);
 }
 
+/**
+ * An optional argument given as null is read as absent: OpenAI's strict mode lists every property as required and
+ * lets the model send null for the ones it means to leave out.
+ */
+function withoutNullOptionals(tool: AnyAgentTool, args: unknown): unknown {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
+  const shape = tool.inputSchema.shape as Record<string, z.ZodType>;
+  const entries = Object.entries(args as Record<string, unknown>);
+  if (!entries.some(([, v]) => v === null)) return args;
+  return Object.fromEntries(
+    entries.filter(([k, v]) => !(v === null && shape[k] !== undefined && shape[k].safeParse(undefined).success)),
+  );
+}
+
 /** Validates the arguments against the tool's strict schema, runs its handler, and checks the output shape. */
 export async function runTool(tool: AnyAgentTool, args: unknown, env: ToolEnv): Promise<Record<string, unknown>> {
-  const parsed = tool.inputSchema.safeParse(args ?? {});
+  const parsed = tool.inputSchema.safeParse(withoutNullOptionals(tool, args ?? {}));
   if (!parsed.success) {
     const errors = issueFields(parsed.error);
     throw new ServiceError(
@@ -54,11 +86,11 @@ export async function runTool(tool: AnyAgentTool, args: unknown, env: ToolEnv): 
 
 /** Tools answered in this process, over the service's own core. */
 export function localInvoker(ctx: AppContext, credentials: Credentials): ToolInvoker {
-  const env: ToolEnv = { ctx, authenticate: authenticatorFor(ctx, credentials) };
-  return async (name, args) => {
-    const tool = findTool(name);
+  const authenticate = authenticatorFor(ctx, credentials);
+  return async (name, args, options = {}) => {
+    const tool = findTool(name) ?? findAlertTool(name);
     if (!tool) throw unknownTool(name);
-    return runTool(tool, args, env);
+    return runTool(tool, args, { ctx, authenticate, idempotencyKey: options.idempotencyKey });
   };
 }
 
@@ -68,30 +100,49 @@ function retryAfterOf(response: Response): number | undefined {
   return value !== null && /^\d{1,9}$/.test(value) ? Number(value) : undefined;
 }
 
+/** The members of a problem body beyond the standard ones (purchaseUrl, balance, errors, …). */
+function problemExtensions(problem: Record<string, unknown>): Record<string, unknown> {
+  const { type: _t, title: _ti, status: _s, detail: _d, instance: _i, ...rest } = problem;
+  return rest;
+}
+
+/** How often signal-mcp sends a paid call whose answer it never received (the same Idempotency-Key each time). */
+const PAID_ATTEMPTS = 3;
+
 /**
  * Tools answered by a remote deployment (`signal-mcp` with SIGNAL_BASE_URL): each call is one POST to its
- * /api/agent/call, whose problem responses come back as service errors of the same status and detail.
+ * /api/agent/call, whose problem responses come back as service errors of the same status, detail and extensions.
+ * A paid call always carries an Idempotency-Key (the caller's, or a new one per call): when the connection fails
+ * before the answer arrives, signal-mcp sends it again with the same key, so it is answered once and charged once.
  */
 export function remoteInvoker(
   baseUrl: string,
   apiKey: string | undefined,
   fetchImpl: typeof fetch = fetch,
 ): ToolInvoker {
-  return async (name, args) => {
-    let response: Response;
-    try {
-      response = await fetchImpl(`${baseUrl}/api/agent/call`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-        },
-        body: JSON.stringify({ name, arguments: args ?? {} }),
-        signal: AbortSignal.timeout(30_000),
-      });
-    } catch (err) {
-      throw new ServiceError('bad-gateway', `Could not reach ${baseUrl}: ${(err as Error).message}`);
+  return async (name, args, options = {}) => {
+    const paid = findTool(name)?.paid === true;
+    const idempotencyKey = paid ? (options.idempotencyKey ?? randomUUID()) : undefined;
+    const attempts = paid ? PAID_ATTEMPTS : 1;
+    let response: Response | undefined;
+    for (let attempt = 1; response === undefined; attempt++) {
+      try {
+        response = await fetchImpl(`${baseUrl}/api/agent/call`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+            ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+          },
+          body: JSON.stringify({ name, arguments: args ?? {} }),
+          signal: AbortSignal.timeout(30_000),
+        });
+      } catch (err) {
+        if (attempt >= attempts) {
+          throw new ServiceError('bad-gateway', `Could not reach ${baseUrl}: ${(err as Error).message}`);
+        }
+      }
     }
     const text = await response.text();
     let body: unknown;
@@ -101,12 +152,18 @@ export function remoteInvoker(
       body = undefined;
     }
     if (!response.ok) {
-      const problem = (body ?? {}) as { detail?: unknown };
+      const problem = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<
+        string,
+        unknown
+      >;
       const retryAfterSeconds = retryAfterOf(response);
       throw new ServiceError(
         codeForStatus(response.status),
         typeof problem.detail === 'string' ? problem.detail : `${baseUrl} answered ${response.status}.`,
-        retryAfterSeconds !== undefined ? { retryAfterSeconds } : {},
+        {
+          extensions: problemExtensions(problem),
+          ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+        },
       );
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {

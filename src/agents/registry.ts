@@ -19,11 +19,32 @@ import {
 } from '../schemas/enums.js';
 import { ScoutReceipts } from '../schemas/scout.js';
 import { Meta, Period, Sector, SignalCandidate, SignalLabel, Startup, signalLabelFields } from '../schemas/signals.js';
-import { resolveStartup, startupCandidates, NAME_MATCH_VALUES } from '../core/signals/resolve.js';
-import type { SnapshotStartup } from '../snapshot/snapshot.js';
+import {
+  headerValue,
+  resolveStartup,
+  startupCandidates,
+  NAME_MATCH_VALUES,
+  type NameMatchValue,
+} from '../core/signals/resolve.js';
+import { bestAnswer } from '../core/answers/answer.js';
+import { toHit } from '../core/answers/answer-index.js';
+import { siteSearch } from '../core/search/documents.js';
+import { ServiceError } from '../domain/errors.js';
+import { siteUrls } from '../domain/urls.js';
+import {
+  AnswerHit,
+  QueryText,
+  RelatedQuestion,
+  SEARCH_LIMIT,
+  SEARCH_TYPES,
+  SearchResponse,
+} from '../schemas/answers.js';
+import { startupHistory } from '../snapshot/history.js';
+import { PERIOD_SLUG_PATTERN, periodInfo, periodRef, periodView, type PeriodStartup } from './period-data.js';
+import type { Snapshot, SnapshotStartup } from '../snapshot/snapshot.js';
 
 /**
- * The eight agent tools, declared once. MCP tools (stdio and HTTP), the OpenAI / Anthropic / Gemini function
+ * The agent tools, declared once: the interface's eight, then the service's own (search, ask, history, compare, periods). MCP tools (stdio and HTTP), the OpenAI / Anthropic / Gemini function
  * definitions, A2A skills, /api/agent/call, the MCP manifest, the agents catalog (/api/agents.json) and the OpenAPI
  * `x-mcp-tool` links are all generated from this list. Each entry holds what every surface must agree on: name,
  * title, description, argument schema (a strict object with the interface's bounds), output schema, annotations, the
@@ -61,6 +82,13 @@ export interface ToolEnv {
   authenticate(): Promise<Outcome<KeyAccount>>;
   /** Told the key's credit balance after a paid call (the HTTP surface sends it as X-Credits-Balance). */
   creditsBalance?: (balance: number) => void;
+  /**
+   * The caller's Idempotency-Key for a paid call (the HTTP header, or `idempotencyKey` in an MCP request's `_meta`):
+   * a retry with the same key replays the first answer and is charged once (src/payments/paid-deep-signal.ts).
+   */
+  idempotencyKey?: string | undefined;
+  /** Told when a paid call's answer is the replay of an earlier one with the same Idempotency-Key. */
+  replayed?: () => void;
 }
 
 export interface AgentToolDefinition<
@@ -102,22 +130,41 @@ function tool<Input extends z.ZodObject, Output extends z.ZodObject>(
   return definition;
 }
 
+/** The optional `period` of the read tools: a stored ISO week; absent, the current period. */
+const periodArg = z
+  .string()
+  .regex(PERIOD_SLUG_PATTERN)
+  .describe('ISO week slug of a stored period, e.g. 2026-w47 (list_periods names them). Absent: the current period.');
+
+const nameMatch = z
+  .enum(NAME_MATCH_VALUES)
+  .describe(
+    'How the name was resolved: exact, slug, alias or typo (a confident typo, get_startup_signal only); ambiguous or none for a miss.',
+  );
+
+const candidates = z
+  .array(SignalCandidate)
+  .optional()
+  .describe('On a miss, the "did you mean" startups (never substituted); absent when nothing is close.');
+
 const SignalResult = z.object({
   found: z.boolean().describe('False when no tracked startup matches the name (not an error).'),
-  nameMatch: z
-    .enum(NAME_MATCH_VALUES)
-    .describe(
-      'How the name was resolved, as GET /api/signal says in X-Name-Match: exact, slug, alias or typo (a confident typo of a tracked startup); ambiguous or none for a miss.',
-    ),
+  nameMatch: nameMatch.describe(
+    'How the name was resolved, as GET /api/signal says in X-Name-Match: exact, slug, alias or typo (a confident typo of a tracked startup); ambiguous or none for a miss.',
+  ),
   startup: Startup.optional().describe('The matched startup, exactly as GET /api/signal answers it.'),
   signalStrength: SignalStrength.optional().describe(
     'Beside the startup: how strongly the evidence supports its signalType.',
   ),
   signalEvidence: signalLabelFields.signalEvidence.optional(),
-  candidates: z
-    .array(SignalCandidate)
+  candidates: candidates.describe(
+    'On a miss, the "did you mean" startups GET /api/signal offers; absent when nothing is close.',
+  ),
+  period: Period.optional().describe('The period answered, when a `period` was asked for.'),
+  detail: z
+    .string()
     .optional()
-    .describe('On a miss, the "did you mean" startups GET /api/signal offers; absent when nothing is close.'),
+    .describe('Why a matched startup has no signal: it was not tracked in the period asked for.'),
 });
 
 /** The labels of a list of startups (beside the Startup objects, never inside them), in the same order. */
@@ -142,80 +189,285 @@ const DeepSignalResult = DeepSignal.partial().extend({
   charged: z.int().min(0).describe('Credits this call consumed: 1 for a tracked startup, 0 for a miss.'),
 });
 
+/** Where a caller without a key or without credit goes next: said in every paid-tool error. */
+function purchaseHelp(baseUrl: string, balance: number | undefined): Record<string, unknown> {
+  const urls = siteUrls(baseUrl);
+  return {
+    purchaseUrl: urls.api('/agents/credits'),
+    x402Url: urls.api('/api/agent/deep-signal/x402'),
+    ...(balance !== undefined ? { balance } : {}),
+  };
+}
+
+/** The same error, with the purchase URL (and the balance, when known) among its extensions. */
+function withPurchaseHelp(error: ServiceError, baseUrl: string, balance: number | undefined): ServiceError {
+  if (error.status !== 401 && error.status !== 402) return error;
+  return new ServiceError(error.code, error.detail, {
+    extensions: { ...error.extensions, ...purchaseHelp(baseUrl, balance) },
+    ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+  });
+}
+
 /**
  * The paid tool: the caller's credentials open an account as on the credit route (401 otherwise), then the route's
- * own core function, paidDeepSignal, answers: a miss is free, a hit takes one credit, no credit left is 402.
+ * own core function, paidDeepSignal, answers: a miss is free, a hit takes one credit, no credit left is 402. An
+ * Idempotency-Key (from the HTTP header or the MCP request's `_meta`) makes a retry replay the first answer, charged
+ * once, exactly as on POST /api/agent/deep-signal.
  */
 async function deepSignalTool(name: string, env: ToolEnv): Promise<DeepSignal | DeepSignalMiss> {
   const { ctx } = env;
+  const baseUrl = ctx.config.server.baseUrl;
   const authenticated = await env.authenticate();
-  if (!authenticated.ok) throw authenticated.error;
+  if (!authenticated.ok) throw withPurchaseHelp(authenticated.error, baseUrl, undefined);
   const answer = await paidDeepSignal({
     db: ctx.store.db,
     snapshot: ctx.holder.published(),
     account: authenticated.value,
     name,
+    idempotencyKey: env.idempotencyKey,
   });
   env.creditsBalance?.(answer.balance);
-  if (!answer.outcome.ok) throw answer.outcome.error;
+  if (answer.replayed) env.replayed?.();
+  if (!answer.outcome.ok) throw withPurchaseHelp(answer.outcome.error, baseUrl, answer.balance);
   return answer.outcome.value;
 }
+
+/** A strict look-up (no typos: history and comparisons are about a named company, never a near one). */
+function strictLookup(snapshot: Snapshot, query: string) {
+  const resolution = snapshot.matcher.resolve(query, { typos: false });
+  const how: NameMatchValue = headerValue(resolution);
+  if (resolution.status === 'match') return { how, item: resolution.item, candidates: [] };
+  return { how, item: undefined, candidates: startupCandidates(resolution) };
+}
+
+const HistoryEntry = z.object({
+  period: z.string().describe('ISO week slug.'),
+  periodName: z.string(),
+  sector: SectorSlug,
+  rankOverall: z.int().min(1).nullable().describe('Rank across all sectors; null when not ranked that week.'),
+  rankInSector: z.int().min(1),
+  compositeScore: z.number().min(0).max(100),
+  commitVelocity14d: z.int().min(0),
+  commitVelocityChange: Startup.shape.commitVelocityChange,
+  contributors: z.int().min(0),
+  contributorGrowth: Startup.shape.contributorGrowth,
+  newRepos: z.int().min(0),
+  signalType: Startup.shape.signalType,
+  signalStrength: SignalStrength,
+});
+
+const HistoryResult = z.object({
+  found: z.boolean().describe('False when no tracked startup has exactly this name, slug or alias.'),
+  nameMatch,
+  candidates,
+  name: z.string().optional().describe('Display name of the matched startup.'),
+  org: z.string().optional().describe('Its GitHub organisation.'),
+  url: z.url().optional().describe('Its page, with the chart of these weeks.'),
+  periodsStored: z.int().min(0).describe('How many weekly periods are stored in all.'),
+  history: z
+    .array(HistoryEntry)
+    .describe('One entry per stored week the startup was tracked, oldest first (the most recent `limit`).'),
+});
+
+const Compared = z.object({
+  query: z.string().describe('The name as asked.'),
+  found: z.boolean(),
+  nameMatch,
+  candidates,
+  detail: z.string().optional().describe('Why a matched startup has no figures: not tracked in that period.'),
+  org: z.string().optional(),
+  sector: SectorSlug.optional(),
+  rankOverall: z.int().min(1).nullable().optional(),
+  rankInSector: z.int().min(1).optional(),
+  compositeScore: z.number().min(0).max(100).optional(),
+  startup: Startup.optional(),
+  signalStrength: SignalStrength.optional(),
+  signalEvidence: signalLabelFields.signalEvidence.optional(),
+});
+
+const CompareResult = z.object({
+  period: Period,
+  startups: z.array(Compared).describe('One entry per name asked, in the order asked.'),
+  leader: z
+    .string()
+    .optional()
+    .describe('Display name of the found startup with the highest composite score (absent with fewer than two found).'),
+});
+
+const PeriodsResult = z.object({
+  current: Period.describe('The period the tools answer when no `period` is given.'),
+  total: z.int().min(0).describe('Stored periods in all.'),
+  periods: z
+    .array(
+      Period.extend({
+        publishedAt: z.iso.datetime(),
+        startupsTracked: z.int().min(0),
+        current: z.boolean(),
+        url: z.url(),
+      }),
+    )
+    .describe('Newest first, at most `limit`.'),
+});
+
+const AskResult = z.object({
+  found: z.boolean().describe('False when no question in the corpus answers with enough confidence (not an error).'),
+  answer: AnswerHit.optional().describe(
+    'The best answer: its canonical `url` and each fact with the `sourceUrl` that proves it are the citations.',
+  ),
+  reason: z
+    .enum(['no-match', 'not-tracked', 'ambiguous', 'no-sector', 'out-of-scope'])
+    .optional()
+    .describe('Why there is no answer, as GET /api/answer says it.'),
+  detail: z.string().optional(),
+  suggestions: z.array(RelatedQuestion).optional(),
+  searchUrl: z.url().optional(),
+  candidates: z
+    .array(z.object({ name: z.string(), why: z.string(), url: z.url() }))
+    .optional()
+    .describe('For not-tracked or ambiguous: close names ("did you mean"), never substituted.'),
+  sectors: z.array(z.string()).optional(),
+});
+
+function figures(s: PeriodStartup) {
+  return {
+    org: s.login,
+    sector: s.sector,
+    rankOverall: s.rankOverall,
+    rankInSector: s.rankInSector,
+    compositeScore: s.compositeScore,
+    startup: s.startup,
+    signalStrength: s.label.signalStrength,
+    signalEvidence: s.label.signalEvidence,
+  };
+}
+
+const notTrackedIn = (name: string, period: string) =>
+  `${name} is a tracked startup, but was not tracked in ${period}.`;
 
 export const agentTools = [
   tool({
     name: 'get_trending_startups',
     title: 'Trending startups',
     description:
-      'The top 20 startups across all sectors for the current weekly period, ranked by composite engineering-acceleration signal, each with its commit velocity, contributor growth, new repositories and signal type; beside them, the strength of and evidence for each signal type (labels).',
-    inputSchema: z.object({}).strict(),
+      'The top 20 startups across all sectors for the current weekly period (or a stored `period`), ranked by composite engineering-acceleration signal, each with its commit velocity, contributor growth, new repositories and signal type; beside them, the strength of and evidence for each signal type (labels).',
+    inputSchema: z
+      .object({
+        period: periodArg.optional(),
+        limit: z.int().min(1).max(20).optional().describe('How many of the top 20, 1 to 20 (default 20).'),
+      })
+      .strict(),
     outputSchema: z.object({ period: Period, startups: z.array(Startup).max(20), labels: Labels.max(20) }),
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The `trending` array of the response.' },
     paid: false,
-    handler: (_args, { ctx }) => {
+    handler: async ({ period, limit }, { ctx }) => {
       const snapshot = ctx.holder.published();
-      return {
-        period: snapshot.meta.period,
-        startups: snapshot.trending.map((s) => s.startup),
-        labels: snapshot.trending.map(labelOf),
-      };
+      const n = limit ?? 20;
+      if (period === undefined || period === snapshot.period.slug) {
+        const top = snapshot.trending.slice(0, n);
+        return { period: snapshot.meta.period, startups: top.map((s) => s.startup), labels: top.map(labelOf) };
+      }
+      const view = await periodView(snapshot, period);
+      const top = view.startups
+        .filter((s) => s.rankOverall !== null && s.rankOverall <= 20)
+        .sort((a, b) => a.rankOverall! - b.rankOverall!)
+        .slice(0, n);
+      return { period: periodRef(view.info), startups: top.map((s) => s.startup), labels: top.map((s) => s.label) };
     },
   }),
   tool({
     name: 'search_startups_by_sector',
     title: 'Startups in a sector',
     description:
-      'The ranked startups of one of the 15 sectors for the current period; beside them, the strength of and evidence for each signal type (labels).',
-    inputSchema: z.object({ sector: z.enum(SECTOR_SLUGS).describe('Sector slug, one of the 15.') }).strict(),
-    outputSchema: outputOf(Sector).extend({ labels: Labels }),
+      'The ranked startups of one of the 15 sectors for the current period (or a stored `period`); beside them, the strength of and evidence for each signal type (labels).',
+    inputSchema: z
+      .object({
+        sector: z.enum(SECTOR_SLUGS).describe('Sector slug, one of the 15.'),
+        period: periodArg.optional(),
+        limit: z
+          .int()
+          .min(1)
+          .max(1000)
+          .optional()
+          .describe('At most this many startups, best first (default: all; startupCount still counts all).'),
+      })
+      .strict(),
+    outputSchema: outputOf(Sector).extend({ labels: Labels, period: Period.optional() }),
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The entry of `sectors` whose slug is `sector`.' },
     paid: false,
-    handler: ({ sector }, { ctx }) => {
+    handler: async ({ sector, period, limit }, { ctx }) => {
       const snapshot = ctx.holder.published();
-      const labels = (snapshot.bySector.get(sector) ?? []).map(labelOf);
-      return { ...snapshot.sectors.find((s) => s.slug === sector)!, labels };
+      const entry = snapshot.sectors.find((s) => s.slug === sector)!;
+      if (period === undefined) {
+        const labels = (snapshot.bySector.get(sector) ?? []).map(labelOf);
+        if (limit === undefined) return { ...entry, labels };
+        return { ...entry, startups: entry.startups.slice(0, limit), labels: labels.slice(0, limit) };
+      }
+      const view = await periodView(snapshot, period);
+      const ranked = view.startups.filter((s) => s.sector === sector).sort((a, b) => a.rankInSector - b.rankInSector);
+      const shown = ranked.slice(0, limit ?? ranked.length);
+      return {
+        ...entry,
+        startupCount: ranked.length,
+        startups: shown.map((s) => s.startup),
+        labels: shown.map((s) => s.label),
+        period: periodRef(view.info),
+      };
     },
   }),
   tool({
     name: 'get_startup_signal',
     title: 'Signal of one startup',
     description:
-      'The current signal of one tracked startup, found by display name or GitHub organisation (case-insensitive; an exact name, slug or alias, or a confident typo of one; never another company). Answers found: false with candidates when no tracked startup matches.',
-    inputSchema: z.object({ name: name.describe('Startup display name or GitHub organisation slug.') }).strict(),
+      'The current signal of one tracked startup (or its signal in a stored `period`), found by display name or GitHub organisation (case-insensitive; an exact name, slug or alias, or a confident typo of one; never another company). Says how the name matched (nameMatch); answers found: false with candidates when no tracked startup matches.',
+    inputSchema: z
+      .object({
+        name: name.describe('Startup display name or GitHub organisation slug.'),
+        period: periodArg.optional(),
+      })
+      .strict(),
     outputSchema: SignalResult,
     annotations: READ,
     rest: { method: 'GET', path: '/api/signal', note: 'Argument `name` maps to the `company` query parameter.' },
     paid: false,
-    // The one lookup of GET /api/signal: the same match, the same candidates.
-    handler: ({ name }, { ctx }) => {
-      const { resolution, header } = resolveStartup(ctx.holder.published(), name);
-      if (resolution.status === 'match') {
+    // The one lookup of GET /api/signal: the same match (typos allowed here only), the same candidates.
+    handler: async ({ name, period }, { ctx }) => {
+      const snapshot = ctx.holder.published();
+      const { resolution, header } = resolveStartup(snapshot, name);
+      if (resolution.status !== 'match') {
+        const misses = startupCandidates(resolution);
+        const info = period === undefined ? undefined : periodInfo(snapshot, period);
+        return {
+          found: false,
+          nameMatch: header,
+          ...(misses.length ? { candidates: misses } : {}),
+          ...(info ? { period: periodRef(info) } : {}),
+        };
+      }
+      if (period === undefined) {
         const { startup, metrics } = resolution.item;
         return { found: true, nameMatch: header, startup, ...signalLabel(startup.signalType, metrics) };
       }
-      const candidates = startupCandidates(resolution);
-      return { found: false, nameMatch: header, ...(candidates.length ? { candidates } : {}) };
+      const view = await periodView(snapshot, period);
+      const row = view.startups.find((s) => s.login === resolution.item.login);
+      if (!row) {
+        return {
+          found: false,
+          nameMatch: header,
+          period: periodRef(view.info),
+          detail: notTrackedIn(resolution.item.startup.name, view.info.slug),
+        };
+      }
+      const { signalStrength, signalEvidence } = row.label;
+      return {
+        found: true,
+        nameMatch: header,
+        startup: row.startup,
+        signalStrength,
+        signalEvidence,
+        period: periodRef(view.info),
+      };
     },
   }),
   tool({
@@ -301,6 +553,191 @@ export const agentTools = [
     paid: true,
     outputSchema: DeepSignalResult,
     handler: ({ name }, env) => deepSignalTool(name, env),
+  }),
+  tool({
+    name: 'search_site',
+    title: 'Site search',
+    description:
+      'Searches the whole site (startups, sectors, blog posts, comparisons, answers, FAQs, research findings) for words, best first, each hit with its URL and a snippet. For a question in plain words, ask answers it directly.',
+    inputSchema: z
+      .object({
+        q: QueryText.describe('Search words, at most 280 characters.'),
+        type: z.enum(SEARCH_TYPES).optional().describe('Only hits of this type.'),
+        limit: z
+          .int()
+          .min(SEARCH_LIMIT.min)
+          .max(SEARCH_LIMIT.max)
+          .optional()
+          .describe('Number of hits, 1 to 50 (default 10).'),
+      })
+      .strict(),
+    outputSchema: outputOf(SearchResponse),
+    annotations: READ,
+    rest: { method: 'GET', path: '/api/llms-search', note: 'The same arguments as query parameters.' },
+    paid: false,
+    handler: ({ q, type, limit }, { ctx }) => {
+      const snapshot = ctx.holder.published();
+      const result = siteSearch(snapshot, ctx.config.server.baseUrl).search(q, {
+        type,
+        limit: limit ?? SEARCH_LIMIT.default,
+      });
+      return { query: q, total: result.total, hits: result.hits, synthetic: snapshot.synthetic };
+    },
+  }),
+  tool({
+    name: 'ask',
+    title: 'Ask a question',
+    description:
+      'Answers a question about the tracked startups, sectors, the signals or the service from the question-and-answer corpus, with citations (the answer URL and a source URL for each fact). A question about a company is answered about that company only; when nothing answers well enough it says why (reason) and what to try instead, never a guess.',
+    inputSchema: z.object({ question: QueryText.describe('The question, at most 280 characters.') }).strict(),
+    outputSchema: AskResult,
+    annotations: READ,
+    rest: { method: 'GET', path: '/api/answer', note: 'Argument `question` maps to the `q` query parameter.' },
+    paid: false,
+    handler: ({ question }, { ctx }) => {
+      const best = bestAnswer(ctx.holder.published(), ctx.config.server.baseUrl, question);
+      if (best.found) return { found: true, answer: toHit(best.hit) };
+      const { query: _query, ...miss } = best;
+      return miss;
+    },
+  }),
+  tool({
+    name: 'get_startup_history',
+    title: 'History of one startup',
+    description:
+      'One tracked startup week by week over the stored periods: rank, sector rank, composite score, commit velocity, contributors, new repositories and signal type with its strength. The name must be exact (display name, GitHub organisation or alias, case-insensitive); a near name answers found: false with candidates.',
+    inputSchema: z
+      .object({
+        name: name.describe('Startup display name, GitHub organisation slug or alias.'),
+        limit: z.int().min(1).max(520).optional().describe('Only the most recent weeks, 1 to 520 (default: all).'),
+      })
+      .strict(),
+    outputSchema: HistoryResult,
+    annotations: READ,
+    rest: { method: 'GET', path: '/api/dataset.jsonl', note: 'The lines whose `org` is the startup.' },
+    paid: false,
+    handler: async ({ name, limit }, { ctx }) => {
+      const snapshot = ctx.holder.published();
+      const found = strictLookup(snapshot, name);
+      const periodsStored = snapshot.periods.length;
+      if (!found.item) {
+        return {
+          found: false,
+          nameMatch: found.how,
+          ...(found.candidates.length ? { candidates: found.candidates } : {}),
+          periodsStored,
+          history: [],
+        };
+      }
+      const rows = await startupHistory(snapshot, found.item.login);
+      const shown = limit === undefined ? rows : rows.slice(-limit);
+      return {
+        found: true,
+        nameMatch: found.how,
+        name: found.item.startup.name,
+        org: found.item.login,
+        url: siteUrls(ctx.config.server.baseUrl).startup(found.item.login),
+        periodsStored,
+        history: shown.map((r) => ({
+          period: r.period,
+          periodName: r.periodName,
+          sector: r.sector,
+          rankOverall: r.rankOverall,
+          rankInSector: r.rankInSector,
+          compositeScore: r.compositeScore,
+          commitVelocity14d: r.startup.commitVelocity14d,
+          commitVelocityChange: r.startup.commitVelocityChange,
+          contributors: r.startup.contributors,
+          contributorGrowth: r.startup.contributorGrowth,
+          newRepos: r.startup.newRepos,
+          signalType: r.startup.signalType,
+          signalStrength: r.label.signalStrength,
+        })),
+      };
+    },
+  }),
+  tool({
+    name: 'compare_startups',
+    title: 'Compare startups',
+    description:
+      'Two to five tracked startups side by side for the current period (or a stored `period`): rank, sector rank, composite score, their signals and the strength of each signal type. Names must be exact (display name, GitHub organisation or alias, case-insensitive); a near name is found: false with candidates, never another company.',
+    inputSchema: z
+      .object({
+        names: z
+          .array(name.describe('Startup display name, GitHub organisation slug or alias.'))
+          .min(2)
+          .max(5)
+          .describe('The startups to compare, 2 to 5.'),
+        period: periodArg.optional(),
+      })
+      .strict(),
+    outputSchema: CompareResult,
+    annotations: READ,
+    rest: { method: 'GET', path: '/api/signals.json', note: 'The entries of the named startups in their sectors.' },
+    paid: false,
+    handler: async ({ names, period }, { ctx }) => {
+      const snapshot = ctx.holder.published();
+      const view = await periodView(snapshot, period);
+      const byLogin = new Map(view.startups.map((s) => [s.login, s]));
+      const startups = names.map((query) => {
+        const found = strictLookup(snapshot, query);
+        if (!found.item) {
+          return {
+            query,
+            found: false,
+            nameMatch: found.how,
+            ...(found.candidates.length ? { candidates: found.candidates } : {}),
+          };
+        }
+        const row = byLogin.get(found.item.login);
+        if (!row) {
+          return {
+            query,
+            found: false,
+            nameMatch: found.how,
+            detail: notTrackedIn(found.item.startup.name, view.info.slug),
+          };
+        }
+        return { query, found: true, nameMatch: found.how, ...figures(row) };
+      });
+      const hits = startups.filter((s): s is typeof s & { compositeScore: number; startup: Startup } => s.found);
+      const leader =
+        hits.length >= 2
+          ? hits.reduce((a, b) => (b.compositeScore > a.compositeScore ? b : a)).startup.name
+          : undefined;
+      return { period: periodRef(view.info), startups, ...(leader ? { leader } : {}) };
+    },
+  }),
+  tool({
+    name: 'list_periods',
+    title: 'Stored periods',
+    description:
+      'The weekly periods stored, newest first, with when each was published and how many startups it tracks; any of them can be passed as `period` to the read tools.',
+    inputSchema: z
+      .object({
+        limit: z.int().min(1).max(520).optional().describe('At most this many, newest first (default: all).'),
+      })
+      .strict(),
+    outputSchema: PeriodsResult,
+    annotations: READ,
+    rest: { method: 'GET', path: '/api/changelog.json', note: 'The periods the changelog lists.' },
+    paid: false,
+    handler: ({ limit }, { ctx }) => {
+      const snapshot = ctx.holder.published();
+      const urls = siteUrls(ctx.config.server.baseUrl);
+      const newestFirst = [...snapshot.periods].reverse();
+      return {
+        current: periodRef(snapshot.period),
+        total: newestFirst.length,
+        periods: newestFirst.slice(0, limit ?? newestFirst.length).map((p) => ({
+          ...periodRef(p),
+          publishedAt: p.publishedAt.toISOString(),
+          startupsTracked: p.startupsTracked,
+          current: p.slug === snapshot.period.slug,
+          url: urls.period(p.slug),
+        })),
+      };
+    },
   }),
 ] as const;
 

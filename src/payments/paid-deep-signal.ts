@@ -34,6 +34,12 @@ export interface PaidAnswer {
   balance: number;
   /** True when this is the recorded answer of an earlier request with the same Idempotency-Key. */
   replayed: boolean;
+  /**
+   * A held charge (only when the call asked for `holdSeconds` and was charged without an Idempotency-Key): the caller
+   * must settle it, confirmHold once the answer is handed to the client's connection, releaseHold if it cannot be;
+   * unsettled, it is refunded when it expires.
+   */
+  hold?: number;
 }
 
 export interface PaidCall {
@@ -42,6 +48,12 @@ export interface PaidCall {
   account: { id: string; balance: number };
   name: string;
   idempotencyKey?: string | undefined;
+  /**
+   * Hold a charge made without an Idempotency-Key for this many seconds until the surface confirms its delivery
+   * (see src/payments/ledger.ts). Without it the charge stands at once. With an Idempotency-Key the charge commits
+   * with its recorded answer, so a client whose answer was lost learns it by retrying: no hold is needed.
+   */
+  holdSeconds?: number;
 }
 
 const refused = (error: ServiceError, balance: number): PaidAnswer => ({
@@ -79,10 +91,16 @@ export async function paidDeepSignal(call: PaidCall): Promise<PaidAnswer> {
 async function answerOnce(call: PaidCall, db: Executor = call.db): Promise<PaidAnswer> {
   const result = await deepSignal(call.snapshot, call.name);
   if (!result.found) return answered(result.body, call.account.balance);
-  const charge = await chargeOneCredit(db, call.account.id, `deep-signal:${result.startup.login}`);
+  const charge = await chargeOneCredit(
+    db,
+    call.account.id,
+    `deep-signal:${result.startup.login}`,
+    call.holdSeconds ? { holdSeconds: call.holdSeconds } : {},
+  );
   if (!charge.charged) return noCredit();
   countCreditsCharged();
-  return answered(result.body, charge.balance);
+  const answer = answered(result.body, charge.balance);
+  return charge.hold === undefined ? answer : { ...answer, hold: charge.hold };
 }
 
 interface Recorded {

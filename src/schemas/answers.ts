@@ -175,7 +175,11 @@ export const SearchHit = z
     title: z.string(),
     snippet: z.string().describe('Text around the matched terms.'),
     type: SearchType,
-    score: z.number().describe('BM25 relevance (higher is better); comparable only within one response.'),
+    score: z
+      .number()
+      .describe(
+        'BM25 relevance (higher is better); a startup or sector whose name is the query comes first, its score raised by the best score of the other hits. Comparable only within one response.',
+      ),
   })
   .meta({ id: 'SearchHit' });
 export type SearchHit = z.infer<typeof SearchHit>;
@@ -344,4 +348,91 @@ export const JsonLd = z
     id: 'NlwebResult',
     description:
       'schema.org JSON-LD: ItemList for list questions, Organization for one startup, Dataset for questions about the data; an empty ItemList named "No result" when nothing answers.',
+  });
+
+/** NLWeb `/ask` (GET query string or POST JSON body): the NLWeb REST parameters. Other parameters are ignored. */
+const flag = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 'true' || v === '1');
+export const NlwebAskParams = z
+  .object({
+    query: QueryText.describe('The question, at most 280 characters.'),
+    site: z
+      .string()
+      .max(100)
+      .optional()
+      .describe('Site to ask (this server holds one; echoed in each result). Default "all".'),
+    prev: z
+      .union([z.string().max(2000), z.array(z.string().max(280)).max(20)])
+      .optional()
+      .describe('Earlier queries of the conversation (comma list or array); accepted, not used to rewrite the query.'),
+    decontextualized_query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(280)
+      .optional()
+      .describe('The query rewritten to stand alone: when sent, it is the query answered.'),
+    streaming: flag
+      .optional()
+      .describe('Default true: Server-Sent Events (text/event-stream). "false" or "0": one JSON object.'),
+    query_id: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'must be 1 to 100 letters, digits, ".", "_", ":" or "-"')
+      .optional()
+      .describe('Echoed in every message; generated when absent.'),
+    generate_mode: z
+      .enum(['none', 'list', 'summarize', 'generate'])
+      .optional()
+      .describe(
+        'none or list: results only; summarize: also a `summary`; generate: also an `nlws` answer with its items.',
+      ),
+    mode: z
+      .enum(['list', 'summarize', 'generate'])
+      .optional()
+      .describe('The same as generate_mode (the name the NLWeb documentation uses).'),
+    limit: z.coerce.number().int().min(1).max(50).optional().describe('At most this many results (default 10).'),
+  })
+  .loose();
+export type NlwebAskParams = z.output<typeof NlwebAskParams>;
+
+export const NlwebAskResult = z
+  .object({
+    url: z.url(),
+    name: z.string(),
+    site: z.string(),
+    siteUrl: z.url(),
+    score: z
+      .int()
+      .min(0)
+      .max(100)
+      .describe('0–100: an answer’s confidence; a search hit relative to the best hit (at most 90).'),
+    description: z.string(),
+    schema_object: z.record(z.string(), z.unknown()).describe('The item as schema.org JSON-LD (without @context).'),
+    ranking_type: z
+      .enum(['answer', 'search'])
+      .describe('answer: from the answer service; search: from the site search.'),
+  })
+  .meta({ id: 'NlwebAskResult' });
+
+export const NlwebAskResponse = z
+  .object({
+    query_id: z.string(),
+    results: z.array(NlwebAskResult),
+    api_version: z.string(),
+    decontextualized_query: z.string(),
+    summary: z.string().optional().describe('With generate_mode summarize: the answer service’s answer.'),
+    nlws: z
+      .object({
+        answer: z.string(),
+        items: z.array(z.object({ url: z.string(), name: z.string(), description: z.string().optional() })),
+      })
+      .optional()
+      .describe('With generate_mode generate: the answer and the items it rests on (its page and its sources).'),
+    no_results: z.string().optional().describe('Why nothing (or no answer) was found.'),
+  })
+  .meta({
+    id: 'NlwebAskResponse',
+    description:
+      'The non-streaming answer: `results` plus one key per other message type. Streaming, the same content arrives as Server-Sent Events `data: {message_type, query_id, …}`: api_version, decontextualized_query, result_batch {results} or no_results {message}, summary {message} / nlws {answer, items}, complete.',
   });

@@ -74,3 +74,47 @@ export const SolanaRedeemResponse = z
     cluster: z.string(),
   })
   .meta({ id: 'SolanaRedeemResponse' });
+
+/** x402 v2 PaymentRequirements (an entry of `accepts` in the PAYMENT-REQUIRED header). */
+export const X402PaymentRequirementsV2 = z
+  .object({
+    scheme: z.literal('exact'),
+    network: z
+      .enum(['eip155:8453', 'eip155:84532'])
+      .describe('CAIP-2 id: eip155:8453 is Base, eip155:84532 Base Sepolia.'),
+    amount: z.string().describe('Price in atomic units of the asset (USDC has 6 decimals): "190000".'),
+    asset: z.string().describe("Checksummed address of the network's USDC contract."),
+    payTo: z.string().describe('Checksummed EVM address that receives the payment.'),
+    maxTimeoutSeconds: z.int(),
+    extra: z
+      .object({ name: z.string(), version: z.string() })
+      .describe("The token's EIP-712 domain name and version, needed to sign the authorization."),
+  })
+  .meta({ id: 'X402PaymentRequirementsV2' });
+
+export const X402PaymentRequiredV2 = z
+  .object({
+    x402Version: z.literal(2),
+    error: z.string().describe('Why payment is (still) required: a reason code, or "X-PAYMENT header is required".'),
+    resource: z.object({ url: z.string(), description: z.string(), mimeType: z.string() }),
+    accepts: z.array(X402PaymentRequirementsV2),
+  })
+  .meta({
+    id: 'X402PaymentRequiredV2',
+    description: 'x402 v2 payment-required answer: the JSON carried base64-encoded in the PAYMENT-REQUIRED header.',
+  });
+
+export const X402PaymentResponseV2 = z
+  .object({
+    success: z.literal(true),
+    transaction: z
+      .string()
+      .describe('Hash of the settlement transaction; empty when a settlement found later has no known transaction.'),
+    network: z.string().describe('CAIP-2 id of the network.'),
+    payer: z.string(),
+    amount: z.string(),
+  })
+  .meta({
+    id: 'X402PaymentResponseV2',
+    description: 'x402 v2 settlement: the JSON carried base64-encoded in the PAYMENT-RESPONSE header.',
+  });

@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { anthropicTools, geminiTools, openAiStrictSchema, openAiTools } from '../../src/agents/function-calling.js';
-import { agentTools, findTool } from '../../src/agents/registry.js';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { FunctionCall as GeminiFunctionCall, FunctionDeclaration, Part as GeminiPart } from '@google/genai';
+import type OpenAI from 'openai';
+import {
+  anthropicTools,
+  geminiTools,
+  openAiResponsesTools,
+  openAiStrictSchema,
+  openAiTools,
+  toolCallOf,
+} from '../../src/agents/function-calling.js';
+import { runTool } from '../../src/agents/invoke.js';
+import { agentTools, findTool, type ToolEnv } from '../../src/agents/registry.js';
+import { ServiceError } from '../../src/domain/errors.js';
 
 type Json = Record<string, any>;
 
@@ -127,8 +139,88 @@ describe('function-calling definitions', () => {
     const schema = openAiStrictSchema({
       type: 'object',
       properties: { name: { type: 'string', minLength: 1, maxLength: 100, description: 'A name.' } },
+      required: ['name'],
     });
     assert.deepEqual(schema.properties, { name: { type: 'string', description: 'A name. 1 to 100 characters.' } });
+  });
+
+  test('OpenAI strict mode lists an optional argument as required and nullable', () => {
+    const schema = openAiStrictSchema({
+      type: 'object',
+      properties: { period: { type: 'string', pattern: '^x$' }, sector: { type: 'string', enum: ['a', 'b'] } },
+    });
+    assert.deepEqual(schema.required, ['period', 'sector']);
+    assert.deepEqual(schema.properties, {
+      period: { type: ['string', 'null'], pattern: '^x$' },
+      sector: { type: ['string', 'null'], enum: ['a', 'b', null] },
+    });
+  });
+
+  test('the server reads an optional argument sent as null (OpenAI strict mode) as absent', async () => {
+    const trending = findTool('get_trending_startups')!;
+    const calls: unknown[] = [];
+    const probe = {
+      ...trending,
+      handler: (args: unknown) => {
+        calls.push(args);
+        throw new ServiceError('internal', 'stop');
+      },
+    };
+    await assert.rejects(runTool(probe, { period: null, limit: null }, {} as ToolEnv), /stop/);
+    assert.deepEqual(calls, [{}]);
+    await assert.rejects(runTool(probe, { period: null, extra: null }, {} as ToolEnv), /extra/);
+  });
+
+  test('OpenAI Responses: the flat function tool, with the strict-mode schema of Chat Completions', () => {
+    const { tools } = openAiResponsesTools() as { tools: Json[] };
+    const chat = (openAiTools() as { tools: Json[] }).tools;
+    assert.equal(tools.length, agentTools.length);
+    for (const [i, t] of tools.entries()) {
+      // Typed as the SDK's own Responses tool: a field the API does not know would not compile.
+      const typed: OpenAI.Responses.FunctionTool = {
+        type: 'function',
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+        strict: t.strict,
+      };
+      assert.deepEqual(t, typed);
+      assert.deepEqual(t.parameters, chat[i]!.function.parameters);
+      assert.deepEqual(lintOpenAi({ type: t.type, function: t }), [], t.name);
+    }
+  });
+
+  test('every definition is self-contained (no $ref a provider would have to resolve)', () => {
+    for (const tools of [openAiTools(), openAiResponsesTools(), anthropicTools(), geminiTools()]) {
+      assert.doesNotMatch(JSON.stringify(tools), /"\$ref"|"\$defs"/);
+    }
+  });
+
+  test('every definition fits the SDK types of OpenAI Chat, Anthropic and Gemini', () => {
+    for (const t of (openAiTools() as { tools: Json[] }).tools) {
+      const typed: OpenAI.Chat.Completions.ChatCompletionFunctionTool = {
+        type: 'function',
+        function: {
+          name: t.function.name,
+          description: t.function.description,
+          parameters: t.function.parameters,
+          strict: t.function.strict,
+        },
+      };
+      assert.deepEqual(t, typed);
+    }
+    for (const t of (anthropicTools() as { tools: Json[] }).tools) {
+      const typed: Anthropic.Tool = { name: t.name, description: t.description, input_schema: t.input_schema };
+      assert.deepEqual(t, typed);
+    }
+    for (const d of (geminiTools() as { tools: Json[] }).tools[0]!.functionDeclarations as Json[]) {
+      const typed: FunctionDeclaration = {
+        name: d.name,
+        description: d.description,
+        parametersJsonSchema: d.parametersJsonSchema,
+      };
+      assert.deepEqual(d, typed);
+    }
   });
 
   test('the username pattern the providers see is the rule the server enforces', () => {
@@ -138,6 +230,101 @@ describe('function-calling definitions', () => {
     const server = findTool('get_scout_receipts')!.inputSchema;
     for (const name of ['octo', 'octo-cat', 'a1-b2', '-octo', 'octo-', 'oc--to', 'octo_cat']) {
       assert.equal(pattern.test(name), server.safeParse({ github_username: name }).success, name);
+    }
+  });
+});
+
+describe('tool calls as the providers emit them', () => {
+  const args = { name: 'Acme' };
+
+  test('plain {name, arguments}, arguments an object or a JSON string', () => {
+    assert.deepEqual(toolCallOf({ name: 'get_startup_signal', arguments: args }), {
+      shape: 'plain',
+      name: 'get_startup_signal',
+      args,
+    });
+    assert.equal(toolCallOf({ name: 'get_startup_signal', arguments: '{"name":"Acme"}' }).args, '{"name":"Acme"}');
+  });
+
+  test('an OpenAI Chat Completions tool_calls item', () => {
+    const item: OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall = {
+      id: 'call_1',
+      type: 'function',
+      function: { name: 'get_startup_signal', arguments: JSON.stringify(args) },
+    };
+    assert.deepEqual(toolCallOf(item), {
+      shape: 'openai-chat',
+      name: 'get_startup_signal',
+      args: JSON.stringify(args),
+      callId: 'call_1',
+    });
+  });
+
+  test('an OpenAI Responses function_call item, with the fields the API adds', () => {
+    const item: OpenAI.Responses.ResponseFunctionToolCall = {
+      type: 'function_call',
+      id: 'fc_1',
+      call_id: 'call_2',
+      name: 'get_startup_signal',
+      arguments: JSON.stringify(args),
+      status: 'completed',
+    };
+    assert.deepEqual(toolCallOf(item), {
+      shape: 'openai-responses',
+      name: 'get_startup_signal',
+      args: JSON.stringify(args),
+      callId: 'call_2',
+    });
+  });
+
+  test('an Anthropic tool_use block (with its caller) and the bare {name, input}', () => {
+    const block: Anthropic.ToolUseBlock = {
+      type: 'tool_use',
+      id: 'toolu_1',
+      name: 'get_startup_signal',
+      input: args,
+      caller: { type: 'direct' },
+    };
+    assert.deepEqual(toolCallOf(block), {
+      shape: 'anthropic',
+      name: 'get_startup_signal',
+      args,
+      callId: 'toolu_1',
+    });
+    assert.deepEqual(toolCallOf({ name: 'get_startup_signal', input: args }), {
+      shape: 'anthropic',
+      name: 'get_startup_signal',
+      args,
+      callId: undefined,
+    });
+  });
+
+  test('a Gemini functionCall part (with a thought signature) and the bare {name, args}', () => {
+    const call: GeminiFunctionCall = { name: 'get_startup_signal', args, id: 'g1' };
+    const part: GeminiPart = { functionCall: call, thoughtSignature: 'c2ln' };
+    assert.deepEqual(toolCallOf(part), { shape: 'gemini', name: 'get_startup_signal', args, callId: 'g1' });
+    assert.deepEqual(toolCallOf({ name: 'get_startup_signal', args }), {
+      shape: 'gemini',
+      name: 'get_startup_signal',
+      args,
+      callId: undefined,
+    });
+  });
+
+  test('anything else is a 400 that lists the shapes', () => {
+    for (const body of [
+      [],
+      'x',
+      null,
+      { arguments: {} },
+      { name: 'get_methodology', extra: 1 },
+      { type: 'tool_use' },
+    ]) {
+      assert.throws(
+        () => toolCallOf(body),
+        (err: unknown) => err instanceof ServiceError && err.status === 400 && 'callShapes' in err.extensions,
+        JSON.stringify(body),
+      );
     }
   });
 });

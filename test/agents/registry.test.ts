@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { agentTools, findTool, GITHUB_USERNAME_PATTERN, toolJsonSchema } from '../../src/agents/registry.js';
 
 describe('agent tool registry', () => {
-  test('declares exactly the eight tools of the interface', () => {
+  test("declares the interface's eight tools first, then the service's own", () => {
     assert.deepEqual(
       agentTools.map((t) => t.name),
       [
@@ -16,8 +16,57 @@ describe('agent tool registry', () => {
         'get_scout_receipts',
         'get_methodology',
         'get_deep_signal',
+        'search_site',
+        'ask',
+        'get_startup_history',
+        'compare_startups',
+        'list_periods',
       ],
     );
+  });
+
+  test("the interface's tools keep their required arguments; what was added is optional", () => {
+    const required = (name: string) => (toolJsonSchema(findTool(name)!).required as string[] | undefined) ?? [];
+    assert.deepEqual(required('get_trending_startups'), []);
+    assert.deepEqual(required('search_startups_by_sector'), ['sector']);
+    assert.deepEqual(required('get_startup_signal'), ['name']);
+    assert.deepEqual(required('get_diligence_dossier'), ['company']);
+    assert.deepEqual(required('get_signals_summary'), []);
+    assert.deepEqual(required('get_scout_receipts'), ['github_username']);
+    assert.deepEqual(required('get_methodology'), []);
+    assert.deepEqual(required('get_deep_signal'), ['name']);
+  });
+
+  test('read tools take a period as an ISO week slug; the listing ones a limit', () => {
+    for (const name of [
+      'get_trending_startups',
+      'search_startups_by_sector',
+      'get_startup_signal',
+      'compare_startups',
+    ]) {
+      const period = (toolJsonSchema(findTool(name)!).properties as Record<string, { pattern?: string }>).period;
+      assert.ok(period?.pattern, name);
+    }
+    for (const name of [
+      'get_trending_startups',
+      'search_startups_by_sector',
+      'search_site',
+      'get_startup_history',
+      'list_periods',
+    ]) {
+      assert.ok((toolJsonSchema(findTool(name)!).properties as Record<string, unknown>).limit, name);
+    }
+    const trending = findTool('get_trending_startups')!.inputSchema;
+    assert.equal(trending.safeParse({ period: '2026-w07' }).success, true);
+    assert.equal(trending.safeParse({ period: 'last week' }).success, false);
+    assert.equal(trending.safeParse({ limit: 21 }).success, false);
+  });
+
+  test('compare_startups takes two to five names', () => {
+    const tool = findTool('compare_startups')!.inputSchema;
+    assert.equal(tool.safeParse({ names: ['a'] }).success, false);
+    assert.equal(tool.safeParse({ names: ['a', 'b'] }).success, true);
+    assert.equal(tool.safeParse({ names: ['a', 'b', 'c', 'd', 'e', 'f'] }).success, false);
   });
 
   test('every argument schema is a strict object (no extra properties)', () => {
@@ -57,6 +106,7 @@ describe('agent tool registry', () => {
   test('read tools are read-only and idempotent; the paid tool is neither', () => {
     for (const t of agentTools) {
       const read = t.name !== 'get_deep_signal';
+      if (t.name === 'get_scout_receipts') assert.equal(t.annotations.openWorldHint, true);
       assert.equal(t.annotations.readOnlyHint, read, t.name);
       assert.equal(t.annotations.idempotentHint, read, t.name);
       assert.equal(t.paid, !read, t.name);

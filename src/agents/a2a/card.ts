@@ -18,7 +18,7 @@ export function buildAgentCardJson(baseUrl: string): Record<string, unknown> {
   return {
     name: 'Signal Service',
     description:
-      'Startup engineering-acceleration signals from public GitHub activity: trending startups, sector rankings, single-startup lookup, a period summary and the methodology. Ask in plain text or send a data part {"skill": …, "arguments": {…}}.',
+      'Startup engineering-acceleration signals from public GitHub activity: trending startups, sector rankings, single-startup lookup (with its history over the stored weeks, a comparison, or the paid Deep Signal), a period summary (with the stored periods, questions answered with citations and site search) and the methodology. Ask in plain text or send a data part {"skill": …, "arguments": {…}}. Every message is answered by a task (completed, failed with its reason, or rejected when the request is not one this agent serves) that tasks/get can fetch again for an hour.',
     version: INTERFACE_VERSION,
     provider: { organization: 'Signal Service', url: urls.home() },
     documentationUrl: urls.api('/api/openapi.json'),
@@ -37,7 +37,7 @@ export function buildAgentCardJson(baseUrl: string): Record<string, unknown> {
     skills: A2A_SKILLS.map((s) => ({
       id: s.id,
       name: s.tool.title,
-      description: `${s.tool.description} (MCP tool ${s.tool.name}.)`,
+      description: `${s.tool.description} (MCP tool ${s.tool.name}.) ${s.argumentsHelp}`,
       tags: s.tags,
       examples: s.examples,
       inputModes: ['text/plain', 'application/json'],

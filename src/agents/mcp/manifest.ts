@@ -1,7 +1,9 @@
 import { INTERFACE_VERSION } from '../../domain/license.js';
 import { siteUrls } from '../../domain/urls.js';
 import { agentTools } from '../registry.js';
-import { MCP_RESOURCES, MCP_SERVER_NAME, MCP_STARTUP_TEMPLATE } from './server.js';
+import { alertAgentTools } from '../alert-tools.js';
+import { promptList } from './prompts.js';
+import { MCP_CAPABILITIES, MCP_RESOURCES, MCP_SERVER_NAME, MCP_STARTUP_TEMPLATE } from './server.js';
 
 /**
  * /.well-known/mcp.json. No settled standard exists for this document, so it is a plain description: who we are,
@@ -15,7 +17,7 @@ export function buildMcpManifest(baseUrl: string) {
     title: 'Signal Service',
     version: INTERFACE_VERSION,
     description:
-      'Startup engineering-acceleration signals from public GitHub activity, as MCP tools and resources: trending startups, sector rankings, single-startup lookup, diligence dossiers, scout scores, methodology and a paid Deep Signal.',
+      "Startup engineering-acceleration signals from public GitHub activity, as MCP tools, resources and prompts: trending startups, sector rankings, single-startup lookup, diligence dossiers, scout scores, methodology, site search, answers with citations, a startup's weekly history, comparisons, the stored periods and a paid Deep Signal.",
     homepage: urls.home(),
     transports: [
       {
@@ -26,10 +28,19 @@ export function buildMcpManifest(baseUrl: string) {
           SIGNAL_API_KEY: 'optional: credit-pack key for get_deep_signal',
         },
       },
+      { type: 'streamable-http', url: urls.api('/mcp'), stateless: true },
       { type: 'streamable-http', url: urls.api('/api/mcp/rpc'), stateless: true },
     ],
-    authentication: { get_deep_signal: 'Authorization: Bearer <API_KEY> (HTTP) or SIGNAL_API_KEY (stdio)' },
-    tools: agentTools.map((t) => ({
+    capabilities: MCP_CAPABILITIES,
+    authentication: {
+      get_deep_signal: 'Authorization: Bearer <API_KEY> (HTTP) or SIGNAL_API_KEY (stdio)',
+      manage_alert_subscriptions: 'Authorization: Bearer <API_KEY> (HTTP) or SIGNAL_API_KEY (stdio); no credit spent',
+    },
+    idempotency: {
+      get_deep_signal:
+        'Idempotency-Key header (HTTP) or _meta.idempotencyKey in tools/call: a retry with the same key is answered once and charged once',
+    },
+    tools: [...agentTools, ...alertAgentTools].map((t) => ({
       name: t.name,
       title: t.title,
       description: t.description,
@@ -37,6 +48,7 @@ export function buildMcpManifest(baseUrl: string) {
       paid: t.paid,
     })),
     resources: MCP_RESOURCES.map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description })),
+    prompts: promptList(),
     resourceTemplates: [
       {
         uriTemplate: MCP_STARTUP_TEMPLATE.uriTemplate,

@@ -1,19 +1,43 @@
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { INTERFACE_VERSION } from '../../domain/license.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type ServerCapabilities,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.js';
-import type { ToolInvoker } from '../invoke.js';
+import { idempotencyKeyOf, type ToolInvoker } from '../invoke.js';
+import { complete, type CompletionSource } from './completions.js';
 import { jsonRpcError, toolErrorResult } from './errors.js';
-import { agentTools, type AnyAgentTool } from '../registry.js';
+import { findPrompt, promptArguments, promptList } from './prompts.js';
+import { agentTools, findTool, type AnyAgentTool } from '../registry.js';
+import { alertAgentTools, findAlertTool } from '../alert-tools.js';
+import { createBareMcpServer, MCP_CAPABILITIES, MCP_SERVER_NAME } from './identity.js';
+
+export { MCP_CAPABILITIES, MCP_SERVER_NAME };
 
 /**
- * The MCP server, generated from the tool registry: the eight tools (strict input schemas, output schemas,
- * annotations), the resources signal://summary and signal://trending and the template signal://startup/{name}.
- * Transport-free: the stdio command and the HTTP route each connect their own transport, and each passes the
- * invoker that answers tools (in-process, or a remote deployment).
+ * The MCP server, generated from the tool registry: the tools (strict input schemas, output schemas, annotations),
+ * the resources signal://summary and signal://trending and the template signal://startup/{name}, the prompts and
+ * completions for their arguments and the template's. Transport-free: the stdio command and the HTTP route each
+ * connect their own transport, and each passes the invoker that answers tools (in-process, or a remote deployment)
+ * and the source of completions.
+ *
+ * Built on the SDK's low-level Server so that what it declares is what it does: a stateless server never sends
+ * `list_changed` notifications or resource updates, so no capability says it does; an unknown tool is a JSON-RPC
+ * protocol error (−32602), as the 2025-11-25 specification asks, while a known tool that fails (bad arguments, a
+ * missing key, no credit) is an `isError` result the model can read and act on.
  */
-export const MCP_SERVER_NAME = 'signal-service';
-
 export const MCP_RESOURCES = [
   {
     name: 'summary',
@@ -35,17 +59,47 @@ export const MCP_STARTUP_TEMPLATE = {
   name: 'startup',
   uriTemplate: 'signal://startup/{name}',
   title: 'One startup',
-  description: 'The signal of one startup by display name or GitHub organisation (percent-encode the name).',
+  description:
+    'The signal of one startup by display name or GitHub organisation (percent-encode the name; completion/complete offers the names).',
   tool: 'get_startup_signal',
 } as const;
 
-const INSTRUCTIONS =
-  'Startup engineering-acceleration signals from public GitHub activity. Start with get_signals_summary or ' +
-  'get_trending_startups; look one startup up with get_startup_signal. get_deep_signal is paid (a credit-pack key).';
+const STARTUP_PREFIX = 'signal://startup/';
 
-async function callTool(invoke: ToolInvoker, name: string, args: unknown): Promise<CallToolResult> {
+export interface McpServerOptions {
+  /** The Idempotency-Key of the HTTP request carrying the messages (a tools/call's `_meta` takes precedence). */
+  idempotencyKey?: string | undefined;
+  version?: string | undefined;
+}
+
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
+  const { $schema: _ignored, ...out } = z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>;
+  return out as Tool['inputSchema'];
+}
+
+/** tools/list, rendered once: the registry does not change while the process runs. */
+let toolList: Tool[] | undefined;
+function listTools(): Tool[] {
+  // The interface's eight tools, then the alerts tool (src/agents/alert-tools.ts).
+  return (toolList ??= [...(agentTools as readonly AnyAgentTool[]), ...alertAgentTools].map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: jsonSchemaOf(tool.inputSchema, 'input'),
+    outputSchema: jsonSchemaOf(tool.outputSchema, 'output'),
+    annotations: { title: tool.title, ...tool.annotations },
+  })));
+}
+
+async function callTool(
+  invoke: ToolInvoker,
+  name: string,
+  args: unknown,
+  idempotencyKey: unknown,
+): Promise<CallToolResult> {
   try {
-    const result = await invoke(name, args);
+    const key = idempotencyKeyOf(idempotencyKey, 'The Idempotency-Key');
+    const result = await invoke(name, args, { idempotencyKey: key });
     // structuredContent for current clients, the same JSON as text for older ones.
     return { structuredContent: result, content: [{ type: 'text', text: JSON.stringify(result) }] };
   } catch (err) {
@@ -54,10 +108,10 @@ async function callTool(invoke: ToolInvoker, name: string, args: unknown): Promi
   }
 }
 
-async function readJson(invoke: ToolInvoker, uri: URL, tool: string, args: Record<string, unknown>) {
+async function readJson(invoke: ToolInvoker, uri: string, tool: string, args: Record<string, unknown>) {
   try {
     const result = await invoke(tool, args);
-    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(result) }] };
+    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result) }] };
   } catch (err) {
     if (err instanceof ServiceError) throw jsonRpcError(err);
     throw err;
@@ -77,38 +131,97 @@ export function decodeTemplateVariable(value: string | string[] | undefined): st
   }
 }
 
-export function createMcpServer(invoke: ToolInvoker, version = INTERFACE_VERSION): McpServer {
-  const server = new McpServer(
-    { name: MCP_SERVER_NAME, title: 'Signal Service', version },
-    { instructions: INSTRUCTIONS },
-  );
-  for (const tool of agentTools as readonly AnyAgentTool[]) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
-        annotations: { title: tool.title, ...tool.annotations },
-      },
-      (args: unknown) => callTool(invoke, tool.name, args),
-    );
-  }
-  for (const resource of MCP_RESOURCES) {
-    server.registerResource(
-      resource.name,
-      resource.uri,
-      { title: resource.title, description: resource.description, mimeType: 'application/json' },
-      (uri) => readJson(invoke, uri, resource.tool, {}),
-    );
-  }
-  server.registerResource(
-    MCP_STARTUP_TEMPLATE.name,
-    new ResourceTemplate(MCP_STARTUP_TEMPLATE.uriTemplate, { list: undefined }),
-    { title: MCP_STARTUP_TEMPLATE.title, description: MCP_STARTUP_TEMPLATE.description, mimeType: 'application/json' },
-    (uri, variables) =>
-      readJson(invoke, uri, MCP_STARTUP_TEMPLATE.tool, { name: decodeTemplateVariable(variables.name) }),
-  );
+export function createMcpServer(
+  invoke: ToolInvoker,
+  completions: CompletionSource,
+  options: McpServerOptions = {},
+): Server {
+  const server = createBareMcpServer(options.version);
+  registerMcpHandlers(server, invoke, completions, options);
   return server;
+}
+
+/** What registerMcpHandlers needs of a server: a place to put each request handler. */
+export type HandlerTarget = Pick<Server, 'setRequestHandler'>;
+
+/** Every request handler of the server (tools, resources, prompts, completions) on `server`. */
+export function registerMcpHandlers(
+  server: HandlerTarget,
+  invoke: ToolInvoker,
+  completions: CompletionSource,
+  options: McpServerOptions = {},
+): void {
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const { name, arguments: args, _meta: meta } = request.params;
+    // An unknown tool is a protocol error, not a tool result (MCP 2025-11-25, server/tools).
+    if (!findTool(name) && !findAlertTool(name)) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name.slice(0, 100))}.`);
+    }
+    return callTool(invoke, name, args ?? {}, meta?.idempotencyKey ?? options.idempotencyKey);
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: MCP_RESOURCES.map(({ name, uri, title, description }) => ({
+      name,
+      uri,
+      title,
+      description,
+      mimeType: 'application/json',
+    })),
+  }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [
+      {
+        name: MCP_STARTUP_TEMPLATE.name,
+        uriTemplate: MCP_STARTUP_TEMPLATE.uriTemplate,
+        title: MCP_STARTUP_TEMPLATE.title,
+        description: MCP_STARTUP_TEMPLATE.description,
+        mimeType: 'application/json',
+      },
+    ],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const { uri } = request.params;
+    const fixed = MCP_RESOURCES.find((r) => r.uri === uri);
+    if (fixed) return readJson(invoke, uri, fixed.tool, {});
+    if (uri.startsWith(STARTUP_PREFIX) && uri.length > STARTUP_PREFIX.length) {
+      const name = decodeTemplateVariable(uri.slice(STARTUP_PREFIX.length));
+      return readJson(invoke, uri, MCP_STARTUP_TEMPLATE.tool, { name });
+    }
+    throw new McpError(ErrorCode.InvalidParams, `Resource ${uri.slice(0, 200)} not found.`);
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: promptList() }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const prompt = findPrompt(request.params.name);
+    const args = promptArguments(prompt, request.params.arguments);
+    try {
+      return await prompt.render(invoke, args);
+    } catch (err) {
+      if (err instanceof ServiceError) throw jsonRpcError(err);
+      throw err;
+    }
+  });
+
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { ref, argument } = request.params;
+    let kind;
+    if (ref.type === 'ref/prompt') {
+      kind = findPrompt(ref.name).arguments.find((a) => a.name === argument.name)?.completes;
+      if (!kind) {
+        throw new McpError(ErrorCode.InvalidParams, `The prompt ${ref.name} has no argument ${argument.name}.`);
+      }
+    } else if (ref.uri === MCP_STARTUP_TEMPLATE.uriTemplate) {
+      if (argument.name !== 'name') {
+        throw new McpError(ErrorCode.InvalidParams, `The template ${ref.uri} has no variable ${argument.name}.`);
+      }
+      kind = 'startup' as const;
+    } else if (MCP_RESOURCES.some((r) => r.uri === ref.uri)) {
+      return { completion: { values: [], total: 0, hasMore: false } };
+    } else {
+      throw new McpError(ErrorCode.InvalidParams, `No resource template ${ref.uri.slice(0, 200)}.`);
+    }
+    return { completion: await complete(completions, kind, argument.value) };
+  });
 }

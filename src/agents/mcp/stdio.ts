@@ -1,27 +1,46 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
-import { createApp } from '../../app.js';
-import { localInvoker, remoteInvoker, type ToolInvoker } from '../invoke.js';
-import { createMcpServer } from './server.js';
+import { ServiceError } from '../../domain/errors.js';
+import type { ToolInvoker } from '../invoke.js';
+import type { CompletionSource } from './completions.js';
+import { createBareMcpServer } from './identity.js';
+import type { HandlerTarget } from './server.js';
 
 export interface StdioSession {
   /** Resolves when the client closes stdin (or close() is called). */
   closed: Promise<void>;
+  /** Resolves when the data is open and tools are answered (at once for a remote deployment). */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+interface DataSource {
+  invoke: ToolInvoker;
+  completions: CompletionSource;
   close(): Promise<void>;
 }
 
 /**
- * The data behind the stdio server: a remote deployment when SIGNAL_BASE_URL is set, otherwise the application built
- * by the composition root on the same store the HTTP server reads (the embedded database admits a second process
- * beside a running server), with the same period watcher and warm-up.
+ * The application built by the composition root on the same store the HTTP server reads (the embedded database
+ * admits a second process beside a running server), with the same period watcher and warm-up.
  */
-async function openInvoker(config: Config, logger: Logger): Promise<{ invoke: ToolInvoker; close(): Promise<void> }> {
-  const { signalBaseUrl, signalApiKey } = config.agents;
-  if (signalBaseUrl) {
-    logger.info({ remote: signalBaseUrl }, 'signal-mcp: proxying a remote deployment');
-    return { invoke: remoteInvoker(signalBaseUrl, signalApiKey), close: async () => {} };
-  }
+async function openLocal(config: Config, logger: Logger): Promise<DataSource> {
+  const [{ createApp }, { localInvoker }, { localCompletions }] = await Promise.all([
+    import('../../app.js'),
+    import('../invoke.js'),
+    import('./completions.js'),
+  ]);
   // A second process beside a running server: few connections, and only the period's jobs (the server runs the rest).
   const app = await createApp(config, logger, { poolSize: 2, jobs: 'period-only' });
   try {
@@ -31,17 +50,100 @@ async function openInvoker(config: Config, logger: Logger): Promise<{ invoke: To
       { database: app.store.mode, period: app.holder.current?.period.slug },
       'signal-mcp: serving local data',
     );
-    return { invoke: localInvoker(app, { apiKey: config.agents.signalApiKey }), close: () => app.close() };
+    return {
+      invoke: localInvoker(app, { apiKey: config.agents.signalApiKey }),
+      completions: localCompletions(app),
+      close: () => app.close(),
+    };
   } catch (err) {
     await app.close().catch(() => {});
     throw err;
   }
 }
 
-/** MCP over stdin/stdout. Only protocol messages go to stdout; logs go to stderr. */
+/** A remote deployment (SIGNAL_BASE_URL): every call is a POST to its /api/agent/call. */
+async function openRemote(baseUrl: string, apiKey: string | undefined, logger: Logger): Promise<DataSource> {
+  const [{ remoteInvoker }, { remoteCompletions }] = await Promise.all([
+    import('../invoke.js'),
+    import('./completions.js'),
+  ]);
+  logger.info({ remote: baseUrl }, 'signal-mcp: proxying a remote deployment');
+  const invoke = remoteInvoker(baseUrl, apiKey);
+  return { invoke, completions: remoteCompletions(invoke), close: async () => {} };
+}
+
+/**
+ * The data behind the stdio server, opened in the background: until it is open, calls wait for it; if it cannot be
+ * opened, they answer 503 with why.
+ */
+function openSource(config: Config, logger: Logger): { source: DataSource; opening: Promise<DataSource> } {
+  const { signalBaseUrl, signalApiKey } = config.agents;
+  const opening = signalBaseUrl ? openRemote(signalBaseUrl, signalApiKey, logger) : openLocal(config, logger);
+  opening.catch((err: unknown) => logger.error({ err }, 'signal-mcp: could not open the data'));
+  const open = async (): Promise<DataSource> => {
+    try {
+      return await opening;
+    } catch (err) {
+      throw new ServiceError('unavailable', `signal-mcp could not open its data: ${(err as Error).message}`);
+    }
+  };
+  return {
+    opening,
+    source: {
+      invoke: async (name, args, options) => (await open()).invoke(name, args, options),
+      completions: {
+        startupNames: async () => (await open()).completions.startupNames(),
+        periodSlugs: async () => (await open()).completions.periodSlugs(),
+      },
+      close: async () => {
+        const source = await opening.catch(() => undefined);
+        await source?.close();
+      },
+    },
+  };
+}
+
+/** The requests the server answers, each by the handler registerMcpHandlers sets for it. */
+const REQUESTS = [
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+  ['resources/list', ListResourcesRequestSchema],
+  ['resources/templates/list', ListResourceTemplatesRequestSchema],
+  ['resources/read', ReadResourceRequestSchema],
+  ['prompts/list', ListPromptsRequestSchema],
+  ['prompts/get', GetPromptRequestSchema],
+  ['completion/complete', CompleteRequestSchema],
+] as const;
+
+type Handler = (request: unknown, extra: unknown) => unknown;
+
+/**
+ * MCP over stdin/stdout. Only protocol messages go to stdout; logs go to stderr.
+ *
+ * `initialize` is answered at once: the server that answers it knows only its identity and capabilities
+ * (./identity.ts). The tool registry with its schemas and handlers is loaded behind it, and the data (the local
+ * store, whose first opening on a fresh DATA_DIR migrates and loads the demo data, or a remote deployment) is
+ * opened behind that; a request that arrives earlier waits for what it needs.
+ */
 export async function runStdioServer(config: Config, logger: Logger): Promise<StdioSession> {
-  const source = await openInvoker(config, logger);
-  const server = createMcpServer(source.invoke);
+  const { source, opening } = openSource(config, logger);
+  const server = createBareMcpServer();
+  const handlers = import('./server.js').then(({ registerMcpHandlers }) => {
+    const byMethod = new Map<string, Handler>();
+    const target = {
+      setRequestHandler: (schema: { shape: { method: { value: string } } }, handler: Handler) =>
+        byMethod.set(schema.shape.method.value, handler),
+    } as unknown as HandlerTarget;
+    registerMcpHandlers(target, source.invoke, source.completions);
+    return byMethod;
+  });
+  for (const [method, schema] of REQUESTS) {
+    server.setRequestHandler(schema, async (request, extra) => {
+      const handler = (await handlers).get(method);
+      if (!handler) throw new Error(`No handler for ${method}`);
+      return handler(request, extra) as never;
+    });
+  }
   const transport = new StdioServerTransport();
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -55,6 +157,13 @@ export async function runStdioServer(config: Config, logger: Logger): Promise<St
     }));
   process.stdin.once('end', () => void close());
   await server.connect(transport);
-  server.server.onclose = () => void close();
-  return { closed, close };
+  server.onclose = () => void close();
+  return {
+    closed,
+    ready: opening.then(
+      () => undefined,
+      () => undefined,
+    ),
+    close,
+  };
 }

@@ -1,3 +1,4 @@
+import type { Dataset, ItemList, Organization, PropertyValue, Question, SearchAction, WithContext } from 'schema-dts';
 import { DATA_LICENSE } from '../../domain/license.js';
 import { siteUrls } from '../../domain/urls.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
@@ -7,7 +8,9 @@ import { LIST_KINDS, type AnswerEntry } from './entry.js';
 /**
  * NLWeb: a natural-language question answered as schema.org JSON-LD. The question goes through the answer index
  * (the same one /api/ask uses); the kind of the best answer picks the type:
- *  - about one startup → Organization (its published signal as PropertyValues);
+ *  - about one startup → Organization, its published signal a Dataset about it (`subjectOf`) whose
+ *    `variableMeasured` are PropertyValues (schema.org allows `additionalProperty` on places, products and offers,
+ *    not on an Organization);
  *  - a list of startups (trending, a sector, a signal type, a stage, a comparison) → ItemList of Organizations;
  *  - about the data (coverage, period, research findings) → Dataset;
  *  - a question about the service (FAQ) → Question with its acceptedAnswer;
@@ -18,28 +21,54 @@ export type JsonLd = { '@context': 'https://schema.org'; '@type': string } & Rec
 
 const CONTEXT = 'https://schema.org' as const;
 
-function organization(s: SnapshotStartup, snapshot: Snapshot, baseUrl: string): Record<string, unknown> {
+/** Objects are built against the schema.org types of `schema-dts` (checked by the compiler), then served as JSON. */
+type Node<T> = Exclude<T, string>;
+const asJsonLd = (value: WithContext<Node<ItemList | Organization | Dataset | Question>>) => value as unknown as JsonLd;
+
+/** The published figures of a startup for a period, as the variables a Dataset measures. */
+export function signalFigures(s: SnapshotStartup, snapshot: Snapshot): PropertyValue[] {
   const t = s.startup;
-  const prop = (name: string, value: string | number) => ({ '@type': 'PropertyValue', name, value });
+  const prop = (name: string, value: string | number): PropertyValue => ({ '@type': 'PropertyValue', name, value });
+  return [
+    prop('period', snapshot.period.slug),
+    prop('stage', t.stage),
+    prop('signalType', t.signalType),
+    prop('commitVelocity14d', t.commitVelocity14d),
+    prop('commitVelocityChange', t.commitVelocityChange),
+    prop('contributors', t.contributors),
+    prop('contributorGrowth', t.contributorGrowth),
+    prop('newRepos', t.newRepos),
+    prop('rankInSector', s.rankInSector),
+    ...(s.rankOverall !== null ? [prop('rankOverall', s.rankOverall)] : []),
+  ];
+}
+
+/** A tracked startup: the Organization, and its signal for the period as a Dataset about it. */
+export function organization(
+  s: SnapshotStartup,
+  snapshot: Snapshot,
+  baseUrl: string,
+  about: Node<Question>[] = [],
+): Node<Organization> {
+  const t = s.startup;
+  const url = siteUrls(baseUrl).startup(s.login);
+  const signal: Node<Dataset> = {
+    '@type': 'Dataset',
+    name: `${t.name}: engineering signal, ${snapshot.period.name}`,
+    url,
+    temporalCoverage: snapshot.period.slug,
+    license: DATA_LICENSE.url,
+    isAccessibleForFree: true,
+    variableMeasured: signalFigures(s, snapshot),
+  };
   return {
     '@type': 'Organization',
     name: t.name,
     description: t.description,
-    url: siteUrls(baseUrl).startup(s.login),
+    url,
     sameAs: [...new Set([t.githubUrl, t.websiteUrl])],
     location: { '@type': 'Place', name: t.geography },
-    additionalProperty: [
-      prop('period', snapshot.period.slug),
-      prop('stage', t.stage),
-      prop('signalType', t.signalType),
-      prop('commitVelocity14d', t.commitVelocity14d),
-      prop('commitVelocityChange', t.commitVelocityChange),
-      prop('contributors', t.contributors),
-      prop('contributorGrowth', t.contributorGrowth),
-      prop('newRepos', t.newRepos),
-      prop('rankInSector', s.rankInSector),
-      ...(s.rankOverall !== null ? [prop('rankOverall', s.rankOverall)] : []),
-    ],
+    subjectOf: [signal, ...about],
   };
 }
 
@@ -51,7 +80,7 @@ function startupsOf(entry: AnswerEntry, snapshot: Snapshot): SnapshotStartup[] {
 
 function dataset(entry: AnswerEntry, snapshot: Snapshot, baseUrl: string): JsonLd {
   const urls = siteUrls(baseUrl);
-  return {
+  return asJsonLd({
     '@context': CONTEXT,
     '@type': 'Dataset',
     name: snapshot.meta.name,
@@ -68,12 +97,16 @@ function dataset(entry: AnswerEntry, snapshot: Snapshot, baseUrl: string): JsonL
       { '@type': 'DataDownload', encodingFormat: 'application/x-ndjson', contentUrl: urls.api('/api/dataset.jsonl') },
     ],
     subjectOf: { '@type': 'Question', name: entry.question, url: entry.url },
-  };
+  });
 }
 
 export function noResult(query: string, baseUrl: string, why?: string): JsonLd {
   const search = siteUrls(baseUrl).api('/api/llms-search');
-  return {
+  const action: Node<SearchAction> = {
+    '@type': 'SearchAction',
+    target: { '@type': 'EntryPoint', urlTemplate: `${search}?q={query}` },
+  };
+  return asJsonLd({
     '@context': CONTEXT,
     '@type': 'ItemList',
     name: 'No result',
@@ -82,12 +115,8 @@ export function noResult(query: string, baseUrl: string, why?: string): JsonLd {
       `Nothing in the answer corpus matches "${query}" well enough to answer it. Try the site search, or ask about a startup, a sector, a signal type or the data.`,
     numberOfItems: 0,
     itemListElement: [],
-    potentialAction: {
-      '@type': 'SearchAction',
-      target: `${search}?q={query}`,
-      'query-input': 'required name=query',
-    },
-  };
+    potentialAction: action,
+  });
 }
 
 export function nlwebAnswer(snapshot: Snapshot, baseUrl: string, query: string): JsonLd {
@@ -99,17 +128,20 @@ export function nlwebAnswer(snapshot: Snapshot, baseUrl: string, query: string):
   if (entry.kind === 'startup') {
     const s = startupsOf(entry, snapshot)[0];
     if (s) {
-      return {
-        '@context': CONTEXT,
-        '@type': 'Organization',
-        ...organization(s, snapshot, baseUrl),
-        subjectOf: { '@type': 'Question', name: entry.question, url: entry.url, text: entry.answer },
+      const question: Node<Question> = {
+        '@type': 'Question',
+        name: entry.question,
+        url: entry.url,
+        text: entry.answer,
       };
+      return asJsonLd({ '@context': CONTEXT, ...organization(s, snapshot, baseUrl, [question]) } as WithContext<
+        Node<Organization>
+      >);
     }
   }
   if (LIST_KINDS.has(entry.kind)) {
     const list = startupsOf(entry, snapshot);
-    return {
+    return asJsonLd({
       '@context': CONTEXT,
       '@type': 'ItemList',
       name: entry.question,
@@ -122,17 +154,17 @@ export function nlwebAnswer(snapshot: Snapshot, baseUrl: string, query: string):
         position: i + 1,
         item: organization(s, snapshot, baseUrl),
       })),
-    };
+    });
   }
   if (entry.kind === 'faq' || entry.kind === 'diligence') {
-    return {
+    return asJsonLd({
       '@context': CONTEXT,
       '@type': 'Question',
       name: entry.question,
       url: entry.url,
       acceptedAnswer: { '@type': 'Answer', text: entry.answer, url: entry.url },
       citation: entry.facts.map((f) => ({ '@type': 'CreativeWork', name: f.claim, url: f.sourceUrl })),
-    };
+    });
   }
   return dataset(entry, snapshot, baseUrl);
 }

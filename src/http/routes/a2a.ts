@@ -2,7 +2,6 @@ import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/s
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import {
   DefaultRequestHandler,
-  InMemoryTaskStore,
   JsonRpcTransportHandler,
   UnauthenticatedUser,
   defaultServerCallContextBuilder,
@@ -12,8 +11,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { A2A_PATH, buildAgentCard, buildAgentCardJson } from '../../agents/a2a/card.js';
+import { skillForText, skillRunner } from '../../agents/a2a/answers.js';
 import { SignalAgentExecutor } from '../../agents/a2a/executor.js';
-import { localInvoker } from '../../agents/invoke.js';
+import { skillById } from '../../agents/a2a/skills.js';
+import { BoundedTaskStore } from '../../agents/a2a/task-store.js';
 import { rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
 import type { AppContext } from '../context.js';
@@ -50,10 +51,14 @@ export async function a2aRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   const cardJson = buildAgentCardJson(ctx.config.server.baseUrl);
   const card = buildAgentCard(ctx.config.server.baseUrl);
   const cardBody = rendered(JSON.stringify(cardJson), 'application/json; charset=utf-8');
+  const textSkills = { startup: skillById('startup-signal')!, summary: skillById('summary')! };
   const requestHandler = new DefaultRequestHandler(
     card,
-    new InMemoryTaskStore(),
-    new SignalAgentExecutor((authorization) => localInvoker(ctx, { authorization })),
+    new BoundedTaskStore(),
+    new SignalAgentExecutor({
+      run: skillRunner(ctx),
+      readText: (text) => skillForText(ctx.holder.published(), ctx.config.server.baseUrl, text, textSkills),
+    }),
   );
   const v1 = new JsonRpcTransportHandler(requestHandler);
   const legacy = new LegacyJsonRpcTransportHandler(requestHandler);
@@ -81,7 +86,7 @@ export async function a2aRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         schema: {
           summary: 'A2A JSON-RPC 2.0 endpoint',
           description:
-            'v0.3 methods (`message/send`, `tasks/get`, `tasks/cancel`) by default, v1.0 methods (`SendMessage`, `GetTask`, …) with `A2A-Version: 1.0`. A message picks one of five skills from a data part `{"skill": …, "arguments": {…}}` or from its text, and is answered by an agent message with a text part and a data part. Errors are JSON-RPC errors with HTTP 200: −32700 parse error, −32600 invalid request, −32601 unknown method.',
+            'v0.3 methods (`message/send`, `tasks/get`, `tasks/cancel`) by default, v1.0 methods (`SendMessage`, `GetTask`, …) with `A2A-Version: 1.0`. A message picks one of five skills from a data part `{"skill": …, "arguments": {…}}` or from its text (a tracked startup\'s name, a question the answer service can answer). Every message is answered by a finished Task, kept for an hour (tasks/get): `completed` with one artifact (a text part and the result as a data part); `failed` when it cannot be answered, its status message carrying the reason as text and `{error: {status, code, title, detail, errors?, purchaseUrl?, balance?}}` as data (the REST problem fields); `rejected` when the request is not one this agent serves (the status message lists the skills). Skill arguments: trending {period?, limit? 1–20}; sector {sector, period?, limit? 1–100}; startup-signal {name, and at most one of period, history: true, compare: [1–4 names], deep: true}; summary {at most one of period, periods: true, question, search (with type?, limit? 1–50)}; methodology {}. `deep: true` is the paid Deep Signal: `Authorization: Bearer <credit-pack key>` as on POST /api/agent/deep-signal, one credit per match, the balance in the task metadata `creditsBalance`; the `Idempotency-Key` header, or else the message id, makes a re-sent message replay its first answer without a second charge. Listing tasks is not offered. Errors are JSON-RPC errors with HTTP 200: −32700 parse error, −32600 invalid request, −32601 unknown method, −32001 unknown task.',
           tags: ['agents'],
           operationId: 'postA2a',
           body: JsonRpcMessage,

@@ -2,12 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  AgentCallBody,
   FUNCTION_FORMATS,
   functionCallingCatalog,
   functionTools,
+  toolCallOf,
   type FunctionFormat,
 } from '../../agents/function-calling.js';
-import { authenticatorFor, runTool, unknownTool } from '../../agents/invoke.js';
+import { authenticatorFor, IdempotencyKey, runTool, unknownTool } from '../../agents/invoke.js';
+import { MCP_CAPABILITIES } from '../../agents/mcp/server.js';
+import { promptList } from '../../agents/mcp/prompts.js';
 import { agentTools, findTool, toolJsonSchema } from '../../agents/registry.js';
 import { DATA_LICENSE, INTERFACE_VERSION } from '../../domain/license.js';
 import { siteUrls } from '../../domain/urls.js';
@@ -17,6 +21,7 @@ import { sendRendered } from '../conditional.js';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
 import { HttpProblem, statusTitle } from '../problem.js';
+import { documentOnly } from '../raw-json.js';
 
 /** The agent skill catalog, generated from the tool registry: every tool with its argument schema and REST analog. */
 export function buildAgentCatalog(baseUrl: string): AgentCatalog {
@@ -30,11 +35,20 @@ export function buildAgentCatalog(baseUrl: string): AgentCatalog {
     documentation: urls.api('/api/openapi.json'),
     license: `${DATA_LICENSE.name} (${DATA_LICENSE.url})`,
     surfaces: {
-      mcp: { http: urls.api('/api/mcp/rpc'), stdio: 'signal-mcp', manifest: urls.api('/.well-known/mcp.json') },
+      mcp: {
+        http: urls.api('/api/mcp/rpc'),
+        httpAlias: urls.api('/mcp'),
+        stdio: 'signal-mcp',
+        manifest: urls.api('/.well-known/mcp.json'),
+        capabilities: Object.keys(MCP_CAPABILITIES).join(', '),
+        prompts: promptList()
+          .map((p) => p.name)
+          .join(', '),
+      },
       a2a: { endpoint: urls.api('/api/a2a'), agentCard: urls.api('/.well-known/agent-card.json') },
       functionCalling: {
         definitions: urls.api('/api/agent/tools'),
-        formats: 'openai, anthropic, gemini (query parameter format)',
+        formats: `${FUNCTION_FORMATS.join(', ')} (query parameter format)`,
         call: urls.api('/api/agent/call'),
       },
       naturalLanguage: { nlweb: urls.api('/api/nlweb'), ask: urls.api('/api/ask'), llmsTxt: urls.api('/llms.txt') },
@@ -66,18 +80,8 @@ export function buildAgentCatalog(baseUrl: string): AgentCatalog {
   };
 }
 
-export const AgentCallBody = z
-  .object({
-    name: z.string().min(1).max(64).describe('Tool name, as listed by GET /api/agent/tools.'),
-    arguments: z
-      .union([z.record(z.string(), z.unknown()), z.string().max(10_000)])
-      .optional()
-      .describe('The tool arguments: an object, or the JSON string a model produced. Absent means {}.'),
-  })
-  .strict()
-  .meta({ id: 'AgentCallBody' });
-
-function callArguments(value: Record<string, unknown> | string | undefined): unknown {
+/** A tool call's `arguments` given as the JSON string a model produced, read as JSON (a 400 when it is not). */
+function callArguments(value: unknown): unknown {
   if (typeof value !== 'string') return value ?? {};
   try {
     return JSON.parse(value);
@@ -116,9 +120,9 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     '/api/agent/tools',
     {
       schema: {
-        summary: 'Tool definitions for direct LLM function calling (OpenAI, Anthropic, Gemini)',
+        summary: 'Tool definitions for direct LLM function calling (OpenAI Chat and Responses, Anthropic, Gemini)',
         description:
-          "With `format`, the eight tools in that provider's native shape, as the `tools` field of its request body. Without it, a catalog linking the three formats. Run a call with POST /api/agent/call.",
+          "With `format`, the tools in that provider's native shape, as the `tools` field of its request body: `openai` for Chat Completions (nested `function`), `openai-responses` for the Responses API (flat), `anthropic`, `gemini`. Without it, a catalog linking the formats. Run a call with POST /api/agent/call.",
         tags: ['agents'],
         operationId: 'getAgentTools',
         querystring: z.object({ format: z.enum(FUNCTION_FORMATS).optional().describe('Provider format.') }),
@@ -134,27 +138,41 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
   r.post(
     '/api/agent/call',
     {
+      validatorCompiler: documentOnly,
       schema: {
         summary: 'Run one agent tool (function calling)',
         description:
-          "Runs the named tool with the same validation as the MCP server and answers the tool's structured result. Unknown tool: 404. Bad arguments: 400. get_deep_signal takes the credit-pack key as `Authorization: Bearer <API_KEY>` and answers as POST /api/agent/deep-signal does.",
+          "Runs the named tool with the same validation as the MCP server and answers the tool's structured result. The body is the call as the model emitted it: `{name, arguments}` (arguments an object or a JSON string), an OpenAI Chat `tool_calls` item, an OpenAI Responses `function_call` item, an Anthropic `tool_use` block or `{name, input}`, a Gemini `functionCall` part or `{name, args}`; the provider's own extra fields are ignored. An optional argument sent as null (OpenAI strict mode) is read as absent. Unknown tool: 404. Bad arguments or an unknown shape: 400. get_deep_signal takes the credit-pack key as `Authorization: Bearer <API_KEY>` (401 with WWW-Authenticate otherwise) and an `Idempotency-Key`, and answers as POST /api/agent/deep-signal does: a retry with the same key replays the first answer (`Idempotent-Replayed: true`) and is charged once; 401 and 402 carry `purchaseUrl` (and 402 the `balance`).",
         tags: ['agents'],
         operationId: 'callAgentTool',
+        headers: z.object({
+          'idempotency-key': IdempotencyKey.optional().describe(
+            'Optional, for get_deep_signal: a retry with the same key and call within 24 hours replays the first answer and is not charged again; the same key with another call → 422.',
+          ),
+        }),
         body: AgentCallBody,
         response: {
           200: z.record(z.string(), z.unknown()).describe("The tool's structured result."),
-          ...errorResponses(400, 401, 402, 404, 501, 503),
+          ...errorResponses(400, 401, 402, 404, 409, 422, 501, 503),
         },
       },
     },
     async (request, reply) => {
-      const tool = findTool(request.body.name);
-      if (!tool) throw unknownTool(request.body.name);
+      const call = toolCallOf(request.body);
+      const tool = findTool(call.name);
+      if (!tool) throw unknownTool(call.name);
+      const header = request.headers['idempotency-key'];
+      const key = IdempotencyKey.safeParse(header);
+      if (header !== undefined && !key.success) {
+        throw new HttpProblem(400, statusTitle(400), 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
+      }
       reply.header('cache-control', 'no-store');
-      const result = await runTool(tool, callArguments(request.body.arguments), {
+      const result = await runTool(tool, callArguments(call.args), {
         ctx,
         authenticate: authenticatorFor(ctx, { authorization: request.headers.authorization }),
         creditsBalance: (balance) => reply.header('x-credits-balance', String(balance)),
+        idempotencyKey: key.success ? key.data : undefined,
+        replayed: () => reply.header('idempotent-replayed', 'true'),
       });
       return result;
     },

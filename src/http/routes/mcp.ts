@@ -2,7 +2,8 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { localInvoker } from '../../agents/invoke.js';
+import { IdempotencyKey, idempotencyKeyOf, localInvoker } from '../../agents/invoke.js';
+import { localCompletions } from '../../agents/mcp/completions.js';
 import { buildMcpManifest } from '../../agents/mcp/manifest.js';
 import { createMcpServer } from '../../agents/mcp/server.js';
 import { rendered } from '../../snapshot/snapshot.js';
@@ -50,8 +51,11 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
   return reply.send(text);
 }
 
+/** The Streamable HTTP endpoint: the interface's path, and /mcp, where MCP clients look by default. */
+export const MCP_HTTP_PATHS = ['/api/mcp/rpc', '/mcp'] as const;
+
 /**
- * MCP over Streamable HTTP at /api/mcp/rpc, stateless: each POST gets a fresh server and transport (the SDK's
+ * MCP over Streamable HTTP at /api/mcp/rpc (and /mcp), stateless: each POST gets a fresh server and transport (the SDK's
  * web-standard transport), answers in JSON, and is gone. The SDK enforces the Accept header, the
  * MCP-Protocol-Version header and, with the allowed origins below, the Origin of browser requests. GET would open an
  * event stream, which a stateless server has no use for: 405.
@@ -79,44 +83,30 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   await app.register(async (scope) => {
     keepJsonBodiesRaw(scope);
     const r = scope.withTypeProvider<ZodTypeProvider>();
-    r.post(
-      '/api/mcp/rpc',
-      {
-        validatorCompiler: documentOnly,
-        schema: {
-          summary: 'MCP over Streamable HTTP (stateless, JSON responses)',
-          description:
-            'Send JSON-RPC 2.0 MCP messages (initialize, tools/list, tools/call, resources/list, resources/read, resources/templates/list) with `Accept: application/json, text/event-stream`. Browser requests must come from an allowed Origin. get_deep_signal takes `Authorization: Bearer <API_KEY>`.',
-          tags: ['agents'],
-          operationId: 'postMcpRpc',
-          body: z.union([JsonRpcMessage, z.array(JsonRpcMessage)]),
-          response: {
-            200: JsonRpcResponse,
-            202: z.null().describe('A notification or response was accepted (no body).'),
-            400: JsonRpcResponse.describe('Parse error, invalid request or unsupported MCP-Protocol-Version.'),
-            403: JsonRpcResponse.describe('Origin not allowed.'),
-            406: JsonRpcResponse.describe('The Accept header lacks application/json and text/event-stream.'),
-            ...errorResponses(413, 415),
-          },
-        },
-      },
-      async (request, reply) => {
-        const server = createMcpServer(localInvoker(ctx, { authorization: request.headers.authorization }));
-        const transport = new WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: undefined,
-          enableJsonResponse: true,
-          enableDnsRebindingProtection: true,
-          allowedOrigins,
-        });
-        try {
-          await server.connect(transport);
-          const response = await transport.handleRequest(webRequest(request, ctx.config.server.baseUrl));
-          return await sendWebResponse(reply as FastifyReply, response);
-        } finally {
-          await server.close().catch(() => {});
-        }
-      },
-    );
+    const completions = localCompletions(ctx);
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const header = request.headers['idempotency-key'];
+      const idempotencyKey = idempotencyKeyOf(
+        Array.isArray(header) ? header.join(', ') : header,
+        'The Idempotency-Key header',
+      );
+      const server = createMcpServer(localInvoker(ctx, { authorization: request.headers.authorization }), completions, {
+        idempotencyKey,
+      });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+        enableDnsRebindingProtection: true,
+        allowedOrigins,
+      });
+      try {
+        await server.connect(transport);
+        const response = await transport.handleRequest(webRequest(request, ctx.config.server.baseUrl));
+        return await sendWebResponse(reply, response);
+      } finally {
+        await server.close().catch(() => {});
+      }
+    };
     const notAllowed = () => {
       throw new HttpProblem(
         405,
@@ -129,8 +119,41 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       );
     };
     const hidden = { schema: { hide: true } };
-    r.get('/api/mcp/rpc', hidden, notAllowed);
-    r.delete('/api/mcp/rpc', hidden, notAllowed);
-    r.put('/api/mcp/rpc', hidden, notAllowed);
+    for (const path of MCP_HTTP_PATHS) {
+      r.post(
+        path,
+        {
+          validatorCompiler: documentOnly,
+          schema: {
+            summary:
+              path === '/mcp'
+                ? 'MCP over Streamable HTTP at the path MCP clients try by default (same as /api/mcp/rpc)'
+                : 'MCP over Streamable HTTP (stateless, JSON responses)',
+            description:
+              'Send JSON-RPC 2.0 MCP messages (initialize, tools/list, tools/call, resources/list, resources/read, resources/templates/list, prompts/list, prompts/get, completion/complete) with `Accept: application/json, text/event-stream`. Browser requests must come from an allowed Origin. An unknown tool is a JSON-RPC error (−32602); a known tool that fails is a result with `isError: true`. get_deep_signal takes `Authorization: Bearer <API_KEY>`, and an `Idempotency-Key` header (or `_meta.idempotencyKey` in the tools/call) so that a retry is answered once and charged once.',
+            tags: ['agents'],
+            operationId: path === '/mcp' ? 'postMcp' : 'postMcpRpc',
+            headers: z.object({
+              'idempotency-key': IdempotencyKey.optional().describe(
+                'Optional, for get_deep_signal: a retry with the same key within 24 hours replays the first answer and is not charged again.',
+              ),
+            }),
+            body: z.union([JsonRpcMessage, z.array(JsonRpcMessage)]),
+            response: {
+              200: JsonRpcResponse,
+              202: z.null().describe('A notification or response was accepted (no body).'),
+              400: JsonRpcResponse.describe('Parse error, invalid request or unsupported MCP-Protocol-Version.'),
+              403: JsonRpcResponse.describe('Origin not allowed.'),
+              406: JsonRpcResponse.describe('The Accept header lacks application/json and text/event-stream.'),
+              ...errorResponses(413, 415),
+            },
+          },
+        },
+        handler,
+      );
+      r.get(path, hidden, notAllowed);
+      r.delete(path, hidden, notAllowed);
+      r.put(path, hidden, notAllowed);
+    }
   });
 }

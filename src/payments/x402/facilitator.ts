@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import type { ExactEvmPaymentPayload } from './payload.js';
-import type { PaymentRequirements } from './requirements.js';
+import type { ExactEvmPaymentPayload, ExactEvmPaymentPayloadV2 } from './payload.js';
+import type { PaymentRequirements, PaymentRequirementsV2 } from './requirements.js';
 
 /**
  * A client for an x402 facilitator: `POST {url}/verify` and `POST {url}/settle`, each with `{x402Version,
- * paymentPayload, paymentRequirements}`. A facilitator that cannot be reached, times out or answers something that
+ * paymentPayload, paymentRequirements}` (the same envelope in versions 1 and 2: each version's payload with the
+ * requirements object of that version). A facilitator that cannot be reached, times out or answers something that
  * is not a verdict is reported as FacilitatorUnavailable (the route answers 503), never as a verdict.
  */
 export interface FacilitatorOptions {
@@ -27,6 +28,7 @@ export const SettleResponse = z.object({
   payer: z.string().nullish(),
   transaction: z.string(),
   network: z.string(),
+  amount: z.string().nullish(),
 });
 export type SettleResponse = z.infer<typeof SettleResponse>;
 
@@ -40,28 +42,24 @@ export class FacilitatorUnavailable extends Error {
   }
 }
 
+/** One payment as the facilitator takes it: a v1 payload with v1 requirements, or a v2 payload with v2 requirements. */
+export type FacilitatorPayment =
+  | { x402Version: 1; paymentPayload: ExactEvmPaymentPayload; paymentRequirements: PaymentRequirements }
+  | { x402Version: 2; paymentPayload: ExactEvmPaymentPayloadV2; paymentRequirements: PaymentRequirementsV2 };
+
 export interface Facilitator {
-  verify(payload: ExactEvmPaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse>;
-  settle(payload: ExactEvmPaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse>;
+  verify(payment: FacilitatorPayment): Promise<VerifyResponse>;
+  settle(payment: FacilitatorPayment): Promise<SettleResponse>;
 }
 
 export function httpFacilitator(options: FacilitatorOptions): Facilitator {
-  const call = async <T>(
-    step: 'verify' | 'settle',
-    schema: z.ZodType<T>,
-    payload: ExactEvmPaymentPayload,
-    requirements: PaymentRequirements,
-  ): Promise<T> => {
+  const call = async <T>(step: 'verify' | 'settle', schema: z.ZodType<T>, payment: FacilitatorPayment): Promise<T> => {
     let response: Response;
     try {
       response = await fetch(`${options.url}/${step}`, {
         method: 'POST',
         headers: { ...options.headers, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({
-          x402Version: payload.x402Version,
-          paymentPayload: payload,
-          paymentRequirements: requirements,
-        }),
+        body: JSON.stringify(payment),
         signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
       });
     } catch (err) {
@@ -74,7 +72,7 @@ export function httpFacilitator(options: FacilitatorOptions): Facilitator {
     throw new FacilitatorUnavailable(step, `answered ${response.status} without a verdict`);
   };
   return {
-    verify: (payload, requirements) => call('verify', VerifyResponse, payload, requirements),
-    settle: (payload, requirements) => call('settle', SettleResponse, payload, requirements),
+    verify: (payment) => call('verify', VerifyResponse, payment),
+    settle: (payment) => call('settle', SettleResponse, payment),
   };
 }

@@ -4,6 +4,8 @@ export type X402Network = 'base' | 'base-sepolia';
 
 export interface X402NetworkInfo {
   network: X402Network;
+  /** The CAIP-2 id x402 v2 names the network by. */
+  caip2: `eip155:${number}`;
   chainId: number;
   /** The network's USDC contract, checksummed (the reference client compares the checksummed string). */
   usdc: Address;
@@ -17,6 +19,7 @@ export interface X402NetworkInfo {
 export const X402_NETWORKS: Record<X402Network, X402NetworkInfo> = {
   base: {
     network: 'base',
+    caip2: 'eip155:8453',
     chainId: 8453,
     usdc: getAddress('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'),
     eip712: { name: 'USD Coin', version: '2' },
@@ -24,12 +27,18 @@ export const X402_NETWORKS: Record<X402Network, X402NetworkInfo> = {
   },
   'base-sepolia': {
     network: 'base-sepolia',
+    caip2: 'eip155:84532',
     chainId: 84532,
     usdc: getAddress('0x036CbD53842c5426634e7929541eC2318f3dCF7e'),
     eip712: { name: 'USDC', version: '2' },
     explorerTx: (hash) => `https://sepolia.basescan.org/tx/${hash}`,
   },
 };
+
+/** The network an x402 v2 CAIP-2 id names, if it is one we know. */
+export function networkByCaip2(id: string): X402NetworkInfo | undefined {
+  return Object.values(X402_NETWORKS).find((n) => n.caip2 === id);
+}
 
 /** EIP-3009 `TransferWithAuthorization`, the typed data an x402 "exact" EVM payment signs. */
 export const TRANSFER_WITH_AUTHORIZATION_TYPES = {

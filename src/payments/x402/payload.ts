@@ -26,6 +26,31 @@ export const ExactEvmPaymentPayload = z.object({
 });
 export type ExactEvmPaymentPayload = z.infer<typeof ExactEvmPaymentPayload>;
 
+/**
+ * The `PAYMENT-SIGNATURE` header of x402 v2: base64 of JSON `{x402Version: 2, resource?, accepted, payload,
+ * extensions?}`, where `accepted` is the requirements entry the client chose (copied from the 402) and `payload` is
+ * the same EIP-3009 authorization and signature as in v1.
+ */
+export const ExactEvmPaymentPayloadV2 = z.object({
+  x402Version: z.number().int(),
+  resource: z
+    .object({ url: z.string().max(2048) })
+    .loose()
+    .optional(),
+  accepted: z
+    .object({
+      scheme: z.string().min(1).max(32),
+      network: z.string().min(1).max(64),
+      amount: uint256,
+      asset: address,
+      payTo: address,
+    })
+    .loose(),
+  payload: ExactEvmPaymentPayload.shape.payload,
+  extensions: z.record(z.string(), z.unknown()).optional(),
+});
+export type ExactEvmPaymentPayloadV2 = z.infer<typeof ExactEvmPaymentPayloadV2>;
+
 /** Far above any real payment header; a bigger one is refused before decoding. */
 export const MAX_PAYMENT_HEADER_LENGTH = 12 * 1024;
 
@@ -36,29 +61,39 @@ export class MalformedPayment extends Error {
   }
 }
 
-/** Decodes an `X-PAYMENT` header, or throws MalformedPayment saying what is wrong (never echoing the header). */
-export function decodePaymentHeader(header: string): ExactEvmPaymentPayload {
+/** Base64 (standard or URL-safe) of JSON, checked against `schema`; MalformedPayment names what is wrong. */
+function decodeHeader<T>(header: string, name: string, schema: z.ZodType<T>): T {
   const text = header.trim();
   if (text.length === 0 || text.length > MAX_PAYMENT_HEADER_LENGTH) {
-    throw new MalformedPayment('X-PAYMENT must be base64 of a JSON payment payload.');
+    throw new MalformedPayment(`${name} must be base64 of a JSON payment payload.`);
   }
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) throw new MalformedPayment('X-PAYMENT is not base64.');
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) throw new MalformedPayment(`${name} is not base64.`);
   let json: unknown;
   try {
     json = JSON.parse(
       Buffer.from(text, text.includes('-') || text.includes('_') ? 'base64url' : 'base64').toString('utf8'),
     );
   } catch {
-    throw new MalformedPayment('X-PAYMENT does not decode to JSON.');
+    throw new MalformedPayment(`${name} does not decode to JSON.`);
   }
-  const parsed = ExactEvmPaymentPayload.safeParse(json);
+  const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new MalformedPayment(
-      `X-PAYMENT payload is invalid: ${issue?.path.join('.') || 'payload'} ${issue?.message ?? ''}`.trim(),
+      `${name} payload is invalid: ${issue?.path.join('.') || 'payload'} ${issue?.message ?? ''}`.trim(),
     );
   }
   return parsed.data;
+}
+
+/** Decodes an `X-PAYMENT` header (v1), or throws MalformedPayment saying what is wrong (never echoing the header). */
+export function decodePaymentHeader(header: string): ExactEvmPaymentPayload {
+  return decodeHeader(header, 'X-PAYMENT', ExactEvmPaymentPayload);
+}
+
+/** Decodes a `PAYMENT-SIGNATURE` header (v2), or throws MalformedPayment. */
+export function decodePaymentSignatureHeader(header: string): ExactEvmPaymentPayloadV2 {
+  return decodeHeader(header, 'PAYMENT-SIGNATURE', ExactEvmPaymentPayloadV2);
 }
 
 /** What `X-PAYMENT-RESPONSE` carries: the hash under both names clients read (`txHash` and `transaction`). */
@@ -72,4 +107,17 @@ export interface SettlementReceipt {
 
 export function encodePaymentResponse(receipt: SettlementReceipt): string {
   return Buffer.from(JSON.stringify(receipt), 'utf8').toString('base64');
+}
+
+/** What `PAYMENT-RESPONSE` (v2) carries: the facilitator's settle response, network as its CAIP-2 id. */
+export interface SettlementResponseV2 {
+  success: true;
+  transaction: string;
+  network: string;
+  payer: string;
+  amount: string;
+}
+
+export function encodePaymentResponseV2(response: SettlementResponseV2): string {
+  return Buffer.from(JSON.stringify(response), 'utf8').toString('base64');
 }

@@ -71,3 +71,55 @@ export function paymentRequirements(settings: X402Settings): PaymentRequirements
 export function paymentRequiredBody(requirements: PaymentRequirements, error: string): PaymentRequiredBody {
   return { x402Version: X402_VERSION, error, accepts: [requirements] };
 }
+
+/**
+ * x402 protocol version 2 (what `@x402/fetch` 2.x speaks by default): the same offer, named as v2 names it. The
+ * network is a CAIP-2 id, the price is `amount`; what v1 put in each requirements object (resource, description,
+ * mime type) is said once in `resource`. The 402 carries it base64-encoded in the `PAYMENT-REQUIRED` header, beside
+ * the v1 body the interface specifies, so clients of either version find their own.
+ */
+export const X402_VERSION_2 = 2 as const;
+
+export interface PaymentRequirementsV2 {
+  scheme: 'exact';
+  network: `eip155:${number}`;
+  amount: string;
+  asset: string;
+  payTo: string;
+  maxTimeoutSeconds: number;
+  extra: { name: string; version: string };
+}
+
+export interface PaymentRequiredV2 {
+  x402Version: typeof X402_VERSION_2;
+  error: string;
+  resource: { url: string; description: string; mimeType: string };
+  accepts: PaymentRequirementsV2[];
+}
+
+/** The v2 form of the route's single offer (the same price, recipient, token and time limit). */
+export function paymentRequirementsV2(v1: PaymentRequirements): PaymentRequirementsV2 {
+  return {
+    scheme: v1.scheme,
+    network: X402_NETWORKS[v1.network].caip2,
+    amount: v1.maxAmountRequired,
+    asset: v1.asset,
+    payTo: v1.payTo,
+    maxTimeoutSeconds: v1.maxTimeoutSeconds,
+    extra: { ...v1.extra },
+  };
+}
+
+export function paymentRequiredV2(v1: PaymentRequirements, error: string): PaymentRequiredV2 {
+  return {
+    x402Version: X402_VERSION_2,
+    error,
+    resource: { url: v1.resource, description: v1.description, mimeType: v1.mimeType },
+    accepts: [paymentRequirementsV2(v1)],
+  };
+}
+
+/** The `PAYMENT-REQUIRED` header: standard base64 of the v2 JSON. */
+export function encodePaymentRequiredHeader(body: PaymentRequiredV2): string {
+  return Buffer.from(JSON.stringify(body), 'utf8').toString('base64');
+}

@@ -1,43 +1,55 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Role, type Message } from '@a2a-js/sdk';
+import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { defaultServerCallContextBuilder, RequestContext, type ExecutionEventBus } from '@a2a-js/sdk/server';
-import { authorizationOf, SignalAgentExecutor } from '../../../src/agents/a2a/executor.js';
-import type { ToolInvoker } from '../../../src/agents/invoke.js';
+import { authorizationOf, SignalAgentExecutor, type ExecutorDeps } from '../../../src/agents/a2a/executor.js';
+import type { SkillCall } from '../../../src/agents/a2a/answers.js';
 import { ServiceError } from '../../../src/domain/errors.js';
 
 type Json = Record<string, any>;
 
-function requestWith(headers: Record<string, string>): RequestContext {
+const dataPart = (value: unknown): Part => ({
+  content: { $case: 'data', value },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'application/json',
+});
+const textPart = (value: string): Part => ({
+  content: { $case: 'text', value },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'text/plain',
+});
+
+function requestWith(headers: Record<string, string>, parts?: Part[], messageId = 'm1'): RequestContext {
   const message: Message = {
-    messageId: 'm1',
+    messageId,
     contextId: 'c1',
     taskId: '',
     role: Role.ROLE_USER,
-    parts: [
-      {
-        content: { $case: 'data', value: { skill: 'startup-signal', arguments: { name: 'Acme' } } },
-        metadata: undefined,
-        filename: '',
-        mediaType: 'application/json',
-      },
-    ],
+    parts: parts ?? [dataPart({ skill: 'startup-signal', arguments: { name: 'Acme' } })],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
   };
   const context = defaultServerCallContextBuilder({ extensions: undefined, user: undefined, headers });
-  return new RequestContext({ message } as never, '', 'c1', context);
+  return new RequestContext({ message } as never, 't1', 'c1', context);
 }
 
-/** Runs the executor once and returns the message it published. */
-async function answer(executor: SignalAgentExecutor, request: RequestContext): Promise<Message> {
-  const published: Message[] = [];
+/** Runs the executor once and returns the task it published. */
+async function answer(deps: Partial<ExecutorDeps>, request: RequestContext): Promise<Task> {
+  const published: Task[] = [];
   const bus = {
-    publish: (event: { kind: string; data: Message }) => published.push(event.data),
+    publish: (event: { kind: string; data: Task }) => published.push(event.data),
     finished: () => {},
   } as unknown as ExecutionEventBus;
+  const executor = new SignalAgentExecutor({
+    run: async () => ({ text: 'ok', data: { found: false }, capability: 'get_startup_signal' }),
+    readText: () => ({ reject: 'Not mine.', suggestions: [] }),
+    ...deps,
+  });
   await executor.execute(request, bus);
+  assert.equal(published.length, 1, 'one event: the finished task');
   return published[0]!;
 }
 
@@ -47,22 +59,77 @@ describe('A2A executor', () => {
     assert.equal(authorizationOf(requestWith({})), undefined);
   });
 
-  test('hands the Authorization header to the invoker of the call (authenticate runs there)', async () => {
-    const seen: (string | undefined)[] = [];
-    const executor = new SignalAgentExecutor((authorization) => {
-      seen.push(authorization);
-      return (async () => ({ found: false })) as ToolInvoker;
-    });
-    await answer(executor, requestWith({ authorization: 'bearer sigsk_x' }));
-    assert.deepEqual(seen, ['bearer sigsk_x']);
+  test('hands the Authorization header to the skill (authenticate runs there)', async () => {
+    const seen: SkillCall[] = [];
+    await answer(
+      {
+        run: async (_choice, call) => {
+          seen.push(call);
+          return { text: 'ok', data: {}, capability: 'x' };
+        },
+      },
+      requestWith({ authorization: 'bearer sigsk_x' }),
+    );
+    assert.equal(seen[0]!.authorization, 'bearer sigsk_x');
   });
 
-  test('a service error becomes the text part and {status, detail} under error in the metadata', async () => {
-    const executor = new SignalAgentExecutor(() => async () => {
-      throw new ServiceError('credentials-invalid', 'The credit-pack key is not valid.');
-    });
-    const message = await answer(executor, requestWith({}));
-    assert.deepEqual((message.metadata as Json).error, { status: 401, detail: 'The credit-pack key is not valid.' });
-    assert.equal(message.parts[0]!.content?.$case, 'text');
+  test('a paid call’s idempotency key is the Idempotency-Key header, else one derived from the message id', async () => {
+    const keys: (string | undefined)[] = [];
+    const run: ExecutorDeps['run'] = async (_choice, call) => {
+      keys.push(call.idempotencyKey);
+      return { text: 'ok', data: {}, capability: 'x' };
+    };
+    await answer({ run }, requestWith({ 'idempotency-key': 'k-1' }));
+    await answer({ run }, requestWith({}, undefined, 'msg-a'));
+    await answer({ run }, requestWith({}, undefined, 'msg-a'));
+    await answer({ run }, requestWith({}, undefined, 'msg-b'));
+    assert.equal(keys[0], 'k-1');
+    assert.equal(keys[1], keys[2]);
+    assert.notEqual(keys[1], keys[3]);
+  });
+
+  test('an answer is a completed task with the text and the data in one artifact', async () => {
+    const task = await answer({}, requestWith({}));
+    assert.equal(task.id, 't1');
+    assert.equal(task.status!.state, TaskState.TASK_STATE_COMPLETED);
+    assert.deepEqual(
+      task.artifacts[0]!.parts.map((p) => p.content?.$case),
+      ['text', 'data'],
+    );
+    assert.deepEqual(
+      task.history.map((m) => m.messageId),
+      ['m1'],
+    );
+  });
+
+  test('a service error is a failed task: the detail as text, the problem fields as data', async () => {
+    const task = await answer(
+      {
+        run: async () => {
+          throw new ServiceError('credentials-invalid', 'The credit-pack key is not valid.');
+        },
+      },
+      requestWith({}),
+    );
+    assert.equal(task.status!.state, TaskState.TASK_STATE_FAILED);
+    const [text, data] = task.status!.message!.parts;
+    assert.equal(text!.content!.value, 'The credit-pack key is not valid.');
+    const { error } = data!.content!.value as Json;
+    assert.deepEqual(
+      { status: error.status, code: error.code, detail: error.detail },
+      { status: 401, code: 'credentials-invalid', detail: 'The credit-pack key is not valid.' },
+    );
+    assert.deepEqual((task.metadata as Json).error, error);
+  });
+
+  test('a text that is no skill’s is a rejected task, saying why', async () => {
+    const task = await answer({}, requestWith({}, [textPart('bake me a cake')]));
+    assert.equal(task.status!.state, TaskState.TASK_STATE_REJECTED);
+    assert.match(task.status!.message!.parts[0]!.content!.value as string, /^Not mine\./);
+  });
+
+  test('an empty message is a failed task, not an exception', async () => {
+    const task = await answer({}, requestWith({}, [textPart('   ')]));
+    assert.equal(task.status!.state, TaskState.TASK_STATE_FAILED);
   });
 });

@@ -16,11 +16,26 @@ describe('a service error in MCP', () => {
     assert.equal(errorText(new ServiceError('internal')), '500 Internal Server Error');
   });
 
-  test('a failed tool call is an isError result carrying the text', () => {
+  test('a failed tool call is an isError result carrying the text, and the facts under _meta.error', () => {
     assert.deepEqual(toolErrorResult(new ServiceError('credentials-missing', 'Send a key.')), {
       isError: true,
       content: [{ type: 'text', text: '401 Unauthorized: Send a key.' }],
+      _meta: { error: { status: 401, code: 'credentials-missing' } },
     });
+  });
+
+  test('a paid-tool error says the balance and where to buy credits', () => {
+    const error = new ServiceError('insufficient-credits', 'No credit left.', {
+      extensions: { purchaseUrl: 'https://s.test/agents/credits', x402Url: 'https://s.test/x402', balance: 0 },
+    });
+    assert.equal(
+      errorText(error),
+      '402 Payment Required: No credit left. Balance: 0 credits. Buy a credit pack at https://s.test/agents/credits. Or pay per call with x402 at POST https://s.test/x402.',
+    );
+    assert.equal(
+      (toolErrorResult(error)._meta!.error as Record<string, unknown>).purchaseUrl,
+      'https://s.test/agents/credits',
+    );
   });
 
   test('a failed resource read with a 4xx error is JSON-RPC invalid params (−32602)', () => {

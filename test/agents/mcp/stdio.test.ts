@@ -100,4 +100,55 @@ describe('signal-mcp over stdio (official MCP client)', () => {
       await remote.close();
     }
   });
+
+  test('answers initialize and tools/list without waiting for the data; a call it cannot serve says why', async () => {
+    // A DATA_DIR under a regular file can never be opened (and no DATABASE_URL, so the embedded store is the one
+    // asked for): initialize must not depend on it.
+    const { DATABASE_URL: _unused, ...embeddedEnv } = childEnv(svc, github);
+    const blocked = new Client({ name: 'stdio-no-data', version: '1.0.0' });
+    await blocked.connect(
+      new StdioClientTransport({
+        command: COMMAND[0],
+        args: COMMAND.slice(1),
+        env: { ...embeddedEnv, DATA_DIR: `${path.join(ROOT, 'package.json')}/data` },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      assert.equal(blocked.getServerVersion()?.name, 'signal-service');
+      const { tools } = await blocked.listTools();
+      assert.ok(tools.length > 8);
+      const result = (await blocked.callTool({ name: 'list_periods', arguments: {} })) as {
+        isError?: boolean;
+        content: { text: string }[];
+      };
+      assert.equal(result.isError, true);
+      assert.match(result.content[0]!.text, /^503 .*could not open its data/);
+    } finally {
+      await blocked.close();
+    }
+  });
+
+  test('with SIGNAL_BASE_URL, completions come from that deployment', async () => {
+    const remote = new Client({ name: 'stdio-proxy-complete', version: '1.0.0' });
+    await remote.connect(
+      new StdioClientTransport({
+        command: COMMAND[0],
+        args: COMMAND.slice(1),
+        env: { ...childEnv(svc, github), DATA_DIR: '/nonexistent/signal-mcp', SIGNAL_BASE_URL: svc.url },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const signals = (await (await svc.get('/api/signals.json')).json()) as { trending: { name: string }[] };
+      const name = signals.trending[0]!.name;
+      const { completion } = await remote.complete({
+        ref: { type: 'ref/resource', uri: 'signal://startup/{name}' },
+        argument: { name: 'name', value: name.slice(0, 4) },
+      });
+      assert.ok(completion.values.includes(name));
+    } finally {
+      await remote.close();
+    }
+  });
 });

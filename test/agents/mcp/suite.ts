@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { agentTools } from '../../../src/agents/registry.js';
+import { alertAgentTools } from '../../../src/agents/alert-tools.js';
 import { FakeGitHub } from '../../helpers/fake-github.js';
 import type { TestService } from '../../helpers/service.js';
 
@@ -48,14 +50,14 @@ async function call(client: Client, name: string, args: Json = {}): Promise<Json
 export function mcpConformance(connect: () => Promise<Client>, service: () => TestService): void {
   const client = () => connect();
 
-  test('lists the eight tools with their annotations and object output schemas', async () => {
+  test('lists every registry tool and the alerts tool with their annotations and object output schemas', async () => {
     const { tools } = await (await client()).listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      agentTools.map((t) => t.name),
+      [...agentTools, ...alertAgentTools].map((t) => t.name),
     );
     for (const tool of tools) {
-      const declared = agentTools.find((t) => t.name === tool.name)!;
+      const declared = [...agentTools, ...alertAgentTools].find((t) => t.name === tool.name)!;
       assert.deepEqual(
         (({ readOnlyHint, idempotentHint, destructiveHint, openWorldHint }) => ({
           readOnlyHint,
@@ -74,6 +76,124 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
       readOnly,
       agentTools.filter((t) => t.name !== 'get_deep_signal').map((t) => t.name),
     );
+  });
+
+  test('declares only the capabilities it delivers: no listChanged, no subscribe', async () => {
+    const capabilities = (await client()).getServerCapabilities()!;
+    assert.deepEqual(capabilities, { tools: {}, resources: {}, prompts: {}, completions: {} });
+  });
+
+  test('an unknown tool is a JSON-RPC protocol error (−32602), not a tool result', async () => {
+    await assert.rejects(
+      (await client()).callTool({ name: 'get_everything', arguments: {} }),
+      (err: unknown) =>
+        err instanceof McpError && err.code === ErrorCode.InvalidParams && /get_everything/.test(err.message),
+    );
+  });
+
+  test('get_startup_signal gives the candidates of a miss, as /api/signal does', async () => {
+    const rest = await restJson(service(), '/api/signals.json');
+    const name = rest.trending[2].name as string;
+    // The startup's first word with another distinctive word: not this startup, but offered as a candidate.
+    const near = `${name.split(' ')[0]} Zorblax`;
+    const response = await service().get(`/api/signal?company=${encodeURIComponent(near)}`);
+    const body = (await response.json()) as Json;
+    const result = await call(await client(), 'get_startup_signal', { name: near });
+    assert.deepEqual([result.found, result.nameMatch], [false, response.headers.get('x-name-match')]);
+    assert.ok(result.candidates.some((c: Json) => c.name === name));
+    assert.deepEqual(result.candidates, body.candidates);
+  });
+
+  test('lists the prompts: weekly_sector_brief and diligence_memo, with their arguments', async () => {
+    const { prompts } = await (await client()).listPrompts();
+    assert.deepEqual(
+      prompts.map((p) => [p.name, p.arguments!.map((a) => `${a.name}${a.required ? '' : '?'}`)]),
+      [
+        ['weekly_sector_brief', ['sector', 'period?']],
+        ['diligence_memo', ['company']],
+      ],
+    );
+  });
+
+  test('weekly_sector_brief carries the sector ranking the tool answers', async () => {
+    const c = await client();
+    const prompt = await c.getPrompt({ name: 'weekly_sector_brief', arguments: { sector: 'robotics' } });
+    const text = (prompt.messages[0]!.content as { text: string }).text;
+    const ranking = await call(c, 'search_startups_by_sector', { sector: 'robotics', limit: 10 });
+    assert.ok(text.includes(JSON.stringify(ranking, null, 2)));
+    assert.equal(prompt.messages[0]!.role, 'user');
+  });
+
+  test('diligence_memo carries the dossier of the company named', async () => {
+    const rest = await restJson(service(), '/api/signals.json');
+    const company = rest.trending[0].name as string;
+    const c = await client();
+    const prompt = await c.getPrompt({ name: 'diligence_memo', arguments: { company } });
+    const text = (prompt.messages[0]!.content as { text: string }).text;
+    const dossier = await call(c, 'get_diligence_dossier', { company });
+    assert.ok(text.includes(JSON.stringify(dossier, null, 2)));
+  });
+
+  test('a prompt without its required argument is a JSON-RPC error (−32602)', async () => {
+    await assert.rejects(
+      (await client()).getPrompt({ name: 'weekly_sector_brief', arguments: {} }),
+      (err: unknown) => err instanceof McpError && err.code === ErrorCode.InvalidParams,
+    );
+  });
+
+  test('an unknown prompt is a JSON-RPC error (−32602)', async () => {
+    await assert.rejects(
+      (await client()).getPrompt({ name: 'nope' }),
+      (err: unknown) => err instanceof McpError && err.code === ErrorCode.InvalidParams,
+    );
+  });
+
+  test('completes sector slugs for a prompt argument', async () => {
+    const { completion } = await (
+      await client()
+    ).complete({
+      ref: { type: 'ref/prompt', name: 'weekly_sector_brief' },
+      argument: { name: 'sector', value: 'rob' },
+    });
+    assert.deepEqual(completion.values, ['robotics']);
+  });
+
+  test('completes period slugs, newest first', async () => {
+    const rest = await restJson(service(), '/api/signals.json');
+    const { completion } = await (
+      await client()
+    ).complete({
+      ref: { type: 'ref/prompt', name: 'weekly_sector_brief' },
+      argument: { name: 'period', value: '' },
+    });
+    assert.equal(completion.values[0], rest.meta.period.slug);
+    assert.ok(completion.values.every((v) => /^\d{4}-w\d{2}$/.test(v)));
+  });
+
+  test('completes startup names for signal://startup/{name} and for diligence_memo', async () => {
+    const rest = await restJson(service(), '/api/signals.json');
+    const name = rest.trending[0].name as string;
+    const c = await client();
+    const typed = name.slice(0, 3).toLowerCase();
+    const template = await c.complete({
+      ref: { type: 'ref/resource', uri: 'signal://startup/{name}' },
+      argument: { name: 'name', value: typed },
+    });
+    assert.ok(template.completion.values.includes(name));
+    assert.ok(template.completion.values.length <= 100);
+    assert.ok(template.completion.values.every((v) => v.toLowerCase().includes(typed)));
+    const memo = await c.complete({
+      ref: { type: 'ref/prompt', name: 'diligence_memo' },
+      argument: { name: 'company', value: typed },
+    });
+    assert.deepEqual(memo.completion.values, template.completion.values);
+  });
+
+  test('get_deep_signal without a key names where to buy credits', async () => {
+    const result = (await (await client()).callTool({ name: 'get_deep_signal', arguments: { name: 'x' } })) as Json;
+    assert.equal(result.isError, true);
+    assert.match(result.content[0].text, /Buy a credit pack at http\S+\/agents\/credits/);
+    assert.match(result._meta.error.purchaseUrl, /\/agents\/credits$/);
   });
 
   test('get_trending_startups answers the trending list of /api/signals.json', async () => {

@@ -20,12 +20,17 @@ describe('NLWeb answers', () => {
     assert.equal(ld.numberOfItems, items.length);
   });
 
-  test('a question about one startup is an Organization with its published figures', () => {
+  test('a question about one startup is an Organization with its published figures in a Dataset about it', () => {
     const s = snapshot.startups[5]!;
     const ld = nlwebAnswer(snapshot, BASE, `What is the engineering signal for ${s.startup.name}?`);
     assert.equal(ld['@type'], 'Organization');
     assert.equal(ld.name, s.startup.name);
-    const props = ld.additionalProperty as { name: string; value: unknown }[];
+    assert.equal(ld.additionalProperty, undefined, 'schema.org has no additionalProperty on Organization');
+    const [signal, question] = ld.subjectOf as { '@type': string; variableMeasured?: unknown }[];
+    assert.equal(signal!['@type'], 'Dataset');
+    assert.equal(question!['@type'], 'Question');
+    const props = signal!.variableMeasured as { '@type': string; name: string; value: unknown }[];
+    assert.ok(props.every((p) => p['@type'] === 'PropertyValue'));
     assert.equal(props.find((p) => p.name === 'commitVelocity14d')!.value, s.startup.commitVelocity14d);
     assert.equal(props.find((p) => p.name === 'signalType')!.value, s.startup.signalType);
   });
@@ -50,5 +55,26 @@ describe('NLWeb answers', () => {
     assert.equal(ld.numberOfItems, 0);
     assert.deepEqual(ld.itemListElement, []);
     assert.equal((ld.potentialAction as { '@type': string })['@type'], 'SearchAction');
+  });
+
+  test('no answer puts additionalProperty on an Organization, in any kind of answer', () => {
+    const queries = [
+      'fastest accelerating robotics startups',
+      `What is the engineering signal for ${snapshot.startups[3]!.startup.name}?`,
+      'How many startups does the service track?',
+      'Do credits expire?',
+      'banana smoothie recipe',
+    ];
+    const organizations = (node: unknown): Record<string, unknown>[] => {
+      if (Array.isArray(node)) return node.flatMap(organizations);
+      if (typeof node !== 'object' || node === null) return [];
+      const own =
+        (node as Record<string, unknown>)['@type'] === 'Organization' ? [node as Record<string, unknown>] : [];
+      return [...own, ...Object.values(node).flatMap(organizations)];
+    };
+    for (const q of queries) {
+      for (const org of organizations(nlwebAnswer(snapshot, BASE, q)))
+        assert.equal(org.additionalProperty, undefined, q);
+    }
   });
 });

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Role, type Message, type Part } from '@a2a-js/sdk';
-import { ClientFactory } from '@a2a-js/sdk/client';
+import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
+import { ClientFactory, type Client } from '@a2a-js/sdk/client';
+import { issueKey } from '../../../src/payments/keys.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 type Json = Record<string, any>;
 
-function userMessage(parts: Part[]): Message {
+function userMessage(parts: Part[], messageId = `m-${Math.random().toString(36).slice(2)}`): Message {
   return {
-    messageId: `m-${Math.random().toString(36).slice(2)}`,
+    messageId,
     contextId: '',
     taskId: '',
     role: Role.ROLE_USER,
@@ -26,8 +27,26 @@ const text = (value: string): Part => ({
   mediaType: 'text/plain',
 });
 
+const data = (value: unknown): Part => ({
+  content: { $case: 'data', value },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'application/json',
+});
+
+/** The data part of a completed task's artifact. */
+function resultOf(task: Task): Json {
+  return task.artifacts[0]!.parts.find((p) => p.content?.$case === 'data')!.content!.value as Json;
+}
+
+/** The data part of a task's status message (a failed or rejected task's reason). */
+function statusDataOf(task: Task): Json {
+  return task.status!.message!.parts.find((p) => p.content?.$case === 'data')!.content!.value as Json;
+}
+
 describe('A2A at /api/a2a', () => {
   let svc: TestService;
+  let client: Client;
   let signals: Json;
   const rpc = async (body: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${svc.url}/api/a2a`, {
@@ -38,38 +57,52 @@ describe('A2A at /api/a2a', () => {
     assert.equal(response.status, 200, 'JSON-RPC answers travel with HTTP 200');
     return (await response.json()) as Json;
   };
-  const send03 = (parts: Json[]) =>
-    rpc({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'message/send',
-      params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts } },
-    });
+  const send03 = (parts: Json[], headers: Record<string, string> = {}, messageId = 'm1') =>
+    rpc(
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: { message: { kind: 'message', messageId, role: 'user', parts } },
+      },
+      headers,
+    );
+  /** Sends through the SDK client (protocol 1.0) and returns the task it answers. */
+  const ask = async (parts: Part[], headers: Record<string, string> = {}, messageId?: string): Promise<Task> => {
+    const reply = await client.sendMessage(
+      { tenant: '', message: userMessage(parts, messageId), configuration: undefined, metadata: undefined },
+      { serviceParameters: headers },
+    );
+    assert.ok('status' in reply, 'every answer is a task');
+    return reply as Task;
+  };
+  const skill = (id: string, args: Json = {}) => [data({ skill: id, arguments: args })];
 
   before(async () => {
     svc = await startTestService();
+    client = await new ClientFactory().createFromUrl(svc.url);
     signals = (await (await svc.get('/api/signals.json')).json()) as Json;
   });
   after(() => svc.close());
 
-  test('the SDK client discovers the card and gets an answer to a message (protocol 1.0)', async () => {
-    const client = await new ClientFactory().createFromUrl(svc.url);
-    const reply = await client.sendMessage({
-      tenant: '',
-      message: userMessage([text('Which startups are trending this week?')]),
-      configuration: undefined,
-      metadata: undefined,
-    });
-    assert.ok('messageId' in reply, 'an immediate answer is a message');
-    const message = reply as Message;
-    assert.equal(message.role, Role.ROLE_AGENT);
-    const data = message.parts.find((p) => p.content?.$case === 'data')!.content!.value as Json;
-    assert.deepEqual(data.startups, signals.trending);
-    const summary = message.parts.find((p) => p.content?.$case === 'text')!.content!.value as string;
+  test('the SDK client discovers the card and gets a completed task for a message (protocol 1.0)', async () => {
+    const task = await ask([text('Which startups are trending this week?')]);
+    assert.equal(task.status!.state, TaskState.TASK_STATE_COMPLETED);
+    assert.deepEqual(resultOf(task).startups, signals.trending);
+    const summary = task.artifacts[0]!.parts.find((p) => p.content?.$case === 'text')!.content!.value as string;
     assert.ok(summary.includes(signals.trending[0].name), summary);
+    assert.equal(task.metadata!.skill, 'trending');
   });
 
-  test('the agent card declares protocol 1.0 and 0.3 and five skills', async () => {
+  test('a task can be fetched again with the SDK client (GetTask)', async () => {
+    const task = await ask([text('How are the signals computed?')]);
+    const fetched = await client.getTask({ tenant: '', id: task.id, historyLength: undefined });
+    assert.equal(fetched.id, task.id);
+    assert.equal(fetched.status!.state, TaskState.TASK_STATE_COMPLETED);
+    assert.deepEqual(resultOf(fetched), resultOf(task));
+  });
+
+  test('the agent card declares protocol 1.0 and 0.3 and the spec’s five skills', async () => {
     const card = (await (await svc.get('/.well-known/agent-card.json')).json()) as Json;
     assert.deepEqual(
       card.supportedInterfaces.map((i: Json) => [i.protocolBinding, i.protocolVersion, i.url]),
@@ -88,60 +121,247 @@ describe('A2A at /api/a2a', () => {
     );
   });
 
-  test('a v0.3 message/send without A2A-Version picks the sector skill from the text', async () => {
+  test('a v0.3 message/send without A2A-Version picks the sector skill from the text and answers a task', async () => {
     const body = await send03([{ kind: 'text', text: 'Show me the top robotics startups' }]);
-    assert.equal(body.result.kind, 'message');
-    assert.equal(body.result.role, 'agent');
-    assert.deepEqual(body.result.metadata, { skill: 'sector', tool: 'search_startups_by_sector' });
-    const { labels, ...data } = body.result.parts.find((p: Json) => p.kind === 'data').data;
+    assert.equal(body.result.kind, 'task');
+    assert.equal(body.result.status.state, 'completed');
+    assert.equal(body.result.metadata.skill, 'sector');
+    const { labels, ...result } = body.result.artifacts[0].parts.find((p: Json) => p.kind === 'data').data;
     assert.deepEqual(
-      data,
+      result,
       signals.sectors.find((s: Json) => s.slug === 'robotics'),
     );
+  });
+
+  test('tasks/get (v0.3) returns the task a message created', async () => {
+    const sent = await send03([{ kind: 'text', text: 'Give me an overview' }]);
+    const got = await rpc({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { id: sent.result.id } });
+    assert.equal(got.result.id, sent.result.id);
+    assert.equal(got.result.status.state, 'completed');
+    assert.equal(got.result.metadata.skill, 'summary');
   });
 
   test('a data part names the skill and its arguments', async () => {
     const name = signals.trending[2].name as string;
     const expected = (await (await svc.get(`/api/signal?company=${encodeURIComponent(name)}`)).json()) as Json;
-    const body = await send03([{ kind: 'data', data: { skill: 'startup-signal', arguments: { name } } }]);
-    const { signalStrength, signalEvidence, ...data } = body.result.parts.find((p: Json) => p.kind === 'data').data;
-    assert.deepEqual(data, { found: true, nameMatch: 'exact', startup: expected });
+    const { signalStrength, signalEvidence, ...result } = resultOf(await ask(skill('startup-signal', { name })));
+    assert.deepEqual(result, { found: true, nameMatch: 'exact', startup: expected });
   });
 
   test('a startup named in plain text is looked up', async () => {
     const name = signals.trending[1].name as string;
-    const body = await send03([{ kind: 'text', text: `What is the signal for ${name}?` }]);
-    assert.equal(body.result.metadata.skill, 'startup-signal');
-    assert.equal(body.result.parts.find((p: Json) => p.kind === 'data').data.startup.name, name);
+    const task = await ask([text(`What is the signal for ${name}?`)]);
+    assert.equal(task.metadata!.skill, 'startup-signal');
+    assert.equal(resultOf(task).startup.name, name);
+  });
+
+  test('a bare startup name in plain text is looked up', async () => {
+    const name = signals.trending[3].name as string;
+    const task = await ask([text(name)]);
+    assert.equal(task.metadata!.skill, 'startup-signal');
+    assert.equal(resultOf(task).startup.name, name);
   });
 
   test('methodology and summary questions reach their skills', async () => {
-    assert.equal(
-      (await send03([{ kind: 'text', text: 'How are the signals computed?' }])).result.metadata.skill,
-      'methodology',
-    );
-    assert.equal((await send03([{ kind: 'text', text: 'Give me an overview' }])).result.metadata.skill, 'summary');
+    assert.equal((await ask([text('How are the signals computed?')])).metadata!.skill, 'methodology');
+    assert.equal((await ask([text('Give me an overview')])).metadata!.skill, 'summary');
   });
 
-  test('bad skill arguments are answered with the reason, not a server error', async () => {
+  test('an invalid argument is a failed task naming the argument', async () => {
+    const task = await ask(skill('sector', { sector: 'fintech' }));
+    assert.equal(task.status!.state, TaskState.TASK_STATE_FAILED);
+    assert.equal(task.artifacts.length, 0);
+    const { error } = statusDataOf(task);
+    assert.equal(error.status, 400);
+    assert.equal(error.code, 'invalid-arguments');
+    assert.deepEqual(
+      error.errors.map((e: Json) => e.location),
+      ['arguments.sector'],
+    );
+    const reason = task.status!.message!.parts[0]!.content!.value as string;
+    assert.match(reason, /arguments\.sector/);
+  });
+
+  test('a v0.3 client sees the failure as a failed task too', async () => {
     const body = await send03([{ kind: 'data', data: { skill: 'sector', arguments: { sector: 'fintech' } } }]);
-    assert.equal(body.result.metadata.error.status, 400);
-    assert.match(body.result.parts[0].text, /sector/);
+    assert.equal(body.result.kind, 'task');
+    assert.equal(body.result.status.state, 'failed');
+    assert.equal(body.result.metadata.error.errors[0].location, 'arguments.sector');
   });
 
-  test('free skills answer whatever the Authorization header holds (only a paid tool authenticates)', async () => {
-    const body = await rpc(
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'message/send',
-        params: {
-          message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'overview' }] },
-        },
-      },
-      { authorization: 'Bearer  not one token' },
+  test('an unknown argument is a failed task naming it', async () => {
+    const task = await ask(skill('trending', { colour: 'blue' }));
+    assert.equal(task.status!.state, TaskState.TASK_STATE_FAILED);
+    assert.match(statusDataOf(task).error.detail, /"colour"/);
+  });
+
+  test('an unknown skill is a failed task listing the skills', async () => {
+    const task = await ask(skill('weather'));
+    assert.equal(task.status!.state, TaskState.TASK_STATE_FAILED);
+    assert.match(statusDataOf(task).error.detail, /trending, sector, startup-signal, summary, methodology/);
+  });
+
+  test('an unrelated request is rejected as such, not looked up as a startup name', async () => {
+    const task = await ask([text('bake me a cake')]);
+    assert.equal(task.status!.state, TaskState.TASK_STATE_REJECTED);
+    const reason = task.status!.message!.parts[0]!.content!.value as string;
+    assert.doesNotMatch(reason, /startup matches/i);
+    assert.match(reason, /does not know how to help/);
+    assert.deepEqual(
+      statusDataOf(task).skills.map((s: Json) => s.id),
+      ['trending', 'sector', 'startup-signal', 'summary', 'methodology'],
     );
+  });
+
+  test('a question in plain text is answered with its citations (the answer service)', async () => {
+    const task = await ask([text('Do credits expire?')]);
+    assert.equal(task.status!.state, TaskState.TASK_STATE_COMPLETED);
+    assert.equal(task.metadata!.capability, 'answer');
+    const result = resultOf(task);
+    assert.equal(result.found, true);
+    assert.equal(typeof result.answer.answer, 'string');
+    assert.ok(Array.isArray(result.answer.facts));
+  });
+
+  test('trending takes a stored period and a limit', async () => {
+    const periods = resultOf(await ask(skill('summary', { periods: true }))).periods as Json[];
+    assert.ok(periods.length > 1);
+    const earlier = periods[1]!.slug as string;
+    const result = resultOf(await ask(skill('trending', { period: earlier, limit: 3 })));
+    assert.equal(result.period.slug, earlier);
+    assert.equal(result.startups.length, 3);
+    const current = resultOf(await ask(skill('trending', { limit: 2 })));
+    assert.deepEqual(current.startups, signals.trending.slice(0, 2));
+  });
+
+  test('an unknown period is a failed task naming the argument', async () => {
+    const task = await ask(skill('trending', { period: '1999-w01' }));
+    assert.equal(task.status!.state, TaskState.TASK_STATE_FAILED);
+    assert.equal(statusDataOf(task).error.errors[0].location, 'arguments.period');
+  });
+
+  test('a sector of an earlier period is ranked from that period’s rows', async () => {
+    const periods = resultOf(await ask(skill('summary', { periods: true }))).periods as Json[];
+    const result = resultOf(await ask(skill('sector', { sector: 'robotics', period: periods[2]!.slug, limit: 2 })));
+    assert.equal(result.period.slug, periods[2]!.slug);
+    assert.ok(result.startups.length <= 2);
+    assert.equal(result.slug, 'robotics');
+  });
+
+  test('the summary skill lists the stored periods, newest first', async () => {
+    const result = resultOf(await ask(skill('summary', { periods: true })));
+    assert.equal(result.current, signals.meta.period.slug);
+    assert.equal(result.periods[0].slug, signals.meta.period.slug);
+  });
+
+  test('the summary skill searches the site', async () => {
+    const name = signals.trending[0].name as string;
+    const result = resultOf(await ask(skill('summary', { search: name, type: 'startup', limit: 3 })));
+    const expected = (await (
+      await svc.get(`/api/llms-search?q=${encodeURIComponent(name)}&type=startup&limit=3`)
+    ).json()) as Json;
+    assert.deepEqual(result.hits, expected.hits);
+  });
+
+  test('a startup’s history over the stored weeks', async () => {
+    const name = signals.trending[0].name as string;
+    const result = resultOf(await ask(skill('startup-signal', { name, history: true })));
+    assert.equal(result.found, true);
+    assert.ok(result.periods.length > 1);
+    assert.equal(result.periods.at(-1).period, signals.meta.period.slug);
+  });
+
+  test('history matches names strictly: a typo is a miss with candidates, never another company', async () => {
+    const name = signals.trending[0].name as string;
+    const typo = `${name.slice(0, -1)}${name.endsWith('x') ? 'y' : 'x'}`;
+    const task = await ask(skill('startup-signal', { name: typo, history: true }));
+    assert.equal(task.status!.state, TaskState.TASK_STATE_COMPLETED);
+    const result = resultOf(task);
+    assert.equal(result.found, false);
+    assert.equal(result.periods, undefined);
+  });
+
+  test('compare answers each startup side by side and names the misses', async () => {
+    const [a, b] = [signals.trending[0].name, signals.trending[1].name] as string[];
+    const result = resultOf(await ask(skill('startup-signal', { name: a!, compare: [b!, 'Zzqx Nonexistent'] })));
+    assert.deepEqual(
+      result.startups.map((s: Json) => s.name),
+      [a, b],
+    );
+    assert.deepEqual(
+      result.misses.map((m: Json) => m.name),
+      ['Zzqx Nonexistent'],
+    );
+  });
+
+  test('two extensions at once are a failed task', async () => {
+    const task = await ask(skill('startup-signal', { name: 'x', history: true, deep: true }));
+    assert.equal(task.status!.state, TaskState.TASK_STATE_FAILED);
+    assert.match(statusDataOf(task).error.detail, /at most one of/);
+  });
+
+  describe('the paid Deep Signal (startup-signal with deep: true)', () => {
+    const deep = (name: string) => skill('startup-signal', { name, deep: true });
+
+    test('without a key: a failed task, 401, with the purchase URL', async () => {
+      const task = await ask(deep(signals.trending[0].name));
+      assert.equal(task.status!.state, TaskState.TASK_STATE_FAILED);
+      const { error } = statusDataOf(task);
+      assert.equal(error.status, 401);
+      assert.equal(error.purchaseUrl, `${svc.url}/agents/credits`);
+    });
+
+    test('a malformed Authorization header is refused by the one Bearer rule (401)', async () => {
+      const task = await ask(deep(signals.trending[0].name), { authorization: 'Bearer  two spaces' });
+      assert.equal(statusDataOf(task).error.code, 'credentials-malformed');
+    });
+
+    test('with a credit key: the Deep Signal, one credit charged, the balance in the metadata', async () => {
+      const { key } = await issueKey(svc.service.store.db, { credits: 2, reason: 'test' });
+      const name = signals.trending[0].name as string;
+      const task = await ask(deep(name), { authorization: `Bearer ${key}` });
+      assert.equal(task.status!.state, TaskState.TASK_STATE_COMPLETED);
+      const result = resultOf(task);
+      assert.equal(result.name, name);
+      assert.equal(result.charged, 1);
+      assert.equal(task.metadata!.creditsBalance, 1);
+      const credits = (await (
+        await fetch(`${svc.url}/api/account/credits`, { headers: { authorization: `Bearer ${key}` } })
+      ).json()) as Json;
+      assert.equal(credits.balance, 1);
+    });
+
+    test('the same message sent twice is charged once (its messageId is the idempotency key)', async () => {
+      const { key } = await issueKey(svc.service.store.db, { credits: 5, reason: 'test' });
+      const name = signals.trending[1].name as string;
+      const first = await ask(deep(name), { authorization: `Bearer ${key}` }, 'same-message');
+      const second = await ask(deep(name), { authorization: `Bearer ${key}` }, 'same-message');
+      assert.equal(first.metadata!.creditsBalance, 4);
+      assert.equal(second.metadata!.creditsBalance, 4);
+      assert.equal(second.metadata!.replayed, true);
+      assert.deepEqual(resultOf(second), resultOf(first));
+    });
+
+    test('no credit left: a failed task, 402, with the balance and the purchase URL', async () => {
+      const { key } = await issueKey(svc.service.store.db, { credits: 0, reason: 'test' });
+      const task = await ask(deep(signals.trending[0].name), { authorization: `Bearer ${key}` });
+      assert.equal(task.status!.state, TaskState.TASK_STATE_FAILED);
+      const { error } = statusDataOf(task);
+      assert.deepEqual([error.status, error.balance, error.purchaseUrl], [402, 0, `${svc.url}/agents/credits`]);
+    });
+
+    test('an untracked startup is free: found false, charged 0', async () => {
+      const { key } = await issueKey(svc.service.store.db, { credits: 1, reason: 'test' });
+      const task = await ask(deep('Zzqx Nonexistent Labs'), { authorization: `Bearer ${key}` });
+      assert.deepEqual([resultOf(task).found, resultOf(task).charged], [false, 0]);
+      assert.equal(task.metadata!.creditsBalance, 1);
+    });
+  });
+
+  test('free skills answer whatever the Authorization header holds (only a paid call authenticates)', async () => {
+    const body = await send03([{ kind: 'text', text: 'overview' }], { authorization: 'Bearer  not one token' });
     assert.equal(body.result.metadata.skill, 'summary');
+    assert.equal(body.result.status.state, 'completed');
   });
 
   test('malformed JSON is −32700', async () => {
@@ -160,11 +380,17 @@ describe('A2A at /api/a2a', () => {
     assert.deepEqual([v1.id, v1.error.code], [5, -32601]);
   });
 
-  test('tasks/get of an unknown task is −32001 (answers create no tasks)', async () => {
+  test('tasks/get of an unknown task is −32001', async () => {
     assert.equal(
       (await rpc({ jsonrpc: '2.0', id: 6, method: 'tasks/get', params: { id: 'none' } })).error.code,
       -32001,
     );
+  });
+
+  test('listing tasks is not offered (it would show one caller’s tasks to another)', async () => {
+    const body = await rpc({ jsonrpc: '2.0', id: 8, method: 'ListTasks', params: {} }, { 'A2A-Version': '1.0' });
+    assert.ok(body.error, JSON.stringify(body));
+    assert.equal(body.result, undefined);
   });
 
   test('an unsupported A2A-Version is −32009', async () => {

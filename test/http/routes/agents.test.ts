@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { anthropicTools, geminiTools, openAiTools } from '../../../src/agents/function-calling.js';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Part as GeminiPart } from '@google/genai';
+import type OpenAI from 'openai';
+import {
+  anthropicTools,
+  geminiTools,
+  openAiResponsesTools,
+  openAiTools,
+} from '../../../src/agents/function-calling.js';
+import { agentTools } from '../../../src/agents/registry.js';
 import { issueKey } from '../../../src/payments/keys.js';
 import { SCOUT_USER, scoutEnv, startScoutGitHub } from '../../agents/mcp/suite.js';
 import type { FakeGitHub } from '../../helpers/fake-github.js';
@@ -21,20 +30,11 @@ describe('agents catalog', () => {
     assert.equal(await a.text(), await b.text());
   });
 
-  test('lists the eight tools with strict argument schemas', async () => {
+  test('lists every registry tool with strict argument schemas', async () => {
     const body = (await (await svc.get('/api/agents.json')).json()) as Json;
     assert.deepEqual(
       body.tools.map((t: Json) => t.name),
-      [
-        'get_trending_startups',
-        'search_startups_by_sector',
-        'get_startup_signal',
-        'get_diligence_dossier',
-        'get_signals_summary',
-        'get_scout_receipts',
-        'get_methodology',
-        'get_deep_signal',
-      ],
+      agentTools.map((t) => t.name),
     );
     for (const t of body.tools) assert.equal(t.inputSchema.additionalProperties, false, t.name);
   });
@@ -79,6 +79,7 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
   test('each format serves the provider definitions', async () => {
     for (const [format, expected] of [
       ['openai', openAiTools()],
+      ['openai-responses', openAiResponsesTools()],
       ['anthropic', anthropicTools()],
       ['gemini', geminiTools()],
     ] as const) {
@@ -88,9 +89,9 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
     }
   });
 
-  test('without a format: a catalog linking the three formats', async () => {
+  test('without a format: a catalog linking the formats', async () => {
     const body = await rest('/api/agent/tools');
-    assert.deepEqual(Object.keys(body.formats), ['openai', 'anthropic', 'gemini']);
+    assert.deepEqual(Object.keys(body.formats), ['openai', 'openai-responses', 'anthropic', 'gemini']);
     assert.equal(body.formats.gemini.url, `${svc.url}/api/agent/tools?format=gemini`);
     assert.equal(body.call.url, `${svc.url}/api/agent/call`);
   });
@@ -244,9 +245,223 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
       'get_trending_startups',
       'search_startups_by_sector',
       'get_signals_summary',
+      'compare_startups',
     ]);
+    assert.deepEqual(names(doc.paths['/api/llms-search'].get), ['search_site']);
+    assert.deepEqual(names(doc.paths['/api/answer'].get), ['ask']);
     assert.deepEqual(names(doc.paths['/api/agent/deep-signal'].post), ['get_deep_signal']);
     assert.deepEqual(names(doc.paths['/api/receipts/{username}'].get), ['get_scout_receipts']);
     assert.equal(doc.paths['/api/signal'].get['x-mcp-tool'][0].mcp, `${svc.url}/api/mcp/rpc`);
+  });
+
+  const mcpName = () => signals.trending[0].name as string;
+  const deepSignalCall = (name: string) => ({ name: 'get_deep_signal', arguments: { name } });
+
+  test('runs an OpenAI Chat Completions tool_calls item as the API emits it', async () => {
+    const item: OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall = {
+      id: 'call_abc',
+      type: 'function',
+      function: { name: 'get_startup_signal', arguments: JSON.stringify({ name: mcpName(), period: null }) },
+    };
+    const response = await call(item);
+    assert.equal(response.status, 200);
+    assert.equal(((await response.json()) as Json).startup.name, mcpName());
+  });
+
+  test('runs an OpenAI Responses function_call item as the API emits it', async () => {
+    const item: OpenAI.Responses.ResponseFunctionToolCall = {
+      type: 'function_call',
+      id: 'fc_1',
+      call_id: 'call_1',
+      name: 'get_trending_startups',
+      arguments: JSON.stringify({ period: null, limit: 3 }),
+      status: 'completed',
+    };
+    const response = await call(item);
+    assert.equal(response.status, 200);
+    assert.equal(((await response.json()) as Json).startups.length, 3);
+  });
+
+  test('runs an Anthropic tool_use block and the bare {name, input}', async () => {
+    const block: Anthropic.ToolUseBlock = {
+      type: 'tool_use',
+      id: 'toolu_1',
+      name: 'get_startup_signal',
+      input: { name: mcpName() },
+      caller: { type: 'direct' },
+    };
+    for (const body of [block, { name: 'get_startup_signal', input: { name: mcpName() } }]) {
+      const response = await call(body);
+      assert.equal(response.status, 200, JSON.stringify(body));
+      assert.equal(((await response.json()) as Json).found, true);
+    }
+  });
+
+  test('runs a Gemini functionCall part and the bare {name, args}', async () => {
+    const part: GeminiPart = { functionCall: { name: 'get_startup_signal', args: { name: mcpName() } } };
+    for (const body of [part, { name: 'get_startup_signal', args: { name: mcpName() } }]) {
+      const response = await call(body);
+      assert.equal(response.status, 200, JSON.stringify(body));
+      assert.equal(((await response.json()) as Json).found, true);
+    }
+  });
+
+  test('a body in no known shape is 400 listing the shapes', async () => {
+    const response = await call({ tool: 'get_methodology' });
+    assert.equal(response.status, 400);
+    assert.ok(((await response.json()) as Json).callShapes.anthropic);
+  });
+
+  test('get_deep_signal 401 carries the purchase URL', async () => {
+    const response = await call(deepSignalCall('x'));
+    assert.equal(response.status, 401);
+    assert.equal(((await response.json()) as Json).purchaseUrl, `${svc.url}/agents/credits`);
+  });
+
+  test('get_deep_signal 402 carries the purchase URL and the balance', async () => {
+    const { key } = await issueKey(svc.service.store.db, { credits: 0, reason: 'test' });
+    const response = await call(deepSignalCall(mcpName()), { authorization: `Bearer ${key}` });
+    assert.equal(response.status, 402);
+    const body = (await response.json()) as Json;
+    assert.deepEqual([body.purchaseUrl, body.balance], [`${svc.url}/agents/credits`, 0]);
+  });
+
+  test('get_deep_signal retried with the same Idempotency-Key is answered once and charged once', async () => {
+    const { key } = await issueKey(svc.service.store.db, { credits: 3, reason: 'test' });
+    const headers = { authorization: `Bearer ${key}`, 'idempotency-key': `retry-${key.slice(-8)}` };
+    const first = await call(deepSignalCall(mcpName()), headers);
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('x-credits-balance'), '2');
+    const retry = await call(deepSignalCall(mcpName()), headers);
+    assert.equal(retry.status, 200);
+    assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+    assert.equal(retry.headers.get('x-credits-balance'), '2');
+    assert.deepEqual(await retry.json(), await first.json());
+    const other = await call(deepSignalCall('zzqx none qqzx'), headers);
+    assert.equal(other.status, 422);
+    const credits = (await (await svc.get('/api/account/credits', { headers })).json()) as Json;
+    assert.equal(credits.balance, 2);
+  });
+
+  test('an Idempotency-Key that is not visible ASCII is 400', async () => {
+    const response = await call(deepSignalCall('x'), { 'idempotency-key': 'a b' });
+    assert.equal(response.status, 400);
+  });
+
+  test('search_site answers what GET /api/llms-search answers', async () => {
+    const name = mcpName();
+    const expected = await rest(`/api/llms-search?q=${encodeURIComponent(name)}&limit=3`);
+    const response = await call({ name: 'search_site', arguments: { q: name, limit: 3 } });
+    assert.deepEqual(await response.json(), expected);
+  });
+
+  test('ask answers the best answer of GET /api/answer, with its citations', async () => {
+    const question = `What is the signal of ${mcpName()}?`;
+    const expected = await rest(`/api/answer?q=${encodeURIComponent(question)}`);
+    const body = (await (await call({ name: 'ask', arguments: { question } })).json()) as Json;
+    if (expected.found === false) assert.equal(body.found, false);
+    else {
+      assert.deepEqual(body, { found: true, answer: expected });
+      assert.ok(body.answer.url && body.answer.facts.every((f: Json) => f.sourceUrl));
+    }
+  });
+
+  test('ask says why there is no answer (reason), never a guess', async () => {
+    const body = (await (
+      await call({ name: 'ask', arguments: { question: 'Should I invest in the next big startup?' } })
+    ).json()) as Json;
+    assert.equal(body.found, false);
+    assert.equal(typeof body.reason, 'string');
+    assert.equal(body.answer, undefined);
+  });
+
+  test('list_periods names the stored weeks newest first, the current one marked', async () => {
+    const body = (await (await call({ name: 'list_periods', arguments: {} })).json()) as Json;
+    assert.equal(body.current.slug, signals.meta.period.slug);
+    assert.equal(body.periods.length, body.total);
+    assert.equal(body.periods[0].slug, signals.meta.period.slug);
+    assert.equal(body.periods[0].current, true);
+    const sorted = [...body.periods]
+      .map((p: Json) => p.slug)
+      .sort()
+      .reverse();
+    assert.deepEqual(
+      body.periods.map((p: Json) => p.slug),
+      sorted,
+    );
+    const two = (await (await call({ name: 'list_periods', arguments: { limit: 1 } })).json()) as Json;
+    assert.equal(two.periods.length, 1);
+  });
+
+  test('read tools answer an earlier period from the stored history', async () => {
+    const periods = (await (await call({ name: 'list_periods', arguments: {} })).json()) as Json;
+    assert.ok(periods.total >= 2, 'the test data stores more than one week');
+    const earlier = periods.periods[1].slug as string;
+    const trending = (await (
+      await call({ name: 'get_trending_startups', arguments: { period: earlier, limit: 5 } })
+    ).json()) as Json;
+    assert.equal(trending.period.slug, earlier);
+    assert.equal(trending.startups.length, trending.labels.length);
+    assert.ok(trending.startups.length <= 5);
+    const sector = (await (
+      await call({ name: 'search_startups_by_sector', arguments: { sector: 'robotics', period: earlier, limit: 2 } })
+    ).json()) as Json;
+    assert.equal(sector.period.slug, earlier);
+    assert.ok(sector.startups.length <= 2 && sector.startupCount >= sector.startups.length);
+    const lines = (await (await svc.get('/api/dataset.jsonl')).text())
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Json);
+    const top = lines.find((l) => l.period === earlier && l.rank === 1)!;
+    assert.equal(trending.startups[0].name, top.name);
+    const one = (await (
+      await call({ name: 'get_startup_signal', arguments: { name: top.org, period: earlier } })
+    ).json()) as Json;
+    assert.deepEqual(
+      [one.found, one.period.slug, one.startup.commitVelocity14d],
+      [true, earlier, top.commitVelocity14d],
+    );
+  });
+
+  test('a period that is not stored is 404 naming list_periods', async () => {
+    const response = await call({ name: 'get_trending_startups', arguments: { period: '1999-w01' } });
+    assert.equal(response.status, 404);
+    assert.match(((await response.json()) as Json).detail, /list_periods/);
+  });
+
+  test('get_startup_history: one entry per stored week, the most recent `limit`', async () => {
+    const name = mcpName();
+    const body = (await (await call({ name: 'get_startup_history', arguments: { name, limit: 4 } })).json()) as Json;
+    assert.deepEqual([body.found, body.nameMatch, body.name], [true, 'exact', name]);
+    assert.ok(body.history.length <= 4 && body.history.length >= 1);
+    assert.equal(body.history.at(-1).period, signals.meta.period.slug);
+    assert.equal(body.history.at(-1).commitVelocity14d, signals.trending[0].commitVelocity14d);
+  });
+
+  test('get_startup_history is strict: a typo is a miss with candidates, never another company', async () => {
+    const typo = `${mcpName()}x`;
+    const body = (await (await call({ name: 'get_startup_history', arguments: { name: typo } })).json()) as Json;
+    assert.equal(body.found, false);
+    assert.notEqual(body.nameMatch, 'typo');
+    assert.deepEqual(body.history, []);
+  });
+
+  test('compare_startups: each name with how it matched, the leader by composite score', async () => {
+    const [a, b] = [signals.trending[0], signals.trending[1]] as Json[];
+    const body = (await (
+      await call({ name: 'compare_startups', arguments: { names: [a!.name, b!.name, 'zzqx none qqzx'] } })
+    ).json()) as Json;
+    assert.equal(body.period.slug, signals.meta.period.slug);
+    assert.deepEqual(
+      body.startups.map((s: Json) => [s.query, s.found, s.nameMatch]),
+      [
+        [a!.name, true, 'exact'],
+        [b!.name, true, 'exact'],
+        ['zzqx none qqzx', false, 'none'],
+      ],
+    );
+    assert.deepEqual(body.startups[0].startup, a);
+    assert.equal(body.startups[0].rankOverall, 1);
+    assert.equal(body.leader, a!.name);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { issueKey, revokeKey } from '../../../src/payments/keys.js';
-import { creditState, ledgerTotals } from '../../../src/payments/ledger.js';
+import { creditState, ledgerTotals, openHolds } from '../../../src/payments/ledger.js';
 import { metricValue } from '../../helpers/metrics.js';
 import { DeepSignal } from '../../../src/schemas/deep-signal.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
@@ -93,6 +93,26 @@ describe('paid Deep Signal and credits routes', () => {
     assert.equal(await balanceOf(key.accountId), 2);
     assert.deepEqual(await ledgerTotals(svc.service.store.db, key.accountId), {
       granted: 3,
+      charged: 1,
+      charges: 1,
+      entries: 2,
+    });
+  });
+
+  test('without an Idempotency-Key the charge is held until the answer is delivered, then stands (no hold left open)', async () => {
+    const key = await newKey(2);
+    const res = await call(key.key, { name: tracked });
+    assert.equal(res.status, 200);
+    await res.text();
+    let open = await openHolds(svc.service.store.db, key.accountId);
+    for (let i = 0; open > 0 && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      open = await openHolds(svc.service.store.db, key.accountId);
+    }
+    assert.equal(open, 0);
+    assert.equal(await balanceOf(key.accountId), 1);
+    assert.deepEqual(await ledgerTotals(svc.service.store.db, key.accountId), {
+      granted: 2,
       charged: 1,
       charges: 1,
       entries: 2,

@@ -101,7 +101,7 @@ describe('MCP over Streamable HTTP at /api/mcp/rpc', () => {
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
     assert.equal(response.headers.get('mcp-session-id'), null);
     const body = (await response.json()) as Json;
-    assert.equal(body.result.tools.length, agentTools.length);
+    assert.equal(body.result.tools.length, agentTools.length + 1); // and the alerts tool
   });
 
   test('a browser Origin outside the allowed list is 403; BASE_URL and configured origins pass', async () => {
@@ -144,7 +144,7 @@ describe('MCP over Streamable HTTP at /api/mcp/rpc', () => {
     assert.equal(await response.text(), '');
   });
 
-  test('a tools/call with an unknown tool is a tool error, not an HTTP error', async () => {
+  test('a tools/call with an unknown tool is a JSON-RPC error (−32602) in a 200 response', async () => {
     const response = await rpc({
       jsonrpc: '2.0',
       id: 9,
@@ -153,8 +153,80 @@ describe('MCP over Streamable HTTP at /api/mcp/rpc', () => {
     });
     assert.equal(response.status, 200);
     const body = (await response.json()) as Json;
-    assert.equal(body.result.isError, true);
-    assert.match(body.result.content[0].text, /nope/);
+    assert.equal(body.result, undefined);
+    assert.equal(body.error.code, -32602);
+    assert.match(body.error.message, /nope/);
+  });
+
+  test('the same server answers at /mcp, where MCP clients look by default', async () => {
+    const client = new Client({ name: 'http-test-mcp', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`)));
+    try {
+      const { tools } = await client.listTools();
+      assert.equal(tools.length, agentTools.length + 1); // and the alerts tool
+    } finally {
+      await client.close();
+    }
+    const get = await fetch(`${svc.url}/mcp`, { headers: { accept: 'text/event-stream' } });
+    assert.equal(get.status, 405);
+  });
+
+  test('get_deep_signal with no credit left: 402 with the balance and where to buy credits', async () => {
+    const { key } = await issueKey(svc.service.store.db, { credits: 0, reason: 'test' });
+    const paid = await connect(svc, { authorization: `Bearer ${key}` });
+    try {
+      const signals = (await (await svc.get('/api/signals.json')).json()) as Json;
+      const result = (await paid.callTool({
+        name: 'get_deep_signal',
+        arguments: { name: signals.trending[0].name },
+      })) as Json;
+      assert.equal(result.isError, true);
+      assert.match(result.content[0].text, /^402 .*Balance: 0 credits\. Buy a credit pack at http\S+\/agents\/credits/);
+      assert.deepEqual([result._meta.error.balance, result._meta.error.status], [0, 402]);
+    } finally {
+      await paid.close();
+    }
+  });
+
+  test('get_deep_signal retried with the same _meta.idempotencyKey is charged once', async () => {
+    const { key } = await issueKey(svc.service.store.db, { credits: 5, reason: 'test' });
+    const paid = await connect(svc, { authorization: `Bearer ${key}` });
+    try {
+      const signals = (await (await svc.get('/api/signals.json')).json()) as Json;
+      const request = {
+        name: 'get_deep_signal',
+        arguments: { name: signals.trending[1].name },
+        _meta: { idempotencyKey: `mcp-${key.slice(-10)}` },
+      };
+      const first = (await paid.callTool(request)) as Json;
+      const retry = (await paid.callTool(request)) as Json;
+      assert.notEqual(first.isError, true, JSON.stringify(first.content));
+      assert.deepEqual(retry.structuredContent, first.structuredContent);
+      const credits = (await (
+        await svc.get('/api/account/credits', { headers: { authorization: `Bearer ${key}` } })
+      ).json()) as Json;
+      assert.equal(credits.balance, 4);
+    } finally {
+      await paid.close();
+    }
+  });
+
+  test('get_deep_signal retried with the same Idempotency-Key header is charged once', async () => {
+    const { key } = await issueKey(svc.service.store.db, { credits: 5, reason: 'test' });
+    const paid = await connect(svc, { authorization: `Bearer ${key}`, 'idempotency-key': `hdr-${key.slice(-10)}` });
+    try {
+      const signals = (await (await svc.get('/api/signals.json')).json()) as Json;
+      const request = { name: 'get_deep_signal', arguments: { name: signals.trending[2].name } };
+      const first = (await paid.callTool(request)) as Json;
+      const retry = (await paid.callTool(request)) as Json;
+      assert.deepEqual(retry.structuredContent, first.structuredContent);
+      const credits = (await (
+        await svc.get('/api/account/credits', { headers: { authorization: `Bearer ${key}` } })
+      ).json()) as Json;
+      assert.equal(credits.balance, 4);
+    } finally {
+      await paid.close();
+    }
   });
 
   test('/.well-known/mcp.json names both transports and the registry tools', async () => {
@@ -163,12 +235,18 @@ describe('MCP over Streamable HTTP at /api/mcp/rpc', () => {
       manifest.transports.map((t: Json) => [t.type, t.command ?? t.url]),
       [
         ['stdio', 'signal-mcp'],
+        ['streamable-http', `${svc.url}/mcp`],
         ['streamable-http', `${svc.url}/api/mcp/rpc`],
       ],
     );
+    assert.deepEqual(manifest.capabilities, { tools: {}, resources: {}, prompts: {}, completions: {} });
+    assert.deepEqual(
+      manifest.prompts.map((p: Json) => p.name),
+      ['weekly_sector_brief', 'diligence_memo'],
+    );
     assert.deepEqual(
       manifest.tools.map((t: Json) => t.name),
-      agentTools.map((t) => t.name),
+      [...agentTools.map((t) => t.name), 'manage_alert_subscriptions'],
     );
     assert.deepEqual(
       manifest.resourceTemplates.map((t: Json) => t.uriTemplate),

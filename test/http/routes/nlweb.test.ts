@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 describe('NLWeb route', () => {
@@ -123,5 +124,118 @@ describe('NLWeb route', () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^application\/ld\+json/);
     await res.json();
+  });
+});
+
+describe('NLWeb /ask protocol at /api/nlweb/ask', () => {
+  type Message = { message_type: string; query_id: string } & Record<string, any>;
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  const get = (params: Record<string, string>) => app.get(`/api/nlweb/ask?${new URLSearchParams(params)}`);
+  /** The Server-Sent Events of a streamed answer, parsed. */
+  async function events(res: Response): Promise<Message[]> {
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const text = await res.text();
+    return text
+      .split('\n\n')
+      .filter((block) => block.startsWith('data: '))
+      .map((block) => JSON.parse(block.slice('data: '.length)) as Message);
+  }
+
+  test('streaming by default: api_version first, the results in a result_batch, complete last, every message with the query_id', async () => {
+    const messages = await events(await get({ query: 'fastest accelerating robotics startups', query_id: 'q-1' }));
+    assert.equal(messages[0]!.message_type, 'api_version');
+    assert.equal(messages.at(-1)!.message_type, 'complete');
+    assert.ok(messages.every((m) => m.query_id === 'q-1'));
+    const batch = messages.find((m) => m.message_type === 'result_batch')!;
+    assert.ok(batch.results.length > 0);
+    for (const r of batch.results) {
+      assert.deepEqual(Object.keys(r).sort(), [
+        'description',
+        'name',
+        'ranking_type',
+        'schema_object',
+        'score',
+        'site',
+        'siteUrl',
+        'url',
+      ]);
+    }
+    assert.equal(batch.results[0].ranking_type, 'answer');
+    assert.equal(batch.results[0].schema_object['@type'], 'Organization');
+  });
+
+  test('streaming=false: one JSON object with query, query_id and results', async () => {
+    const res = await get({ query: 'Do credits expire?', streaming: 'false' });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    const body = (await res.json()) as Record<string, any>;
+    assert.match(body.query_id, /^nlweb-/);
+    assert.equal(body.api_version, '0.1');
+    assert.equal(body.decontextualized_query, 'Do credits expire?');
+    assert.ok(Array.isArray(body.results) && body.results.length > 0);
+    assert.equal(body.results[0].schema_object['@type'], 'Question');
+  });
+
+  test('POST takes the same parameters in a JSON body', async () => {
+    const res = await app.get('/api/nlweb/ask', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'Do credits expire?', streaming: false, query_id: 'abc' }),
+    });
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { query_id: string }).query_id, 'abc');
+  });
+
+  test('generate_mode=summarize adds a summary; generate adds an nlws answer with its items', async () => {
+    const summarize = await events(await get({ query: 'Do credits expire?', generate_mode: 'summarize' }));
+    assert.equal(typeof summarize.find((m) => m.message_type === 'summary')?.message, 'string');
+    const generate = await events(await get({ query: 'Do credits expire?', mode: 'generate' }));
+    const nlws = generate.find((m) => m.message_type === 'nlws')!;
+    assert.equal(typeof nlws.answer, 'string');
+    assert.ok(nlws.items.length >= 1);
+  });
+
+  test('a startup found by the search carries its Organization, without additionalProperty', async () => {
+    const name = app.service.holder.current!.startups[0]!.startup.name;
+    const body = (await (await get({ query: name, streaming: 'false' })).json()) as Record<string, any>;
+    const org = body.results.find((r: any) => r.schema_object['@type'] === 'Organization')!.schema_object;
+    assert.equal(org.additionalProperty, undefined);
+    assert.equal(org.subjectOf[0]['@type'], 'Dataset');
+  });
+
+  test('a decontextualized_query is the query answered', async () => {
+    const body = (await (
+      await get({ query: 'and do they expire?', decontextualized_query: 'Do credits expire?', streaming: '0' })
+    ).json()) as Record<string, any>;
+    assert.equal(body.decontextualized_query, 'Do credits expire?');
+    assert.equal(body.results[0].schema_object['@type'], 'Question');
+  });
+
+  test('nothing found: a no_results message, and still complete', async () => {
+    const messages = await events(await get({ query: 'zzqxv wwqpt' }));
+    assert.ok(messages.some((m) => m.message_type === 'no_results'));
+    assert.equal(messages.at(-1)!.message_type, 'complete');
+    assert.ok(!messages.some((m) => m.message_type === 'result_batch'));
+  });
+
+  test('a missing or too long query, or a bad query_id, is 400', async () => {
+    for (const params of [{}, { query: 'x'.repeat(281) }, { query: 'ok', query_id: 'no spaces allowed' }]) {
+      const res = await get(params as Record<string, string>);
+      assert.equal(res.status, 400, JSON.stringify(params).slice(0, 40));
+    }
+  });
+
+  test('the OpenAPI document describes GET and POST with both response forms', async () => {
+    const doc = (await (await app.get('/api/openapi.json')).json()) as any;
+    const op = doc.paths['/api/nlweb/ask'];
+    assert.equal(op.get.operationId, 'nlwebAsk');
+    assert.equal(op.post.operationId, 'nlwebAskPost');
+    assert.deepEqual(Object.keys(op.get.responses['200'].content).sort(), ['application/json', 'text/event-stream']);
   });
 });

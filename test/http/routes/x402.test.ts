@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { ExactEvmSchemeV1 } from '@x402/evm/v1';
-import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
+import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client, x402HTTPClient } from '@x402/fetch';
 import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DeepSignal, DeepSignalMiss } from '../../../src/schemas/deep-signal.js';
-import { X402PaymentRequired } from '../../../src/schemas/payments.js';
-import type { PaymentRequirements } from '../../../src/payments/x402/requirements.js';
+import { X402PaymentRequired, X402PaymentRequiredV2, X402PaymentResponseV2 } from '../../../src/schemas/payments.js';
+import type { PaymentRequirements, PaymentRequirementsV2 } from '../../../src/payments/x402/requirements.js';
 import { startFakeFacilitator, type FakeFacilitator } from '../../helpers/fake-facilitator.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { testPayer } from '../../helpers/x402-payer.js';
@@ -29,6 +30,15 @@ async function requirementsOf(svc: TestApp, name: string): Promise<PaymentRequir
   return X402PaymentRequired.parse(await res.json()).accepts[0] as PaymentRequirements;
 }
 
+const decodeBase64Json = (value: string | null) => JSON.parse(Buffer.from(value!, 'base64').toString('utf8'));
+
+/** The x402 v2 offer of a 402, from its PAYMENT-REQUIRED header. */
+async function offerOf(svc: TestApp, name: string): Promise<PaymentRequirementsV2> {
+  const res = await post(svc, { name });
+  assert.equal(res.status, 402);
+  return X402PaymentRequiredV2.parse(decodeBase64Json(res.headers.get('payment-required'))).accepts[0]!;
+}
+
 describe('POST /api/agent/deep-signal/x402', () => {
   let svc: TestApp;
   let facilitator: FakeFacilitator;
@@ -39,6 +49,7 @@ describe('POST /api/agent/deep-signal/x402', () => {
       X402_PAY_TO: PAY_TO,
       X402_FACILITATOR_URL: facilitator.url,
       X402_FACILITATOR_HEADERS: '{"Authorization":"Bearer facilitator-test-secret"}',
+      X402_RPC_URL: facilitator.rpcUrl,
     });
     tracked = svc.service.holder.current!.startups[0]!.startup.name;
   });
@@ -103,16 +114,11 @@ describe('POST /api/agent/deep-signal/x402', () => {
     assert.equal(row?.startup, svc.service.holder.current!.startups[0]!.login);
   });
 
-  test('the reference client (@x402/fetch, v1 scheme) pays once and reads the settlement', async () => {
+  test('the reference client (@x402/fetch 2.x quick start: x402 v2 by default) pays once and reads the settlement', async () => {
     const account = privateKeyToAccount(generatePrivateKey());
-    const payingFetch = wrapFetchWithPaymentFromConfig(svc.fetch, {
-      // v1 networks are plain names; the type only knows v2 CAIP-2 ids.
-      schemes: [
-        { network: 'base-sepolia' as `${string}:${string}`, client: new ExactEvmSchemeV1(account), x402Version: 1 },
-      ],
-      // The client's own cap must admit our price: 0.19 USDC.
-      spendControls: { maxAmountPerPayment: '$0.19' },
-    });
+    const client = new x402Client();
+    registerExactEvmScheme(client, { signer: account });
+    const payingFetch = wrapFetchWithPayment(svc.fetch, client);
     const settlesBefore = facilitator.settleCalls().length;
     const res = await payingFetch(`${svc.url}${PATH}`, {
       method: 'POST',
@@ -121,11 +127,118 @@ describe('POST /api/agent/deep-signal/x402', () => {
     });
     assert.equal(res.status, 200);
     assert.equal(DeepSignal.parse(await res.json()).name, tracked);
-    const settlement = decodePaymentResponseHeader(res.headers.get('x-payment-response')!);
+    assert.equal(res.headers.get('x-payment-response'), null);
+    const settlement = X402PaymentResponseV2.parse(decodePaymentResponseHeader(res.headers.get('payment-response')!));
+    assert.equal(settlement.payer, account.address);
+    assert.equal(settlement.network, 'eip155:84532');
+    assert.ok(facilitator.settled.has(settlement.transaction));
+    const settles = facilitator.settleCalls();
+    assert.equal(settles.length, settlesBefore + 1);
+    assert.equal(settles.at(-1)!.body.x402Version, 2);
+    assert.equal(settles.at(-1)!.body.paymentRequirements.network, 'eip155:84532');
+  });
+
+  test('the reference client’s v1 scheme (@x402/fetch reading the v1 body, as v1 clients do) pays once with X-PAYMENT', async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const client = new x402Client().registerV1('base-sepolia', new ExactEvmSchemeV1(account));
+    const http = new x402HTTPClient(client);
+    const quote = await post(svc, { name: tracked });
+    // A v1 client reads the body only (no PAYMENT-REQUIRED header).
+    const required = http.getPaymentRequiredResponse(() => null, await quote.json());
+    assert.equal(required.x402Version, 1);
+    const payload = await client.createPaymentPayload(required);
+    const paymentHeaders = http.encodePaymentSignatureHeader(payload);
+    assert.deepEqual(Object.keys(paymentHeaders), ['X-PAYMENT']);
+    const settlesBefore = facilitator.settleCalls().length;
+    const res = await post(svc, { name: tracked }, paymentHeaders);
+    assert.equal(res.status, 200);
+    assert.equal(DeepSignal.parse(await res.json()).name, tracked);
+    const settlement = http.getPaymentSettleResponse((name) => res.headers.get(name));
     assert.equal(settlement.success, true);
     assert.equal(settlement.payer, account.address);
     assert.ok(facilitator.settled.has(settlement.transaction));
     assert.equal(facilitator.settleCalls().length, settlesBefore + 1);
+    assert.equal(facilitator.settleCalls().at(-1)!.body.x402Version, 1);
+  });
+
+  test('a 402 carries the v2 offer in PAYMENT-REQUIRED: the same price, recipient and token, the network by CAIP-2 id', async () => {
+    const res = await post(svc, { name: tracked });
+    assert.equal(res.status, 402);
+    const v1 = X402PaymentRequired.parse(await res.json()).accepts[0]!;
+    const v2 = X402PaymentRequiredV2.parse(decodeBase64Json(res.headers.get('payment-required')));
+    assert.equal(v2.x402Version, 2);
+    assert.deepEqual(v2.resource, {
+      url: `${svc.url}${PATH}`,
+      description: v1.description,
+      mimeType: 'application/json',
+    });
+    assert.deepEqual(v2.accepts, [
+      {
+        scheme: 'exact',
+        network: 'eip155:84532',
+        amount: '190000',
+        asset: v1.asset,
+        payTo: v1.payTo,
+        maxTimeoutSeconds: v1.maxTimeoutSeconds,
+        extra: { name: 'USDC', version: '2' },
+      },
+    ]);
+    assert.match(res.headers.get('access-control-expose-headers') ?? '', /PAYMENT-REQUIRED/);
+  });
+
+  test('a v2 payment (PAYMENT-SIGNATURE) for a tracked startup: 200, PAYMENT-RESPONSE, one settlement recorded', async () => {
+    const payer = testPayer();
+    const { header, nonce } = await payer.payV2(await offerOf(svc, tracked));
+    const res = await post(svc, { name: tracked }, { 'PAYMENT-SIGNATURE': header });
+    assert.equal(res.status, 200);
+    const receipt = X402PaymentResponseV2.parse(decodeBase64Json(res.headers.get('payment-response')));
+    assert.deepEqual(
+      { ...receipt, transaction: undefined },
+      { success: true, transaction: undefined, network: 'eip155:84532', payer: payer.address, amount: '190000' },
+    );
+    const [row] = await settlementsOf(nonce);
+    assert.deepEqual([row?.status, row?.tx_hash, row?.x402_version], ['settled', receipt.transaction, 2]);
+    assert.ok(row?.delivered_at);
+  });
+
+  test('one authorization is settled once whichever version presents it (v2, then the same as v1)', async () => {
+    const payer = testPayer();
+    const nonce = `0x${'7'.repeat(64)}` as const;
+    const { header: v2 } = await payer.payV2(await offerOf(svc, tracked), { nonce });
+    const { header: v1 } = await payer.pay(await requirementsOf(svc, tracked), { nonce });
+    assert.equal((await post(svc, { name: tracked }, { 'PAYMENT-SIGNATURE': v2 })).status, 200);
+    const settlesBefore = facilitator.settleCalls().length;
+    const again = await post(svc, { name: tracked }, { 'X-PAYMENT': v1 });
+    assert.equal(again.status, 402);
+    assert.equal(((await again.json()) as { error: string }).error, 'authorization_already_used');
+    assert.equal(facilitator.settleCalls().length, settlesBefore);
+  });
+
+  test('a v2 payment whose accepted entry is not the offer: 402 invalid_payment_requirements, the facilitator not asked', async () => {
+    const offer = await offerOf(svc, tracked);
+    const { header } = await testPayer().payV2({ ...offer, amount: '1000' }, { value: '190000' });
+    const callsBefore = facilitator.calls.length;
+    const res = await post(svc, { name: tracked }, { 'PAYMENT-SIGNATURE': header });
+    assert.equal(res.status, 402);
+    assert.equal(X402PaymentRequired.parse(await res.json()).error, 'invalid_payment_requirements');
+    assert.equal(decodeBase64Json(res.headers.get('payment-required')).error, 'invalid_payment_requirements');
+    assert.equal(facilitator.calls.length, callsBefore);
+  });
+
+  test('both payment headers at once: 400', async () => {
+    const payer = testPayer();
+    const { header: v2 } = await payer.payV2(await offerOf(svc, tracked));
+    const { header: v1 } = await payer.pay(await requirementsOf(svc, tracked));
+    const res = await post(svc, { name: tracked }, { 'PAYMENT-SIGNATURE': v2, 'X-PAYMENT': v1 });
+    assert.equal(res.status, 400);
+    assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
+  });
+
+  test('a malformed PAYMENT-SIGNATURE: 400, never 5xx', async () => {
+    for (const header of ['%%%', Buffer.from('{"x402Version":2}').toString('base64'), 'A'.repeat(13_000)]) {
+      const res = await post(svc, { name: tracked }, { 'PAYMENT-SIGNATURE': header });
+      assert.equal(res.status, 400, header.slice(0, 20));
+    }
   });
 
   test('the facilitator receives the configured auth headers and the single requirements object', async () => {
@@ -215,13 +328,18 @@ describe('POST /api/agent/deep-signal/x402', () => {
     assert.equal(facilitator.calls.length, callsBefore);
   });
 
-  test('the same authorization sent twice at once is settled once', async () => {
+  test('the same authorization sent twice at once is settled once and answered once', async () => {
     const { header } = await testPayer().pay(await requirementsOf(svc, tracked));
     const settlesBefore = facilitator.settleCalls().length;
     const answers = await Promise.all(
       Array.from({ length: 4 }, () => post(svc, { name: tracked }, { 'X-PAYMENT': header })),
     );
-    assert.deepEqual(answers.map((r) => r.status).sort(), [200, 402, 402, 402]);
+    const statuses = answers.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 200).length, 1, String(statuses));
+    // The others are refused (402, already used) or told to retry while the first is settling (503 + Retry-After).
+    for (const res of answers.filter((r) => r.status !== 200)) {
+      assert.ok(res.status === 402 || (res.status === 503 && Number(res.headers.get('retry-after')) > 0));
+    }
     assert.equal(facilitator.settleCalls().length, settlesBefore + 1);
   });
 
@@ -239,6 +357,115 @@ describe('POST /api/agent/deep-signal/x402', () => {
     } finally {
       facilitator.failSettle = false;
     }
+  });
+
+  describe('a settlement whose outcome is not known', () => {
+    const stale = (nonce: string) =>
+      svc.service.store.db
+        .updateTable('x402_payments')
+        .set({ reserved_at: new Date(Date.now() - 120_000) })
+        .where('nonce', '=', nonce.toLowerCase())
+        .execute();
+
+    test('the facilitator settled but its answer was lost: 503, then a retry with the same payment is answered without a second settlement', async () => {
+      const { header, nonce } = await testPayer().pay(await requirementsOf(svc, tracked));
+      facilitator.loseSettleAnswer = true;
+      let res: Response;
+      try {
+        res = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+      } finally {
+        facilitator.loseSettleAnswer = false;
+      }
+      assert.equal(res.status, 503);
+      assert.ok(Number(res.headers.get('retry-after')) > 0);
+      assert.match(((await res.json()) as { detail: string }).detail, /same payment header/);
+      assert.equal((await settlementsOf(nonce))[0]?.status, 'pending');
+      const settlesBefore = facilitator.settleCalls().length;
+      const retry = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+      assert.equal(retry.status, 200);
+      assert.equal(DeepSignal.parse(await retry.json()).name, tracked);
+      const receipt = decodeBase64Json(retry.headers.get('x-payment-response'));
+      assert.ok(facilitator.settled.has(receipt.transaction), 'the transaction found on-chain');
+      assert.equal(facilitator.settleCalls().length, settlesBefore, 'not settled again');
+      const [row] = await settlementsOf(nonce);
+      assert.deepEqual([row?.status, row?.tx_hash], ['settled', receipt.transaction]);
+      assert.ok(row?.delivered_at);
+      const third = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+      assert.equal(third.status, 402, 'answered once');
+    });
+
+    test('the facilitator never settled (connection dropped): the retry settles it, once', async () => {
+      const { header } = await testPayer().payV2(await offerOf(svc, tracked));
+      facilitator.dropSettle = true;
+      try {
+        assert.equal((await post(svc, { name: tracked }, { 'PAYMENT-SIGNATURE': header })).status, 503);
+      } finally {
+        facilitator.dropSettle = false;
+      }
+      const settledBefore = facilitator.settled.size;
+      const retry = await post(svc, { name: tracked }, { 'PAYMENT-SIGNATURE': header });
+      assert.equal(retry.status, 200);
+      assert.ok(retry.headers.get('payment-response'));
+      assert.equal(facilitator.settled.size, settledBefore + 1);
+    });
+
+    test('a reservation held by a request in flight: a retry is told to come back (503, Retry-After), not refused', async () => {
+      const { header, nonce } = await testPayer().pay(await requirementsOf(svc, tracked));
+      facilitator.loseSettleAnswer = true;
+      try {
+        await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+      } finally {
+        facilitator.loseSettleAnswer = false;
+      }
+      // As a crashed instance leaves it: reserved just now, by a request that will never finish.
+      await svc.service.store.db
+        .updateTable('x402_payments')
+        .set({ reserved_at: new Date() })
+        .where('nonce', '=', nonce.toLowerCase())
+        .execute();
+      const early = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+      assert.equal(early.status, 503);
+      const wait = Number(early.headers.get('retry-after'));
+      assert.ok(wait > 0 && wait <= 30, String(wait));
+      await stale(nonce);
+      assert.equal((await post(svc, { name: tracked }, { 'X-PAYMENT': header })).status, 200);
+    });
+
+    test('a paid answer is given only for the startup that was paid for', async () => {
+      const { header, nonce } = await testPayer().pay(await requirementsOf(svc, tracked));
+      facilitator.loseSettleAnswer = true;
+      try {
+        await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+      } finally {
+        facilitator.loseSettleAnswer = false;
+      }
+      await stale(nonce);
+      const other = svc.service.holder.current!.startups[1]!.startup.name;
+      const res = await post(svc, { name: other }, { 'X-PAYMENT': header });
+      assert.equal(res.status, 402);
+      assert.equal((await post(svc, { name: tracked }, { 'X-PAYMENT': header })).status, 200);
+    });
+
+    test('the token contract cannot be asked: 503 with Retry-After, nothing decided', async () => {
+      const { header, nonce } = await testPayer().pay(await requirementsOf(svc, tracked));
+      facilitator.loseSettleAnswer = true;
+      try {
+        await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+      } finally {
+        facilitator.loseSettleAnswer = false;
+      }
+      facilitator.chainDown = true;
+      try {
+        const res = await post(svc, { name: tracked }, { 'X-PAYMENT': header });
+        assert.equal(res.status, 503);
+        assert.ok(Number(res.headers.get('retry-after')) > 0);
+      } finally {
+        facilitator.chainDown = false;
+      }
+      assert.equal((await settlementsOf(nonce))[0]?.status, 'pending');
+      await stale(nonce);
+      assert.equal((await post(svc, { name: tracked }, { 'X-PAYMENT': header })).status, 200);
+    });
   });
 
   test('malformed X-PAYMENT headers answer 400, never 5xx', async () => {

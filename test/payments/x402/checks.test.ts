@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { localPaymentProblem } from '../../../src/payments/x402/checks.js';
-import type { ExactEvmPaymentPayload } from '../../../src/payments/x402/payload.js';
-import { paymentRequirements } from '../../../src/payments/x402/requirements.js';
+import { localPaymentProblem, localPaymentProblemV2 } from '../../../src/payments/x402/checks.js';
+import type { ExactEvmPaymentPayload, ExactEvmPaymentPayloadV2 } from '../../../src/payments/x402/payload.js';
+import { paymentRequirements, paymentRequirementsV2 } from '../../../src/payments/x402/requirements.js';
 
 const NOW = 1_800_000_000;
 const requirements = paymentRequirements({
@@ -70,5 +70,42 @@ describe('x402 payment requirements', () => {
     assert.deepEqual(requirements.extra, { name: 'USD Coin', version: '2' });
     assert.equal(requirements.payTo, '0x209693Bc6afc0C5328bA36FaF03C514EF312287C');
     assert.equal(requirements.maxAmountRequired, '190000');
+  });
+});
+
+describe('local x402 v2 payment checks', () => {
+  const offer = paymentRequirementsV2(requirements);
+  function paymentV2(accepted: Partial<typeof offer> = {}): ExactEvmPaymentPayloadV2 {
+    const v1 = payment();
+    return { x402Version: 2, accepted: { ...offer, ...accepted }, payload: v1.payload };
+  }
+
+  test('the v2 offer is the v1 one with the network as a CAIP-2 id and the price as amount', () => {
+    assert.deepEqual(offer, {
+      scheme: 'exact',
+      network: 'eip155:8453',
+      amount: requirements.maxAmountRequired,
+      asset: requirements.asset,
+      payTo: requirements.payTo,
+      maxTimeoutSeconds: requirements.maxTimeoutSeconds,
+      extra: requirements.extra,
+    });
+  });
+
+  test('a payment accepting the offer passes', () => {
+    assert.equal(localPaymentProblemV2(paymentV2(), offer, NOW), undefined);
+  });
+
+  test('an accepted entry that is not the offer is refused, whatever the authorization pays', () => {
+    assert.equal(localPaymentProblemV2(paymentV2({ amount: '1' }), offer, NOW), 'invalid_payment_requirements');
+    assert.equal(
+      localPaymentProblemV2(paymentV2({ payTo: '0x1111111111111111111111111111111111111111' }), offer, NOW),
+      'invalid_payment_requirements',
+    );
+    assert.equal(localPaymentProblemV2(paymentV2({ network: 'eip155:84532' }), offer, NOW), 'invalid_network');
+  });
+
+  test('version 1 in a PAYMENT-SIGNATURE is refused', () => {
+    assert.equal(localPaymentProblemV2({ ...paymentV2(), x402Version: 1 }, offer, NOW), 'invalid_x402_version');
   });
 });

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decodePaymentHeader, encodePaymentResponse, MalformedPayment } from '../../../src/payments/x402/payload.js';
+import {
+  decodePaymentHeader,
+  decodePaymentSignatureHeader,
+  encodePaymentResponse,
+  MalformedPayment,
+} from '../../../src/payments/x402/payload.js';
 
 const payment = {
   x402Version: 1,
@@ -66,5 +71,41 @@ describe('X-PAYMENT-RESPONSE encoding', () => {
       payer: payment.payload.authorization.from,
     };
     assert.deepEqual(JSON.parse(Buffer.from(encodePaymentResponse(receipt), 'base64').toString('utf8')), receipt);
+  });
+});
+
+describe('PAYMENT-SIGNATURE decoding (x402 v2)', () => {
+  const v2 = {
+    x402Version: 2,
+    accepted: {
+      scheme: 'exact',
+      network: 'eip155:84532',
+      amount: '190000',
+      asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+      payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+      maxTimeoutSeconds: 60,
+      extra: { name: 'USDC', version: '2' },
+    },
+    payload: {
+      signature: `0x${'ab'.repeat(65)}`,
+      authorization: {
+        from: '0x857b06519E91e3A54538791bDbb0E22373e36b66',
+        to: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+        value: '190000',
+        validAfter: '0',
+        validBefore: '1800000060',
+        nonce: `0x${'00'.repeat(32)}`,
+      },
+    },
+  };
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
+
+  test('a v2 payload with its accepted entry decodes to the same object', () => {
+    assert.deepEqual(decodePaymentSignatureHeader(encode(v2)), v2);
+  });
+
+  test('a payload without its accepted entry is malformed, and the message names the header', () => {
+    const { accepted: _accepted, ...bad } = v2;
+    assert.throws(() => decodePaymentSignatureHeader(encode(bad)), /PAYMENT-SIGNATURE payload is invalid: accepted/);
   });
 });

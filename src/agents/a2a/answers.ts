@@ -1,0 +1,456 @@
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import type { AppContext } from '../../app.js';
+import { bestAnswer } from '../../core/answers/answer.js';
+import { toHit } from '../../core/answers/answer-index.js';
+import { siteSearch } from '../../core/search/documents.js';
+import { headerValue, resolveStartup, startupCandidates } from '../../core/signals/resolve.js';
+import { ServiceError } from '../../domain/errors.js';
+import { signalLabel } from '../../domain/signal-label.js';
+import { siteUrls } from '../../domain/urls.js';
+import { authenticate } from '../../payments/authenticate.js';
+import { paidDeepSignal } from '../../payments/paid-deep-signal.js';
+import { canonicalStartup, type Sector, type Startup } from '../../schemas/signals.js';
+import type { Methodology } from '../../schemas/documents.js';
+import { startupHistory, trendingHistory } from '../../snapshot/history.js';
+import type { PeriodInfo, Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
+import { runTool } from '../invoke.js';
+import type { ToolEnv } from '../registry.js';
+import type { A2aSkill, SectorArgs, SkillChoice, StartupArgs, SummaryArgs, TrendingArgs } from './skills.js';
+
+/**
+ * What a skill answers: a short plain-English text, the structured result, and the capability that produced it (the
+ * registry tool for a base answer, or the extension: history, compare, deep-signal, periods, answer, search).
+ * A failure is a ServiceError, which the executor turns into a failed task.
+ */
+export interface SkillAnswer {
+  text: string;
+  data: Record<string, unknown>;
+  capability: string;
+  /** Extra task metadata (the credit balance after a paid call). */
+  metadata?: Record<string, unknown>;
+}
+
+/** What the caller sent beside the message: its Authorization header, and what makes a paid call idempotent. */
+export interface SkillCall {
+  authorization: string | undefined;
+  /** The Idempotency-Key header, or one derived from the A2A messageId (a re-sent message is not charged twice). */
+  idempotencyKey: string | undefined;
+}
+
+export type SkillRunner = (choice: SkillChoice, call: SkillCall) => Promise<SkillAnswer>;
+
+/** The Idempotency-Key a paid A2A call uses: the header when sent, else the message id (hashed to a fixed size). */
+export function idempotencyKeyFor(header: string | undefined, messageId: string): string | undefined {
+  if (header) return header;
+  if (!messageId) return undefined;
+  return `a2a-${createHash('sha256').update(messageId).digest('hex').slice(0, 40)}`;
+}
+
+function invalid(location: string, message: string): ServiceError {
+  return new ServiceError('invalid-arguments', `Invalid arguments: ${location}: ${message}`, {
+    extensions: { errors: [{ location, message }] },
+  });
+}
+
+/** A skill's arguments checked against its strict schema: an unknown or bad argument is named in the error. */
+export function parseArguments<T>(skill: A2aSkill, args: unknown): T {
+  const parsed = (skill.args as z.ZodType).safeParse(args ?? {});
+  if (parsed.success) return parsed.data as T;
+  const errors = parsed.error.issues.map((issue) => ({
+    location: ['arguments', ...issue.path.map(String)].join('.'),
+    message:
+      issue.code === 'unrecognized_keys'
+        ? `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
+        : issue.message,
+  }));
+  throw new ServiceError(
+    'invalid-arguments',
+    `Invalid arguments for skill ${skill.id}: ${errors.map((e) => `${e.location}: ${e.message}`).join('; ')}`,
+    { extensions: { errors } },
+  );
+}
+
+/** A stored period by slug (the current one answers undefined: the base answer serves it). */
+function pastPeriod(snapshot: Snapshot, slug: string | undefined): PeriodInfo | undefined {
+  if (slug === undefined || slug === snapshot.period.slug) return undefined;
+  const period = snapshot.periods.find((p) => p.slug === slug);
+  if (!period) {
+    const first = snapshot.periods[0]?.slug ?? snapshot.period.slug;
+    throw invalid(
+      'arguments.period',
+      `no stored period ${slug}; stored periods run from ${first} to ${snapshot.period.slug}`,
+    );
+  }
+  return period;
+}
+
+const periodOf = (p: PeriodInfo) => ({ slug: p.slug, name: p.name });
+
+function list(startups: readonly Startup[], labels: readonly { signalStrength?: string }[] = []): string {
+  return startups
+    .slice(0, 5)
+    .map((s, i) => {
+      const strength = labels[i]?.signalStrength ? `, ${labels[i].signalStrength} evidence` : '';
+      return `${i + 1}. ${s.name} (${s.signalType}${strength}, commits ${s.commitVelocityChange})`;
+    })
+    .join('; ');
+}
+
+/** A startup resolved by the strict rule (exact name, slug or alias; never a typo), or the miss to answer. */
+function strictStartup(snapshot: Snapshot, name: string) {
+  const resolution = snapshot.matcher.resolve(name, { typos: false });
+  if (resolution.status === 'match') return { found: true as const, item: resolution.item, nameMatch: resolution.how };
+  const candidates = startupCandidates(resolution);
+  return {
+    found: false as const,
+    miss: { found: false, name, nameMatch: headerValue(resolution), ...(candidates.length ? { candidates } : {}) },
+  };
+}
+
+function describeMiss(name: string, candidates?: { name: string }[]): string {
+  const hint = candidates?.length ? ` Did you mean ${candidates.map((c) => c.name).join(', ')}?` : '';
+  return `No tracked startup is named "${name}".${hint}`;
+}
+
+export function skillRunner(ctx: AppContext): SkillRunner {
+  const { baseUrl } = ctx.config.server;
+  const urls = siteUrls(baseUrl);
+
+  const base = async (skill: A2aSkill, args: Record<string, unknown>, call: SkillCall) => {
+    const env: ToolEnv = { ctx, authenticate: () => authenticate(ctx.store.db, call.authorization) };
+    return runTool(skill.tool, args, env);
+  };
+
+  async function trending(skill: A2aSkill, args: TrendingArgs, call: SkillCall): Promise<SkillAnswer> {
+    const snapshot = ctx.holder.published();
+    const past = pastPeriod(snapshot, args.period);
+    let period: { slug: string; name: string };
+    let startups: Startup[];
+    let labels: { signalStrength?: string }[];
+    if (past) {
+      const rows = (await trendingHistory(snapshot)).filter((r) => r.period === past.slug);
+      period = periodOf(past);
+      startups = rows.map((r) => r.startup);
+      labels = rows.map((r) => r.label);
+    } else {
+      const result = (await base(skill, {}, call)) as { period: typeof period; startups: Startup[]; labels: [] };
+      ({ period, startups, labels } = result);
+    }
+    const n = args.limit ?? startups.length;
+    const data = { period, startups: startups.slice(0, n), labels: labels.slice(0, n) };
+    return {
+      capability: skill.tool.name,
+      data,
+      text: `Trending startups, ${period.name}: ${list(data.startups, data.labels)}. ${data.startups.length} in the data part.`,
+    };
+  }
+
+  async function sector(skill: A2aSkill, args: SectorArgs, call: SkillCall): Promise<SkillAnswer> {
+    const snapshot = ctx.holder.published();
+    const past = pastPeriod(snapshot, args.period);
+    let data: Record<string, unknown> & { name: string; startupCount: number; startups: Startup[] };
+    if (past) {
+      const rows = (await snapshot.source.periodRows(past.slug))
+        .filter((r) => r.sector === args.sector)
+        .sort((a, b) => a.rank_in_sector - b.rank_in_sector);
+      const current = snapshot.sectors.find((s) => s.slug === args.sector)!;
+      data = {
+        name: current.name,
+        slug: current.slug,
+        description: current.description,
+        url: current.url,
+        period: periodOf(past),
+        startupCount: rows.length,
+        startups: rows.map((r) => canonicalStartup(r.startup)),
+      };
+    } else {
+      data = (await base(skill, { sector: args.sector }, call)) as Sector & { labels: [] };
+    }
+    if (args.limit !== undefined) {
+      data = { ...data, startups: data.startups.slice(0, args.limit) };
+      if (Array.isArray(data['labels'])) data['labels'] = (data['labels'] as unknown[]).slice(0, args.limit);
+    }
+    const when = past ? `, ${past.name}` : '';
+    return {
+      capability: skill.tool.name,
+      data,
+      text: `${data.name}${when}: ${data.startupCount} tracked startups. Leaders: ${list(data.startups, (data['labels'] ?? []) as []) || 'none yet'}.`,
+    };
+  }
+
+  async function startupSignal(skill: A2aSkill, args: StartupArgs, call: SkillCall): Promise<SkillAnswer> {
+    const snapshot = ctx.holder.published();
+    if (args.deep) return deep(args.name, call);
+    if (args.compare) return compare([args.name, ...args.compare]);
+    if (args.history) return history(args.name);
+    const past = pastPeriod(snapshot, args.period);
+    if (past) return inPeriod(args.name, past);
+    // The plain lookup is GET /api/signal's, confident typos included.
+    const data = await base(skill, { name: args.name }, call);
+    const r = data as { found: boolean; startup?: Startup; signalEvidence?: string; candidates?: { name: string }[] };
+    const s = r.startup;
+    return {
+      capability: skill.tool.name,
+      data,
+      text:
+        r.found && s
+          ? `${s.name}: ${s.commitVelocity14d} commits in 14 days (${s.commitVelocityChange}), ${s.contributors} contributors (${s.contributorGrowth}), ${s.newRepos} new repositories; signal: ${r.signalEvidence ?? s.signalType}.`
+          : describeMiss(args.name, r.candidates),
+    };
+  }
+
+  async function inPeriod(name: string, period: PeriodInfo): Promise<SkillAnswer> {
+    const snapshot = ctx.holder.published();
+    const match = strictStartup(snapshot, name);
+    if (!match.found)
+      return { capability: 'period', data: match.miss, text: describeMiss(name, match.miss.candidates) };
+    const row = (await startupHistory(snapshot, match.item.login)).find((r) => r.period === period.slug);
+    if (!row) {
+      return {
+        capability: 'period',
+        data: { found: false, name: match.item.startup.name, nameMatch: match.nameMatch, period: periodOf(period) },
+        text: `${match.item.startup.name} was not tracked in ${period.name}.`,
+      };
+    }
+    const s = row.startup;
+    return {
+      capability: 'period',
+      data: {
+        found: true,
+        nameMatch: match.nameMatch,
+        period: periodOf(period),
+        sector: row.sector,
+        rankOverall: row.rankOverall,
+        rankInSector: row.rankInSector,
+        startup: s,
+        signalStrength: row.label.signalStrength,
+        signalEvidence: row.label.signalEvidence,
+      },
+      text: `${s.name}, ${period.name}: ${s.commitVelocity14d} commits in 14 days (${s.commitVelocityChange}), ${s.contributors} contributors, rank ${row.rankInSector} in its sector.`,
+    };
+  }
+
+  async function history(name: string): Promise<SkillAnswer> {
+    const snapshot = ctx.holder.published();
+    const match = strictStartup(snapshot, name);
+    if (!match.found)
+      return { capability: 'history', data: match.miss, text: describeMiss(name, match.miss.candidates) };
+    const rows = await startupHistory(snapshot, match.item.login);
+    const periods = rows.map((r) => ({
+      period: r.period,
+      periodName: r.periodName,
+      sector: r.sector,
+      rankOverall: r.rankOverall,
+      rankInSector: r.rankInSector,
+      compositeScore: r.compositeScore,
+      signalStrength: r.label.signalStrength,
+      startup: r.startup,
+    }));
+    const s = match.item.startup;
+    const first = periods[0];
+    const last = periods.at(-1);
+    return {
+      capability: 'history',
+      data: { found: true, nameMatch: match.nameMatch, name: s.name, org: match.item.login, periods },
+      text:
+        first && last
+          ? `${s.name} over ${periods.length} stored week${periods.length === 1 ? '' : 's'} (${first.periodName} to ${last.periodName}): commits in 14 days ${first.startup.commitVelocity14d} → ${last.startup.commitVelocity14d}, rank in sector ${first.rankInSector} → ${last.rankInSector}.`
+          : `${s.name} has no stored history.`,
+    };
+  }
+
+  function compare(names: string[]): SkillAnswer {
+    const snapshot = ctx.holder.published();
+    const found: SnapshotStartup[] = [];
+    const misses: Record<string, unknown>[] = [];
+    for (const name of names) {
+      const match = strictStartup(snapshot, name);
+      if (!match.found) misses.push(match.miss);
+      else if (!found.includes(match.item)) found.push(match.item);
+    }
+    const startups = found.map((s) => ({
+      name: s.startup.name,
+      org: s.login,
+      sector: s.sector,
+      rankOverall: s.rankOverall,
+      rankInSector: s.rankInSector,
+      compositeScore: s.scores.composite,
+      ...signalLabel(s.startup.signalType, s.metrics),
+      startup: s.startup,
+      url: urls.startup(s.login),
+    }));
+    const lines = startups.map(
+      (s) =>
+        `${s.name}: ${s.startup.commitVelocity14d} commits in 14 days (${s.startup.commitVelocityChange}), ${s.startup.contributors} contributors, rank ${s.rankInSector} in ${s.sector}`,
+    );
+    const missed = misses.map((m) => `"${m['name']}" is not tracked`);
+    return {
+      capability: 'compare',
+      data: { period: periodOf(snapshot.period), startups, misses },
+      text: [...lines, ...missed].join('; ') + '.',
+    };
+  }
+
+  async function deep(name: string, call: SkillCall): Promise<SkillAnswer> {
+    const snapshot = ctx.holder.published();
+    if (call.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(call.idempotencyKey)) {
+      throw new ServiceError('bad-request', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
+    }
+    const opened = await authenticate(ctx.store.db, call.authorization);
+    const purchaseUrl = urls.api('/agents/credits');
+    if (!opened.ok) {
+      const e = opened.error;
+      throw new ServiceError(e.code, e.detail, { extensions: { ...e.extensions, purchaseUrl } });
+    }
+    const answer = await paidDeepSignal({
+      db: ctx.store.db,
+      snapshot,
+      account: opened.value,
+      name,
+      idempotencyKey: call.idempotencyKey,
+    });
+    if (!answer.outcome.ok) {
+      const e = answer.outcome.error;
+      throw new ServiceError(e.code, e.detail, {
+        extensions: { ...e.extensions, purchaseUrl, balance: answer.balance },
+        ...(e.retryAfterSeconds !== undefined ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
+      });
+    }
+    const body = answer.outcome.value as Record<string, unknown> & { found: boolean; name?: string; thesis?: string };
+    const missCandidates = body['candidates'] as { name: string }[] | undefined;
+    return {
+      capability: 'get_deep_signal',
+      data: body,
+      metadata: { creditsBalance: answer.balance, ...(answer.replayed ? { replayed: true } : {}) },
+      text: body.found
+        ? `${body.name}: ${body.thesis ?? 'Deep Signal'} (1 credit charged; ${answer.balance} left).`
+        : `${describeMiss(name, missCandidates)} Nothing was charged.`,
+    };
+  }
+
+  async function summary(skill: A2aSkill, args: SummaryArgs, call: SkillCall): Promise<SkillAnswer> {
+    const snapshot = ctx.holder.published();
+    if (args.periods) {
+      const periods = [...snapshot.periods].reverse().map((p) => ({
+        slug: p.slug,
+        name: p.name,
+        publishedAt: p.publishedAt.toISOString(),
+        startupsTracked: p.startupsTracked,
+        url: urls.period(p.slug),
+      }));
+      return {
+        capability: 'periods',
+        data: { current: snapshot.period.slug, periods },
+        text: `${periods.length} stored weekly period${periods.length === 1 ? '' : 's'}, newest ${snapshot.period.name}, oldest ${snapshot.periods[0]?.name ?? snapshot.period.name}.`,
+      };
+    }
+    if (args.question !== undefined) return answerQuestion(args.question);
+    if (args.search !== undefined) {
+      const limit = args.limit ?? 10;
+      const result = siteSearch(snapshot, baseUrl).search(args.search, { type: args.type, limit });
+      return {
+        capability: 'search',
+        data: { query: args.search, total: result.total, hits: result.hits, synthetic: snapshot.synthetic },
+        text: result.hits.length
+          ? `${result.total} page${result.total === 1 ? '' : 's'} match; the first: ${result.hits
+              .slice(0, 3)
+              .map((h) => `${h.title} (${h.url})`)
+              .join('; ')}.`
+          : `No page matches "${args.search}".`,
+      };
+    }
+    const past = pastPeriod(snapshot, args.period);
+    if (past) {
+      return {
+        capability: 'period',
+        data: {
+          period: periodOf(past),
+          publishedAt: past.publishedAt.toISOString(),
+          startupsTracked: past.startupsTracked,
+          dataset: past.dataset,
+          url: urls.period(past.slug),
+        },
+        text: `${past.name}: ${past.startupsTracked} startups tracked, published ${past.publishedAt.toISOString().slice(0, 10)}.`,
+      };
+    }
+    const data = await base(skill, {}, call);
+    const r = data as { meta: { name: string; period: { name: string }; totalStartups: number; totalSectors: number } };
+    return {
+      capability: skill.tool.name,
+      data,
+      text: `${r.meta.name}, ${r.meta.period.name}: ${r.meta.totalStartups} startups across ${r.meta.totalSectors} sectors.`,
+    };
+  }
+
+  function answerQuestion(question: string): SkillAnswer {
+    const best = bestAnswer(ctx.holder.published(), baseUrl, question);
+    if (best.found) {
+      const hit = toHit(best.hit);
+      const sources = hit.facts.map((f) => f.sourceUrl);
+      return {
+        capability: 'answer',
+        data: { found: true, answer: hit },
+        text: `${hit.answer} (${hit.url}${sources.length ? `; sources: ${sources.join(', ')}` : ''})`,
+      };
+    }
+    const { found: _found, ...why } = best;
+    return { capability: 'answer', data: { found: false, ...why }, text: best.detail };
+  }
+
+  async function methodology(skill: A2aSkill, call: SkillCall): Promise<SkillAnswer> {
+    const data = await base(skill, {}, call);
+    const r = data as unknown as Methodology;
+    return { capability: skill.tool.name, data, text: `${r.name}: ${r.step.map((s) => s.name).join(' → ')}. ${r.url}` };
+  }
+
+  return async (choice, call) => {
+    const { skill } = choice;
+    switch (skill.id) {
+      case 'trending':
+        return trending(skill, parseArguments<TrendingArgs>(skill, choice.args), call);
+      case 'sector':
+        return sector(skill, parseArguments<SectorArgs>(skill, choice.args), call);
+      case 'startup-signal':
+        return startupSignal(skill, parseArguments<StartupArgs>(skill, choice.args), call);
+      case 'summary':
+        return summary(skill, parseArguments<SummaryArgs>(skill, choice.args), call);
+      default:
+        parseArguments(skill, choice.args);
+        return methodology(skill, call);
+    }
+  };
+}
+
+/** Why a text was not taken up: one sentence, and what the agent offers instead. */
+export interface NotForMe {
+  reject: string;
+  suggestions: { question: string; url: string }[];
+}
+
+/**
+ * What a text that names no skill is: a tracked startup's name (the plain lookup, as GET /api/signal), a question
+ * the answer service can answer or explain (the summary skill's `question`), or nothing the agent does (the
+ * executor rejects the task, saying why and what it can do).
+ */
+export function skillForText(
+  snapshot: Snapshot,
+  baseUrl: string,
+  text: string,
+  skills: { startup: A2aSkill; summary: A2aSkill },
+): SkillChoice | NotForMe {
+  const name = text.trim().replace(/[?!.]+$/, '');
+  if (name.length >= 1 && name.length <= 100 && resolveStartup(snapshot, name).resolution.status === 'match') {
+    return { skill: skills.startup, args: { name }, fromText: true };
+  }
+  const question = text.trim().slice(0, 280);
+  const best = bestAnswer(snapshot, baseUrl, question);
+  if (best.found || best.reason === 'not-tracked' || best.reason === 'ambiguous' || best.reason === 'no-sector') {
+    return { skill: skills.summary, args: { question }, fromText: true };
+  }
+  const why =
+    best.reason === 'out-of-scope'
+      ? best.detail
+      : `This agent does not know how to help with "${question.slice(0, 100)}".`;
+  return { reject: why, suggestions: best.suggestions };
+}
