@@ -137,7 +137,11 @@ export async function cpuShare(core: number, quota: number): Promise<CpuShare> {
   const taskset = await hasTaskset();
   const groups: string[] = [];
   const how = [taskset ? `pinned to core ${core}` : 'not pinned (taskset missing)'];
-  how.push(maker ? `${quota} CPU (${maker.kind})` : 'NO CPU QUOTA (cgroups not writable here)');
+  how.push(
+    maker
+      ? `${quota} CPU per ${PERIOD_US / 1000} ms period (${maker.kind})`
+      : 'NO CPU QUOTA (cgroups not writable here)',
+  );
   return {
     describe: how.join(', '),
     async confine(pid, name) {

@@ -15,6 +15,7 @@ const CASES: Record<string, string> = {
   search: 'Answers and search over a generated corpus',
   'deep-signal': 'Charged Deep Signal calls on PostgreSQL (100 clients)',
   operations: 'Two instances on PostgreSQL and Redis: rate limiter off / on',
+  web: 'Website: Lighthouse 12 against npm start, Debian Chromium',
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

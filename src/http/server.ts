@@ -5,16 +5,19 @@ import type { AppContext } from './context.js';
 import { registerOpenApi } from './openapi.js';
 import { frameworkErrorHandler, registerErrorHandling } from './plugins/errors.js';
 import { commonHeaders, registerCommonHeaders } from './plugins/headers.js';
+import { registerCompression } from './plugins/compression.js';
 import { compileTrust } from './client-address.js';
 import { capConnectionsPerAddress, httpServerOptions } from './connections.js';
 import { countConnectionRefused } from '../metrics.js';
 import { authenticateRequest } from './credit-key.js';
-import { registerObservability, requestIdGenerator } from './plugins/observability.js';
+import { metricsEnabled, registerObservability, requestIdGenerator } from './plugins/observability.js';
+import { representations } from './conditional.js';
+import { installFastPath, type FastRead } from './fast-path.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { datasetRoutes } from './routes/dataset.js';
 import { healthRoutes } from './routes/health.js';
 import { openApiRoutes } from './routes/openapi.js';
-import { signalsRoutes } from './routes/signals.js';
+import { LICENSE_LINK, signalsRoutes } from './routes/signals.js';
 import { answersRoutes } from './routes/answers.js';
 import { searchRoutes } from './routes/search.js';
 import { diligenceRoutes } from './routes/diligence.js';
@@ -31,6 +34,7 @@ import { x402Routes } from './routes/x402.js';
 import { solanaRoutes } from './routes/solana.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { a2aRoutes } from './routes/a2a.js';
+import { alertsRoutes } from './routes/alerts.js';
 import { HTML_CSP, htmlNotFound, loadSiteAssets, siteRoutes } from './routes/site.js';
 
 /**
@@ -42,6 +46,7 @@ export async function buildServer(
   options: Partial<Pick<App, 'probes' | 'limiterRedis'>> = {},
 ): Promise<FastifyInstance> {
   const common = commonHeaders(ctx.config.server.baseUrl.startsWith('https:'));
+  const requestId = requestIdGenerator(ctx.config.server);
   const app = Fastify({
     // Fastify gets no logger: with one, it attaches 'finish' and 'error' listeners to every response (to time it and
     // log its completion), even with request logging off, which cost about a quarter of a cached lookup's CPU
@@ -55,7 +60,7 @@ export async function buildServer(
     requestTimeout: ctx.config.server.requestTimeoutMs,
     connectionTimeout: ctx.config.server.idleTimeoutMs,
     requestIdHeader: false,
-    genReqId: requestIdGenerator(ctx.config.server),
+    genReqId: requestId,
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: false },
     return503OnClosing: true,
     frameworkErrors: frameworkErrorHandler(common),
@@ -67,6 +72,31 @@ export async function buildServer(
     (address) => trusted(address, 0),
     countConnectionRefused,
   );
+  // The snapshot's JSON, the most read body, skips the framework's generic path (fast-path.ts): the same headers and
+  // bytes as its routes (routes/signals.ts), which answer whatever the fast path leaves (queries, HEAD before the
+  // body is compressed, no period yet). Off when the access log or metrics need their per-request hooks.
+  if (!ctx.config.server.accessLog && !metricsEnabled(ctx.config.metrics)) {
+    const snapshotJson = (): FastRead['entity'] => () => ctx.holder.current?.signalsJson;
+    installFastPath(
+      app.server,
+      [
+        {
+          path: '/api/signals.json',
+          entity: snapshotJson(),
+          representations: representations({ ...common, link: LICENSE_LINK }),
+        },
+        {
+          path: '/api/v1/signals.json',
+          entity: snapshotJson(),
+          representations: representations({
+            ...common,
+            link: `<${ctx.config.server.baseUrl}/api/signals.json>; rel="canonical", ${LICENSE_LINK}`,
+          }),
+        },
+      ],
+      requestId,
+    );
+  }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -78,6 +108,7 @@ export async function buildServer(
     isDatabaseUnavailable: (err) => ctx.store.isUnavailable(err),
   });
   registerCommonHeaders(app, ctx.config.server.baseUrl.startsWith('https:'));
+  registerCompression(app);
   // Operations (issue 23): limits and metrics hook into every route added after them; JSON routes take JSON only.
   registerRateLimit(app, ctx.config, {
     redis: options.limiterRedis,
@@ -110,6 +141,7 @@ export async function buildServer(
     await solanaRoutes(scope, ctx);
     await mcpRoutes(scope, ctx);
     await a2aRoutes(scope, ctx);
+    await alertsRoutes(scope, ctx);
     await siteRoutes(scope, ctx, siteAssets);
   });
   return app;
