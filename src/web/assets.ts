@@ -23,6 +23,8 @@ export interface SiteAssets {
   sortScript: string;
   /** Chart tooltips (week and values on hover and keyboard focus); pages with a chart load it. */
   chartScript: string;
+  /** Progress of slow look-ups (data-busy forms and links); the Scout pages load it. */
+  busyScript: string;
   icon: string;
   /** The font the stylesheet uses, preloaded by every page. */
   font: string;
@@ -59,6 +61,7 @@ function readSiteAssets(): SiteAssets {
     ['/assets/site.css', repoPath('src', 'web', 'assets', 'site.css')],
     ['/assets/sort.js', repoPath('src', 'web', 'assets', 'sort.js')],
     ['/assets/chart.js', repoPath('src', 'web', 'assets', 'chart.js')],
+    ['/assets/busy.js', repoPath('src', 'web', 'assets', 'busy.js')],
   ];
   const byPath = new Map<string, StaticAsset>();
   for (const [urlPath, file] of files) {
@@ -78,6 +81,7 @@ function readSiteAssets(): SiteAssets {
     css: url('/assets/site.css'),
     sortScript: url('/assets/sort.js'),
     chartScript: url('/assets/chart.js'),
+    busyScript: url('/assets/busy.js'),
     icon: url('/assets/icon.svg'),
     font: url(FONT_PATH),
   };

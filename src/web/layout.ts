@@ -8,6 +8,7 @@ export interface AssetPaths {
   css: string;
   sortScript: string;
   chartScript: string;
+  busyScript: string;
   icon: string;
   font: string;
 }
@@ -30,10 +31,14 @@ export interface PageInput {
   sortable?: boolean;
   /** Pages with a chart load its tooltip script. */
   charts?: boolean;
+  /** Pages with a slow look-up (data-busy form or link) load the progress script. */
+  busy?: boolean;
   /** The search query the page answers: kept in the header's search box. */
   query?: string;
   /** Extra head content (the API reference's stylesheet). */
   head?: SafeHtml;
+  /** The share image (`og:image`, a 1200×630 PNG on this origin) and its text alternative. */
+  image?: { path: string; alt: string } | undefined;
   /** Keep search engines off the page (search results, 404). */
   noindex?: boolean;
 }
@@ -76,7 +81,16 @@ export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): st
         <meta property="og:title" content="${page.title}" />
         <meta property="og:description" content="${page.description}" />
         <meta property="og:url" content="${canonical}" />
-        <meta name="twitter:card" content="summary" />
+        ${
+          page.image
+            ? html`<meta property="og:image" content="${baseUrl}${page.image.path}" />
+                <meta property="og:image:type" content="image/png" />
+                <meta property="og:image:width" content="1200" />
+                <meta property="og:image:height" content="630" />
+                <meta property="og:image:alt" content="${page.image.alt}" />
+                <meta name="twitter:card" content="summary_large_image" />`
+            : html`<meta name="twitter:card" content="summary" />`
+        }
         <meta name="color-scheme" content="light dark" />
         <link rel="preload" href="${assets.font}" as="font" type="font/woff2" crossorigin />
         <link rel="stylesheet" href="${assets.css}" />
@@ -136,6 +150,7 @@ export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): st
         </footer>
         ${page.sortable ? html`<script src="${assets.sortScript}" defer></script>` : ''}
         ${page.charts ? html`<script src="${assets.chartScript}" defer></script>` : ''}
+        ${page.busy ? html`<script src="${assets.busyScript}" defer></script>` : ''}
       </body>
     </html> `.value;
 }

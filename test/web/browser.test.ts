@@ -170,6 +170,33 @@ describe('website in a browser', { skip: missing }, () => {
     await page.context().close();
   });
 
+  test("on a phone, the week selector of a sector page shows an earlier week's ranking of the sector", async () => {
+    const page = await newPage({ width: 390, height: 844 });
+    await page.goto(`${svc.url}/sectors/robotics`);
+    const options = await page.locator('#period option').evaluateAll((all: any[]) => all.map((o) => o.value));
+    assert.equal(options.length, periods);
+    await page.selectOption('#period', options.at(-1)!);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(new RegExp(`/sectors/robotics\\?period=${options.at(-1)}$`));
+    assert.equal(await page.getByRole('note').filter({ hasText: 'as published that week' }).count(), 1);
+    assert.ok((await page.locator('table.stack tbody tr').count()) > 0);
+    await page.context().close();
+  });
+
+  test('a Scout look-up says at once that it is asking GitHub, and counts the seconds', async () => {
+    const page = await newPage({ width: 390, height: 844 });
+    await page.goto(`${svc.url}/scout`);
+    // The progress line is the subject, not GitHub: the form is kept from leaving the page.
+    await page.evaluate(() => window.addEventListener('submit', (e: any) => e.preventDefault()));
+    await page.getByLabel('GitHub username').fill('octocat');
+    await page.getByLabel('GitHub username').press('Enter');
+    const status = page.getByRole('status');
+    await status.waitFor();
+    assert.match((await status.textContent())!, /^Asking GitHub for the public stars of octocat/);
+    await page.waitForFunction(() => /\d+ s\.$/.test(document.getElementById('scout-busy').textContent));
+    await page.context().close();
+  });
+
   test('no page logged a console error', () => {
     assert.deepEqual(consoleErrors, []);
   });
@@ -211,12 +238,16 @@ describe('website in a browser', { skip: missing }, () => {
     const signals = (await (await svc.get('/api/signals.json')).json()) as Json;
     const [a, b] = signals.trending.map((t: Json) => t.githubUrl.split('/')[3].toLowerCase());
     const answer = ((await (await svc.get('/api/answer?q=which%20startups%20are%20trending')).json()) as Json).url;
+    const changelog = (await (await svc.get('/api/changelog.json')).json()) as Json;
+    const oldest = (changelog.periods as Json[]).map((p) => p.slug as string).sort()[0]!;
     return [
       ['home', '/'],
       ['startups', '/startups'],
       ['sectors', '/sectors'],
       ['sector', '/sectors/robotics'],
+      ['sector-past-week', `/sectors/robotics?period=${oldest}`],
       ['startup', `/startups/${a}`],
+      ['startup-past-week', `/startups/${a}?period=${oldest}`],
       ['compare', `/compare/${a}-vs-${b}`],
       ['compare-picker', '/compare'],
       ['ask', '/ask?q=who%20acquired%20github'],

@@ -49,6 +49,7 @@ import {
   startupsPage,
 } from '../../web/pages/startups.js';
 import { html } from '../../web/html.js';
+import { sectorCard, siteCard, startupCard } from '../../web/share-image.js';
 import { scoutIndexPage, scoutProblemPage, scoutReceiptsPage } from '../../web/pages/scout.js';
 import { PUBLIC_CACHE, renderedSender, sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
@@ -118,7 +119,14 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
   async function renderPage(snapshot: Snapshot, build: Build): Promise<Rendered | null> {
     const page = await build(pageContext(snapshot, baseUrl));
     if (!page) return null;
-    return 'download' in page ? page.download : rendered(layout(baseUrl, assets, page), HTML);
+    if ('download' in page) return page.download;
+    // Pages without a share image of their own show the site's card; `?v=` names the period, so a link preview made
+    // in an earlier week does not keep that week's card.
+    const image = page.image ?? {
+      path: `/share.png?v=${snapshot.period.slug}`,
+      alt: `Signal Service, ${snapshot.period.name}: ${snapshot.startups.length} startups tracked by engineering acceleration.`,
+    };
+    return rendered(layout(baseUrl, assets, { ...page, image }), HTML);
   }
 
   function send(request: FastifyRequest, reply: AnyReply, page: Rendered | null, sender: PageSender) {
@@ -166,10 +174,39 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
 
   r.get('/', page, (q, s) => serve(q, s, '/', homePage));
   r.get('/sectors', page, (q, s) => serve(q, s, '/sectors', sectorsIndexPage));
-  r.get<Param<'slug'>>('/sectors/:slug', page, (q, s) => {
-    const { slug: sector } = q.params;
-    return isSectorSlug(sector) ? serve(q, s, `/sectors/${sector}`, (c) => sectorPage(c, sector)) : notFound(q, s);
+  // Share images (og:image): PNG cards rendered once per period like the pages (src/web/share-image.ts).
+  const png = (body: Buffer) => ({ download: rendered(body, 'image/png') });
+  r.get('/share.png', page, (q, s) => serve(q, s, '/share.png', async (c) => png(await siteCard(c)), sendData));
+  r.get<Param<'slug'>>('/sectors/:slug/share.png', page, (q, s) => {
+    const { slug } = q.params;
+    if (!isSectorSlug(slug)) return notFound(q, s);
+    return serve(q, s, `/sectors/${slug}/share.png`, async (c) => png(await sectorCard(c, slug)), sendData);
   });
+  r.get<Param<'login'>>('/startups/:login/share.png', page, (q, s) => {
+    const login = q.params.login.toLowerCase();
+    return serve(
+      q,
+      s,
+      `/startups/${login}/share.png`,
+      async (c) => {
+        const startup = c.snapshot.byLogin.get(login);
+        return startup ? png(await startupCard(c, startup)) : undefined;
+      },
+      sendData,
+    );
+  });
+  r.get(
+    '/sectors/:slug',
+    { ...page, schema: { hide: true, querystring: z.object({ period: z.string().max(20).optional() }) } },
+    (q, s) => {
+      const { slug: sector } = q.params as { slug: string };
+      const period = q.query.period || undefined;
+      if (!isSectorSlug(sector)) return notFound(q, s);
+      return serve(q, s, `/sectors/${sector}${period ? `?period=${period}` : ''}`, (c) =>
+        sectorPage(c, sector, period),
+      );
+    },
+  );
   r.get<Param<'slug'>>('/sectors/:slug/ranking.csv', page, (q, s) => {
     const { slug } = q.params;
     if (!isSectorSlug(slug)) return notFound(q, s);

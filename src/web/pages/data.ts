@@ -7,7 +7,8 @@ import type { SignalLabel } from '../../domain/signal-label.js';
 import { DATA_LICENSE } from '../../domain/license.js';
 import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../domain/rules.js';
 import { SECTOR_SLUGS, type SectorSlug } from '../../schemas/enums.js';
-import type { SnapshotStartup } from '../../snapshot/snapshot.js';
+import { canonicalStartup } from '../../schemas/signals.js';
+import type { RankRow, SnapshotStartup } from '../../snapshot/snapshot.js';
 import { trendingHistory } from '../../snapshot/history.js';
 import type { StartupSeries } from '../../store/series.js';
 import { responsiveChart, sparkline } from '../charts.js';
@@ -16,6 +17,24 @@ import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 import { askForm } from './ask.js';
 import { labelOf, signalOf, signalWithStrength, strengthText } from '../signal-label.js';
+
+type Figures = Pick<
+  SnapshotStartup['startup'],
+  'stage' | 'commitVelocity14d' | 'commitVelocityChange' | 'contributors' | 'contributorGrowth'
+>;
+
+/** The stage and the four figures of a ranking row, sortable by their data-value (this week's and a past week's). */
+function figureCells(t: Figures): SafeHtml {
+  return html`<td data-label="Stage" class="nowrap">${t.stage}</td>
+    <td class="num" data-label="Commits" data-value="${t.commitVelocity14d}">${formatInt(t.commitVelocity14d)}</td>
+    <td class="num" data-label="Change" data-value="${Number.parseInt(t.commitVelocityChange, 10)}">
+      ${change(t.commitVelocityChange)}
+    </td>
+    <td class="num" data-label="Contributors" data-value="${t.contributors}">${t.contributors}</td>
+    <td class="num" data-label="Growth" data-value="${Number.parseInt(t.contributorGrowth, 10)}">
+      ${change(t.contributorGrowth)}
+    </td>`;
+}
 
 /** The ranking table used by the home page and each sector: sortable by script, server order without it. */
 export function rankingTable(
@@ -60,17 +79,7 @@ export function rankingTable(
                   ? html`<td data-label="Sector"><a href="/sectors/${s.sector}">${sectorInfo(s.sector).name}</a></td>`
                   : ''
               }
-              <td data-label="Stage" class="nowrap">${t.stage}</td>
-              <td class="num" data-label="Commits" data-value="${t.commitVelocity14d}">
-                ${formatInt(t.commitVelocity14d)}
-              </td>
-              <td class="num" data-label="Change" data-value="${Number.parseInt(t.commitVelocityChange, 10)}">
-                ${change(t.commitVelocityChange)}
-              </td>
-              <td class="num" data-label="Contributors" data-value="${t.contributors}">${t.contributors}</td>
-              <td class="num" data-label="Growth" data-value="${Number.parseInt(t.contributorGrowth, 10)}">
-                ${change(t.contributorGrowth)}
-              </td>
+              ${figureCells(t)}
               <td class="num nowrap" data-label="Score" data-value="${s.scores.composite}">
                 ${s.scores.composite}${
                   ties.has(s.scores.composite)
@@ -263,29 +272,71 @@ export function isSectorSlug(slug: string): slug is SectorSlug {
   return (SECTOR_SLUGS as readonly string[]).includes(slug);
 }
 
-export async function sectorPage(ctx: PageContext, slug: SectorSlug): Promise<PageInput> {
+export async function sectorPage(
+  ctx: PageContext,
+  slug: SectorSlug,
+  periodSlug?: string,
+): Promise<PageInput | undefined> {
   const { snapshot, baseUrl } = ctx;
   const info = sectorInfo(slug);
   const list = snapshot.bySector.get(slug) ?? [];
   const series = await ctx.series();
+  // A past week chosen with ?period=: that week's stored ranking of the sector (a week not stored: 404).
+  const past = periodSlug !== undefined && periodSlug !== snapshot.period.slug;
+  const pastPeriod = past ? snapshot.periods.find((p) => p.slug === periodSlug) : undefined;
+  if (past && !pastPeriod) return undefined;
+  const pastRows = pastPeriod
+    ? (await ctx.periodRows(pastPeriod.slug))
+        .filter((r) => r.sector === slug)
+        .sort((a, b) => a.rank_in_sector - b.rank_in_sector)
+    : [];
+  const path = `/sectors/${slug}`;
   const body = html`<p><a href="/sectors">Sectors</a> › ${info.name}</p>
     <h1>${info.name}</h1>
-    <p class="lede">
-      ${info.description} ${list.length} tracked startups, ranked by composite signal for ${snapshot.period.name}.
-    </p>
-    ${rankingTable(ctx, list, series, {
-      caption: `${info.name} ranking, ${snapshot.period.name}. Select a column heading to sort; the default order is the ranking.`,
-      rank: (s) => s.rankInSector,
-      showSector: false,
-    })}
+    ${weekSelector(path, snapshot.periods, periodSlug ?? snapshot.period.slug, snapshot.period.slug)}
+    ${
+      pastPeriod
+        ? html`<p class="notice" role="note">
+              The ranking of ${pastPeriod.name}, as published that week.
+              <a href="${path}">Back to ${snapshot.period.name}</a> (the current week).
+            </p>
+            <p class="lede">${info.description} ${pastRows.length} startups were tracked in ${info.name} that week.</p>
+            ${pastRankingTable(ctx, info.name, pastPeriod, pastRows)}`
+        : html`<p class="lede">
+              ${info.description} ${list.length} tracked startups, ranked by composite signal for
+              ${snapshot.period.name}.
+            </p>
+            ${rankingTable(ctx, list, series, {
+              caption: `${info.name} ranking, ${snapshot.period.name}. Select a column heading to sort; the default order is the ranking.`,
+              rank: (s) => s.rankInSector,
+              showSector: false,
+            })}`
+    }
     <p>
-      Download this ranking: <a href="/sectors/${slug}/ranking.csv">CSV</a> ·
-      <a href="/sectors/${slug}/ranking.json">JSON</a>; every sector: <a href="/api/signals.csv">signals.csv</a>. Filter
-      across sectors on <a href="/startups?sector=${slug}">all startups</a>.
+      Download ${pastPeriod ? `the ranking of ${snapshot.period.name} (the current week)` : 'this ranking'}:
+      <a href="/sectors/${slug}/ranking.csv">CSV</a> · <a href="/sectors/${slug}/ranking.json">JSON</a>; every sector:
+      <a href="/api/signals.csv">signals.csv</a>. Filter across sectors on
+      <a href="/startups?sector=${slug}">all startups</a>.
     </p>
     ${sectorHistory(info.name, list, series)}`;
+  if (pastPeriod)
+    return {
+      path: `${path}?period=${encodeURIComponent(pastPeriod.slug)}`,
+      title: `${info.name} startups, ${pastPeriod.name}`,
+      description: `${info.name}: the ranking of ${pastPeriod.name}, ${pastRows.length} startups.`,
+      body,
+      synthetic: isSyntheticDataset(pastPeriod.dataset),
+      section: 'sectors',
+      sortable: true,
+      charts: true,
+      noindex: true,
+    };
   return {
-    path: `/sectors/${slug}`,
+    path,
+    image: {
+      path: `${path}/share.png?v=${snapshot.period.slug}`,
+      alt: `${info.name}: ${list.length} startups ranked by engineering acceleration, ${snapshot.period.name}; the top three and their scores.`,
+    },
     title: `${info.name} startups`,
     description: `${info.name}: ${list.length} startups ranked by engineering acceleration, ${snapshot.period.name}.`,
     body,
@@ -307,6 +358,89 @@ export async function sectorPage(ctx: PageContext, slug: SectorSlug): Promise<Pa
     sortable: true,
     charts: true,
   };
+}
+
+/**
+ * A week selector (a GET form with `?period=`): every stored week, newest first, the shown one selected. Nothing
+ * when only one week is stored.
+ */
+export function weekSelector(
+  path: string,
+  periods: readonly { slug: string }[],
+  shown: string,
+  current: string,
+): SafeHtml {
+  if (periods.length < 2) return html``;
+  return html`<form class="filters" method="get" action="${path}">
+    <p>
+      <label for="period">Week</label>
+      <select id="period" name="period">
+        ${[...periods]
+          .reverse()
+          .map(
+            ({ slug: p }) =>
+              html`<option value="${p}" ${shown === p ? html` selected` : ''}>
+                ${p}${p === current ? ' (current)' : ''}
+              </option>`,
+          )}
+      </select>
+      <button type="submit">Show</button>
+    </p>
+  </form>`;
+}
+
+/**
+ * A past week's ranking of one sector from the stored rows of that week: the figures as published then. Each name
+ * links to the startup's page for that week (its signal type and evidence that week are there) when it is still
+ * tracked.
+ */
+function pastRankingTable(
+  ctx: PageContext,
+  sectorName: string,
+  period: { slug: string; name: string },
+  rows: readonly RankRow[],
+): SafeHtml {
+  if (rows.length === 0) return html`<p class="muted">No ${sectorName} startup was stored that week.</p>`;
+  return html`<div class="table-scroll">
+      <table data-sortable class="stack">
+        <caption>
+          ${sectorName} ranking, ${period.name}. Select a column heading to sort; the default order is the ranking.
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col" class="num" data-type="number">Rank</th>
+            <th scope="col" data-type="text">Startup</th>
+            <th scope="col" data-type="text">Stage</th>
+            <th scope="col" class="num" data-type="number">Commits (${WINDOW_DAYS}d)</th>
+            <th scope="col" class="num" data-type="number">Change</th>
+            <th scope="col" class="num" data-type="number">Contributors</th>
+            <th scope="col" class="num" data-type="number">Growth</th>
+            <th scope="col" class="num" data-type="number">Score</th>
+            <th scope="col" class="num" data-type="number">Rank overall</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows.map((r) => {
+            const t = canonicalStartup(r.startup);
+            const now = ctx.snapshot.byLogin.get(r.org_login.toLowerCase());
+            return html`<tr>
+              <td class="num rank" data-value="${r.rank_in_sector}">${r.rank_in_sector}</td>
+              <td class="lead">
+                ${now ? html`<a href="${startupPath(now)}?period=${encodeURIComponent(period.slug)}">${t.name}</a>` : t.name}
+              </td>
+              ${figureCells(t)}
+              <td class="num" data-label="Score" data-value="${r.score_composite}">${r.score_composite}</td>
+              <td class="num" data-label="Rank overall" data-value="${r.rank_overall ?? 99999}">
+                ${r.rank_overall ?? html`<span class="muted">unranked</span>`}
+              </td>
+            </tr>`;
+          })}
+        </tbody>
+      </table>
+    </div>
+    <p class="muted">
+      The signal type of each startup that week, with its evidence, is on its page for the week (follow its name).
+    </p>`;
 }
 
 /**
@@ -433,26 +567,12 @@ export async function startupPage(
       <span class="badge">${w.stage}</span>
       <span class="badge">${w.geography}</span>
     </p>
-    ${
-      history && history.periods.length > 1
-        ? html`<form class="filters" method="get" action="${path}">
-            <p>
-              <label for="period">Week</label>
-              <select id="period" name="period">
-                ${[...history.periods]
-                  .reverse()
-                  .map(
-                    (p) =>
-                      html`<option value="${p}" ${(periodSlug ?? snapshot.period.slug) === p ? html` selected` : ''}>
-                        ${p}${p === snapshot.period.slug ? ' (current)' : ''}
-                      </option>`,
-                  )}
-              </select>
-              <button type="submit">Show</button>
-            </p>
-          </form>`
-        : ''
-    }
+    ${weekSelector(
+      path,
+      (history?.periods ?? []).map((slug) => ({ slug })),
+      periodSlug ?? snapshot.period.slug,
+      snapshot.period.slug,
+    )}
     ${
       past
         ? html`<p class="notice" role="note">
@@ -612,6 +732,10 @@ export async function startupPage(
     </ul>`;
   return {
     path: past ? `${path}?period=${encodeURIComponent(periodSlug!)}` : path,
+    image: {
+      path: `${path}/share.png?v=${snapshot.period.slug}`,
+      alt: `${t.name}, ${snapshot.period.name}: ${t.signalType}, ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days, ${t.contributors} contributors, score ${s.scores.composite}.`,
+    },
     title: past ? `${t.name}, ${week.periodName}` : `${t.name}: ${t.signalType}`,
     description: `${t.name} (${info.name}, ${t.stage}): ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days (${t.commitVelocityChange}), ${t.contributors} contributors (${t.contributorGrowth}), ${snapshot.period.name}.`,
     body,
@@ -849,7 +973,17 @@ export async function periodPage(ctx: PageContext, slug: string): Promise<PageIn
             })}
           </ol>`
         : html`<p class="muted">No startup was ranked that week.</p>`
-    }`;
+    }
+    <h2>Every sector that week</h2>
+    <p>The full ranking of each sector as published that week:</p>
+    <ul>
+      ${sectors.map(
+        (info) =>
+          html`<li>
+            <a href="/sectors/${info.slug}${slug === snapshot.period.slug ? '' : `?period=${slug}`}">${info.name}</a>
+          </li>`,
+      )}
+    </ul>`;
   return {
     path: `/periods/${slug}`,
     title: period.name,

@@ -1,9 +1,16 @@
+import { validatedCompanies } from '../../core/scout/companies.js';
+import { FORMULA_TEXT, MIN_LEAD_DAYS, scoreStars, type Star } from '../../core/scout/score.js';
 import type { ScoutReceipts } from '../../schemas/scout.js';
-import { html } from '../html.js';
+import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 
+/** What the status line says while a look-up runs (assets/busy.js adds the seconds waited). */
+const BUSY = 'Asking GitHub for the public stars of {name}: this takes a few seconds, up to about 15 for many stars.';
+
+const busyLine = html`<p id="scout-busy" class="notice" role="status" data-busy-line hidden></p>`;
+
 const form = (value = '') =>
-  html`<form action="/scout" method="get">
+  html`<form action="/scout" method="get" data-busy="${BUSY}" data-busy-status="scout-busy">
     <p>
       <label for="username">GitHub username</label><br />
       <input
@@ -17,7 +24,64 @@ const form = (value = '') =>
       />
       <button type="submit">See the receipts</button>
     </p>
+    ${busyLine}
   </form>`;
+
+const DAY_MS = 86_400_000;
+const dayBefore = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * A worked example computed by the real formula over the real list of validated companies, for a hypothetical user
+ * (no GitHub call, so it shows even when GitHub cannot be reached): two early stars and one after the news.
+ */
+function workedExample(): SafeHtml {
+  const { companies, byOrg } = validatedCompanies();
+  const ipo = companies.find((c) => c.milestone === 'ipo');
+  const acquired = companies.find((c) => c.milestone === 'acquisition');
+  const late = companies.find((c) => c !== ipo && c !== acquired);
+  if (!ipo || !acquired || !late) return html``;
+  const star = (c: typeof ipo, at: string): Star => ({
+    at: `${at}T12:00:00Z`,
+    owner: c.org,
+    name: c.repository,
+    language: null,
+    topics: [],
+  });
+  const stars = [
+    star(ipo, dayBefore(ipo.date, 730)),
+    star(acquired, dayBefore(acquired.date, 180)),
+    star(late, dayBefore(late.date, -10)),
+  ];
+  const result = scoreStars(stars, { companies, byOrg });
+  return html`<h2 id="example">A worked example</h2>
+    <p>
+      A hypothetical user who starred these repositories (the score is computed here by the same formula and list as a
+      real look-up):
+    </p>
+    <ul>
+      ${result.calls.map(
+        (c) =>
+          html`<li>
+            <code>${c.repository}</code> on ${c.starredAt.slice(0, 10)}, ${c.leadDays} days before ${c.company}'s
+            ${c.milestone.type === 'ipo' ? 'IPO' : c.milestone.type} (${c.milestone.date}): an early call worth
+            ${c.points} points;
+          </li>`,
+      )}
+      <li>
+        <code>${late.org}/${late.repository}</code> on ${dayBefore(late.date, -10)}, after ${late.company}'s milestone
+        (${late.date}): too late to count (a star must come ${MIN_LEAD_DAYS} days or more before).
+      </li>
+    </ul>
+    <p>
+      ${result.points} points give a Scout Score of <strong>${result.score}</strong> (100 × points ÷ (points + 100)),
+      rank <strong>${result.rank}</strong>.
+    </p>
+    <details>
+      <summary>The formula</summary>
+      <p>${FORMULA_TEXT}</p>
+    </details>`;
+}
 
 /** What the page knows about GitHub before a look-up: whether a token is set, and the last time it failed. */
 export interface ScoutStatus {
@@ -61,12 +125,15 @@ export function scoutIndexPage(status: ScoutStatus = { tokenConfigured: true }):
       </p>
       ${statusNotice(status)} ${form()}
       <p>
-        For example, <a href="/scout/octocat">the receipts of octocat</a>, GitHub's mascot account. A result shows the
-        score, its rank, the companies the user starred before their milestone (with the source of each milestone), and
-        a card to share.
+        To try it, look up
+        <a href="/scout/octocat" data-busy="${BUSY}" data-busy-name="octocat" data-busy-status="scout-busy">octocat</a>,
+        GitHub's mascot account. A result shows the score, its rank, the companies the user starred before their
+        milestone (with the source of each milestone), and a card to share.
       </p>
+      ${workedExample()}
       <p>As JSON: <code>/api/receipts/{username}</code>; as a badge: <code>/api/badge/scout/{username}/svg</code>.</p>`,
     synthetic: false,
+    busy: true,
   };
 }
 
@@ -179,5 +246,6 @@ export function scoutProblemPage(username: string, status: number, detail: strin
       ${form(username.slice(0, 39))}`,
     synthetic: false,
     noindex: true,
+    busy: true,
   };
 }

@@ -387,6 +387,49 @@ describe('website', () => {
     assert.equal((await page(`/startups/${login()}?period=1999-w01`)).status, 404);
   });
 
+  test("a sector page at a past week shows that week's stored ranking of the sector; an unknown week is a 404", async () => {
+    const oldest = [...periods].sort()[0]!;
+    const weeks = (await (await page(`/startups/${login()}/history.json`)).json()) as Json;
+    const then = (weeks.weeks as Json[]).find((w) => w.period === oldest)!;
+    const res = await page(`/sectors/${then.sector}?period=${oldest}`);
+    assert.equal(res.status, 200);
+    const body = await res.text();
+    assert.match(body, /The ranking of .* as published that week/);
+    assert.match(body, /<meta name="robots" content="noindex"/);
+    assert.match(body, new RegExp(`<option value="${oldest}"\\s+selected`));
+    const row = body.split('<tr>').find((r) => r.includes(`/startups/${login()}?period=${oldest}`))!;
+    assert.match(row, new RegExp(`data-value="${then.rankInSector}">${then.rankInSector}</td>`));
+    assert.match(row, new RegExp(`data-label="Score" data-value="${then.compositeScore}"`));
+    assert.equal((await page(`/sectors/${then.sector}?period=1999-w01`)).status, 404);
+    const current = await (await page(`/sectors/${then.sector}?period=${[...periods].sort().at(-1)}`)).text();
+    assert.doesNotMatch(current, /as published that week/);
+  });
+
+  test("startup and sector pages name their own share image, other pages the site's: a 1200×630 PNG, cached like a download", async () => {
+    const ogImage = async (path: string) =>
+      (await (await page(path)).text()).match(/<meta property="og:image" content="([^"]+)"/)?.[1];
+    const startup = await ogImage(`/startups/${login()}`);
+    const sector = await ogImage('/sectors/robotics');
+    const site = await ogImage('/faq');
+    assert.match(startup!, new RegExp(`^${svc.url}/startups/${login()}/share\\.png\\?v=`));
+    assert.match(sector!, new RegExp(`^${svc.url}/sectors/robotics/share\\.png\\?v=`));
+    assert.match(site!, new RegExp(`^${svc.url}/share\\.png\\?v=`));
+    for (const url of [startup!, sector!, site!]) {
+      const res = await svc.get(url.slice(svc.url.length));
+      assert.equal(res.status, 200, url);
+      assert.equal(res.headers.get('content-type'), 'image/png', url);
+      assert.ok(res.headers.get('etag'), url);
+      const png = Buffer.from(await res.arrayBuffer());
+      assert.equal(png.toString('latin1', 1, 4), 'PNG', url);
+      assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1200, 630], url);
+    }
+    const body = await (await page(`/startups/${login()}`)).text();
+    assert.match(body, /<meta name="twitter:card" content="summary_large_image"/);
+    assert.match(body, /<meta property="og:image:alt" content="[^"]+"/);
+    assert.equal((await svc.get('/startups/no-such-startup/share.png')).status, 404);
+    assert.equal((await svc.get('/sectors/nope/share.png')).status, 404);
+  });
+
   test('the compare picker resolves names to the canonical comparison, and says which name it does not know', async () => {
     const [a, b] = signals.trending;
     const res = await page(`/compare?a=${encodeURIComponent(a.name)}&b=${encodeURIComponent(b.name)}`, {
@@ -419,5 +462,16 @@ describe('website', () => {
     const scout = await (await page('/scout')).text();
     assert.match(scout, /href="\/scout\/octocat"/);
     assert.match(scout, /asks GitHub for the user's public stars live/);
+  });
+
+  test('the Scout page shows a worked example computed without GitHub, and its look-ups show progress', async () => {
+    const scout = await (await page('/scout')).text();
+    const example = scout.slice(scout.indexOf('A worked example'));
+    assert.match(example, /an early call worth\s+[\d.]+ points/);
+    assert.match(example, /too late to count/);
+    assert.match(example, /give a Scout Score of <strong>\d+<\/strong>/);
+    assert.match(scout, /<form action="\/scout" method="get" data-busy="Asking GitHub/);
+    assert.match(scout, /<p id="scout-busy" class="notice" role="status" data-busy-line hidden><\/p>/);
+    assert.match(scout, /<script src="\/assets\/busy\.js\?v=[0-9a-f]+" defer><\/script>/);
   });
 });
