@@ -20,7 +20,10 @@ program
     const config = loadConfig();
     const logger = createLogger(config.server);
     // Open the store first: the embedded database's host process starts while this one loads the server's code.
-    const opening = createStore(storeOptions(config.database));
+    const opening = createStore({
+      ...storeOptions(config.database),
+      healthTimeoutMs: config.database.healthTimeoutMs,
+    });
     opening.ready.catch(() => {}); // awaited (and reported) by startService
     const { startService } = await import('../service.js');
     const service = await startService(config, logger, { opening });

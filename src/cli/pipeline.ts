@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
@@ -20,7 +21,7 @@ import {
   type PublishSummary,
   type SettleResult,
 } from '../pipeline/run.js';
-import { readWatchlist, watchlistYaml, WatchlistError } from '../pipeline/watchlist.js';
+import { chooseWatchlist, readWatchlist, watchlistYaml, WatchlistError } from '../pipeline/watchlist.js';
 import type { Startup } from '../schemas/signals.js';
 import { latestPeriod, periodStartups } from '../store/periods.js';
 import { withMigratedStore } from '../app.js';
@@ -192,6 +193,22 @@ async function lockEmbeddedPipeline(database: DatabaseConfig): Promise<() => Pro
   }
 }
 
+/** The watchlist a command reads (see chooseWatchlist), with a note when it is the shipped one. */
+function watchlistFor(flag: string | undefined, defaultFile: string): string {
+  const choice = chooseWatchlist({
+    flag,
+    configured: process.env.PIPELINE_WATCHLIST,
+    defaultFile,
+    exists: existsSync,
+  });
+  if (choice.shipped) {
+    note(
+      `no ${path.relative(process.cwd(), defaultFile) || defaultFile} here: using the curated watchlist shipped with the service (${choice.file}); copy watchlist.example.yaml to watchlist.yaml, or pass --watchlist FILE, to track your own`,
+    );
+  }
+  return choice.file;
+}
+
 interface RunFlags {
   period?: string;
   watchlist?: string;
@@ -204,7 +221,7 @@ async function runCommand(flags: RunFlags): Promise<number> {
   const config = loadConfig();
   const startedAt = Date.now();
   const period = resolvePeriod(flags.period, new Date());
-  const watchlistFile = path.resolve(flags.watchlist ?? config.pipeline.watchlist);
+  const watchlistFile = watchlistFor(flags.watchlist, config.pipeline.watchlist);
   const entries = await readWatchlist(watchlistFile);
   let waitNote = 0;
   const client = createGitHubClient(config.github, (wait) => {

@@ -7,9 +7,17 @@ export interface WatchlistEntry {
   displayName: string;
   sector: SectorSlug;
   stage?: Stage | undefined;
+  /** The public page stating the stage, when the watchlist names one. */
+  stageSource?: string | undefined;
+  /** ISO 3166-1 alpha-2 code from the watchlist; the published geography is estimated from GitHub when absent. */
+  country?: string | undefined;
+  /** The public page stating the country, when the watchlist names one. */
+  countrySource?: string | undefined;
   description?: string | undefined;
   website?: string | undefined;
   linkedin?: string | undefined;
+  /** One public repository of the organisation (`owner/name`), recorded as evidence that it exists. */
+  repository?: string | undefined;
   /** Overrides the GitHub URL (the synthetic demo points at a reserved .example host). */
   github?: string | undefined;
 }

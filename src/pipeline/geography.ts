@@ -273,3 +273,21 @@ export function normaliseGeography(location: string | null | undefined): string 
   if (parts.every((p) => REMOTE.test(p))) return 'Remote';
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
+
+/**
+ * Two-letter codes the runtime names as regions but ISO 3166-1 does not assign to a country: user-assigned ranges
+ * (AA, QM–QZ, XA–XZ, ZZ) and the exceptionally reserved EU, EZ, UK and UN.
+ */
+const NOT_ISO_COUNTRY = /^(?:AA|OO|Q[M-Z]|X[A-Z]|ZZ|EU|EZ|UK|UN)$/;
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+
+/** True for an assigned ISO 3166-1 alpha-2 country code in upper case ("US", "DE"). */
+export function isCountryCode(code: string): boolean {
+  if (!/^[A-Z]{2}$/.test(code) || NOT_ISO_COUNTRY.test(code)) return false;
+  return REGION_NAMES.of(code) !== code;
+}
+
+/** The English name of an ISO 3166-1 alpha-2 country code ("DE" → "Germany"). */
+export function countryName(code: string): string {
+  return REGION_NAMES.of(code) ?? code;
+}

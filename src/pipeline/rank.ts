@@ -8,6 +8,7 @@ import {
 } from '../domain/rules.js';
 import type { RankedPeriod, RankedStartup, ScoredOrg, Scores } from '../domain/records.js';
 import { hasRankableEvidence, signalLabel } from '../domain/signal-label.js';
+import { countryName } from './geography.js';
 
 /**
  * Percentile rank (0–100) of each value within `values`, ties sharing the mid-point:
@@ -48,7 +49,8 @@ function toStartup(org: ScoredOrg): Startup {
     name: entry.displayName,
     description: entry.description ?? profile.description ?? '',
     stage: classification.stage,
-    geography: metrics.geography,
+    // A country the watchlist states with a source wins over the one estimated from the GitHub profile.
+    geography: entry.country ? countryName(entry.country) : metrics.geography,
     commitVelocity14d: metrics.commitsCurrent,
     commitVelocityChange: acceleration.commitVelocityChange,
     contributors: metrics.contributorsCurrent,

@@ -4,6 +4,8 @@ import YAML from 'yaml';
 import { z } from 'zod';
 import { SectorSlug, Stage } from '../schemas/enums.js';
 import type { WatchlistEntry } from '../domain/records.js';
+import { PACKAGE_ROOT } from '../package-root.js';
+import { isCountryCode } from './geography.js';
 
 /**
  * The watchlist: the organisations a user tracks, in a file the user owns (YAML or JSON). Either a list of entries
@@ -14,10 +16,16 @@ import type { WatchlistEntry } from '../domain/records.js';
  *       name: Medplum           # display name
  *       sector: healthcare      # one of the 15 sector slugs
  *       stage: Seed             # optional: Pre-seed, Seed, Series A/B, Growth (estimated when absent)
+ *       stageSource: https://…  # optional: the public page stating the stage (only with stage)
+ *       country: US             # optional: ISO 3166-1 alpha-2 (the geography is estimated when absent)
+ *       countrySource: https://…  # optional: the public page stating the country (only with country)
  *       website: https://…      # optional
  *       linkedin: https://…     # optional
+ *       repository: medplum/medplum  # optional: one public repository of the organisation (evidence it exists)
  *
- * An organisation sits in exactly one sector, so a login may appear only once.
+ * An organisation sits in exactly one sector, so a login may appear only once. A source is an https URL and
+ * never stands alone: `stageSource` needs `stage`, `countrySource` needs `country`. The curated watchlist shipped
+ * in data/watchlist.yaml also names a source for every stage and country it states (test/data/watchlist.test.ts).
  */
 
 /** GitHub login rules: alphanumerics and single hyphens, not starting or ending with one, at most 39 characters. */
@@ -38,6 +46,23 @@ const httpUrl = z
     { message: 'must be an absolute http(s) URL' },
   );
 
+const httpsUrl = z
+  .string()
+  .trim()
+  .refine(
+    (v) => {
+      try {
+        return new URL(v).protocol === 'https:';
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an absolute https URL' },
+  );
+
+/** `owner/name` of a GitHub repository. */
+const REPOSITORY = /^([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38})\/([A-Za-z0-9._-]{1,100})$/;
+
 export const WatchlistEntrySchema = z
   .object({
     login: z
@@ -47,11 +72,43 @@ export const WatchlistEntrySchema = z
     name: z.string().trim().min(1, 'must not be empty').max(100),
     sector: SectorSlug,
     stage: Stage.optional(),
+    stageSource: httpsUrl.optional(),
+    country: z
+      .string()
+      .trim()
+      .refine(isCountryCode, { message: 'must be an ISO 3166-1 alpha-2 country code in capitals, such as US or DE' })
+      .optional(),
+    countrySource: httpsUrl.optional(),
     description: z.string().trim().max(500).optional(),
     website: httpUrl.optional(),
     linkedin: httpUrl.optional(),
+    repository: z.string().trim().regex(REPOSITORY, 'must be a GitHub repository as owner/name').optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((entry, ctx) => {
+    if (entry.stageSource !== undefined && entry.stage === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['stageSource'],
+        message: 'names the source of a stage, but no stage is given',
+      });
+    }
+    if (entry.countrySource !== undefined && entry.country === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['countrySource'],
+        message: 'names the source of a country, but no country is given',
+      });
+    }
+    const owner = entry.repository ? REPOSITORY.exec(entry.repository)?.[1] : undefined;
+    if (owner !== undefined && owner.toLowerCase() !== entry.login.toLowerCase()) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['repository'],
+        message: `must be a repository of the organisation ${entry.login}, not of ${owner}`,
+      });
+    }
+  });
 
 const WatchlistFileSchema = z.union([
   z.array(z.unknown()),
@@ -96,6 +153,10 @@ export function parseWatchlist(data: unknown, source = 'watchlist'): WatchlistEn
       description: parsed.data.description,
       website: parsed.data.website,
       linkedin: parsed.data.linkedin,
+      ...(parsed.data.stageSource !== undefined ? { stageSource: parsed.data.stageSource } : {}),
+      ...(parsed.data.country !== undefined ? { country: parsed.data.country } : {}),
+      ...(parsed.data.countrySource !== undefined ? { countrySource: parsed.data.countrySource } : {}),
+      ...(parsed.data.repository !== undefined ? { repository: parsed.data.repository } : {}),
     });
   });
   if (problems.length > 0) {
@@ -105,6 +166,36 @@ export function parseWatchlist(data: unknown, source = 'watchlist'): WatchlistEn
   }
   if (entries.length === 0) throw new WatchlistError(`${source} lists no organisations`);
   return entries;
+}
+
+/** The curated watchlist of real startups shipped with the service. */
+export const SHIPPED_WATCHLIST = path.join(PACKAGE_ROOT, 'data', 'watchlist.yaml');
+
+export interface WatchlistChoice {
+  file: string;
+  /** True when the user named no watchlist and has none at the default path, so the shipped one is used. */
+  shipped: boolean;
+}
+
+/**
+ * Which watchlist a pipeline command reads: `--watchlist`, else PIPELINE_WATCHLIST when it is set, else
+ * ./watchlist.yaml when it exists, else the curated one shipped in data/watchlist.yaml. A file the user names is
+ * never replaced by the shipped one: a missing named file is an error (readWatchlist says so).
+ */
+export function chooseWatchlist(options: {
+  flag: string | undefined;
+  /** PIPELINE_WATCHLIST as the user set it, or undefined. */
+  configured: string | undefined;
+  /** The default path (./watchlist.yaml, resolved). */
+  defaultFile: string;
+  exists: (file: string) => boolean;
+}): WatchlistChoice {
+  if (options.flag !== undefined) return { file: path.resolve(options.flag), shipped: false };
+  if (options.configured !== undefined && options.configured.trim() !== '') {
+    return { file: path.resolve(options.configured), shipped: false };
+  }
+  if (options.exists(options.defaultFile)) return { file: options.defaultFile, shipped: false };
+  return { file: SHIPPED_WATCHLIST, shipped: true };
 }
 
 /** Reads a watchlist file: `.json` as JSON, anything else as YAML (which also accepts JSON). */
@@ -142,8 +233,12 @@ export function watchlistYaml(
       name: e.displayName,
       sector: e.sector,
       ...(e.stage ? { stage: e.stage } : {}),
+      ...(e.stageSource ? { stageSource: e.stageSource } : {}),
+      ...(e.country ? { country: e.country } : {}),
+      ...(e.countrySource ? { countrySource: e.countrySource } : {}),
       ...(e.website ? { website: e.website } : {}),
       ...(e.linkedin ? { linkedin: e.linkedin } : {}),
+      ...(e.repository ? { repository: e.repository } : {}),
     })),
   });
   const list = doc.get('orgs') as YAML.YAMLSeq;

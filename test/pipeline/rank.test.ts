@@ -188,6 +188,15 @@ describe('rank stage', () => {
     assert.equal(s.startup.githubUrl, 'https://github.com/acme');
   });
 
+  test('a country stated in the watchlist is the published geography; without it the estimate from GitHub is', () => {
+    const stated = org('stated', 'robotics', { geography: 'United States' });
+    stated.entry.country = 'DE';
+    const ranked = rank([stated, org('estimated', 'robotics', { geography: 'United States' })]);
+    const geography = (login: string) => ranked.startups.find((s) => s.login === login)!.startup.geography;
+    assert.equal(geography('stated'), 'Germany');
+    assert.equal(geography('estimated'), 'United States');
+  });
+
   test('a blog field becomes a website only when it is a usable address', () => {
     assert.equal(websiteFromBlog('acme.io'), 'https://acme.io/');
     assert.equal(websiteFromBlog('https://acme.io/about'), 'https://acme.io/about');

@@ -55,4 +55,14 @@ describe('publishing to a running server', () => {
       ['Acme Labs'],
     );
   });
+
+  test('once a real week is published, the pages no longer carry the synthetic-data banner', async () => {
+    // Follows the test above, which published 2026-w10 from the (fake) GitHub API in place of the demo.
+    const meta = (await (await svc.get('/api/signals.json')).json()) as { meta: { period: { slug: string } } };
+    assert.equal(meta.meta.period.slug, '2026-w10');
+    for (const path of ['/', '/sectors/data-infrastructure', '/periods']) {
+      const body = await (await svc.get(path)).text();
+      assert.doesNotMatch(body, /Synthetic demo data\./, path);
+    }
+  });
 });

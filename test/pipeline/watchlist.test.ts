@@ -4,7 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import YAML from 'yaml';
-import { parseWatchlist, readWatchlist, watchlistYaml, WatchlistError } from '../../src/pipeline/watchlist.js';
+import {
+  chooseWatchlist,
+  parseWatchlist,
+  readWatchlist,
+  SHIPPED_WATCHLIST,
+  watchlistYaml,
+  WatchlistError,
+} from '../../src/pipeline/watchlist.js';
 
 describe('watchlist', () => {
   let dir: string;
@@ -119,5 +126,130 @@ describe('watchlist', () => {
     const text = watchlistYaml(entries, new Map([['acme-labs', 'a comment']]));
     assert.match(text, /# a comment/);
     assert.deepEqual(parseWatchlist(YAML.parse(text)), entries);
+  });
+
+  test('a stage and a country with their sources, and a repository, are read with the entry', () => {
+    const [entry] = parseWatchlist([
+      {
+        login: 'acme-labs',
+        name: 'Acme Labs',
+        sector: 'robotics',
+        stage: 'Seed',
+        stageSource: 'https://news.example/acme-raises-seed',
+        country: 'DE',
+        countrySource: 'https://acme.example/about',
+        repository: 'acme-labs/robot-sdk',
+      },
+    ]);
+    assert.equal(entry!.stageSource, 'https://news.example/acme-raises-seed');
+    assert.equal(entry!.country, 'DE');
+    assert.equal(entry!.countrySource, 'https://acme.example/about');
+    assert.equal(entry!.repository, 'acme-labs/robot-sdk');
+  });
+
+  test('a source without the stage or country it would support is refused', () => {
+    assert.throws(
+      () =>
+        parseWatchlist([
+          { login: 'acme', name: 'Acme', sector: 'gaming', stageSource: 'https://news.example/a' },
+          { login: 'beta', name: 'Beta', sector: 'gaming', countrySource: 'https://beta.example/about' },
+        ]),
+      (err: unknown) => {
+        const message = (err as Error).message;
+        assert.match(message, /entry 1 \(acme\): stageSource: names the source of a stage, but no stage is given/);
+        assert.match(
+          message,
+          /entry 2 \(beta\): countrySource: names the source of a country, but no country is given/,
+        );
+        return true;
+      },
+    );
+  });
+
+  test('a source must be an https URL', () => {
+    assert.throws(
+      () =>
+        parseWatchlist([
+          { login: 'acme', name: 'Acme', sector: 'gaming', stage: 'Seed', stageSource: 'http://news.example/a' },
+        ]),
+      /entry 1 \(acme\): stageSource: must be an absolute https URL/,
+    );
+  });
+
+  test('a country is an assigned ISO 3166-1 alpha-2 code: names, lower case and reserved codes are refused', () => {
+    for (const country of ['Germany', 'de', 'UK', 'EU', 'XX', 'ZZ']) {
+      assert.throws(
+        () =>
+          parseWatchlist([
+            { login: 'acme', name: 'Acme', sector: 'gaming', country, countrySource: 'https://acme.example/' },
+          ]),
+        /country: must be an ISO 3166-1 alpha-2 country code/,
+        country,
+      );
+    }
+  });
+
+  test("a repository must belong to the entry's organisation", () => {
+    assert.throws(
+      () => parseWatchlist([{ login: 'acme', name: 'Acme', sector: 'gaming', repository: 'someone-else/fork' }]),
+      /entry 1 \(acme\): repository: must be a repository of the organisation acme, not of someone-else/,
+    );
+  });
+
+  test('a named watchlist is used as named, even when the file is missing', () => {
+    const choice = chooseWatchlist({
+      flag: 'mine.yaml',
+      configured: undefined,
+      defaultFile: '/srv/watchlist.yaml',
+      exists: () => false,
+    });
+    assert.deepEqual(choice, { file: path.resolve('mine.yaml'), shipped: false });
+  });
+
+  test('PIPELINE_WATCHLIST, when set, is used instead of the default file', () => {
+    const choice = chooseWatchlist({
+      flag: undefined,
+      configured: '/srv/theirs.yaml',
+      defaultFile: '/srv/watchlist.yaml',
+      exists: () => true,
+    });
+    assert.deepEqual(choice, { file: '/srv/theirs.yaml', shipped: false });
+  });
+
+  test('the default ./watchlist.yaml is used when it exists', () => {
+    const choice = chooseWatchlist({
+      flag: undefined,
+      configured: undefined,
+      defaultFile: '/srv/watchlist.yaml',
+      exists: (f) => f === '/srv/watchlist.yaml',
+    });
+    assert.deepEqual(choice, { file: '/srv/watchlist.yaml', shipped: false });
+  });
+
+  test('with no watchlist named and none at the default path, the shipped curated watchlist is used', () => {
+    const choice = chooseWatchlist({
+      flag: undefined,
+      configured: undefined,
+      defaultFile: '/srv/watchlist.yaml',
+      exists: () => false,
+    });
+    assert.deepEqual(choice, { file: SHIPPED_WATCHLIST, shipped: true });
+    assert.equal(path.relative(process.cwd(), SHIPPED_WATCHLIST), path.join('data', 'watchlist.yaml'));
+  });
+
+  test('new keys survive writing candidates and reading them back', () => {
+    const entries = parseWatchlist([
+      {
+        login: 'acme-labs',
+        name: 'Acme',
+        sector: 'gaming',
+        stage: 'Seed',
+        stageSource: 'https://news.example/a',
+        country: 'FR',
+        countrySource: 'https://acme.example/',
+        repository: 'acme-labs/game',
+      },
+    ]);
+    assert.deepEqual(parseWatchlist(YAML.parse(watchlistYaml(entries))), entries);
   });
 });
