@@ -21,6 +21,10 @@ export type QuestionCase = z.infer<typeof QuestionCase>;
 export const QUESTIONS_FILE = repoPath('data', 'eval', 'questions.yaml');
 /** Questions a stranger asks, labelled before the rules that answer them changed (issue 33). */
 export const STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions.yaml');
+/** More stranger questions, labelled before they were run, then tuned on (see the file's header). */
+export const MORE_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-more.yaml');
+/** Stranger questions written after the last rule change and never tuned on: a measurement. */
+export const FRESH_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-fresh.yaml');
 
 export function loadQuestionCases(file = QUESTIONS_FILE): QuestionCase[] {
   return z.array(QuestionCase).parse(parseYaml(readFileSync(file, 'utf8')));

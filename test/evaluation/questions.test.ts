@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { answerCorpus } from '../../src/core/answers/corpus.js';
-import { evaluateQuestions, loadQuestionCases, STRANGER_QUESTIONS_FILE } from '../../evaluation/questions.js';
+import {
+  evaluateQuestions,
+  FRESH_STRANGER_QUESTIONS_FILE,
+  loadQuestionCases,
+  MORE_STRANGER_QUESTIONS_FILE,
+  STRANGER_QUESTIONS_FILE,
+} from '../../evaluation/questions.js';
 import { EVALUATION_BASE, evaluationSnapshot } from '../../evaluation/universe.js';
 
 const snapshot = evaluationSnapshot(2);
@@ -41,28 +47,52 @@ describe('labelled question set (data/eval/questions.yaml)', () => {
   });
 });
 
-describe('questions a stranger asks (data/eval/stranger-questions.yaml)', () => {
-  const stranger = loadQuestionCases(STRANGER_QUESTIONS_FILE);
-  const result = evaluateQuestions(snapshot, EVALUATION_BASE, stranger);
-  const wrong = () => JSON.stringify(result.outcomes.filter((o) => !o.correct).map((o) => [o.q, o.expect, o.got]));
+for (const file of [STRANGER_QUESTIONS_FILE, MORE_STRANGER_QUESTIONS_FILE]) {
+  describe(`questions a stranger asks (${file.slice(file.indexOf('data/'))})`, () => {
+    const stranger = loadQuestionCases(file);
+    const result = evaluateQuestions(snapshot, EVALUATION_BASE, stranger);
+    const wrong = () => JSON.stringify(result.outcomes.filter((o) => !o.correct).map((o) => [o.q, o.expect, o.got]));
 
-  test('each expects an answer that exists or a stated outcome', () => {
-    const ids = new Set(answerCorpus(snapshot, EVALUATION_BASE).entries.map((e) => e.id));
-    for (const c of stranger)
-      assert.ok(ids.has(c.expect) || ['not-tracked', 'no-sector', 'out-of-scope'].includes(c.expect), c.expect);
+    test('each expects an answer that exists or a stated outcome', () => {
+      const ids = new Set(answerCorpus(snapshot, EVALUATION_BASE).entries.map((e) => e.id));
+      for (const c of stranger)
+        assert.ok(
+          ids.has(c.expect) || ['not-tracked', 'no-sector', 'out-of-scope', 'none'].includes(c.expect),
+          c.expect,
+        );
+    });
+
+    test('at least 90% are answered as labelled', () => {
+      assert.ok(result.top1 >= 0.9, `${result.top1}: ${wrong()}`);
+    });
+
+    test('no wrong answer at confidence 0.7 or more', () => {
+      const confidentWrong = result.outcomes.filter((o) => !o.correct && (o.confidence ?? 0) >= 0.7);
+      assert.deepEqual(confidentWrong, []);
+    });
+
+    test('a request for a prediction or investment advice is answered out-of-scope, never with a ranking', () => {
+      for (const o of result.outcomes.filter((x) => x.expect === 'out-of-scope'))
+        assert.equal(o.got, 'out-of-scope', o.q);
+    });
   });
+}
+
+describe('fresh stranger questions, never tuned on (data/eval/stranger-questions-fresh.yaml)', () => {
+  const fresh = loadQuestionCases(FRESH_STRANGER_QUESTIONS_FILE);
+  const result = evaluateQuestions(snapshot, EVALUATION_BASE, fresh);
+  const named = new Set(
+    answerCorpus(snapshot, EVALUATION_BASE)
+      .entries.filter((e) => e.kind === 'startup' || e.kind === 'comparison' || e.kind === 'diligence')
+      .map((e) => e.id),
+  );
 
   test('at least 90% are answered as labelled', () => {
-    assert.ok(result.top1 >= 0.9, `${result.top1}: ${wrong()}`);
+    assert.ok(result.top1 >= 0.9, String(result.top1));
   });
 
-  test('no wrong answer at confidence 0.7 or more', () => {
-    const confidentWrong = result.outcomes.filter((o) => !o.correct && (o.confidence ?? 0) >= 0.7);
-    assert.deepEqual(confidentWrong, []);
-  });
-
-  test('a request for a prediction or investment advice is answered out-of-scope, never with a ranking', () => {
-    for (const o of result.outcomes.filter((x) => x.expect === 'out-of-scope'))
-      assert.equal(o.got, 'out-of-scope', o.q);
+  test('no miss is an answer about another company than the one asked about', () => {
+    const otherCompany = result.outcomes.filter((o) => !o.correct && named.has(o.got));
+    assert.deepEqual(otherCompany, []);
   });
 });

@@ -46,6 +46,8 @@ describe('names across surfaces', () => {
         { authorization: `Bearer ${key}` },
       ),
     );
+    const a2aSignal = await a2a({ skill: 'startup-signal', arguments: { name } });
+    const a2aDeep = await a2a({ skill: 'startup-signal', arguments: { name, deep: true } }, key);
     const about = (hit: Json | undefined) => (hit?.about as string | undefined) ?? (hit ? 'answered' : 'none');
     return {
       'GET /api/signal': signal.found === false ? 'none' : signal.name,
@@ -60,7 +62,35 @@ describe('names across surfaces', () => {
         nlweb['@type'] === 'Organization' ? nlweb.name : nlweb.numberOfItems === 0 ? 'none' : about(nlweb),
       'POST /api/agent/deep-signal': deep.found === false ? 'none' : deep.name,
       'tool get_deep_signal': deepTool.found === false ? 'none' : deepTool.name,
+      'A2A startup-signal': a2aSignal?.found ? a2aSignal.startup.name : 'none',
+      'A2A startup-signal (deep)': a2aDeep?.found ? a2aDeep.name : 'none',
     };
+  }
+
+  /** The result of an A2A data-part request (protocol 0.3 JSON-RPC): the completed task's data, or undefined. */
+  async function a2a(request: Json, bearer?: string): Promise<Json | undefined> {
+    const reply = await json(
+      await post(
+        '/api/a2a',
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'message/send',
+          params: {
+            message: {
+              kind: 'message',
+              messageId: crypto.randomUUID(),
+              role: 'user',
+              parts: [{ kind: 'data', data: request }],
+            },
+          },
+        },
+        bearer ? { authorization: `Bearer ${bearer}` } : {},
+      ),
+    );
+    const task = reply.result as Json;
+    if (task?.status?.state !== 'completed') return undefined;
+    return task.artifacts?.[0]?.parts?.find((p: Json) => p.kind === 'data')?.data as Json | undefined;
   }
 
   /** The company an answer is about: a startup's answer names it in its question, a deal its entity. */
@@ -105,6 +135,7 @@ describe('names across surfaces', () => {
     const all = await outcomes(`${name}x`);
     assert.equal(all['GET /api/signal'], name);
     assert.equal(all['tool get_startup_signal'], name);
+    assert.equal(all['A2A startup-signal'], name);
     const strict = strictSurfaces(all);
     assert.deepEqual(
       Object.values(strict),
@@ -139,6 +170,8 @@ describe('names across surfaces', () => {
       'POST /api/agent/deep-signal',
       'tool get_deep_signal',
       '/api/answer (signal)',
+      'A2A startup-signal',
+      'A2A startup-signal (deep)',
     ])
       assert.equal(all[surface], name, surface);
   });

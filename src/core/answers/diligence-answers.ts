@@ -17,6 +17,11 @@ function deal(d: AcquisitionFact): string {
   return `${d.acquirer} → ${d.target} (${parts.join(', ')})`;
 }
 
+/** A deal with its note (announcement versus closing, undisclosed or disputed values), as an answer sentence. */
+function dealSentence(d: AcquisitionFact): string {
+  return `${d.acquirer} acquired ${d.target}: ${deal(d)}.${d.note ? ` ${d.note}` : ''}`;
+}
+
 function round(b: BackingFact): string {
   return `${b.investor} in ${b.company}'s ${b.round} (announced ${b.announced})`;
 }
@@ -39,7 +44,7 @@ function entityEntries(entity: DiligenceEntity, dossierUrl: string): Omit<Answer
     id: `acquired-${slug}`,
     question: `Who acquired ${entity.name}?`,
     answer: acquired.length
-      ? `${acquired.map((d) => `${d.acquirer} acquired ${d.target}: ${deal(d)}`).join('; ')}.`
+      ? acquired.map(dealSentence).join(' ')
       : `No acquisition of ${entity.name} is documented in the diligence corpus${entity.acquisitionsMade.length ? `; ${entity.name} itself made ${entity.acquisitionsMade.length} documented acquisition(s)` : ''}. Absence here is not evidence that none happened.`,
     facts: [...sourceFacts(acquired, deal), dossierFact],
     keywords: [
@@ -63,7 +68,7 @@ function entityEntries(entity: DiligenceEntity, dossierUrl: string): Omit<Answer
       ...common,
       id: `acquisitions-${slug}`,
       question: `Which companies has ${entity.name} acquired?`,
-      answer: `${entity.acquisitionsMade.length} documented acquisition(s) by ${entity.name}: ${entity.acquisitionsMade.map(deal).join('; ')}.`,
+      answer: `${entity.acquisitionsMade.length} documented acquisition(s) by ${entity.name}. ${entity.acquisitionsMade.map(dealSentence).join(' ')}`,
       facts: [...sourceFacts(entity.acquisitionsMade, deal), dossierFact],
       keywords: [
         ...names,

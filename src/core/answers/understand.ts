@@ -39,7 +39,36 @@ const OUT_OF_SCOPE: RegExp[] = [
   /\b(?:best|good|safe|smart|worth(?:while)?)\s+(?:investment|bet|buy)s?\b/i,
   /\bworth\s+investing\b/i,
   /\bwill\b.*\b(?:raise|ipo|go\s+public|be\s+acquired|get\s+acquired|exit|be\s+worth)\b/i,
+  /\b(?:put|invest|place)\s+(?:my\s+|our\s+)?money\b/i,
+  /\bpredict(?:s|ion|ions)?\b|\bforecast\b/i,
+  /\bnext\s+unicorns?\b|\bbecome\s+a\s+unicorn\b/i,
 ];
+
+/**
+ * Words a stranger uses for the service's own vocabulary, rewritten before the answer index ranks (names are read
+ * from the question as asked): "speeding up" is accelerating, "hot" is trending, "where … based" is geography ("based on" is not), an
+ * MCP client by its product name is an MCP client, "HR startups" are HR Tech startups.
+ */
+const REWRITES: [RegExp, string][] = [
+  [/\bspeed(?:s|ing)?\s+up\b/gi, 'accelerating'],
+  [/\b(?:hot|buzzing|popular)\b/gi, 'trending'],
+  [/\b(?:right\s+now|at\s+the\s+moment|currently)\b/gi, ''],
+  [/\b(?:based|located|headquartered)\b(?!\s+(?:on|upon)\b)/gi, 'geography'],
+  [/\bclaude\s+(?:desktop|code)\b|\bcursor\b|\bvs\s*code\b|\bwindsurf\b/gi, 'MCP client'],
+  [/\bcounts?\s+as\b/gi, 'is'],
+  [/\bhr\s+(startups?|companies|company|sector)\b/gi, 'HR Tech $1'],
+  [/\bspace\s+(startups?|companies|company|sector)\b/gi, 'Space Tech $1'],
+  [/\blegal\s+(startups?|companies|company|sector)\b/gi, 'Legal Tech $1'],
+  [/\b(?:real\s+estate|property)\s+(startups?|companies|company|sector)\b/gi, 'PropTech $1'],
+  [/\b(?:agriculture|farming|agri)\s+(startups?|companies|company|sector)\b/gi, 'AgTech $1'],
+  [/\b(?:games|video\s+game|game)\s+(startups?|companies|company|studios?|sector)\b/gi, 'Gaming $1'],
+];
+
+function rewrite(query: string): string {
+  return REWRITES.reduce((q, [pattern, to]) => q.replace(pattern, to), query)
+    .replace(/\s+/g, ' ')
+    .trim();
+}
 
 const MAX_SPAN = 5;
 /** Lower-case words that name companies in the corpus but are everyday words in questions about the service. */
@@ -83,14 +112,20 @@ interface Mention {
 interface Token {
   text: string;
   lower: string;
+  /** Written with a possessive ("Supabase's"): the name ends here. */
+  possessive: boolean;
 }
 
 function tokens(query: string): Token[] {
-  return (query.match(/[\p{L}\p{N}][\p{L}\p{N}.&'-]*/gu) ?? []).map((raw) => {
-    const text = raw.replace(/['’]s$/u, '').replace(/[.'-]+$/u, '');
-    return { text, lower: text.toLowerCase() };
+  return (query.match(/[\p{L}\p{N}][\p{L}\p{N}.&'’-]*/gu) ?? []).map((raw) => {
+    const possessive = /['’]s$/u.test(raw);
+    const text = raw.replace(/['’]s$/u, '').replace(/[.'’-]+$/u, '');
+    return { text, lower: text.toLowerCase(), possessive };
   });
 }
+
+/** Capitalised words that follow a company's name without being part of it ("the Supabase Series A"). */
+const NAME_FOLLOWERS = /^(series|seed|round|pre-seed|ipo)$/;
 
 /**
  * Nouns that make a company name a modifier of the service's own vocabulary: "GitHub activity", "GitHub stars" are
@@ -109,8 +144,9 @@ const isProperToken = (t: Token) => (/^\p{Lu}/u.test(t.text) || /\p{N}/u.test(t.
 function properRun(toks: Token[], start: number, end: number): { start: number; end: number } {
   let s = start;
   let e = end;
-  while (s > 1 && isProperToken(toks[s - 1]!)) s--;
-  while (e < toks.length && isProperToken(toks[e]!)) e++;
+  while (s > 1 && isProperToken(toks[s - 1]!) && !toks[s - 1]!.possessive) s--;
+  while (e < toks.length && !toks[e - 1]!.possessive && isProperToken(toks[e]!) && !NAME_FOLLOWERS.test(toks[e]!.lower))
+    e++;
   return { start: s, end: e };
 }
 
@@ -143,7 +179,7 @@ function mentions(
       if (r.status === 'match') {
         if (len === 1 && !capitalised && COMMON_WORDS.has(first.lower)) continue;
         const next = toks[i + len];
-        if (next && DATA_NOUNS.test(next.lower)) {
+        if (r.item.kind === 'entity' && next && DATA_NOUNS.test(next.lower) && !last.possessive) {
           taken = len; // "GitHub activity": the service's data, not the company
           continue;
         }
@@ -183,6 +219,7 @@ const COMPANY_QUESTIONS: RegExp[] = [
   /^(?:who|which company|what company)\s+(?:acquired|bought|owns|backs|backed|funds|funded|invested in|purchased)\s+(.+?)\s*[?.!]*$/i,
   /^(?:how many|how much)\s+\w+\s+(?:did|does|has)\s+(.+?)\s+(?:make|made|have|had|raise|raised|pay|paid|create)\b/i,
   /^(?:was|is|has)\s+(.+?)\s+(?:acquired|bought|funded|tracked|accelerating)\s*[?.!]*$/i,
+  /^(?:which|what)\s+(?:rounds?|deals?|companies|startups|investments|acquisitions)\s+(?:did|has|have|does)\s+(.+?)\s+(?:lead|led|back|backed|fund|funded|acquire|acquired|buy|bought|make|made|invest\s+in)\b/i,
 ];
 
 /** A name the question asks about that nothing resolves: capitalised, not only generic or stop words. */
@@ -256,6 +293,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   }
   const toks = tokens(query);
   const { found, related, unknown } = mentions(snapshot, baseUrl, toks);
+  const asked = rewrite(query);
 
   if (found.length > 0) {
     // Two companies and a deal verb: the one after the verb is the target ("When did Salesforce acquire Tableau?").
@@ -265,7 +303,25 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       const after = found.filter((m) => m.start > verb);
       if (after.length) subjects = [after[0]!];
     }
-    const ranked = corpus.index.rankAll(query).filter((s) => subjects.some((m) => about(s.entry, m.subject)));
+    const main = subjects[0]!;
+    const mainName = subjectName(main.subject).toLowerCase();
+    if (
+      main.subject.kind === 'startup' &&
+      dealDirection(toks, main) &&
+      !corpus.entries.some((e) => (e.entities ?? []).some((n) => n.toLowerCase() === mainName))
+    ) {
+      // A deal question about a tracked startup the diligence corpus does not hold: its signal does not say who
+      // acquired or backed it, so the answer is what diligence covers, never the signal.
+      const cover = corpus.entries.find(
+        (e) => e.id === (snapshot.synthetic ? 'faq-do-demo-startups-have-diligence' : 'faq-what-does-diligence-cover'),
+      );
+      return {
+        kind: 'answers',
+        hits: cover ? [{ entry: cover, confidence: corpus.index.floor, score: 0 }] : [],
+        about: subjectName(main.subject),
+      };
+    }
+    const ranked = corpus.index.rankAll(asked).filter((s) => subjects.some((m) => about(s.entry, m.subject)));
     // Comparisons name two startups: prefer entries about every subject named; one name and no comparison word
     // asks about that startup alone.
     const all = ranked.filter((s) => subjects.every((m) => about(s.entry, m.subject)));
@@ -274,7 +330,6 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       const alone = hits.filter((s) => s.entry.kind !== 'comparison');
       if (alone.length) hits = [...alone, ...hits.filter((s) => s.entry.kind === 'comparison')];
     }
-    const main = subjects[0]!;
     if (main.subject.kind === 'entity') {
       const direction = dealDirection(toks, main);
       if (direction) {
@@ -316,20 +371,27 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
 
   // No company named: an answer about one named startup or company never comes first (it would be about another
   // than asked); after a general answer, those of the same topic may follow in a ranked list.
-  const candidates = corpus.index.ask(query, Math.max(limit, 20));
+  const candidates = corpus.index.ask(asked, Math.max(limit, 20));
   let hits = candidates.filter((s) => !NAMED_KINDS.has(s.entry.kind));
   const promote = (pick: ScoredAnswer | undefined) => {
     if (pick && pick !== hits[0]) hits = [pick, ...hits.filter((s) => s !== pick)];
   };
   if (hits.length > 1) {
     const best = hits[0]!.confidence;
-    const sector = sectorOf(query);
-    if (isDefinitionQuestion(query)) {
+    const sector = sectorOf(asked);
+    if (isDefinitionQuestion(asked)) {
       // "What is X": a definition (FAQ) close to the best hit comes first, ahead of a statistic about X.
       promote(hits.find((s) => s.entry.kind === 'faq' && s.confidence >= best - 0.2));
     } else if (sector) {
-      // A question naming a sector is answered about that sector.
-      promote(hits.find((s) => s.entry.sector === sector && s.confidence >= best - 0.3));
+      // A question naming a sector is answered about that sector: its ranking when it asks for the top or what is
+      // trending, its fastest accelerating when it asks for acceleration, else the closest answer about it.
+      const wants = /\b(?:accelerat\w*|fastest|growing)\b/i.test(asked)
+        ? `fastest-accelerating-${sector}`
+        : /\b(?:top|best|strongest|leading|trending)\b/i.test(asked)
+          ? `top-${sector}`
+          : undefined;
+      const close = (s: ScoredAnswer) => s.entry.sector === sector && s.confidence >= best - 0.3;
+      promote(hits.find((s) => close(s) && s.entry.id === wants) ?? hits.find(close));
     } else if (/^\s*(?:who|which)\b/i.test(query) && hits[0]!.entry.kind === 'faq') {
       // "Who is migrating frameworks?" asks for startups, not for the definition.
       promote(hits.find((s) => LIST_KINDS.has(s.entry.kind) && s.confidence >= best - 0.35));

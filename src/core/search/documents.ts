@@ -50,6 +50,7 @@ function* searchDocumentSteps(
       title: `${t.name}${label}`,
       text: `${t.description} ${sectorInfo(s.sector).name}, ${t.stage}, ${t.geography}. ${t.signalType}: ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days (${t.commitVelocityChange}), ${t.contributors} contributors (${t.contributorGrowth}), ${t.newRepos} new repositories in ${NEW_REPO_DAYS} days, ${period}.${fiction}`,
       keywords: `${s.login} ${s.sector}`,
+      name: t.name,
     });
   });
   for (const info of sectors) {
@@ -63,6 +64,7 @@ function* searchDocumentSteps(
         .map((s) => s.startup.name)
         .join(', ')}.${demoNote}`,
       keywords: info.slug.replace(/-/g, ' '),
+      name: info.name,
     });
   }
   for (const post of blog) {

@@ -1,7 +1,8 @@
 import type { SearchHit, SearchType } from '../../schemas/answers.js';
 import { snippet } from './snippet.js';
 import type { Steps } from '../../snapshot/steps.js';
-import { InvertedIndex } from './inverted-index.js';
+import { InvertedIndex, type ScoredDoc } from './inverted-index.js';
+import { words } from './text.js';
 
 /** One page of the site as the search index sees it. */
 export interface SearchDocument {
@@ -12,6 +13,8 @@ export interface SearchDocument {
   text: string;
   /** Extra words the document answers to (organisation login, sector slug). Indexed, never shown. */
   keywords?: string;
+  /** The name of the startup or sector the page is about: a query equal to it (case, accents and punctuation aside) ranks this page first. */
+  name?: string;
 }
 
 export interface SearchResult {
@@ -24,12 +27,19 @@ export interface SearchResult {
  * every document, built once per snapshot. A query is analysed like the documents (folded, stop words dropped,
  * stemmed), matches on any term (prefix for terms of 4+ letters, one edit for unknown terms of 5+), and is ranked by
  * BM25 with title matches weighted 3× and keywords 2×. `type` restricts the hits to one document type.
+ *
+ * A query that is exactly the name of a startup or a sector (compared as words: case, accents and punctuation
+ * aside) puts that page first, whatever BM25 says: "robotics" is the Robotics sector before any page that merely
+ * repeats the word. Its score is its own BM25 score plus the best score of the other hits, so scores still fall
+ * down the list.
  */
 const fieldsOf = (documents: readonly SearchDocument[]) => documents.map((d) => [d.title, d.keywords ?? '', d.text]);
 const INDEX_OPTIONS = { fields: [{ boost: 3 }, { boost: 2 }, { boost: 1 }] };
 
 export class SiteSearch {
   private readonly index: InvertedIndex;
+  /** Documents by their name as words joined by one space. */
+  private readonly byName = new Map<string, number[]>();
 
   /** The search built in steps (see steps.ts). */
   static *build(documents: readonly SearchDocument[]): Steps<SiteSearch> {
@@ -41,6 +51,13 @@ export class SiteSearch {
     index?: InvertedIndex,
   ) {
     this.index = index ?? new InvertedIndex(fieldsOf(documents), INDEX_OPTIONS);
+    documents.forEach((d, i) => {
+      const key = d.name ? nameKey(d.name) : '';
+      if (!key) return;
+      const list = this.byName.get(key);
+      if (list) list.push(i);
+      else this.byName.set(key, [i]);
+    });
   }
 
   get size(): number {
@@ -50,8 +67,19 @@ export class SiteSearch {
   search(query: string, options: { type?: SearchType | undefined; limit: number }): SearchResult {
     const { type } = options;
     const accept = type ? (doc: number) => this.documents[doc]!.type === type : undefined;
-    const result = this.index.search(query, options.limit, accept);
-    const hits = result.hits.map(({ doc, score }): SearchHit => {
+    const named = (this.byName.get(nameKey(query)) ?? []).filter((doc) => !accept || accept(doc));
+    const result = this.index.search(query, options.limit + named.length, accept);
+    let ranked: ScoredDoc[] = result.hits;
+    let total = result.total;
+    if (named.length > 0) {
+      const others = result.hits.filter((h) => !named.includes(h.doc));
+      const best = others[0]?.score ?? 0;
+      const own = new Map(result.hits.map((h) => [h.doc, h.score]));
+      ranked = [...named.map((doc) => ({ doc, score: (own.get(doc) ?? 0) + best })), ...others];
+      // A name made only of stop words matches no index term, so the index did not count it.
+      total += named.filter((doc) => !own.has(doc) && result.terms.length === 0).length;
+    }
+    const hits = ranked.slice(0, options.limit).map(({ doc, score }): SearchHit => {
       const d = this.documents[doc]!;
       return {
         url: d.url,
@@ -61,6 +89,9 @@ export class SiteSearch {
         score: Math.round(score * 1000) / 1000,
       };
     });
-    return { total: result.total, hits };
+    return { total, hits };
   }
 }
+
+/** A name or query as its lower-case, accent-free words joined by one space. */
+const nameKey = (text: string): string => words(text).join(' ');

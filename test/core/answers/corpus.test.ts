@@ -77,6 +77,17 @@ describe('answer corpus', () => {
     }
   });
 
+  test("a deal's note travels into the answer text", () => {
+    const loom = corpus.entries.find((e) => e.id === 'acquired-loom');
+    assert.ok(loom);
+    assert.match(loom.answer, /Atlassian acquired Loom/);
+    assert.match(loom.answer, /The sources disagree on the price/);
+    const replicate = corpus.entries.find((e) => e.id === 'acquired-replicate');
+    assert.ok(replicate);
+    assert.match(replicate.answer, /announced 2025-11-17, completed 2025-12-01/);
+    assert.match(replicate.answer, /No price was disclosed/);
+  });
+
   test('the FAQ entries are part of the corpus', () => {
     assert.equal(corpus.entries.filter((e) => e.source === 'faq').length, readFaq().length);
   });

@@ -41,6 +41,28 @@ describe('site search', () => {
     assert.equal(hit.title, `${s.startup.name} (synthetic demo data)`);
   });
 
+  test("a query that is a sector's name ranks that sector first among all types", () => {
+    for (const query of ['robotics', 'Robotics', 'e-commerce infrastructure', 'HR Tech']) {
+      const first = search.search(query, { limit: 5 }).hits[0]!;
+      assert.equal(first.type, 'sector', query);
+      assert.match(first.title, new RegExp(`^${query.replace('-', '.')} startups`, 'i'));
+    }
+  });
+
+  test("a query that is a startup's name ranks its page first among all types, scores still falling", () => {
+    const s = snapshot.startups[7]!;
+    const hits = search.search(s.startup.name.toUpperCase(), { limit: 10 }).hits;
+    assert.equal(hits[0]!.url, `${BASE}/startups/${s.login}`);
+    for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1]!.score >= hits[i]!.score);
+  });
+
+  test('a name match still respects the type filter and the limit', () => {
+    const answers = search.search('robotics', { type: 'answer', limit: 3 });
+    assert.ok(answers.hits.every((h) => h.type === 'answer'));
+    assert.equal(answers.hits.length, 3);
+    assert.equal(search.search('robotics', { limit: 1 }).hits.length, 1);
+  });
+
   test('equal scores come in a fixed, meaningful order: by type, then title', () => {
     const docs = searchDocuments(snapshot, BASE);
     const again = searchDocuments(snapshot, BASE);
