@@ -30,6 +30,7 @@ export const EXTERNAL = [
   'pino',
   'thread-stream',
   'pg-native',
+  '@resvg/resvg-js',
 ];
 
 export async function bundle() {

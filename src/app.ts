@@ -10,7 +10,13 @@ import { siteSearch } from './core/search/documents.js';
 import { setSnapshotPeriod, watchPipelineMetrics } from './metrics.js';
 import { createCheckout, type Checkout } from './payments/checkout.js';
 import { createMailer, startMailOutbox } from './payments/mail.js';
+import { SecretBox } from './payments/secret-box.js';
+import { AlertsService } from './core/alerts/service.js';
+import { startWebhookQueue } from './core/alerts/delivery.js';
+import { alertsSecret, alertsPolicy } from './core/alerts/setup.js';
+import type { Resolver } from './core/alerts/address-guard.js';
 import { purgeExpiredIdempotency } from './payments/paid-deep-signal.js';
+import { refundExpiredHolds } from './payments/ledger.js';
 import { datasetExport, startupSeries } from './snapshot/history.js';
 import { SnapshotHolder, startPeriodPoller, type WarmUpMeasure } from './snapshot/holder.js';
 import { loadSnapshot } from './snapshot/load.js';
@@ -44,6 +50,8 @@ export interface AppServices {
   mailsKeys: boolean;
   /** Wakes the mail outbox (a key e-mail was just queued); a no-op without SMTP. */
   kickMail(): void;
+  /** Alert subscriptions (docs/alerts.md); undefined when alerts are off (PostgreSQL without ALERTS_SECRET). */
+  alerts: AlertsService | undefined;
 }
 
 /**
@@ -97,6 +105,8 @@ export interface AppOptions {
    * data nor watches for new periods (the other jobs, the purge and the mail outbox, start as usual).
    */
   snapshot?: Snapshot;
+  /** Resolves webhook host names (tests answer names themselves); the system resolver otherwise. */
+  webhookResolver?: Resolver;
 }
 
 /**
@@ -115,12 +125,14 @@ function periodWarmUps(baseUrl: string): { name: string; build(snapshot: Snapsho
 }
 
 export async function createApp(config: Config, log: Logger, options: AppOptions = {}): Promise<App> {
+  // The serving process watches its PostgreSQL (a breaker: queries fail fast while it does not answer).
+  const healthTimeoutMs = config.database.healthTimeoutMs;
   const opening =
     options.opening ??
     createStore(
       options.poolSize
-        ? { ...storeOptions(config.database), poolSize: options.poolSize }
-        : storeOptions(config.database),
+        ? { ...storeOptions(config.database), healthTimeoutMs, poolSize: options.poolSize }
+        : { ...storeOptions(config.database), healthTimeoutMs },
     );
   const { store, ready } = opening;
   ready.catch(() => {}); // awaited (and reported) by open()
@@ -148,7 +160,10 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       // Rate-limit counters get their own connection: commands batched per tick, and a short timeout so a Redis that
       // hangs sends the decision to local memory quickly.
       if (config.rateLimiting.enabled && options.jobs !== 'period-only') {
-        const limiter = createRedis(config.redis.url, { commandTimeout: 500, enableAutoPipelining: true });
+        const limiter = createRedis(config.redis.url, {
+          commandTimeout: config.redis.commandTimeoutMs,
+          enableAutoPipelining: true,
+        });
         limiterRedis = limiter;
         limiter.on('ready', () => log.info('rate limits are shared through redis'));
         await limiter
@@ -170,8 +185,22 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
             baseUrl: config.server.baseUrl,
             mail: Boolean(config.mail.smtpUrl),
           });
-    const mailer = checkout ? await createMailer(config.mail) : undefined;
+    // The mailer sends bought keys (with checkout) and alert digests; only serving processes send mail.
+    const mailer = options.jobs === 'period-only' ? undefined : await createMailer(config.mail);
     let kickMail = () => {};
+    // Alerts: the secret seals webhook secrets and signs feed and unsubscribe links.
+    const alertSecret = alertsSecret(config);
+    if (!alertSecret) log.warn('alerts are off: set ALERTS_SECRET (the same on every instance) to turn them on');
+    const alerts = alertSecret
+      ? new AlertsService({
+          db: store.db,
+          baseUrl: config.server.baseUrl,
+          box: new SecretBox(alertSecret),
+          tokenSecret: alertSecret,
+          policy: alertsPolicy(config.alerts, options.webhookResolver),
+          mail: Boolean(config.mail.smtpUrl),
+        })
+      : undefined;
     let scout: ScoutService | undefined;
     const services: AppServices = {
       markets: new MarketsService(documentsDir(config.documents), config.server.baseUrl),
@@ -180,8 +209,9 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
         return (scout ??= new ScoutService(config, store));
       },
       checkout,
-      mailsKeys: Boolean(mailer),
+      mailsKeys: Boolean(checkout && mailer),
       kickMail: () => kickMail(),
+      alerts,
     };
 
     /** The jobs of a serving process, whichever period it serves: the hourly purge and the mail outbox. */
@@ -191,11 +221,42 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       const purge = setInterval(() => void purgeExpiredIdempotency(store.db).catch(() => {}), 3_600_000);
       purge.unref();
       stops.push(() => clearInterval(purge));
-      if (checkout && mailer) {
+      // x402 settlements left pending by a lost request: settled against the token contract, or dropped once expired
+      // (loaded only where x402 is configured: the chain client is not needed by a start).
+      if (config.x402.payTo) {
+        let stopped = false;
+        let stopReconciler = () => {};
+        stops.push(() => {
+          stopped = true;
+          stopReconciler();
+        });
+        void Promise.all([import('./payments/x402/chain.js'), import('./payments/x402/reconcile.js')])
+          .then(([{ rpcAuthorizationChain }, { startX402Reconciler }]) => {
+            if (stopped) return;
+            stopReconciler = startX402Reconciler({
+              db: store.db,
+              chain: rpcAuthorizationChain(config.x402.rpcUrl),
+              log,
+              intervalMs: config.x402.reconcileMs,
+            });
+          })
+          .catch((err) => log.error({ err }, 'could not start the x402 reconciler'));
+      }
+      // Held charges nobody confirmed (an instance died between charge and answer) are refunded once they expire.
+      const refund = () =>
+        void refundExpiredHolds(store.db).then(
+          (n) => n > 0 && log.warn({ refunded: n }, 'refunded charges whose answers were never delivered'),
+          () => {},
+        );
+      refund();
+      const refunds = setInterval(refund, Math.min(30, config.credits.holdSeconds / 2) * 1000);
+      refunds.unref();
+      stops.push(() => clearInterval(refunds));
+      if (mailer) {
         const outbox = startMailOutbox({
           db: store.db,
           mailer,
-          box: checkout.box,
+          box: checkout?.box,
           baseUrl: config.server.baseUrl,
           retryMs: config.mail.retryMs,
           logger: log,
@@ -203,6 +264,42 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
         kickMail = () => outbox.kick();
         stops.push(() => outbox.stop());
       }
+      if (alerts && alertSecret) startAlertJobs(alerts, alertSecret);
+    };
+
+    /**
+     * Alerts: the webhook delivery queue, and the event rules run for each period the holder takes (the first one
+     * too, so a period published while no server ran is not missed; recording is idempotent).
+     */
+    const startAlertJobs = (service: AlertsService, secret: string) => {
+      const queue = startWebhookQueue({
+        db: store.db,
+        box: new SecretBox(secret),
+        policy: alertsPolicy(config.alerts, options.webhookResolver),
+        retryMs: config.alerts.retryMs,
+        maxAttempts: config.alerts.maxAttempts,
+        timeoutMs: config.alerts.webhookTimeoutMs,
+        onError: (err) => log.warn({ err }, 'webhook delivery pass failed'),
+        onAttempt: ({ deliveryId, attempt, result, final }) => {
+          if (!result.ok)
+            log.info(
+              { deliveryId, attempt, status: result.status, reason: result.error, final },
+              'webhook not delivered',
+            );
+        },
+      });
+      stops.push(() => queue.stop());
+      holder.onSwap((snapshot) => {
+        void service.recordPeriod(snapshot.period.slug).then(
+          (recorded) => {
+            if (recorded.events === 0) return;
+            log.info(recorded, 'recorded alert events');
+            queue.kick();
+            if (recorded.digests > 0) kickMail();
+          },
+          (err) => log.warn({ err, period: snapshot.period.slug }, 'could not record alert events'),
+        );
+      }, 'alert events');
     };
 
     let closing: Promise<void> | undefined;

@@ -120,6 +120,12 @@ export const SOLANA_CLUSTERS = {
 } as const;
 export type SolanaCluster = keyof typeof SOLANA_CLUSTERS;
 
+/** The public JSON-RPC endpoints of the x402 networks (read-only use: the token contract's authorization state). */
+export const X402_RPC_DEFAULTS = {
+  base: 'https://mainnet.base.org',
+  'base-sepolia': 'https://sepolia.base.org',
+} as const;
+
 // --- Operations (issue 23) ---
 const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 
@@ -239,6 +245,13 @@ export const CONFIG_VARIABLES = {
     schema: redisUrl,
     doc: 'Redis (`redis://…`) for state shared between instances; `/readyz` checks it when set.',
   },
+  REDIS_COMMAND_TIMEOUT_MS: {
+    section: 'redis',
+    key: 'commandTimeoutMs',
+    schema: intBetween(10, 10_000),
+    default: '250',
+    doc: 'A rate-limit command Redis has not answered within this time fails; the limiter then decides from memory (a circuit breaker, checked every second) until Redis answers again.',
+  },
   TRUST_PROXY: {
     section: 'server',
     key: 'trustProxy',
@@ -340,7 +353,7 @@ export const CONFIG_VARIABLES = {
     key: 'watchlist',
     schema: nonEmpty.transform((v) => path.resolve(v)),
     default: './watchlist.yaml',
-    doc: 'Watchlist file used when `--watchlist` is not given.',
+    doc: 'Watchlist file used when `--watchlist` is not given. Left unset and with no ./watchlist.yaml, `pipeline run` collects the curated data/watchlist.yaml.',
   },
   PIPELINE_CONCURRENCY: {
     section: 'pipeline',
@@ -393,6 +406,21 @@ export const CONFIG_VARIABLES = {
     default: '{}',
     echo: false,
     doc: 'JSON object of extra headers for the facilitator, e.g. `{"Authorization":"Bearer …"}` for a mainnet facilitator. Never logged or echoed.',
+  },
+  X402_RPC_URL: {
+    section: 'x402',
+    key: 'rpcUrl',
+    schema: httpUrl,
+    default: { derived: (value): string => X402_RPC_DEFAULTS[value('X402_NETWORK') as keyof typeof X402_RPC_DEFAULTS] },
+    shown: "the network's public endpoint",
+    doc: "Ethereum JSON-RPC endpoint of the x402 network, read to reconcile settlements whose outcome is unknown (the USDC contract's `authorizationState`). Use a dedicated provider in production.",
+  },
+  X402_RECONCILE_MS: {
+    section: 'x402',
+    key: 'reconcileMs',
+    schema: intBetween(1_000, 3_600_000),
+    default: '60000',
+    doc: 'How often pending x402 settlements whose request was lost are reconciled against the token contract.',
   },
   SOLANA_PAY_TO: {
     section: 'solana',
@@ -604,6 +632,20 @@ export const CONFIG_VARIABLES = {
     default: '3000',
     doc: 'Longest wait for a database connection before the route answers 503.',
   },
+  CREDIT_HOLD_SECONDS: {
+    section: 'credits',
+    key: 'holdSeconds',
+    schema: intBetween(2, 3_600),
+    default: '60',
+    doc: 'A charge made without an Idempotency-Key is held until its answer is handed to the connection; one not confirmed within this many seconds (the instance died) is refunded by a background job.',
+  },
+  DATABASE_HEALTH_TIMEOUT_MS: {
+    section: 'database',
+    key: 'healthTimeoutMs',
+    schema: intBetween(0, 60_000),
+    default: '1000',
+    doc: 'PostgreSQL only: a watchdog checks the database every half of this; when it does not answer within it, queries fail at once (paid calls 503 with Retry-After) until it answers again. 0: off.',
+  },
   STRIPE_SECRET_KEY: {
     section: 'stripe',
     key: 'secretKey',
@@ -660,6 +702,41 @@ export const CONFIG_VARIABLES = {
     schema: intBetween(100, 3_600_000),
     default: '60000',
     doc: 'Mail outbox poll interval and first retry delay (doubling, at most 1 hour).',
+  },
+  ALERTS_SECRET: {
+    section: 'alerts',
+    key: 'secret',
+    schema: z.string().trim().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)'),
+    echo: false,
+    doc: 'Secret that encrypts webhook signing secrets and signs alert feed and unsubscribe links (at least 32 characters; the same on every instance). Unset: with the embedded database one is generated into `DATA_DIR/alerts.secret`; with `DATABASE_URL`, alerts are off ([docs/alerts.md](docs/alerts.md)).',
+  },
+  ALERTS_ALLOW_PRIVATE_WEBHOOKS: {
+    section: 'alerts',
+    key: 'allowPrivateWebhooks',
+    schema: onOff,
+    default: 'off',
+    doc: 'Allow webhook URLs that resolve to private, loopback or link-local addresses (off: refused at creation and at every delivery).',
+  },
+  ALERTS_RETRY_MS: {
+    section: 'alerts',
+    key: 'retryMs',
+    schema: intBetween(100, 3_600_000),
+    default: '30000',
+    doc: 'First retry delay of a failed webhook delivery (doubling, at most 1 hour); also how often the queue is polled (at most every minute).',
+  },
+  ALERTS_MAX_ATTEMPTS: {
+    section: 'alerts',
+    key: 'maxAttempts',
+    schema: intBetween(1, 1000),
+    default: '30',
+    doc: 'Attempts of a webhook delivery before it is marked failed (30 with the default delay: about a day).',
+  },
+  ALERTS_WEBHOOK_TIMEOUT_MS: {
+    section: 'alerts',
+    key: 'webhookTimeoutMs',
+    schema: intBetween(100, 120_000),
+    default: '10000',
+    doc: 'Longest wait for a webhook receiver to answer an attempt.',
   },
 } as const satisfies Record<string, VariableSpec>;
 
@@ -721,6 +798,7 @@ export type RateLimitsConfig = Config['rateLimits'];
 export type MetricsConfig = Config['metrics'];
 export type StripeConfig = Config['stripe'];
 export type MailConfig = Config['mail'];
+export type AlertsConfig = Config['alerts'];
 
 /** Reads one variable: the environment's value, else its default; a bad value throws ConfigError naming it. */
 function readVariable(

@@ -6,6 +6,8 @@ import { createApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { startMetricsListener } from './http/plugins/observability.js';
 import { buildServer } from './http/server.js';
+import { precompress } from './http/precompressed.js';
+import { signalsCsv } from './snapshot/snapshot.js';
 import type { SnapshotHolder } from './snapshot/holder.js';
 import type { OpeningStore, Store } from './store/database.js';
 
@@ -59,6 +61,12 @@ export async function startService(
     // The HTTP server needs neither the database nor the period: it is built while the embedded database's host
     // process starts (its queries wait for it), and the period is loaded into the holder after.
     server = await buildServer(core, core);
+    // The most read bodies of each period are compressed (every coding, highest level) as soon as it is swapped in,
+    // in the background, so no client waits for their compression.
+    core.holder.onSwap((snapshot) => {
+      precompress(snapshot.signalsJson);
+      precompress(signalsCsv(snapshot));
+    }, 'compressed snapshot bodies');
     phase('build server');
     await core.open(phase);
     await server.listen({ port: config.server.port, host: config.server.host });

@@ -59,6 +59,11 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
         { name: 'agents', description: 'Agent surfaces: catalog, MCP, A2A, function calling and NLWeb' },
         { name: 'scout', description: 'Scout Score receipts, predictions, card and SVG badges' },
         { name: 'paid', description: 'Deep Signal and credit-pack accounts (credit-pack key as a Bearer token)' },
+        {
+          name: 'alerts',
+          description:
+            'Alert subscriptions, their webhooks, e-mail digests, Atom feeds and delivery logs (docs/alerts.md)',
+        },
         { name: 'operations', description: 'Health and readiness' },
         { name: 'meta', description: 'Interface description' },
       ],

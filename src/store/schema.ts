@@ -88,12 +88,20 @@ export interface ApiKeysTable {
 export interface CreditLedgerTable {
   id: Generated<number>;
   account_id: string;
-  kind: 'grant' | 'charge';
+  kind: 'grant' | 'charge' | 'refund';
   delta: number;
   balance_after: number;
   reason: string;
   reference: string | null;
   created_at: Generated<Date>;
+}
+
+/** A charge held until its answer is delivered (see src/payments/ledger.ts). */
+export interface CreditHoldsTable {
+  ledger_id: number;
+  account_id: string;
+  reference: string | null;
+  expires_at: Date;
 }
 
 export interface IdempotencyRequestsTable {
@@ -133,6 +141,9 @@ export interface MailOutboxTable {
   next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
   sent_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   last_error: string | null;
+  /** A ready-made message (alert digests, migration 0009_alerts); key e-mails are composed at sending. */
+  subject: ColumnType<string | null, string | null | undefined, string | null>;
+  body: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
 }
 
@@ -140,6 +151,7 @@ export interface AccountsDatabase {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   credit_ledger: CreditLedgerTable;
+  credit_holds: CreditHoldsTable;
   idempotency_requests: IdempotencyRequestsTable;
   stripe_events: StripeEventsTable;
   checkout_deliveries: CheckoutDeliveriesTable;
@@ -167,10 +179,22 @@ export interface X402PaymentsTable {
   amount: string;
   /** Login of the startup the call answered. */
   startup: string;
+  /** pending: reserved, settlement outcome not known yet; settled: the transfer happened on-chain. */
   status: 'pending' | 'settled';
+  /** Null when settled without a known transaction (found settled by the reconciler, its log not found). */
   tx_hash: string | null;
   created_at: Generated<Date>;
   settled_at: Date | null;
+  /** EIP-3009 validBefore (Unix seconds, decimal string); null for rows from before migration 0007. */
+  valid_before: string | null;
+  x402_version: Generated<number>;
+  /** SHA-256 (hex) of the lower-case signature; null for rows from before migration 0007. */
+  signature_hash: string | null;
+  reserved_at: Generated<Date>;
+  /** When the paid answer was handed out; null while paid but not answered. */
+  delivered_at: Date | null;
+  /** When the reconciler last asked the token contract about a pending row. */
+  checked_at: Date | null;
 }
 
 /** Redeemed Solana transaction signatures: the primary key makes each redeemable once. */
@@ -196,3 +220,56 @@ export interface Database extends PaymentsDatabase {}
 
 /** A database handle or an open transaction: what a function that may run inside a caller's transaction takes. */
 export type Executor = Kysely<Database>;
+
+// Alerts (migration 0009_alerts): subscriptions, their events, and the delivery queue and log.
+export interface AlertSubscriptionsTable {
+  id: string;
+  account_id: string;
+  label: string | null;
+  /** What is watched (src/core/alerts/rules.ts `Watch`). */
+  watch: ColumnType<unknown, string, string>;
+  webhook_url: string | null;
+  /** The `whsec_` secret sealed with the alerts secret box; never stored in clear. */
+  webhook_secret_ciphertext: string | null;
+  email: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface AlertEventsTable {
+  /** `msg_…`: the Standard Webhooks `webhook-id`, the same for every attempt. */
+  id: string;
+  subscription_id: string;
+  period_slug: string;
+  kind: string;
+  org_login: string;
+  payload: ColumnType<unknown, string, string>;
+  created_at: Generated<Date>;
+}
+
+export interface AlertDeliveriesTable {
+  id: Generated<number>;
+  subscription_id: string;
+  channel: 'webhook' | 'email';
+  event_id: string | null;
+  period_slug: string;
+  /** The webhook URL or e-mail address delivered to (as it was then). */
+  target: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_attempt_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** E-mail digests: the mail outbox row that carries the message. */
+  mail_outbox_id: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  created_at: Generated<Date>;
+}
+
+export interface AlertsDatabase {
+  alert_subscriptions: AlertSubscriptionsTable;
+  alert_events: AlertEventsTable;
+  alert_deliveries: AlertDeliveriesTable;
+}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Database extends AlertsDatabase {}

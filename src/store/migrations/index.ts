@@ -5,6 +5,9 @@ import { migration as m0003 } from './0003_accounts.js';
 import { migration as m0004 } from './0004_payments.js';
 import { migration as m0005 } from './0005_scout.js';
 import { migration as m0006 } from './0006_evidence.js';
+import { migration as m0007 } from './0007_x402_reconcile.js';
+import { migration as m0008 } from './0008_credit_holds.js';
+import { migration as m0009 } from './0009_alerts.js';
 
 /**
  * Versioned migrations, applied in name order at start by Kysely's Migrator (which takes a lock, so several
@@ -18,6 +21,9 @@ const migrations: Record<string, Migration> = {
   '0004_payments': m0004,
   '0005_scout': m0005,
   '0006_evidence': m0006,
+  '0007_x402_reconcile': m0007,
+  '0008_credit_holds': m0008,
+  '0009_alerts': m0009,
 };
 
 export const migrationProvider: MigrationProvider = {
