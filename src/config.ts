@@ -644,7 +644,7 @@ export const CONFIG_VARIABLES = {
     key: 'healthTimeoutMs',
     schema: intBetween(0, 60_000),
     default: '1000',
-    doc: 'PostgreSQL only: a watchdog checks the database every half of this; when it does not answer within it, queries fail at once (paid calls 503 with Retry-After) until it answers again. 0: off.',
+    doc: 'PostgreSQL only: a watchdog checks the database every half of this; when two checks in a row are not answered within it, queries fail at once (paid calls 503 with Retry-After) until it answers again. 0: off.',
   },
   STRIPE_SECRET_KEY: {
     section: 'stripe',

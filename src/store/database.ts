@@ -213,9 +213,10 @@ export class DatabaseNotAnsweringError extends Error {
  * A circuit breaker for a PostgreSQL that stops answering without closing its connections (a frozen process, a
  * network partition): without it every query would wait for its statement timeout and every new connection for
  * the connect timeout, tens of seconds of open requests. A watchdog runs `select 1` on a connection of its own every
- * `timeoutMs / 2`; when one is not answered within `timeoutMs` (or fails), the breaker opens: every query in flight
+ * `timeoutMs / 2`; when two in a row are not answered within `timeoutMs` (or fail), the breaker opens (one slow
+ * answer on a busy host, such as a CI machine running migrations beside other processes, does not): every query in flight
  * through the pool fails at once with DatabaseNotAnsweringError (its connection is discarded), every new one fails
- * before it is sent, so paid calls answer 503 with Retry-After within about `timeoutMs` of the freeze. The
+ * before it is sent, so paid calls answer 503 with Retry-After within about `2.5 × timeoutMs` of the freeze. The
  * watchdog keeps checking with a new connection; the first answer closes the breaker. Reads served from memory
  * never reach the database and are not affected.
  */
@@ -225,6 +226,10 @@ export class DatabaseBreaker {
   private client: pg.Client | undefined;
   private readonly timer: NodeJS.Timeout;
   private checking = false;
+  /** Checks missed in a row; the breaker opens at MISSES_TO_OPEN, so one slow answer on a busy host does not. */
+  private misses = 0;
+  private stopped = false;
+  static readonly MISSES_TO_OPEN = 2;
 
   constructor(
     private readonly url: string,
@@ -240,6 +245,7 @@ export class DatabaseBreaker {
   }
 
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
     this.dropClient();
   }
@@ -292,6 +298,7 @@ export class DatabaseBreaker {
           }, this.timeoutMs);
         }),
       ]);
+      this.misses = 0;
       if (this.opened) {
         this.opened = false;
         this.rearm();
@@ -299,11 +306,13 @@ export class DatabaseBreaker {
     } catch (err) {
       if ((err as Error).message === 'stalled') return;
       this.dropClient();
-      this.trip();
+      if (++this.misses >= DatabaseBreaker.MISSES_TO_OPEN) this.trip();
     } finally {
       clearTimeout(timer);
       this.checking = false;
     }
+    // A first miss is confirmed at once by the next check, not half a period later.
+    if (this.misses === 1 && !this.stopped) setImmediate(() => void this.check());
   }
 
   /** `work` unless the breaker opens first (then DatabaseNotAnsweringError); fails at once while it is open. */
