@@ -15,6 +15,8 @@ export class WebhookReceiver {
   /** Every request that reached the receiver (verified or not), up or failing. */
   hits = 0;
   failing = false;
+  /** Milliseconds each answer waits (a slow receiver). */
+  delayMs = 0;
   redirectTo: string | undefined;
   secret: string | undefined;
   private server: http.Server | undefined;
@@ -36,29 +38,32 @@ export class WebhookReceiver {
       let raw = '';
       request.setEncoding('utf8');
       request.on('data', (chunk: string) => (raw += chunk));
-      request.on('end', () => {
-        this.hits++;
-        if (this.redirectTo) {
-          response.writeHead(307, { location: this.redirectTo }).end();
-          return;
-        }
-        if (this.failing) {
-          response.writeHead(503).end('down for maintenance');
-          return;
-        }
-        try {
-          const body = new Webhook(this.secret!).verify(raw, request.headers as Record<string, string>);
-          this.received.push({ id: String(request.headers['webhook-id']), body });
-          response.writeHead(204).end();
-        } catch (err) {
-          this.rejected.push((err as Error).message);
-          response.writeHead(400).end();
-        }
-      });
+      request.on('end', () => void this.answer(raw, request, response));
     });
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
     this.port = (server.address() as AddressInfo).port;
     this.server = server;
+  }
+
+  private async answer(raw: string, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    this.hits++;
+    if (this.redirectTo) {
+      response.writeHead(307, { location: this.redirectTo }).end();
+      return;
+    }
+    if (this.failing) {
+      response.writeHead(503).end('down for maintenance');
+      return;
+    }
+    try {
+      const body = new Webhook(this.secret!).verify(raw, request.headers as Record<string, string>);
+      this.received.push({ id: String(request.headers['webhook-id']), body });
+      response.writeHead(204).end();
+    } catch (err) {
+      this.rejected.push((err as Error).message);
+      response.writeHead(400).end();
+    }
   }
 
   /** Closes the port: deliveries now fail to connect. */

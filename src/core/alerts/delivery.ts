@@ -46,7 +46,7 @@ const seconds = (ms: number) => ms / 1000;
 /** Sends every due webhook delivery once; returns how many were delivered and how many attempts failed. */
 export async function deliverDueWebhooks(options: DeliveryOptions): Promise<{ delivered: number; failed: number }> {
   const { db } = options;
-  const lease = options.leaseMs ?? Math.max(options.timeoutMs * 2, 30_000);
+  const lease = options.leaseMs ?? options.timeoutMs * 2 + 30_000;
   const claimed = await sql<{
     id: string;
     subscription_id: string;
@@ -66,46 +66,53 @@ export async function deliverDueWebhooks(options: DeliveryOptions): Promise<{ de
     returning id, subscription_id, event_id, attempts`.execute(db);
   let delivered = 0;
   let failed = 0;
-  for (const row of claimed.rows) {
-    const id = Number(row.id);
-    const found = await db
-      .selectFrom('alert_events as e')
-      .innerJoin('alert_subscriptions as s', 's.id', 'e.subscription_id')
-      .select(['e.payload', 's.webhook_url', 's.webhook_secret_ciphertext'])
-      .where('e.id', '=', row.event_id)
-      .executeTakeFirst();
-    let result: WebhookAttempt;
-    if (!found?.webhook_url || !found.webhook_secret_ciphertext) {
-      result = { ok: false, status: null, error: 'the subscription no longer has a webhook' };
-    } else {
-      result = await postWebhook(
-        {
-          url: found.webhook_url,
-          id: row.event_id,
-          body: JSON.stringify(found.payload),
-          secret: options.box.open(found.webhook_secret_ciphertext),
-        },
-        options.policy,
-        { timeoutMs: options.timeoutMs },
-      );
-    }
-    const final = result.ok || row.attempts >= options.maxAttempts || !found?.webhook_url;
-    if (result.ok) delivered++;
-    else failed++;
-    const delay = deliveryRetryDelay(options.retryMs, row.attempts);
-    await db
-      .updateTable('alert_deliveries')
-      .set({
-        status: result.ok ? 'delivered' : final ? 'failed' : 'pending',
-        last_status: result.status,
-        last_error: result.error,
-        delivered_at: result.ok ? sql<Date>`now()` : null,
-        next_attempt_at: sql<Date>`now() + make_interval(secs => ${final ? 0 : seconds(delay)})`,
-      })
-      .where('id', '=', id)
-      .execute();
-    options.onAttempt?.({ deliveryId: id, attempt: row.attempts, result, final });
-  }
+  // The batch is sent at once, not one receiver after another: every attempt ends within `timeoutMs`, so the whole
+  // batch is recorded well inside its lease (a slow receiver neither outlasts the lease, which would let another
+  // instance claim and send the same rows again, nor holds up other subscriptions' deliveries).
+  await Promise.all(
+    claimed.rows.map(async (row) => {
+      const id = Number(row.id);
+      const found = await db
+        .selectFrom('alert_events as e')
+        .innerJoin('alert_subscriptions as s', 's.id', 'e.subscription_id')
+        .select(['e.payload', 's.webhook_url', 's.webhook_secret_ciphertext'])
+        .where('e.id', '=', row.event_id)
+        .executeTakeFirst();
+      let result: WebhookAttempt;
+      if (!found?.webhook_url || !found.webhook_secret_ciphertext) {
+        result = { ok: false, status: null, error: 'the subscription no longer has a webhook' };
+      } else {
+        result = await postWebhook(
+          {
+            url: found.webhook_url,
+            id: row.event_id,
+            body: JSON.stringify(found.payload),
+            secret: options.box.open(found.webhook_secret_ciphertext),
+          },
+          options.policy,
+          { timeoutMs: options.timeoutMs },
+        );
+      }
+      const final = result.ok || row.attempts >= options.maxAttempts || !found?.webhook_url;
+      if (result.ok) delivered++;
+      else failed++;
+      const delay = deliveryRetryDelay(options.retryMs, row.attempts);
+      await db
+        .updateTable('alert_deliveries')
+        .set({
+          status: result.ok ? 'delivered' : final ? 'failed' : 'pending',
+          last_status: result.status,
+          last_error: result.error,
+          delivered_at: result.ok ? sql<Date>`now()` : null,
+          next_attempt_at: sql<Date>`now() + make_interval(secs => ${final ? 0 : seconds(delay)})`,
+        })
+        .where('id', '=', id)
+        // Only this claim's outcome is recorded: a row claimed again since (its lease ran out) belongs to that claim.
+        .where('attempts', '=', row.attempts)
+        .execute();
+      options.onAttempt?.({ deliveryId: id, attempt: row.attempts, result, final });
+    }),
+  );
   return { delivered, failed };
 }
 

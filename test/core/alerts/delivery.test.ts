@@ -156,6 +156,30 @@ describe('webhook delivery from the durable queue', () => {
     assert.ok((await alerts.delete(accountId, created.value.id)).ok);
   });
 
+  test('two instances draining the queue beside a slow receiver send each event once', async () => {
+    const resolve = switchableResolver({}).resolve;
+    const alerts = service(resolve, true);
+    const created = await alerts.create(accountId, { watch: WATCH_EVERYTHING, webhookUrl: receiver.url });
+    assert.ok(created.ok);
+    receiver.secret = created.value.webhookSecret!;
+    const slug = await publishNext();
+    assert.ok((await alerts.recordPeriod(slug)).events > 1, 'the generated period changes several things');
+    const ids = await eventIds(created.value.id);
+    const before = receiver.received.length;
+    // Each answer takes 300 ms; a batch sent one receiver after another would outlast the 1 s lease, and the other
+    // instance would claim and send the same rows again.
+    receiver.delayMs = 300;
+    try {
+      const options = { ...queue(resolve, true), leaseMs: 1_000 };
+      await Promise.all([pass(options), pass(options)]);
+    } finally {
+      receiver.delayMs = 0;
+    }
+    const sent = receiver.received.slice(before).map((r) => r.id);
+    assert.deepEqual([...sent].sort(), ids);
+    assert.ok((await alerts.delete(accountId, created.value.id)).ok);
+  });
+
   test('the retry delay doubles to at most an hour, and the default attempts outlast a receiver down for an hour', () => {
     assert.deepEqual(
       [1, 2, 3, 4].map((n) => deliveryRetryDelay(30_000, n)),
