@@ -85,12 +85,21 @@ export async function runTool(tool: AnyAgentTool, args: unknown, env: ToolEnv): 
 }
 
 /** Tools answered in this process, over the service's own core. */
-export function localInvoker(ctx: AppContext, credentials: Credentials): ToolInvoker {
+export function localInvoker(
+  ctx: AppContext,
+  credentials: Credentials,
+  holdCharge?: ToolEnv['holdCharge'],
+): ToolInvoker {
   const authenticate = authenticatorFor(ctx, credentials);
   return async (name, args, options = {}) => {
     const tool = findTool(name) ?? findAlertTool(name);
     if (!tool) throw unknownTool(name);
-    return runTool(tool, args, { ctx, authenticate, idempotencyKey: options.idempotencyKey });
+    return runTool(tool, args, {
+      ctx,
+      authenticate,
+      idempotencyKey: options.idempotencyKey,
+      ...(holdCharge ? { holdCharge } : {}),
+    });
   };
 }
 

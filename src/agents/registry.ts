@@ -89,6 +89,12 @@ export interface ToolEnv {
   idempotencyKey?: string | undefined;
   /** Told when a paid call's answer is the replay of an earlier one with the same Idempotency-Key. */
   replayed?: () => void;
+  /**
+   * An HTTP surface that can tell whether its answer reached the connection: a paid call without an Idempotency-Key
+   * is then charged on hold for `seconds` (src/payments/ledger.ts), and `settle` is handed the hold to confirm on
+   * delivery or give back (src/http/credit-hold.ts). Without it the charge stands at once.
+   */
+  holdCharge?: { seconds: number; settle(hold: number): void };
 }
 
 export interface AgentToolDefinition<
@@ -225,7 +231,9 @@ async function deepSignalTool(name: string, env: ToolEnv): Promise<DeepSignal | 
     account: authenticated.value,
     name,
     idempotencyKey: env.idempotencyKey,
+    ...(env.holdCharge ? { holdSeconds: env.holdCharge.seconds } : {}),
   });
+  if (answer.hold !== undefined) env.holdCharge?.settle(answer.hold);
   env.creditsBalance?.(answer.balance);
   if (answer.replayed) env.replayed?.();
   if (!answer.outcome.ok) throw withPurchaseHelp(answer.outcome.error, baseUrl, answer.balance);

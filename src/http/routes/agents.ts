@@ -19,6 +19,7 @@ import { AgentCatalog } from '../../schemas/documents.js';
 import { rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
 import type { AppContext } from '../context.js';
+import { settleOnDelivery } from '../credit-hold.js';
 import { errorResponses } from '../openapi.js';
 import { HttpProblem, statusTitle } from '../problem.js';
 import { documentOnly } from '../raw-json.js';
@@ -173,6 +174,10 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
         creditsBalance: (balance) => reply.header('x-credits-balance', String(balance)),
         idempotencyKey: key.success ? key.data : undefined,
         replayed: () => reply.header('idempotent-replayed', 'true'),
+        holdCharge: {
+          seconds: ctx.config.credits.holdSeconds,
+          settle: (hold) => settleOnDelivery(ctx.store.db, reply.raw, hold),
+        },
       });
       return result;
     },

@@ -2,12 +2,13 @@ import type { FastifyContextConfig, FastifyInstance, FastifyReply } from 'fastif
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { paidDeepSignal } from '../../payments/paid-deep-signal.js';
-import { confirmHold, creditState, releaseHold } from '../../payments/ledger.js';
+import { creditState } from '../../payments/ledger.js';
 import { DeepSignal, DeepSignalMiss, DeepSignalRequest } from '../../schemas/deep-signal.js';
 import { CreditState } from '../../schemas/credits.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { CREDIT_KEY_SECURITY, creditAccountOf, creditKeyHook } from '../credit-key.js';
 import { errorResponses } from '../openapi.js';
+import { settleOnDelivery } from '../credit-hold.js';
 import { siteUrls } from '../../domain/urls.js';
 
 /** Visible ASCII, 1–255 characters: what Stripe accepts as an Idempotency-Key. */
@@ -31,24 +32,6 @@ function serialisedOnce(body: object): string {
   let text = serialised.get(body);
   if (text === undefined) serialised.set(body, (text = JSON.stringify(body)));
   return text;
-}
-
-/**
- * A held charge stands once its answer has been handed to the connection ('finish'); a connection that closes
- * before that gives the credit back at once. Either way failures are left to the hold's expiry (refunded by the
- * background job), so a lost confirmation makes the call free, never charged unseen.
- */
-function settleOnDelivery(ctx: AppContext, reply: FastifyReply, hold: number): void {
-  const res = reply.raw;
-  const settle = (delivered: boolean) => {
-    res.off('finish', onFinish);
-    res.off('close', onClose);
-    void (delivered ? confirmHold(ctx.store.db, hold) : releaseHold(ctx.store.db, hold)).catch(() => {});
-  };
-  const onFinish = () => settle(true);
-  const onClose = () => settle(res.writableFinished);
-  res.once('finish', onFinish);
-  res.once('close', onClose);
 }
 
 /**
@@ -102,7 +85,7 @@ export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         holdSeconds: ctx.config.credits.holdSeconds,
       });
       const raw = reply as FastifyReply;
-      if (answer.hold !== undefined) settleOnDelivery(ctx, raw, answer.hold);
+      if (answer.hold !== undefined) settleOnDelivery(ctx.store.db, raw.raw, answer.hold);
       raw.header('x-credits-balance', String(answer.balance));
       if (answer.replayed) raw.header('idempotent-replayed', 'true');
       // An error (no credit left, a reused or busy Idempotency-Key) is answered by the error handler as a problem.

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IdempotencyKey, idempotencyKeyOf, localInvoker } from '../../agents/invoke.js';
+import { settleOnDelivery } from '../credit-hold.js';
 import { localCompletions } from '../../agents/mcp/completions.js';
 import { buildMcpManifest } from '../../agents/mcp/manifest.js';
 import { createMcpServer } from '../../agents/mcp/server.js';
@@ -90,9 +91,13 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         Array.isArray(header) ? header.join(', ') : header,
         'The Idempotency-Key header',
       );
-      const server = createMcpServer(localInvoker(ctx, { authorization: request.headers.authorization }), completions, {
-        idempotencyKey,
-      });
+      // A paid call answered in this request is held until the answer reaches the connection (credit-hold.ts).
+      const holdCharge = {
+        seconds: ctx.config.credits.holdSeconds,
+        settle: (hold: number) => settleOnDelivery(ctx.store.db, reply.raw, hold),
+      };
+      const invoker = localInvoker(ctx, { authorization: request.headers.authorization }, holdCharge);
+      const server = createMcpServer(invoker, completions, { idempotencyKey });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

@@ -9,8 +9,10 @@ import {
   openAiResponsesTools,
   openAiTools,
 } from '../../../src/agents/function-calling.js';
-import { agentTools } from '../../../src/agents/registry.js';
+import { agentTools, findTool } from '../../../src/agents/registry.js';
 import { issueKey } from '../../../src/payments/keys.js';
+import { creditState, ledgerTotals, openHolds, releaseHold } from '../../../src/payments/ledger.js';
+import { authenticatorFor, runTool } from '../../../src/agents/invoke.js';
 import { SCOUT_USER, scoutEnv, startScoutGitHub } from '../../agents/mcp/suite.js';
 import type { FakeGitHub } from '../../helpers/fake-github.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
@@ -235,6 +237,42 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
     assert.deepEqual(await miss.json(), { found: false, charged: 0 });
     const broke = await call({ name: 'get_deep_signal', arguments: { name } }, auth);
     assert.equal(broke.status, 402);
+  });
+
+  test('get_deep_signal without an Idempotency-Key is charged on hold, which stands once the answer is delivered', async () => {
+    const { key, accountId } = await issueKey(svc.service.store.db, { credits: 2, reason: 'test' });
+    const name = signals.trending[0].name as string;
+    const hit = await call({ name: 'get_deep_signal', arguments: { name } }, { authorization: `Bearer ${key}` });
+    assert.equal(hit.status, 200);
+    await hit.arrayBuffer();
+    const db = svc.service.store.db;
+    let open = await openHolds(db, accountId);
+    for (let i = 0; open > 0 && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      open = await openHolds(db, accountId);
+    }
+    assert.equal(open, 0);
+    assert.deepEqual(await ledgerTotals(db, accountId), { granted: 2, charged: 1, charges: 1, entries: 2 });
+  });
+
+  test('a held agent charge whose answer never reached the client is given back', async () => {
+    const { key, accountId } = await issueKey(svc.service.store.db, { credits: 2, reason: 'test' });
+    const ctx = svc.service.core;
+    const held: number[] = [];
+    const result = await runTool(
+      findTool('get_deep_signal')!,
+      { name: signals.trending[0].name },
+      {
+        ctx,
+        authenticate: authenticatorFor(ctx, { authorization: `Bearer ${key}` }),
+        holdCharge: { seconds: 60, settle: (hold) => held.push(hold) },
+      },
+    );
+    assert.equal(result['charged'], 1);
+    assert.equal(held.length, 1, 'the surface is handed the hold to settle');
+    assert.equal(await openHolds(ctx.store.db, accountId), 1);
+    await releaseHold(ctx.store.db, held[0]!); // the connection closed before the answer was written
+    assert.equal((await creditState(ctx.store.db, accountId))!.balance, 2);
   });
 
   test('OpenAPI operations with an agent analog link their tools (x-mcp-tool)', async () => {

@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { agentTools } from '../../../src/agents/registry.js';
 import { issueKey } from '../../../src/payments/keys.js';
+import { ledgerTotals, openHolds } from '../../../src/payments/ledger.js';
 import { mcpConformance, scoutEnv, startScoutGitHub } from '../../agents/mcp/suite.js';
 import type { FakeGitHub } from '../../helpers/fake-github.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
@@ -65,6 +66,29 @@ describe('MCP over Streamable HTTP at /api/mcp/rpc', () => {
       const broke = (await paid.callTool({ name: 'get_deep_signal', arguments: { name } })) as Json;
       assert.equal(broke.isError, true);
       assert.match(broke.content[0].text, /^402 /);
+    } finally {
+      await paid.close();
+    }
+  });
+
+  test('get_deep_signal over HTTP without an Idempotency-Key is held, and stands once the answer is delivered', async () => {
+    const { key, accountId } = await issueKey(svc.service.store.db, { credits: 2, reason: 'test' });
+    const paid = await connect(svc, { authorization: `Bearer ${key}` });
+    try {
+      const signals = (await (await svc.get('/api/signals.json')).json()) as Json;
+      const hit = (await paid.callTool({
+        name: 'get_deep_signal',
+        arguments: { name: signals.trending[0].name },
+      })) as Json;
+      assert.equal(hit.structuredContent.charged, 1);
+      const db = svc.service.store.db;
+      let open = await openHolds(db, accountId);
+      for (let i = 0; open > 0 && i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        open = await openHolds(db, accountId);
+      }
+      assert.equal(open, 0);
+      assert.deepEqual(await ledgerTotals(db, accountId), { granted: 2, charged: 1, charges: 1, entries: 2 });
     } finally {
       await paid.close();
     }
