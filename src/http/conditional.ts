@@ -127,7 +127,35 @@ export function representations(
   return (entity) => prepared.get(entity) ?? prepare(entity);
 }
 
-export type RenderedSender = (request: FastifyRequest, reply: AnyReply, entity: Rendered) => void;
+/** The coding a request gets of a prepared body: identity unless the body is compressible and a coding is accepted. */
+export function codingOf(entry: Prepared, acceptEncoding: string | undefined): Encoding {
+  return entry.compressible ? negotiate(acceptEncoding) : 'identity';
+}
+
+/**
+ * The representation the client already holds (If-None-Match) when it is current, so the answer is a 304: the one in
+ * the coding it gets, or the identity one (a client that held the plain body before it accepted a coding).
+ */
+export function heldRepresentation(
+  entry: Prepared,
+  entity: Rendered,
+  coding: Encoding,
+  ifNoneMatch: string | undefined,
+): PreparedHeaders | undefined {
+  if (ifNoneMatch === undefined) return undefined;
+  if (matchesEtag(ifNoneMatch, entry[coding].etag)) return entry[coding];
+  return coding !== 'identity' && matchesEtag(ifNoneMatch, entity.etag) ? entry.identity : undefined;
+}
+
+/** The body of a representation: the coded bytes once they are compressed (undefined until then). */
+export function bodyOf(entity: Rendered, representation: PreparedHeaders, coding: Encoding): Buffer | undefined {
+  return coding === 'identity' ? entity.body : (representation.body ??= readyVariant(entity, coding));
+}
+
+/** Sends one of a route's pre-rendered bodies; `representations` are its prepared headers (the fast path's too). */
+export type RenderedSender = ((request: FastifyRequest, reply: AnyReply, entity: Rendered) => void) & {
+  representations: (entity: Rendered) => Prepared;
+};
 
 /**
  * `sendRendered` for the hot reads: the route's fixed headers (`headers`: its Link, the common CORS and security
@@ -137,33 +165,24 @@ export type RenderedSender = (request: FastifyRequest, reply: AnyReply, entity: 
  */
 export function renderedSender(headers: Record<string, string> = {}, cacheControl = PUBLIC_CACHE): RenderedSender {
   const prepared = representations(headers, cacheControl);
-  return (request, reply, entity) => {
+  const send = (request: FastifyRequest, reply: AnyReply, entity: Rendered) => {
     const entry = prepared(entity);
-    const coding = entry.compressible ? negotiate(request.headers['accept-encoding']) : 'identity';
-    const representation = entry[coding];
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch !== undefined) {
-      if (matchesEtag(ifNoneMatch, representation.etag)) {
-        reply.code(304).headers(representation.notModified).send();
-        return;
-      }
-      if (coding !== 'identity' && matchesEtag(ifNoneMatch, entity.etag)) {
-        reply.code(304).headers(entry.identity.notModified).send();
-        return;
-      }
-    }
-    if (coding === 'identity') {
-      reply.headers(representation.ok).send(entity.body);
+    const coding = codingOf(entry, request.headers['accept-encoding']);
+    const held = heldRepresentation(entry, entity, coding, request.headers['if-none-match']);
+    if (held !== undefined) {
+      reply.code(304).headers(held.notModified).send();
       return;
     }
-    const body = (representation.body ??= readyVariant(entity, coding));
+    const representation = entry[coding];
+    const body = bodyOf(entity, representation, coding);
     if (body !== undefined) {
       reply.headers(representation.ok).send(body);
       return;
     }
     // Not compressed yet: the hook sends the coded body once it is (and sets the content coding then).
     const { 'content-encoding': _coding, ...rest } = representation.ok;
-    pendingVariants.set(reply, { entity, coding });
+    pendingVariants.set(reply, { entity, coding: coding as Coding });
     reply.headers(rest).send(entity.body);
   };
+  return Object.assign(send, { representations: prepared });
 }

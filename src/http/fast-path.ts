@@ -1,51 +1,108 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { LimitedClass } from '../config.js';
 import type { Rendered } from '../snapshot/snapshot.js';
 import type { Prepared, PreparedHeaders } from './conditional.js';
-import { matchesEtag } from './conditional.js';
-import { negotiate } from './encoding.js';
-import { readyVariant } from './precompressed.js';
+import { bodyOf, codingOf, heldRepresentation } from './conditional.js';
+import { rateLimitHeaders, type Decision, type SharedLimits } from './plugins/rate-limit.js';
 
 /**
- * The fast path: the hottest pre-rendered reads answered before the framework's generic path (routing, hooks,
- * `Reply.send`), with the bytes and headers the route itself would send (the same `representations`), so a read costs
- * about what a bare node:http server sending those bytes costs.
+ * The fast path: the hottest pre-rendered reads (the snapshot JSON, the single-startup lookup, the home and startup
+ * pages) answered before the framework's generic path (routing, hooks, `Reply.send`), so a read costs about what a
+ * bare node:http server sending the same bytes costs. It is hand-written because no library answers there: every
+ * Fastify plugin and hook (onRequest included) runs after the router has matched the route and built the request and
+ * reply objects, and that generic path is the cost to skip; so this is a node:http 'request' listener in front of it.
  *
- * A read qualifies only when the route does nothing per request besides choosing the representation: a fixed path,
- * GET or HEAD, no query, no rate limit (an unlimited class), no access log or metrics hook. Everything else — any
- * other URL (a query string included), a body not compressed yet in the coding asked for, no period published yet,
- * a server that is closing — goes the normal way, which answers it as before.
+ * Each read is declared by the route that owns it (routes/signals.ts, routes/site.ts), from the route's own state:
+ * the body it would send (a rendered period body, a cached lookup answer, a rendered page) and its prepared headers
+ * (the route sender's `representations`), chosen by the same functions (conditional.ts). A read answers only what
+ * the route would answer from that state alone, and leaves everything else to the framework, which answers it as
+ * before: another method or URL, a request body, a query the read does not take, percent-encoding it does not
+ * decode, a body not rendered, cached or compressed yet, no period yet, a closing server, an X-Forwarded-For it does
+ * not parse. (The access log and the metrics need the framework's hooks: server.ts does not install it then.)
  *
- * What the request gets is what the route sends: the same status, headers (the common CORS and security headers,
- * `X-Request-Id` from the same generator, ETag, Vary, coding) and bytes; test/http/fast-path.test.ts compares them.
+ * A rate-limited read spends the same budget (plugins/rate-limit.ts `SharedLimits`) under the same key (the client
+ * address as Fastify computes `request.ip`), and sends the same RateLimit headers; a refusal is handed over to the
+ * route's hook, which answers the 429 without spending again. What the request gets is what the route sends: the
+ * same status, headers (the common CORS and security headers, `X-Request-Id` from the same generator, ETag, Vary,
+ * coding, RateLimit) and bytes; test/http/fast-path.test.ts compares them byte for byte.
  */
 export interface FastRead {
-  /** The request target, exactly (`/api/signals.json`). */
+  /** The path answered, exactly (`/api/signal`); with `segment`, the prefix before one more path segment. */
   path: string;
-  /** The body of the current period, or undefined when there is none (the route answers that). */
-  entity(): Rendered | undefined;
-  /** The route's representations (conditional.ts `representations`, with the route's own headers). */
-  representations(entity: Rendered): Prepared;
+  /** `path` is a prefix (`/startups/`) followed by one path segment, which `answer` receives. */
+  segment?: boolean;
+  /**
+   * What the route would send for this target, or undefined for the framework to answer it. `rest` is the segment
+   * after a prefix ('' for an exact path), `query` what follows `?` ('' without one), both exactly as sent.
+   */
+  answer(rest: string, query: string): FastAnswer | undefined;
+  /** The route's rate-limit class, when it is limited (not 'paid': its key needs the credit-pack look-up). */
+  rateLimit?: Exclude<LimitedClass, 'paid'>;
 }
 
-/** A prepared header list as node:http writes it (name, value, name, value…), its first value the request id. */
+/** A pre-rendered body and its route's prepared headers (the route's `RenderedSender.representations(entity)`). */
+export interface FastAnswer {
+  entity: Rendered;
+  representations: Prepared;
+}
+
+export interface FastPathOptions {
+  /** The framework's request id generator. */
+  requestId(req: IncomingMessage): string;
+  /** The client address as the framework computes it (`request.ip`), or undefined when it cannot tell the same. */
+  clientAddress(req: IncomingMessage): string | undefined;
+  /** The rate limiter's budgets (undefined: no read is limited). */
+  limits?: SharedLimits;
+}
+
+/**
+ * A prepared header list as node:http writes it (name, value, name, value…): the per-request headers first (the
+ * request id, then the two RateLimit headers on a limited read, filled in per request), then the representation's.
+ */
 type RawHeaders = (string | number)[];
 
-export function installFastPath(
-  server: Server,
-  reads: readonly FastRead[],
-  requestId: (req: IncomingMessage) => string,
-) {
+export function installFastPath(server: Server, reads: readonly FastRead[], options: FastPathOptions) {
   if (reads.length === 0) return;
-  const table = new Map(reads.map((read) => [read.path, read]));
-  const raw = new WeakMap<PreparedHeaders, { ok: RawHeaders; notModified: RawHeaders }>();
-  const rawOf = (headers: PreparedHeaders, body: Buffer) => {
-    let found = raw.get(headers);
-    if (found === undefined) {
-      const list = (h: Record<string, string>): RawHeaders => ['x-request-id', '', ...Object.entries(h).flat()];
-      found = { ok: [...list(headers.ok), 'content-length', body.length], notModified: list(headers.notModified) };
-      raw.set(headers, found);
+  const { requestId, clientAddress, limits } = options;
+  const exact = new Map(reads.filter((read) => !read.segment).map((read) => [read.path, read]));
+  const prefixed = new Map(reads.filter((read) => read.segment).map((read) => [read.path, read]));
+
+  // One list per representation and status, built once: writeHead copies it out, so every request reuses it.
+  const okLists = new WeakMap<PreparedHeaders, RawHeaders>();
+  const notModifiedLists = new WeakMap<PreparedHeaders, RawHeaders>();
+  const listOf = (status: 200 | 304, representation: PreparedHeaders, body: Buffer, limit?: Record<string, string>) => {
+    const lists = status === 200 ? okLists : notModifiedLists;
+    let list = lists.get(representation);
+    if (list === undefined) {
+      const headers = status === 200 ? representation.ok : representation.notModified;
+      const perRequest = ['x-request-id', '', ...Object.keys(limit ?? {}).flatMap((name) => [name, ''])];
+      list = [...perRequest, ...Object.entries(headers).flat()];
+      if (status === 200) list.push('content-length', body.length);
+      lists.set(representation, list);
     }
-    return found;
+    return list;
+  };
+
+  const write = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: 200 | 304,
+    representation: PreparedHeaders,
+    body: Buffer,
+    limit?: Record<string, string>,
+  ) => {
+    const headers = listOf(status, representation, body, limit);
+    headers[1] = requestId(req);
+    if (limit !== undefined) {
+      let i = 2;
+      for (const name in limit) {
+        headers[i++] = name;
+        headers[i++] = limit[name]!;
+      }
+    }
+    res.writeHead(status, headers);
+    if (status === 304 || req.method === 'HEAD') res.end();
+    else res.end(body);
   };
 
   const [framework] = server.listeners('request') as RequestListener[];
@@ -53,35 +110,42 @@ export function installFastPath(
   server.removeListener('request', framework);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method;
-    const read = method === 'GET' || method === 'HEAD' ? table.get(req.url!) : undefined;
-    if (read === undefined || !server.listening) return framework(req, res);
-    const entity = read.entity();
-    if (entity === undefined) return framework(req, res);
-    const entry = read.representations(entity);
-    const coding = entry.compressible ? negotiate(req.headers['accept-encoding']) : 'identity';
-    const representation = entry[coding];
-    const body = coding === 'identity' ? entity.body : (representation.body ??= readyVariant(entity, coding));
-    if (body === undefined) return framework(req, res);
-    const ifNoneMatch = req.headers['if-none-match'];
-    if (ifNoneMatch !== undefined) {
-      const held = matchesEtag(ifNoneMatch, representation.etag)
-        ? representation
-        : coding !== 'identity' && matchesEtag(ifNoneMatch, entity.etag)
-          ? entry.identity
-          : undefined;
-      if (held !== undefined) {
-        const headers = rawOf(held, held.body ?? entity.body).notModified;
-        headers[1] = requestId(req);
-        res.writeHead(304, headers);
-        res.end();
-        return;
-      }
+    // A request with a body goes to the framework, whose content-type parsers decide about it.
+    const bodyless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+    if ((method !== 'GET' && method !== 'HEAD') || !bodyless || !server.listening) return framework(req, res);
+    const url = req.url!;
+    const mark = url.indexOf('?');
+    const path = mark < 0 ? url : url.slice(0, mark);
+    let read = exact.get(path);
+    let rest = '';
+    if (read === undefined) {
+      const slash = path.lastIndexOf('/');
+      read = prefixed.get(path.slice(0, slash + 1));
+      rest = path.slice(slash + 1);
     }
-    const headers = rawOf(representation, body).ok;
-    // The header list is written out within writeHead, so one list per representation serves every request.
-    headers[1] = requestId(req);
-    res.writeHead(200, headers);
-    if (method === 'HEAD') res.end();
-    else res.end(body);
+    const answer = read?.answer(rest, mark < 0 ? '' : url.slice(mark + 1));
+    if (answer === undefined) return framework(req, res);
+
+    const { entity, representations: entry } = answer;
+    const coding = codingOf(entry, req.headers['accept-encoding']);
+    const held = heldRepresentation(entry, entity, coding, req.headers['if-none-match']);
+    const representation = held ?? entry[coding];
+    const body = held !== undefined ? entity.body : bodyOf(entity, representation, coding);
+    if (body === undefined) return framework(req, res);
+    const status = held !== undefined ? 304 : 200;
+
+    const budget = read!.rateLimit === undefined ? undefined : limits?.budget(read!.rateLimit);
+    if (budget === undefined) return write(req, res, status, representation, body);
+    const key = clientAddress(req);
+    if (key === undefined) return framework(req, res);
+    budget.decide(key).then(
+      (decision: Decision) => {
+        if (decision.allowed) return write(req, res, status, representation, body, rateLimitHeaders(budget, decision));
+        limits!.handOver(req, read!.rateLimit!, decision);
+        framework(req, res);
+      },
+      // The limiter failed: the route's hook decides (and lets the request through if it fails again).
+      () => framework(req, res),
+    );
   });
 }

@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
+import proxyaddr from 'proxy-addr';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { App } from '../app.js';
 import type { AppContext } from './context.js';
@@ -11,13 +13,12 @@ import { capConnectionsPerAddress, httpServerOptions } from './connections.js';
 import { countConnectionRefused } from '../metrics.js';
 import { authenticateRequest } from './credit-key.js';
 import { metricsEnabled, registerObservability, requestIdGenerator } from './plugins/observability.js';
-import { representations } from './conditional.js';
 import { installFastPath, type FastRead } from './fast-path.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { datasetRoutes } from './routes/dataset.js';
 import { healthRoutes } from './routes/health.js';
 import { openApiRoutes } from './routes/openapi.js';
-import { LICENSE_LINK, signalsRoutes } from './routes/signals.js';
+import { signalsRoutes } from './routes/signals.js';
 import { answersRoutes } from './routes/answers.js';
 import { searchRoutes } from './routes/search.js';
 import { diligenceRoutes } from './routes/diligence.js';
@@ -36,6 +37,19 @@ import { mcpRoutes } from './routes/mcp.js';
 import { a2aRoutes } from './routes/a2a.js';
 import { alertsRoutes } from './routes/alerts.js';
 import { HTML_CSP, htmlNotFound, loadSiteAssets, siteRoutes } from './routes/site.js';
+
+/**
+ * `request.ip` as Fastify computes it with the same trust function (the last address of proxy-addr's list), for the
+ * fast path. Fastify bundles its own copy of proxy-addr's X-Forwarded-For parser, which differs from this one only in
+ * whitespace other than spaces (tabs, non-ASCII): such a header gets undefined, and the framework decides.
+ */
+function clientAddress(trusted: (address: string, hop: number) => boolean) {
+  return (req: IncomingMessage): string | undefined => {
+    const forwarded = req.headers['x-forwarded-for'];
+    if (forwarded !== undefined && (typeof forwarded !== 'string' || /[^\x20-\x7e]/.test(forwarded))) return undefined;
+    return proxyaddr(req, trusted);
+  };
+}
 
 /**
  * Assembles the HTTP server: cross-cutting plugins first (errors, headers, OpenAPI), then each surface's routes.
@@ -72,31 +86,6 @@ export async function buildServer(
     (address) => trusted(address, 0),
     countConnectionRefused,
   );
-  // The snapshot's JSON, the most read body, skips the framework's generic path (fast-path.ts): the same headers and
-  // bytes as its routes (routes/signals.ts), which answer whatever the fast path leaves (queries, HEAD before the
-  // body is compressed, no period yet). Off when the access log or metrics need their per-request hooks.
-  if (!ctx.config.server.accessLog && !metricsEnabled(ctx.config.metrics)) {
-    const snapshotJson = (): FastRead['entity'] => () => ctx.holder.current?.signalsJson;
-    installFastPath(
-      app.server,
-      [
-        {
-          path: '/api/signals.json',
-          entity: snapshotJson(),
-          representations: representations({ ...common, link: LICENSE_LINK }),
-        },
-        {
-          path: '/api/v1/signals.json',
-          entity: snapshotJson(),
-          representations: representations({
-            ...common,
-            link: `<${ctx.config.server.baseUrl}/api/signals.json>; rel="canonical", ${LICENSE_LINK}`,
-          }),
-        },
-      ],
-      requestId,
-    );
-  }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -110,7 +99,7 @@ export async function buildServer(
   registerCommonHeaders(app, ctx.config.server.baseUrl.startsWith('https:'));
   registerCompression(app);
   // Operations (issue 23): limits and metrics hook into every route added after them; JSON routes take JSON only.
-  registerRateLimit(app, ctx.config, {
+  const limits = registerRateLimit(app, ctx.config, {
     redis: options.limiterRedis,
     prefix: ctx.config.rateLimiting.redisPrefix,
     log: ctx.log,
@@ -120,8 +109,9 @@ export async function buildServer(
   app.removeContentTypeParser('text/plain');
   await registerOpenApi(app, ctx.config.server.baseUrl);
 
+  const fastReads: FastRead[] = [];
   await app.register(async (scope) => {
-    await signalsRoutes(scope, ctx);
+    await signalsRoutes(scope, ctx, fastReads);
     await datasetRoutes(scope, ctx);
     await healthRoutes(scope, ctx, options.probes);
     await openApiRoutes(scope);
@@ -142,7 +132,13 @@ export async function buildServer(
     await mcpRoutes(scope, ctx);
     await a2aRoutes(scope, ctx);
     await alertsRoutes(scope, ctx);
-    await siteRoutes(scope, ctx, siteAssets);
+    await siteRoutes(scope, ctx, siteAssets, fastReads);
   });
+  // The hottest pre-rendered reads (the snapshot JSON, the lookup, the home and startup pages) skip the framework's
+  // generic path (fast-path.ts), with the same headers, bytes and rate limits as their routes, which declared them and
+  // answer whatever the fast path leaves. Off when the access log or metrics need their per-request hooks.
+  if (!ctx.config.server.accessLog && !metricsEnabled(ctx.config.metrics)) {
+    installFastPath(app.server, fastReads, { requestId, clientAddress: clientAddress(trusted), limits });
+  }
   return app;
 }

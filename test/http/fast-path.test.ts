@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import diagnostics from 'node:diagnostics_channel';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { representations } from '../../src/http/conditional.js';
@@ -34,17 +35,35 @@ function comparable(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return rest;
 }
 
+/** Requests a route's handler ran for (Fastify's tracing channel): the fast path's answers run none. */
+let handled = 0;
+const countHandled = () => handled++;
+const routed = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
+  const before = handled;
+  const result = await run();
+  return [result, handled - before];
+};
+
+/** A client address of its own per call (X-Forwarded-For from a trusted proxy): a fresh rate-limit budget. */
+let clients = 0;
+const client = () => `10.0.${(++clients >> 8) & 255}.${clients & 255}`;
+
 describe('fast path', () => {
   let app: TestApp;
 
   before(async () => {
-    // With the limiter on, as served: the snapshot JSON is an unlimited static surface either way.
-    app = await startTestApp({ RATE_LIMIT: 'on' }, { listen: true });
+    diagnostics.subscribe('tracing:fastify.request.handler:start', countHandled);
+    // With the limiter on, as served (the snapshot JSON and the pages are unlimited; the lookup's budget is tiny, so
+    // its exhaustion is quick to reach), behind a trusted proxy that names each client.
+    app = await startTestApp({ RATE_LIMIT: 'on', RATE_LIMIT_SIGNAL: '2/3', TRUST_PROXY: 'loopback' }, { listen: true });
     const snapshot = app.service.holder.published();
     await Promise.all([variant(snapshot.signalsJson, 'br'), variant(snapshot.signalsJson, 'gzip')]);
     await compressionIdle();
   });
-  after(() => app.close());
+  after(async () => {
+    diagnostics.unsubscribe('tracing:fastify.request.handler:start', countHandled);
+    await app.close();
+  });
 
   const etag = () => app.service.holder.published().signalsJson.etag;
   const cases: [string, string, () => Record<string, string>][] = [
@@ -77,6 +96,196 @@ describe('fast path', () => {
       });
     }
   }
+
+  /** The same request by the fast path (`fastUrl`) and by the route (`normalUrl`), each from a fresh client. */
+  async function parity(fastUrl: string, normalUrl: string, method: string, headers: Record<string, string>) {
+    const [normal, normalRuns] = await routed(() =>
+      request(`${app.url}${normalUrl}`, method, { ...headers, 'x-forwarded-for': client() }),
+    );
+    const [fast, fastRuns] = await routed(() =>
+      request(`${app.url}${fastUrl}`, method, { ...headers, 'x-forwarded-for': client() }),
+    );
+    assert.equal(normalRuns, 1, 'the route answered the normal request');
+    assert.equal(fastRuns, 0, 'the fast path answered');
+    assert.equal(fast.status, normal.status);
+    assert.deepEqual(comparable(fast.headers), comparable(normal.headers));
+    assert.deepEqual(fast.body, normal.body);
+    return fast;
+  }
+
+  /** Renders, caches and compresses what the route serves at `url` (the fast path answers only that). */
+  async function warm(url: string): Promise<string> {
+    let etag = '';
+    for (const coding of ['identity', 'br', 'gzip']) {
+      const res = await request(`${app.url}${url}`, 'GET', { 'accept-encoding': coding, 'x-forwarded-for': client() });
+      assert.equal(res.status, 200, url);
+      if (coding === 'identity') etag = String(res.headers.etag);
+    }
+    await compressionIdle();
+    return etag;
+  }
+
+  const coded = (etag: string, coding: string) => `${etag.slice(0, -1)}-${coding}"`;
+  const readCases: [string, string, (etag: string) => Record<string, string>][] = [
+    ['GET, no Accept-Encoding', 'GET', () => ({})],
+    ['GET, Brotli accepted', 'GET', () => ({ 'accept-encoding': 'gzip, deflate, br' })],
+    ['GET, gzip accepted', 'GET', () => ({ 'accept-encoding': 'gzip' })],
+    ['HEAD, no Accept-Encoding', 'HEAD', () => ({})],
+    ['HEAD, Brotli accepted', 'HEAD', () => ({ 'accept-encoding': 'br' })],
+    ['GET, If-None-Match the identity tag', 'GET', (etag) => ({ 'if-none-match': etag })],
+    [
+      'GET, If-None-Match the Brotli tag',
+      'GET',
+      (etag) => ({ 'accept-encoding': 'br', 'if-none-match': coded(etag, 'br') }),
+    ],
+    [
+      'GET, If-None-Match the gzip tag',
+      'GET',
+      (etag) => ({ 'accept-encoding': 'gzip', 'if-none-match': coded(etag, 'gzip') }),
+    ],
+    [
+      'GET, If-None-Match the identity tag, Brotli accepted',
+      'GET',
+      (etag) => ({ 'accept-encoding': 'br', 'if-none-match': etag }),
+    ],
+    [
+      'GET, If-None-Match the Brotli tag, gzip accepted',
+      'GET',
+      (etag) => ({ 'accept-encoding': 'gzip', 'if-none-match': coded(etag, 'br') }),
+    ],
+    ['GET, CORS request', 'GET', () => ({ origin: 'https://example.org', 'accept-encoding': 'br' })],
+  ];
+
+  interface Target {
+    /** The URL the fast path answers, and the same read with a parameter the route ignores (the normal path). */
+    fast: string;
+    normal: string;
+    /** What the route sends, checked once so the parity is about the intended answer. */
+    expect?: (res: Raw) => void;
+  }
+  type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const signals = (): Json => JSON.parse(app.service.holder.published().signalsJson.body.toString());
+  const lookup = (company: string): Pick<Target, 'fast' | 'normal'> => ({
+    fast: `/api/signal?company=${encodeURIComponent(company)}`,
+    normal: `/api/signal?company=${encodeURIComponent(company)}&utm_source=parity`,
+  });
+  const nameMatch = (how: string) => (res: Raw) => assert.equal(res.headers['x-name-match'], how);
+  const targets: [string, () => Target][] = [
+    [
+      'lookup hit',
+      () => {
+        const target = signals().sectors[3].startups[5];
+        return { ...lookup(target.name), expect: nameMatch('exact') };
+      },
+    ],
+    [
+      'lookup hit, + for spaces',
+      () => {
+        const target = signals().sectors[2].startups[1];
+        // Spaces, as browsers encode them in a query (+), and as encodeURIComponent does (%20).
+        const plus = encodeURIComponent(target.name).replaceAll('%20', '+');
+        return {
+          fast: `/api/signal?company=${plus}`,
+          normal: `/api/signal?company=${plus}&x=1`,
+        };
+      },
+    ],
+    [
+      'lookup miss with candidates',
+      () => {
+        const all: Json[] = signals().sectors.flatMap((s: Json) => s.startups);
+        const byFirst = new Map<string, number>();
+        for (const s of all) byFirst.set(s.name.split(' ')[0], (byFirst.get(s.name.split(' ')[0]) ?? 0) + 1);
+        const [first] = [...byFirst].find(([, n]) => n === 2)!;
+        return {
+          ...lookup(first),
+          expect: (res) => {
+            nameMatch('ambiguous')(res);
+            if (res.body.length) assert.equal(JSON.parse(res.body.toString()).candidates.length, 2);
+          },
+        };
+      },
+    ],
+    ['lookup miss', () => ({ ...lookup('Nothing Like Any Company Here'), expect: nameMatch('none') })],
+    [
+      'lookup typo',
+      () => {
+        const target = signals().sectors[9].startups.find((s: Json) => s.name.split(' ')[0].length >= 5);
+        return {
+          ...lookup(target.name.slice(0, 3) + target.name.slice(4)),
+          expect: nameMatch('typo'),
+        };
+      },
+    ],
+    ['home page', () => ({ fast: '/', normal: '/?utm_source=parity' })],
+    [
+      'startup page',
+      () => {
+        const login = new URL(signals().trending[2].githubUrl).pathname.slice(1);
+        return { fast: `/startups/${login}`, normal: `/startups/${login}?utm_source=parity` };
+      },
+    ],
+    [
+      'startup page, login in capitals',
+      () => {
+        const login = new URL(signals().trending[2].githubUrl).pathname.slice(1).toUpperCase();
+        return { fast: `/startups/${login}`, normal: `/startups/${login}?x=1` };
+      },
+    ],
+  ];
+  for (const [name, make] of targets) {
+    describe(name, () => {
+      let target: Target;
+      let etag: string;
+      before(async () => {
+        target = make();
+        etag = await warm(target.normal);
+      });
+      for (const [name, method, headers] of readCases) {
+        test(`${name}: the same status, headers and bytes as the route`, async () => {
+          const res = await parity(target.fast, target.normal, method, headers(etag));
+          if (res.status === 200) target.expect?.(res);
+        });
+      }
+    });
+  }
+
+  test("the lookup spends the route's budget and is refused with the same 429", async () => {
+    const company = signals().sectors[4].startups[0].name;
+    const { fast, normal } = lookup(company);
+    await warm(normal);
+    // Budget 2 a minute plus 1 in reserve: a client mixing both paths and one using the route only, request by request.
+    const mixed = client();
+    const routeOnly = client();
+    for (const [step, url] of [fast, normal, fast, fast, normal].entries()) {
+      const [a, runs] = await routed(() => request(`${app.url}${url}`, 'GET', { 'x-forwarded-for': mixed }));
+      const b = await request(`${app.url}${normal}`, 'GET', { 'x-forwarded-for': routeOnly });
+      assert.equal(a.status, step < 3 ? 200 : 429, `request ${step + 1}`);
+      if (url === fast && step < 3) assert.equal(runs, 0, `request ${step + 1} answered by the fast path`);
+      assert.equal(a.status, b.status, `request ${step + 1}`);
+      assert.deepEqual(comparable(a.headers), comparable(b.headers), `request ${step + 1}`);
+      assert.deepEqual(a.body, b.body, `request ${step + 1}`);
+    }
+  });
+
+  test('a query it does not take, malformed encoding or a page not rendered goes to the route', async () => {
+    const company = signals().sectors[5].startups[1].name;
+    await warm(lookup(company).normal);
+    for (const url of [
+      lookup(company).normal,
+      `/api/signal?company=%E0%A4%A`,
+      '/?page=1',
+      '/startups/no-such-startup-anywhere',
+      '/startups/a%62c',
+    ]) {
+      const [res, runs] = await routed(() => request(`${app.url}${url}`, 'GET', { 'x-forwarded-for': client() }));
+      assert.ok(res.status < 500, url);
+      assert.equal(runs, 1, `${url}: the route answered`);
+    }
+    // Refused by the route's validation, before its handler.
+    const repeated = `/api/signal?company=${encodeURIComponent(company)}&company=x`;
+    assert.equal((await request(`${app.url}${repeated}`, 'GET', { 'x-forwarded-for': client() })).status, 400);
+  });
 });
 
 describe('installFastPath', () => {
@@ -90,10 +299,16 @@ describe('installFastPath', () => {
       frameworkCalls++;
       res.writeHead(299).end('framework');
     });
+    const prepared = representations({ 'x-frame-options': 'DENY' });
     installFastPath(
       server,
-      [{ path: '/fast', entity: () => entity, representations: representations({ 'x-frame-options': 'DENY' }) }],
-      () => 'id-1',
+      [
+        {
+          path: '/fast',
+          answer: (_rest, query) => (query === '' ? { entity, representations: prepared(entity) } : undefined),
+        },
+      ],
+      { requestId: () => 'id-1', clientAddress: () => '127.0.0.1' },
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -122,7 +337,11 @@ describe('installFastPath', () => {
     }
     const fresh = rendered(JSON.stringify({ other: Array.from({ length: 300 }, (_, i) => i) }), 'application/json');
     const local = http.createServer((_req, res) => res.writeHead(299).end());
-    installFastPath(local, [{ path: '/fast', entity: () => fresh, representations: representations() }], () => 'id');
+    const prepared = representations();
+    installFastPath(local, [{ path: '/fast', answer: () => ({ entity: fresh, representations: prepared(fresh) }) }], {
+      requestId: () => 'id',
+      clientAddress: () => '127.0.0.1',
+    });
     await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
     try {
       const port = (local.address() as { port: number }).port;

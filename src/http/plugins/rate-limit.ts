@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -446,6 +447,22 @@ function describe(cls: RateLimitClass, config: RateLimitConfig): Record<string, 
   };
 }
 
+/** The headers of a decision (draft-ietf-httpapi-ratelimit-headers), on every response of a limited route. */
+export function rateLimitHeaders(budget: ClassBudget, decision: Decision): Record<string, string> {
+  return { 'ratelimit-policy': budget.policy, ratelimit: decision.state };
+}
+
+/**
+ * What the fast path (fast-path.ts) shares with the route hooks: the same budgets, spent under the same key, and the
+ * hand-over of a refusal, which the route's hook then answers (the 429 and its headers) without spending again.
+ */
+export interface SharedLimits {
+  /** A class's budget, or undefined when rate limiting is off. */
+  budget(cls: LimitedClass): ClassBudget | undefined;
+  /** A refusal decided before routing, for the hook of the request's route (of class `cls`) to answer. */
+  handOver(req: IncomingMessage, cls: LimitedClass, decision: Decision): void;
+}
+
 function tooManyRequests(decision: Decision, budget: ClassBudget): HttpProblem {
   return new HttpProblem(
     429,
@@ -460,8 +477,9 @@ function tooManyRequests(decision: Decision, budget: ClassBudget): HttpProblem {
  * Registers the limiter: an onRoute hook that reads each route's class once, documents it in the OpenAPI operation
  * (`x-rate-limit`, and the 429 response), and gives limited routes their hook. Call before any route is added.
  */
-export function registerRateLimit(app: FastifyInstance, config: RateLimitConfig, store: LimiterStore): void {
+export function registerRateLimit(app: FastifyInstance, config: RateLimitConfig, store: LimiterStore): SharedLimits {
   const budgets = config.rateLimiting.enabled ? createBudgets(config.rateLimits, store) : undefined;
+  const handedOver = new WeakMap<IncomingMessage, { cls: LimitedClass; decision: Decision }>();
   const hooks = new Map<
     LimitedClass,
     (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void
@@ -471,6 +489,19 @@ export function registerRateLimit(app: FastifyInstance, config: RateLimitConfig,
     let hook = hooks.get(cls);
     if (hook) return hook;
     const budget = budgets![cls];
+    const settle = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      done: (err?: Error) => void,
+      decision: Decision,
+      byAddress: boolean,
+    ) => {
+      reply.headers(rateLimitHeaders(budget, decision));
+      if (decision.allowed) return done();
+      if (cls === 'paid' && byAddress) refusedAddresses.set(request.ip, decision, Date.now());
+      countRateLimited(cls);
+      done(tooManyRequests(decision, budget));
+    };
     const decide = (
       request: FastifyRequest,
       reply: FastifyReply,
@@ -479,13 +510,7 @@ export function registerRateLimit(app: FastifyInstance, config: RateLimitConfig,
       byAddress: boolean,
     ) => {
       budget.decide(key).then(
-        (decision) => {
-          reply.header('ratelimit-policy', budget.policy).header('ratelimit', decision.state);
-          if (decision.allowed) return done();
-          if (cls === 'paid' && byAddress) refusedAddresses.set(request.ip, decision, Date.now());
-          countRateLimited(cls);
-          done(tooManyRequests(decision, budget));
-        },
+        (decision) => settle(request, reply, done, decision, byAddress),
         (err: unknown) => {
           // A limiter failure must never become an error response: let the request through.
           store.log?.warn({ reqId: request.id, err }, 'rate limiter failed; request let through');
@@ -494,7 +519,12 @@ export function registerRateLimit(app: FastifyInstance, config: RateLimitConfig,
       );
     };
     if (cls !== 'paid') {
-      hook = (request, reply, done) => decide(request, reply, done, request.ip, true);
+      hook = (request, reply, done) => {
+        const early = handedOver.get(request.raw);
+        if (early === undefined || early.cls !== cls) return decide(request, reply, done, request.ip, true);
+        handedOver.delete(request.raw);
+        settle(request, reply, done, early.decision, true);
+      };
     } else {
       const keyIsValid = store.keyIsValid;
       hook = (request, reply, done) => {
@@ -504,7 +534,7 @@ export function registerRateLimit(app: FastifyInstance, config: RateLimitConfig,
         // An address that spent its budget is refused before its key is looked up.
         const refused = refusedAddresses.get(request.ip, Date.now());
         if (refused) {
-          reply.header('ratelimit-policy', budget.policy).header('ratelimit', refused.state);
+          reply.headers(rateLimitHeaders(budget, refused));
           countRateLimited(cls);
           return done(tooManyRequests(refused, budget));
         }
@@ -536,4 +566,8 @@ export function registerRateLimit(app: FastifyInstance, config: RateLimitConfig,
     const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
     route.onRequest = [hookFor(cls), ...existing] as RouteOptions['onRequest'];
   });
+  return {
+    budget: (cls) => budgets?.[cls],
+    handOver: (req, cls, decision) => handedOver.set(req, { cls, decision }),
+  };
 }

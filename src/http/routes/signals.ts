@@ -3,9 +3,15 @@ import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/typ
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DATA_LICENSE } from '../../domain/license.js';
-import { resolveStartup, NAME_MATCH_HEADER, NAME_MATCH_VALUES } from '../../core/signals/resolve.js';
+import {
+  resolveStartup,
+  NAME_MATCH_HEADER,
+  NAME_MATCH_VALUES,
+  type NameMatchValue,
+} from '../../core/signals/resolve.js';
 import { SignalMiss, SignalsResponse, Startup } from '../../schemas/signals.js';
-import { renderedSender } from '../conditional.js';
+import { renderedSender, type RenderedSender } from '../conditional.js';
+import type { FastRead } from '../fast-path.js';
 import { derive, rendered, signalsCsv, type Rendered } from '../../snapshot/snapshot.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses, textContent } from '../openapi.js';
@@ -48,11 +54,27 @@ const LOOKUP_CACHE_SIZE = 10_000;
 interface LookupAnswer {
   body: Rendered;
   /** How the name was resolved (X-Name-Match). */
-  how: string;
+  how: NameMatchValue;
 }
 const lookupCache = derive(() => new Map<string, LookupAnswer>());
 
-export async function signalsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+/** The raw query of a lookup that names only `company`: its value as the query parser decodes it, else undefined. */
+function companyOf(query: string): string | undefined {
+  if (!query.startsWith('company=') || query.includes('&')) return undefined;
+  const value = query.slice('company='.length);
+  if (!value.includes('%') && !value.includes('+')) return value;
+  try {
+    return decodeURIComponent(value.replaceAll('+', ' '));
+  } catch {
+    return undefined; // malformed percent-encoding: the framework's parser has its own rule for it
+  }
+}
+
+/**
+ * The signal routes. `fast` receives the reads the fast path answers before the framework (fast-path.ts), built from
+ * the routes' own senders and caches, so both send the same headers and bytes.
+ */
+export async function signalsRoutes(app: FastifyInstance, ctx: AppContext, fast: FastRead[] = []): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // The hot reads: every header they send is fixed per route and per body, so it is built once (renderedSender)
   // and the routes skip the per-request common-headers hook.
@@ -63,7 +85,31 @@ export async function signalsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     ...common,
     link: `<${ctx.config.server.baseUrl}/api/signals.json>; rel="canonical", ${LICENSE_LINK}`,
   });
-  const sendLookup = renderedSender(common);
+  // One sender per X-Name-Match value, so the header is part of the prepared headers like the rest.
+  const sendLookup = Object.fromEntries(
+    NAME_MATCH_VALUES.map((how) => [how, renderedSender({ ...common, [NAME_MATCH_HEADER.toLowerCase()]: how })]),
+  ) as Record<NameMatchValue, RenderedSender>;
+
+  // The fast path's reads: the snapshot JSON without a query, and a lookup already answered in this period (the
+  // query naming `company` only, as the route's cache holds it).
+  const snapshotJson = (path: string, send: RenderedSender): FastRead => ({
+    path,
+    answer: (_rest, query) => {
+      const entity = query === '' ? ctx.holder.current?.signalsJson : undefined;
+      return entity && { entity, representations: send.representations(entity) };
+    },
+  });
+  fast.push(snapshotJson('/api/signals.json', sendLicensed), snapshotJson('/api/v1/signals.json', sendCanonical));
+  fast.push({
+    path: '/api/signal',
+    rateLimit: 'signal',
+    answer: (_rest, query) => {
+      const snapshot = ctx.holder.current;
+      const company = snapshot && companyOf(query);
+      const answer = company === undefined ? undefined : lookupCache(snapshot!).get(company);
+      return answer && { entity: answer.body, representations: sendLookup[answer.how].representations(answer.body) };
+    },
+  });
 
   const signalsSchema = {
     summary: 'Current period: trending startups and per-sector rankings',
@@ -145,8 +191,7 @@ export async function signalsRoutes(app: FastifyInstance, ctx: AppContext): Prom
         if (answers.size >= LOOKUP_CACHE_SIZE) answers.clear();
         answers.set(company, answer);
       }
-      reply.header(NAME_MATCH_HEADER, answer.how);
-      sendLookup(request, reply, answer.body);
+      sendLookup[answer.how](request, reply, answer.body);
     },
   );
 }

@@ -53,6 +53,7 @@ import { sectorCard, siteCard, startupCard } from '../../web/share-image.js';
 import { scoutIndexPage, scoutProblemPage, scoutReceiptsPage } from '../../web/pages/scout.js';
 import { PUBLIC_CACHE, renderedSender, sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
+import type { FastAnswer, FastRead } from '../fast-path.js';
 import { commonHeaders } from '../plugins/headers.js';
 import { ServiceError } from '../../domain/errors.js';
 import { problemResponse, unavailable } from '../problem.js';
@@ -64,6 +65,8 @@ export const HTML_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 /** Rendered pages kept per period; the rest are rendered again on demand (10,000 startups would not all fit). */
 const PAGE_CACHE_SIZE = 2_000;
+/** A path segment the router passes on as it is (no percent-encoding, no delimiter): the fast path's page keys. */
+const PLAIN_SEGMENT = /^[A-Za-z0-9_.-]+$/;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyReply = FastifyReply<any, any, any, any, any, any, any, any>;
@@ -80,8 +83,16 @@ export function htmlNotFound(baseUrl: string, assets: SiteAssets, path: string):
  * The human website: server-rendered HTML from the in-memory snapshot. Each page is rendered once per period and
  * served with a strong ETag like the API; a page view costs no database query (the history the charts draw is read
  * once per period, see src/store/series.ts).
+ *
+ * `fast` receives the reads the fast path answers before the framework (fast-path.ts): the home page and the startup
+ * pages once this period's render of them is done, with the routes' own prepared headers.
  */
-export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: SiteAssets): Promise<void> {
+export async function siteRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  assets: SiteAssets,
+  fast: FastRead[] = [],
+): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { baseUrl } = ctx.config.server;
   const dir = documentsDir(ctx.config.documents);
@@ -163,6 +174,22 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext, assets: 
     }
     return sendWhenRendered(request, reply, entry, sender);
   }
+
+  /** The page at `key` when this period's render of it is done and found a page (the fast path's answer). */
+  const renderedPage = (key: string): FastAnswer | undefined => {
+    const snapshot = ctx.holder.current;
+    const page = snapshot && pagesOf(snapshot).get(key)?.done?.page;
+    return page ? { entity: page, representations: sendHtml.representations(page) } : undefined;
+  };
+  fast.push(
+    { path: '/', answer: (_rest, query) => (query === '' ? renderedPage('/') : undefined) },
+    {
+      path: '/startups/',
+      segment: true,
+      answer: (login, query) =>
+        query === '' && PLAIN_SEGMENT.test(login) ? renderedPage(`/startups/${login.toLowerCase()}`) : undefined,
+    },
+  );
 
   const page = { schema: { hide: true }, config: { rateLimit: 'unlimited' as const, commonHeadersPrepared: true } };
   const staticFile = { schema: { hide: true }, config: { rateLimit: 'unlimited' as const } };
