@@ -22,7 +22,8 @@ export function searchPage(ctx: PageContext, query: string, type: SearchType | u
   const result = q ? siteSearch(snapshot, baseUrl).search(q, { type, limit: at * n }) : undefined;
   const hits = result?.hits.slice((at - 1) * n, at * n) ?? [];
   const pages = result ? Math.min(SEARCH_MAX_PAGE, Math.ceil(result.total / n)) : 0;
-  const match = q ? diligenceIndex(snapshot, baseUrl).matcher.resolve(q) : undefined;
+  // The strict rule for real names: a near name (Linde, one letter from Linode) is another company, never its dossier.
+  const match = q ? diligenceIndex(snapshot, baseUrl).matcher.resolve(q, { typos: false }) : undefined;
   const dossier = match?.status === 'match' ? subjectName(match.item) : undefined;
   const href = (p: number) =>
     `/search?q=${encodeURIComponent(q)}${type ? `&type=${type}` : ''}${p > 1 ? `&page=${p}` : ''}`;

@@ -336,6 +336,14 @@ describe('website', () => {
     assert.match(await (await page('/search?q=github')).text(), /href="\/diligence\/GitHub">the dossier of GitHub/);
   });
 
+  test('search names a dossier only for an exact name: a real company one letter from a held one gets none', async () => {
+    for (const near of ['Linde', 'Okra', 'Replica', 'Humi']) {
+      const text = await (await page(`/search?q=${near}`)).text();
+      assert.doesNotMatch(text, /the dossier of/, near);
+    }
+    assert.match(await (await page('/search?q=Linode')).text(), /the dossier of Linode/);
+  });
+
   test('search pages through its results and keeps the query in both boxes', async () => {
     const first = await (await page('/search?q=startup')).text();
     const second = await (await page('/search?q=startup&page=2')).text();
