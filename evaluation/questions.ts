@@ -25,6 +25,8 @@ export const STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questi
 export const MORE_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-more.yaml');
 /** Stranger questions written after the last rule change and never tuned on: a measurement. */
 export const FRESH_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-fresh.yaml');
+/** Stranger questions about growth and industries by everyday names, labelled before the rules for them (issue 33). */
+export const GROWING_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-growing.yaml');
 
 export function loadQuestionCases(file = QUESTIONS_FILE): QuestionCase[] {
   return z.array(QuestionCase).parse(parseYaml(readFileSync(file, 'utf8')));

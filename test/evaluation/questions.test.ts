@@ -4,6 +4,7 @@ import { answerCorpus } from '../../src/core/answers/corpus.js';
 import {
   evaluateQuestions,
   FRESH_STRANGER_QUESTIONS_FILE,
+  GROWING_STRANGER_QUESTIONS_FILE,
   loadQuestionCases,
   MORE_STRANGER_QUESTIONS_FILE,
   STRANGER_QUESTIONS_FILE,
@@ -47,7 +48,7 @@ describe('labelled question set (data/eval/questions.yaml)', () => {
   });
 });
 
-for (const file of [STRANGER_QUESTIONS_FILE, MORE_STRANGER_QUESTIONS_FILE]) {
+for (const file of [STRANGER_QUESTIONS_FILE, MORE_STRANGER_QUESTIONS_FILE, GROWING_STRANGER_QUESTIONS_FILE]) {
   describe(`questions a stranger asks (${file.slice(file.indexOf('data/'))})`, () => {
     const stranger = loadQuestionCases(file);
     const result = evaluateQuestions(snapshot, EVALUATION_BASE, stranger);
@@ -94,5 +95,10 @@ describe('fresh stranger questions, never tuned on (data/eval/stranger-questions
   test('no miss is an answer about another company than the one asked about', () => {
     const otherCompany = result.outcomes.filter((o) => !o.correct && named.has(o.got));
     assert.deepEqual(otherCompany, []);
+  });
+
+  test('no wrong answer at confidence 0.7 or more', () => {
+    const confidentWrong = result.outcomes.filter((o) => !o.correct && (o.confidence ?? 0) >= 0.7);
+    assert.deepEqual(confidentWrong, []);
   });
 });

@@ -88,9 +88,22 @@ const COMPARE_WORDS = /^(vs|versus|compare|compared|comparison|against|and)$/;
 /** Answers about one named startup or company: only a question that names it may get them. */
 const NAMED_KINDS = new Set<AnswerEntry['kind']>(['startup', 'comparison', 'diligence']);
 
+/**
+ * Everyday names of sectors a stranger uses instead of the sector's own ("logistics startups" for Supply Chain). Only
+ * words that name nothing else the service answers about; an industry the service has no sector for is NOT_SECTORS.
+ */
+const SECTOR_ALIASES: Record<string, string[]> = {
+  'supply-chain': ['logistics', 'freight'],
+  agtech: ['agriculture', 'agritech', 'farming'],
+  proptech: ['real estate', 'property tech', 'real estate tech'],
+  edtech: ['education', 'education tech'],
+  healthcare: ['health care', 'healthtech', 'health tech', 'digital health'],
+  'hr-tech': ['human resources', 'recruiting', 'hiring tech'],
+};
+
 /** Sector slugs by the words and phrases that name them in a question. */
 const SECTOR_WORDS: [RegExp, string][] = sectors.map((s) => {
-  const names = [s.name, s.slug.replace(/-/g, ' ')].map((n) =>
+  const names = [s.name, s.slug.replace(/-/g, ' '), ...(SECTOR_ALIASES[s.slug] ?? [])].map((n) =>
     n
       .toLowerCase()
       .replace(/&/g, ' ')
@@ -98,6 +111,22 @@ const SECTOR_WORDS: [RegExp, string][] = sectors.map((s) => {
   );
   return [new RegExp(`\\b(?:${names.join('|')})\\b`, 'i'), s.slug];
 });
+
+/** How sure an answer is that is the list of the sector a question names and asks the top or the fastest of. */
+const SECTOR_LIST_CONFIDENCE = 0.75;
+
+/** Each stage's fastest-accelerating list, by the words that name the stage in a question. */
+const STAGE_WORDS: Record<string, RegExp> = {
+  'fastest-accelerating-pre-seed': /\bpre[-\s]?seed\b/i,
+  'fastest-accelerating-seed': /(?<!pre[-\s]?)\bseed\b/i,
+  'fastest-accelerating-series-a-b': /\bseries\s*(?:a|b)\b/i,
+  'fastest-accelerating-growth': /\bgrowth[-\s](?:stage|phase)\b|\bgrowth\s+(?:startups|companies)\b/i,
+};
+
+function stageNamed(entry: AnswerEntry, query: string): boolean {
+  const words = STAGE_WORDS[entry.id];
+  return words === undefined || words.test(query);
+}
 
 function sectorOf(query: string): string | undefined {
   return SECTOR_WORDS.find(([pattern]) => pattern.test(query))?.[1];
@@ -372,7 +401,10 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   // No company named: an answer about one named startup or company never comes first (it would be about another
   // than asked); after a general answer, those of the same topic may follow in a ranked list.
   const candidates = corpus.index.ask(asked, Math.max(limit, 20));
-  let hits = candidates.filter((s) => !NAMED_KINDS.has(s.entry.kind));
+  // A stage's list answers only a question that names the stage ("growing fastest" is not the Growth stage).
+  let hits = candidates.filter(
+    (s) => !NAMED_KINDS.has(s.entry.kind) && (s.entry.kind !== 'stage' || stageNamed(s.entry, query)),
+  );
   const promote = (pick: ScoredAnswer | undefined) => {
     if (pick && pick !== hits[0]) hits = [pick, ...hits.filter((s) => s !== pick)];
   };
@@ -391,7 +423,13 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
           ? `top-${sector}`
           : undefined;
       const close = (s: ScoredAnswer) => s.entry.sector === sector && s.confidence >= best - 0.3;
-      promote(hits.find((s) => close(s) && s.entry.id === wants) ?? hits.find(close));
+      // The list asked for is the answer even when the index ranked it low (the sector named by an everyday word).
+      const listed = wants ? corpus.entries.find((e) => e.id === wants) : undefined;
+      promote(
+        hits.find((s) => close(s) && s.entry.id === wants) ??
+          (listed ? { entry: listed, confidence: Math.max(best, SECTOR_LIST_CONFIDENCE), score: 0 } : undefined) ??
+          hits.find(close),
+      );
     } else if (/^\s*(?:who|which)\b/i.test(query) && hits[0]!.entry.kind === 'faq') {
       // "Who is migrating frameworks?" asks for startups, not for the definition.
       promote(hits.find((s) => LIST_KINDS.has(s.entry.kind) && s.confidence >= best - 0.35));
