@@ -268,8 +268,9 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     };
 
     /**
-     * Alerts: the webhook delivery queue, and the event rules run for each period the holder takes (the first one
-     * too, so a period published while no server ran is not missed; recording is idempotent).
+     * Alerts: the webhook delivery queue, and the event rules run for each period the holder takes, the first one
+     * too, with the stored periods before it that no server recorded (published while none ran: periodsToRecord);
+     * recording is idempotent.
      */
     const startAlertJobs = (service: AlertsService, secret: string) => {
       const queue = startWebhookQueue({
@@ -290,12 +291,13 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       });
       stops.push(() => queue.stop());
       holder.onSwap((snapshot) => {
-        void service.recordPeriod(snapshot.period.slug).then(
-          (recorded) => {
-            if (recorded.events === 0) return;
-            log.info(recorded, 'recorded alert events');
+        void service.recordNewPeriods(snapshot.period.slug).then(
+          (periods) => {
+            const recorded = periods.filter((p) => p.events > 0);
+            if (recorded.length === 0) return;
+            for (const p of recorded) log.info(p, 'recorded alert events');
             queue.kick();
-            if (recorded.digests > 0) kickMail();
+            if (recorded.some((p) => p.digests > 0)) kickMail();
           },
           (err) => log.warn({ err, period: snapshot.period.slug }, 'could not record alert events'),
         );

@@ -109,6 +109,39 @@ export interface RecordOptions {
   ) => Promise<void>;
 }
 
+/** At most this many stored periods are caught up at once: a server down longer records the newest ones. */
+export const CATCH_UP_PERIODS = 13;
+
+/**
+ * The stored periods up to `slug` whose events may not be recorded yet, oldest first: those after `after` (the last
+ * period this process recorded; at start, none), published after the oldest subscription was created, at most
+ * CATCH_UP_PERIODS of them, and always `slug` itself (a republished week may change). Recording is idempotent, so a
+ * period recorded by another instance or an earlier start costs only its reading.
+ */
+export async function periodsToRecord(db: Executor, slug: string, after?: string): Promise<string[]> {
+  const periods = await listPeriods(db);
+  const end = periods.findIndex((p) => p.slug === slug);
+  if (end <= 0) return end === 0 ? [slug] : [];
+  const oldest = await db
+    .selectFrom('alert_subscriptions')
+    .select('created_at')
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+  if (!oldest) return [slug];
+  const from = Math.max(
+    1,
+    after === undefined ? 1 : periods.findIndex((p) => p.slug === after) + 1,
+    end + 1 - CATCH_UP_PERIODS,
+  );
+  const since = new Date(oldest.created_at).getTime();
+  const due = periods
+    .slice(from, end)
+    .filter((p) => new Date(p.published_at).getTime() > since)
+    .map((p) => p.slug);
+  return [...due, slug];
+}
+
 /** Records the events of the period `slug` (against the stored period before it) for every subscription. */
 export async function recordPeriodEvents(db: Executor, slug: string, options: RecordOptions): Promise<RecordedPeriod> {
   const periods = await listPeriods(db);

@@ -15,7 +15,7 @@ import type { AlertSubscriptionsTable, Executor } from '../../store/schema.js';
 import type { Selectable } from 'kysely';
 import { checkedAddresses, RefusedAddressError, type AddressPolicy } from './address-guard.js';
 import type { Sealer } from './delivery.js';
-import { describeEvent, recordPeriodEvents, type RecordedPeriod } from './events.js';
+import { describeEvent, periodsToRecord, recordPeriodEvents, type RecordedPeriod } from './events.js';
 import { watchesNothing } from './rules.js';
 import { generateWebhookSecret } from './webhook.js';
 
@@ -393,6 +393,22 @@ export class AlertsService {
       .returning('id')
       .executeTakeFirstOrThrow();
     await trx.updateTable('alert_deliveries').set({ mail_outbox_id: outbox.id }).where('id', '=', deliveryId).execute();
+  }
+
+  /** The newest period this process has recorded (periodsToRecord starts after it). */
+  private recordedUpTo: string | undefined;
+
+  /**
+   * Runs the event rules for the period now served and for every stored period before it that may have been
+   * published while no server ran (events.ts periodsToRecord), oldest first.
+   */
+  async recordNewPeriods(slug: string): Promise<RecordedPeriod[]> {
+    const recorded: RecordedPeriod[] = [];
+    for (const each of await periodsToRecord(this.options.db, slug, this.recordedUpTo)) {
+      recorded.push(await this.recordPeriod(each));
+    }
+    this.recordedUpTo = slug;
+    return recorded;
   }
 
   /** Runs the event rules for a published period (see events.ts). */
