@@ -187,11 +187,12 @@ export class GitHubClient {
         retryAfterOf(e.response?.headers),
       );
     }
+    // No response at all (refused, reset, DNS, timeout): Octokit reports it with status 500 but no response.
+    if (e.status === undefined || e.response === undefined) {
+      return new GitHubUnavailableError(`${what}: GitHub could not be reached (${describe(e)})`, undefined);
+    }
     if (typeof e.status === 'number' && e.status >= 500) {
       return new GitHubUnavailableError(`${what}: GitHub answered ${e.status} ${describe(e)} after retries`, e.status);
-    }
-    if (e.status === undefined || e.status === 500) {
-      return new GitHubUnavailableError(`${what}: GitHub could not be reached (${describe(e)})`, e.status);
     }
     return new GitHubUnavailableError(`${what}: ${e.status} ${describe(e)}`, e.status);
   }

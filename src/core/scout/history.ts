@@ -29,6 +29,11 @@ export const STARS_PER_PAGE = 100;
 const NOT_FOUND_TTL_SECONDS = 3600;
 /** Retry-After when GitHub gave no hint (unreachable). */
 const DEFAULT_RETRY_AFTER_SECONDS = 60;
+/**
+ * After a look-up found GitHub unreachable (no answer at all, after the client's retries: about 14 s), further
+ * look-ups within this many seconds fail at once instead of waiting as long again; the first one after it tries.
+ */
+export const UNREACHABLE_MEMORY_SECONDS = 30;
 
 interface StoredPage {
   etag: string | null;
@@ -82,6 +87,8 @@ function toStar(item: { starred_at: string; repo: unknown }): Star | undefined {
 export class StarHistories {
   private readonly inFlight = new Map<string, Promise<StarHistory>>();
   private readonly now: () => number;
+  /** Until when GitHub counts as unreachable (see UNREACHABLE_MEMORY_SECONDS). */
+  private unreachableUntil = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -131,6 +138,15 @@ export class StarHistories {
       if (stale) return stale;
       throw budgetSpent(spentFor);
     }
+    const unreachableFor = Math.ceil((this.unreachableUntil - this.now()) / 1000);
+    if (unreachableFor > 0) {
+      if (stale) return stale;
+      throw new ScoutError(
+        'github-unavailable',
+        `GitHub could not be reached by the last look-up, less than ${UNREACHABLE_MEMORY_SECONDS} seconds ago; try again in ${unreachableFor} seconds.`,
+        unreachableFor,
+      );
+    }
 
     const before = this.client.total.requests;
     try {
@@ -149,6 +165,10 @@ export class StarHistories {
         throw unknownUser(username);
       }
       if (err instanceof GitHubUnavailableError || err instanceof GitHubAuthError) {
+        // No answer at all (not a status GitHub sent): remember it for a while (UNREACHABLE_MEMORY_SECONDS).
+        if (err instanceof GitHubUnavailableError && err.status === undefined) {
+          this.unreachableUntil = this.now() + UNREACHABLE_MEMORY_SECONDS * 1000;
+        }
         if (stale) return stale;
         const retryAfter =
           err instanceof GitHubUnavailableError

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { ScoutError, StarHistories } from '../../../src/core/scout/history.js';
+import net from 'node:net';
+import { ScoutError, StarHistories, UNREACHABLE_MEMORY_SECONDS } from '../../../src/core/scout/history.js';
 import { GitHubClient } from '../../../src/github/client.js';
 import { migrateToLatest, openStore, type Store } from '../../../src/store/database.js';
 import { createTestStorage, type TestStorage } from '../../helpers/database.js';
@@ -155,6 +156,36 @@ describe('star histories', () => {
     const h = histories();
     fake.injectFault({ match: (r) => r.path.startsWith('/users/few/'), status: 503, times: 100 });
     await assert.rejects(h.get('few'), (err: ScoutError) => err.status === 503 && Number(err.retryAfterSeconds) > 0);
+  });
+
+  test('after a look-up found GitHub unreachable, the next ones fail at once for a while, then try again', async () => {
+    // A port nothing listens on: every request is refused, no status ever comes back.
+    const closed = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const client = new GitHubClient({
+      token: undefined,
+      apiUrl: `http://127.0.0.1:${closed}`,
+      concurrency: 1,
+      queryIntervalMs: 0,
+      retryBaseMs: 1,
+      maxWaitSeconds: 5,
+    });
+    const h = new StarHistories(store.db, client, { ttlSeconds: 3600, maxPages: 2, now: () => now });
+    const unavailable = (err: ScoutError) => err.status === 503 && Number(err.retryAfterSeconds) > 0;
+    await assert.rejects(h.get('nobody-cached-a'), unavailable);
+    const sent = client.total.requests;
+    await assert.rejects(
+      h.get('nobody-cached-b'),
+      (err: ScoutError) => unavailable(err) && /last look-up/.test(err.detail!),
+    );
+    assert.equal(client.total.requests, sent, 'no request while GitHub counts as unreachable');
+    now += (UNREACHABLE_MEMORY_SECONDS + 1) * 1000;
+    await assert.rejects(h.get('nobody-cached-b'), unavailable);
+    assert.ok(client.total.requests > sent, 'the first look-up after the pause tries GitHub again');
   });
 
   test('simultaneous look-ups of one user share one read', async () => {
