@@ -8,6 +8,8 @@ import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
 
 export const NLWEB_ASK_PATH = '/api/nlweb/ask';
+/** Where NLWeb clients look for the protocol by default: the site's root. */
+export const NLWEB_ROOT_ASK_PATH = '/ask';
 
 /**
  * POST /api/nlweb: a natural-language question answered as schema.org JSON-LD. GET and POST /api/nlweb/ask: the
@@ -41,29 +43,7 @@ export async function nlwebRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
   );
 
-  const ask = (params: NlwebAskParams, reply: FastifyReply): void => {
-    const mode: NlwebMode =
-      params.mode ??
-      (params.generate_mode === undefined || params.generate_mode === 'none' ? 'list' : params.generate_mode);
-    const messages = nlwebAsk(currentSnapshot(ctx), ctx.config.server.baseUrl, {
-      query: params.query,
-      site: params.site,
-      prev: typeof params.prev === 'string' ? params.prev.split(',') : params.prev,
-      decontextualizedQuery: params.decontextualized_query,
-      queryId: params.query_id,
-      mode,
-      limit: params.limit ?? 10,
-    });
-    reply.header('cache-control', 'no-store');
-    if (params.streaming === false) {
-      reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(foldMessages(messages)));
-      return;
-    }
-    // Every message is ready at once: the stream is sent whole, one SSE event per message, `complete` last.
-    reply
-      .header('content-type', 'text/event-stream; charset=utf-8')
-      .send(messages.map((m) => `data: ${JSON.stringify(m)}\n\n`).join(''));
-  };
+  const ask = nlwebAskResponder(ctx);
   const askDescription =
     'The NLWeb `/ask` protocol. Parameters as NLWeb names them (query, site, prev, decontextualized_query, streaming, query_id, generate_mode or mode), in the query string (GET) or a JSON body (POST); others are ignored. Results come from the answer service first (`ranking_type: "answer"`: the startups of a list question, the startup asked about, the FAQ or data answer), then from the site search (`ranking_type: "search"`), each with its schema.org `schema_object`. `streaming` defaults to true: Server-Sent Events, each `data:` line a JSON message with `message_type` and `query_id` — api_version, decontextualized_query, result_batch {results} or no_results {message}, then summary {message} (generate_mode summarize) or nlws {answer, items} (generate), and complete last. `streaming=false`: one JSON object (`results` plus a key per other message type). A missing or over-long query is 400.';
   const askResponses = {
@@ -106,4 +86,49 @@ export async function nlwebRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
     (request, reply) => ask(request.body, reply as FastifyReply),
   );
+  r.post(
+    NLWEB_ROOT_ASK_PATH,
+    {
+      schema: {
+        summary: 'NLWeb /ask (POST) at the root, where NLWeb clients look for it',
+        description:
+          "The same as POST /api/nlweb/ask. GET /ask with `query` (and no `q`) answers the same way; GET /ask?q= is the website's ask page.",
+        tags: ['agents'],
+        operationId: 'nlwebAskRoot',
+        body: NlwebAskParams,
+        response: { ...askResponses, ...errorResponses(400, 413, 415, 503) },
+      },
+    },
+    (request, reply) => ask(request.body, reply as FastifyReply),
+  );
+}
+
+/**
+ * Answers NLWeb `/ask` parameters (the NLWeb protocol: one JSON object, or Server-Sent Events): shared by
+ * /api/nlweb/ask, POST /ask and the website's GET /ask when it is sent `query` (routes/site.ts).
+ */
+export function nlwebAskResponder(ctx: AppContext): (params: NlwebAskParams, reply: FastifyReply) => void {
+  return (params, reply) => {
+    const mode: NlwebMode =
+      params.mode ??
+      (params.generate_mode === undefined || params.generate_mode === 'none' ? 'list' : params.generate_mode);
+    const messages = nlwebAsk(currentSnapshot(ctx), ctx.config.server.baseUrl, {
+      query: params.query,
+      site: params.site,
+      prev: typeof params.prev === 'string' ? params.prev.split(',') : params.prev,
+      decontextualizedQuery: params.decontextualized_query,
+      queryId: params.query_id,
+      mode,
+      limit: params.limit ?? 10,
+    });
+    reply.header('cache-control', 'no-store');
+    if (params.streaming === false) {
+      reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(foldMessages(messages)));
+      return;
+    }
+    // Every message is ready at once: the stream is sent whole, one SSE event per message, `complete` last.
+    reply
+      .header('content-type', 'text/event-stream; charset=utf-8')
+      .send(messages.map((m) => `data: ${JSON.stringify(m)}\n\n`).join(''));
+  };
 }

@@ -7,7 +7,7 @@ import { readReleaseLog } from '../../core/documents/changelog.js';
 import { documentsDir } from '../../core/documents/content.js';
 import { readGlossary } from '../../core/documents/glossary.js';
 import { RESEARCH_SLUGS } from '../../core/documents/research.js';
-import { SearchType } from '../../schemas/answers.js';
+import { NlwebAskParams, SearchType } from '../../schemas/answers.js';
 import { derive, rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
 import { loadSiteAssets, type SiteAssets } from '../../web/assets.js';
 import { pageContext, type PageContext } from '../../web/context.js';
@@ -56,7 +56,8 @@ import { currentSnapshot, type AppContext } from '../context.js';
 import type { FastAnswer, FastRead } from '../fast-path.js';
 import { commonHeaders } from '../plugins/headers.js';
 import { ServiceError } from '../../domain/errors.js';
-import { problemResponse, unavailable } from '../problem.js';
+import { HttpProblem, problemResponse, statusTitle, unavailable } from '../problem.js';
+import { nlwebAskResponder } from './nlweb.js';
 
 const HTML = 'text/html; charset=utf-8';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -418,11 +419,20 @@ export async function siteRoutes(
     },
   );
 
-  // The ask box: the answer service of /api/answer and /api/ask, rendered per question (never cached here).
+  // The ask box: the answer service of /api/answer and /api/ask, rendered per question (never cached here). Sent
+  // NLWeb's `query` instead of the box's `q`, /ask is the NLWeb protocol (routes/nlweb.ts), where NLWeb clients look.
+  const nlweb = nlwebAskResponder(ctx);
   r.get(
     '/ask',
-    { schema: { hide: true, querystring: z.object({ q: z.string().max(ASK_QUERY_MAX).optional() }) } },
+    { schema: { hide: true, querystring: z.looseObject({ q: z.string().max(ASK_QUERY_MAX).optional() }) } },
     (request, reply) => {
+      if (request.query.q === undefined && request.query['query'] !== undefined) {
+        const params = NlwebAskParams.safeParse(request.query);
+        if (!params.success) {
+          throw new HttpProblem(400, statusTitle(400), 'NLWeb /ask: query must be 1 to 280 characters.');
+        }
+        return nlweb(params.data, reply as FastifyReply);
+      }
       const input = askPage(pageContext(currentSnapshot(ctx), baseUrl), request.query.q ?? '');
       reply
         .header('content-type', HTML)

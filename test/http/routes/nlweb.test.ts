@@ -192,6 +192,34 @@ describe('NLWeb /ask protocol at /api/nlweb/ask', () => {
     assert.equal(((await res.json()) as { query_id: string }).query_id, 'abc');
   });
 
+  test('at the root, where NLWeb clients look: GET /ask with query and POST /ask answer the protocol', async () => {
+    const viaApi = (await (
+      await get({ query: 'Do credits expire?', streaming: 'false', query_id: 'r' })
+    ).json()) as object;
+    const viaGet = await app.get(
+      `/ask?${new URLSearchParams({ query: 'Do credits expire?', streaming: 'false', query_id: 'r' })}`,
+    );
+    assert.equal(viaGet.status, 200);
+    assert.deepEqual(await viaGet.json(), viaApi);
+    const viaPost = await app.get('/ask', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'Do credits expire?', streaming: false, query_id: 'r' }),
+    });
+    assert.deepEqual(await viaPost.json(), viaApi);
+    const streamed = await events(await app.get('/ask?query=fastest%20accelerating%20robotics%20startups'));
+    assert.equal(streamed.at(-1)!.message_type, 'complete');
+  });
+
+  test("the website's ask page keeps /ask?q=, and an over-long NLWeb query at /ask is 400", async () => {
+    const page = await app.get('/ask?q=Do%20credits%20expire%3F');
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    const long = await app.get(`/ask?query=${'a'.repeat(281)}`);
+    assert.equal(long.status, 400);
+    assert.match(long.headers.get('content-type') ?? '', /^application\/problem\+json/);
+  });
+
   test('generate_mode=summarize adds a summary; generate adds an nlws answer with its items', async () => {
     const summarize = await events(await get({ query: 'Do credits expire?', generate_mode: 'summarize' }));
     assert.equal(typeof summarize.find((m) => m.message_type === 'summary')?.message, 'string');
