@@ -8,7 +8,7 @@ import type { AppContext } from '../app.js';
 import type { KeyAccount } from '../payments/keys.js';
 import { paidDeepSignal } from '../payments/paid-deep-signal.js';
 import { DiligenceResponse } from '../schemas/answers.js';
-import { DeepSignal, type DeepSignalMiss } from '../schemas/deep-signal.js';
+import { DeepSignal, DeepSignalMiss } from '../schemas/deep-signal.js';
 import { Methodology } from '../schemas/documents.js';
 import {
   GITHUB_USERNAME_PATTERN,
@@ -191,8 +191,14 @@ const SummaryResult = z.object({
 
 /** A Deep Signal hit (every field) or miss (`found: false, charged: 0`) in one object, as MCP output schemas must be. */
 const DeepSignalResult = DeepSignal.partial().extend({
-  found: z.boolean().describe('False for an untracked startup: then only `charged` (0) follows.'),
+  found: z
+    .boolean()
+    .describe(
+      'False for an untracked startup: then only `charged` (0) follows, and `candidates` when a name is close.',
+    ),
   charged: z.int().min(0).describe('Credits this call consumed: 1 for a tracked startup, 0 for a miss.'),
+  // As on the REST and x402 routes: a miss (a typo included, never charged) offers its "did you mean" startups.
+  candidates: DeepSignalMiss.shape.candidates,
 });
 
 /** Where a caller without a key or without credit goes next: said in every paid-tool error. */
