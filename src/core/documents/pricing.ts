@@ -114,7 +114,7 @@ export function buildPricing(baseUrl: string): Pricing {
         slug: X402_PAY_PER_CALL.slug,
         name: 'x402 pay per call',
         description:
-          'No key and no sign-up: the first call answers 402 with payment requirements; retry with a signed X-PAYMENT header. Only successful calls are settled.',
+          'No key and no sign-up: the first call answers 402 with payment requirements; retry with the signed payment in an X-PAYMENT header (x402 version 1) or a PAYMENT-SIGNATURE header (version 2). Only successful calls are settled.',
         price: money(X402_PAY_PER_CALL.priceCents, X402_PAY_PER_CALL.currency),
         unit: 'call',
         credits: null,

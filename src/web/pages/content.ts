@@ -337,7 +337,7 @@ export function changelogPage(ctx: PageContext, log: ReturnType<typeof readRelea
 function howToPay(t: ReturnType<typeof buildPricing>['tiers'][number]): string {
   if (t.authentication === 'none') return 'No key and no sign-up.';
   if (t.authentication.startsWith('X-PAYMENT'))
-    return 'No key: each call carries a signed payment in its X-PAYMENT header.';
+    return 'No key: each call carries a signed payment in its X-PAYMENT header (x402 version 1) or PAYMENT-SIGNATURE header (version 2).';
   return 'Send the key you get as a Bearer token: the header Authorization: Bearer <key>.';
 }
 
