@@ -13,6 +13,7 @@ const CASES: Record<string, string> = {
   matching: 'Name matching and answers against the labelled sets (data/eval)',
   pipeline: 'Pipeline against the fake GitHub API',
   search: 'Answers and search over a generated corpus',
+  scale: 'How cost grows: 1,000 to 100,000 startups × 30 weeks',
   'deep-signal': 'Charged Deep Signal calls on PostgreSQL (100 clients)',
   operations: 'Two instances on PostgreSQL and Redis: rate limiter off / on',
   web: 'Website: Lighthouse 12 against npm start, Debian Chromium',
