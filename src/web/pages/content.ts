@@ -72,7 +72,11 @@ export function faqPage(ctx: PageContext): PageInput {
   const faq = loadFaq(baseUrl);
   const topics = [...new Set(faq.map((f) => f.topic))];
   const agent = answerCorpus(snapshot, baseUrl).entries.filter((e) => e.source === 'agent-query');
-  const title = (topic: string) => topic[0]!.toUpperCase() + topic.slice(1);
+  // Topic headings: the topic's words, capitalised, with the abbreviations written as abbreviations ("API").
+  const title = (topic: string) => {
+    const words = topic.split(' ').map((w) => (/^(api|faq|csv|mcp)$/.test(w) ? w.toUpperCase() : w));
+    return words.join(' ').replace(/^./, (c) => c.toUpperCase());
+  };
   const anchor = (topic: string) => `topic-${topic.replace(/[^a-z0-9]+/g, '-')}`;
   const body = html`<h1>Answers and FAQ</h1>
     <p class="lede">
