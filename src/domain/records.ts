@@ -162,6 +162,8 @@ export interface ScoredOrg {
   metrics: OrgMetrics;
   acceleration: Acceleration;
   classification: Classification;
+  /** What GitHub's answer left out of the organisation's collection (the collector's note); absent: complete. */
+  collectionNote?: string | null | undefined;
 }
 
 export interface Scores {
@@ -190,6 +192,8 @@ export interface RankedStartup {
   acceleration: Acceleration;
   /** Why the record got its signal type (stored with the metrics as `signalEvidence`). */
   signalEvidence: SignalEvidence;
+  /** What GitHub's answer left out of the organisation's collection that week; absent or null: complete. */
+  collectionNote?: string | null | undefined;
 }
 
 /**

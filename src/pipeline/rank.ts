@@ -127,6 +127,7 @@ export function rank(orgs: readonly ScoredOrg[]): RankedPeriod {
       metrics: org.metrics,
       acceleration: org.acceleration,
       signalEvidence: org.classification.evidence,
+      ...(org.collectionNote ? { collectionNote: org.collectionNote } : {}),
     };
   });
 

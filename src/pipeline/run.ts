@@ -12,6 +12,7 @@ import {
   iterateRunActivity,
   loadOrgCache,
   lockRun,
+  partialActivities,
   pendingEntries,
   reopenRun,
   retryFailed,
@@ -206,6 +207,10 @@ export async function processBatch(ctx: PipelineContext, runId: number, logins: 
     ctx.db,
     entries.map((e) => e.login),
   );
+  const partial = await partialActivities(
+    ctx.db,
+    [...cacheRows.values()].map((row) => row.activity_digest),
+  );
   const cache = new Map<string, CachedOrg>();
   for (const [login, row] of cacheRows) {
     cache.set(login, {
@@ -213,6 +218,7 @@ export async function processBatch(ctx: PipelineContext, runId: number, logins: 
       digest: row.activity_digest,
       coversFrom: row.covers_from,
       coversUntil: new Date(row.covers_until),
+      partial: partial.has(row.activity_digest),
     });
   }
   const now = ctx.now?.() ?? new Date();
@@ -262,7 +268,8 @@ async function computeAndPublish(
 ): Promise<PublishSummary> {
   const scored: ScoredOrg[] = [];
   for await (const page of iterateRunActivity(trx, runId)) {
-    for (const row of page) scored.push(scoreOrg({ entry: row.entry, raw: row.activity }, period));
+    for (const row of page)
+      scored.push(scoreOrg({ entry: row.entry, raw: row.activity, collectionNote: row.collectionNote }, period));
   }
   if (scored.length === 0) throw new PipelineError(`run ${runId} has no organisation with activity to publish`);
   const ranked = rank(scored);

@@ -10,6 +10,8 @@ import type { RawOrgActivity, ScoredOrg, WatchlistEntry } from '../domain/record
 export interface OrgInput {
   entry: WatchlistEntry;
   raw: RawOrgActivity;
+  /** What GitHub's answer left out when this activity was collected; absent or null: collected whole. */
+  collectionNote?: string | null | undefined;
 }
 
 /** filter → normalise → accelerate → classify for one organisation, as of the end of `period`. */
@@ -24,6 +26,7 @@ export function scoreOrg(input: OrgInput, period: PeriodRef): ScoredOrg {
     metrics,
     acceleration,
     classification: classify(input.entry, metrics, acceleration),
+    ...(input.collectionNote ? { collectionNote: input.collectionNote } : {}),
   };
 }
 

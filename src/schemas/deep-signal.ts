@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SectorSlug, SignalStrength, SignalType, Stage } from './enums.js';
-import { SignalCandidate, SignedPercent, signalLabelFields } from './signals.js';
+import { SignalCandidate, SignedPercent, collectionFields, signalLabelFields } from './signals.js';
 
 /**
  * The paid Deep Signal payload. The interface names found, name, sector, stage, geography, signalType, scores and
@@ -78,6 +78,7 @@ export const DeepSignal = z
     geography: z.string(),
     signalType: SignalType,
     ...signalLabelFields,
+    ...collectionFields,
     scores: DeepSignalScores,
     rank: DeepSignalRank,
     thesis: z

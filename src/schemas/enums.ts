@@ -43,6 +43,21 @@ export const SignalStrength = z.enum(SIGNAL_STRENGTHS).meta({
 });
 export type SignalStrength = z.infer<typeof SignalStrength>;
 
+/**
+ * Whether an organisation's collection was complete for the week a record belongs to: complete, GitHub answered
+ * everything asked; partial, GitHub's answer left something out (a partial GraphQL result, or commits counted from
+ * daily statistics) and the record was computed from what it gave, `collectionNote` saying what was missing;
+ * unknown, a real week published before the service recorded it (it reads as complete or partial once the week is
+ * published again).
+ */
+export const COLLECTION_STATES = ['complete', 'partial', 'unknown'] as const;
+export const CollectionState = z.enum(COLLECTION_STATES).meta({
+  id: 'CollectionState',
+  description:
+    "Whether the startup's GitHub collection was complete for this period: complete; partial, computed from what GitHub answered, with collectionNote saying what was missing; unknown, a week published before this was recorded. See the methodology.",
+});
+export type CollectionState = z.infer<typeof CollectionState>;
+
 /** GitHub's username rule, length included: 1–39 characters, alphanumeric or single interior hyphens. */
 export const GITHUB_USERNAME_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SectorSlug, SignalStrength, SignalType, Stage } from './enums.js';
+import { CollectionState, SectorSlug, SignalStrength, SignalType, Stage } from './enums.js';
 
 /** Signed percent text: `+42%`, `-7%`, `+0%`. */
 export const SignedPercent = z
@@ -105,6 +105,20 @@ export const signalLabelFields = {
     ),
 };
 
+/**
+ * Whether the record's organisation was collected completely that week. Beyond the interface contract, so never
+ * inside a Startup object: dataset lines, CSV rows and Deep Signal carry them beside it.
+ */
+export const collectionFields = {
+  collection: CollectionState,
+  collectionNote: z
+    .string()
+    .nullable()
+    .describe(
+      "When collection is partial, what GitHub's answer left out, in one line (the record was computed from the rest); null otherwise.",
+    ),
+};
+
 export const SignalLabel = z
   .object({
     name: z.string().describe('Display name of the startup (the Startup object beside it).'),
@@ -140,6 +154,7 @@ export const DatasetRecord = z
       ),
     ...Startup.shape,
     ...signalLabelFields,
+    ...collectionFields,
   })
   .meta({ id: 'DatasetRecord', description: 'One startup in one period (one line of the JSONL dataset).' });
 export type DatasetRecord = z.infer<typeof DatasetRecord>;

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { signalLabel } from '../domain/signal-label.js';
+import { collectionOf, type CollectionFacts } from '../domain/collection.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import type { Startup } from '../schemas/signals.js';
 
@@ -37,6 +38,8 @@ export const CSV_COLUMNS = [
   'synthetic',
   'signalStrength',
   'signalEvidence',
+  'collection',
+  'collectionNote',
 ] as const;
 
 interface CsvStartup {
@@ -45,6 +48,8 @@ interface CsvStartup {
   rankInSector: number;
   /** The metrics stored with the record: its signal strength and evidence are read from them. */
   metrics: Readonly<Record<string, unknown>>;
+  /** Whether its collection was complete that week; absent: complete. */
+  collection?: CollectionFacts | undefined;
 }
 
 /**
@@ -52,6 +57,8 @@ interface CsvStartup {
  * `synthetic` is `true` on every row of the synthetic demo dataset (fictional startups), so a row copied out of the
  * file still says it. The last two, `signalStrength` (strong, weak, none) and `signalEvidence` (one line), say how
  * much evidence stands behind `signalType`; they were added after `synthetic`, so earlier columns keep their places.
+ * Then `collection` (complete, partial, unknown) and `collectionNote` (what GitHub's answer left out, when partial;
+ * empty otherwise), added last for the same reason.
  */
 export function renderSignalsCsv(
   periodSlug: string,
@@ -64,6 +71,7 @@ export function renderSignalsCsv(
     for (const s of list) {
       const st = s.startup;
       const label = signalLabel(st.signalType, s.metrics);
+      const collection = collectionOf(s);
       rows.push(
         [
           periodSlug,
@@ -86,6 +94,8 @@ export function renderSignalsCsv(
           String(synthetic),
           label.signalStrength,
           label.signalEvidence,
+          collection.collection,
+          collection.collectionNote ?? '',
         ].map(neutraliseCell),
       );
     }

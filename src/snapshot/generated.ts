@@ -1,6 +1,7 @@
 import { SYNTHETIC_DATASET } from '../domain/datasets.js';
 import type { PeriodRef } from '../domain/periods.js';
 import { recordMetrics } from '../domain/records.js';
+import { collectionFromNote } from '../domain/collection.js';
 import { buildSnapshot, memorySource, type MemoryPeriod, type PeriodInfo, type Snapshot } from './snapshot.js';
 import { DEMO_DATASET_NAME, type DemoDataset } from '../pipeline/demo/generate.js';
 
@@ -47,6 +48,7 @@ export function datasetSnapshot(
       rankOverall: s.rankOverall,
       rankInSector: s.rankInSector,
       metrics: recordMetrics(s),
+      collection: collectionFromNote(s.collectionNote),
     })),
   }));
   const snapshot = buildSnapshot({

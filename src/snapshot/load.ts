@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { SectorSlug } from '../schemas/enums.js';
 import { isSyntheticDataset } from '../domain/datasets.js';
 import { signalLabel } from '../domain/signal-label.js';
+import { storedCollection } from '../domain/collection.js';
 import { canonicalStartup, type DatasetRecord } from '../schemas/signals.js';
 import { loadStartupHistory, loadTrendingHistory } from '../store/history.js';
 import { iterateAllPeriodStartups, listPeriods, periodStartups } from '../store/periods.js';
@@ -46,6 +47,7 @@ export async function loadSnapshot(db: Kysely<Database>, baseUrl: string): Promi
       rankOverall: r.rank_overall,
       rankInSector: r.rank_in_sector,
       metrics: r.metrics as Record<string, unknown>,
+      collection: storedCollection(r.collection, r.collection_note),
     })),
   });
 }
@@ -72,6 +74,7 @@ export function storeSource(db: Kysely<Database>): PeriodSource {
             synthetic: isSyntheticDataset(period.dataset),
             ...startup,
             ...signalLabel(startup.signalType, row.metrics as Record<string, unknown>),
+            ...storedCollection(row.collection, row.collection_note),
           };
         });
     },

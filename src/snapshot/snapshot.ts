@@ -13,6 +13,13 @@ import type { StartupSeries } from '../store/series.js';
 import type { PeriodStartupRow } from '../store/schema.js';
 import { TRENDING_SIZE } from '../domain/rules.js';
 import { renderSignalsCsv } from './csv.js';
+import { collectionOf, type CollectionFacts } from '../domain/collection.js';
+
+/**
+ * The shape of the dataset export's lines, mixed into its ETag: a release that adds a field to every line (the
+ * collection facts of issue 38) changes the body of unchanged periods, so their cached copies must not validate.
+ */
+const DATASET_FORMAT = 2;
 
 /** A body rendered once per snapshot, with its strong validator. */
 export interface Rendered {
@@ -31,6 +38,8 @@ export interface SnapshotStartup {
   rankInSector: number;
   /** Window counts behind the published figures (commitsPrior, contributorsPrior, …). */
   metrics: Record<string, unknown>;
+  /** Whether its collection was complete that week; absent (a snapshot built in memory from generated data): complete. */
+  collection?: CollectionFacts | undefined;
   /**
    * The Startup record serialised, as /api/signal answers a hit: rendered at the first hit (startupJson), not for
    * every startup at start (at 10,000 startups that was about 40 ms of the start and 9 MB held for records that
@@ -186,7 +195,7 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
     matcher: new NameMatcher(startups, (s) => ({ name: s.startup.name, slug: s.login })),
     sectors: response.sectors,
     signalsJson: rendered(JSON.stringify(response), 'application/json; charset=utf-8'),
-    datasetEtag: `"${fingerprint.slice(0, 32)}"`,
+    datasetEtag: strongEtag(`dataset-format-${DATASET_FORMAT}:${fingerprint}`),
     fingerprint,
     source: input.source ?? memorySource([{ info: period, startups }]),
     derived: new Map(),
@@ -273,6 +282,7 @@ export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
           synthetic: isSyntheticDataset(info.dataset),
           ...s.startup,
           ...signalLabel(s.startup.signalType, s.metrics),
+          ...collectionOf(s),
         }));
       }
     },

@@ -35,6 +35,8 @@ function toRows(slug: string, ranked: RankedPeriod): NewPeriodStartupRow[] {
     score_composite: s.scores.composite,
     startup: JSON.stringify(s.startup),
     metrics: JSON.stringify(recordMetrics(s)),
+    collection: s.collectionNote ? 'partial' : 'complete',
+    collection_note: s.collectionNote ?? null,
   }));
 }
 
@@ -46,7 +48,16 @@ export async function publishPeriod(db: Kysely<Database>, input: PublishInput): 
   const rows = toRows(input.period.slug, input.ranked);
   const contentHash = createHash('sha256')
     .update(input.dataset)
-    .update(JSON.stringify(rows.map((r) => [r.org_login, r.position, r.startup, r.score_composite])))
+    .update(
+      JSON.stringify(
+        rows.map((r) =>
+          // The collection note joins the hash only when there is one, so complete weeks keep their hashes.
+          r.collection_note
+            ? [r.org_login, r.position, r.startup, r.score_composite, r.collection_note]
+            : [r.org_login, r.position, r.startup, r.score_composite],
+        ),
+      ),
+    )
     .digest('hex');
   return inTransaction(db, async (trx) => {
     await trx.deleteFrom('period_startups').where('period_slug', '=', input.period.slug).execute();

@@ -18,8 +18,9 @@ export type RunStatus = 'collecting' | 'complete' | 'published' | 'incomplete';
 /**
  * Per-organisation outcome.
  * - pending: not collected yet (a job is queued or will be).
- * - collected: fetched from GitHub in this run. partial: fetched, but a repository was too busy to read commit by
- *   commit (see message). unchanged: GitHub answered 304, the stored activity is still current.
+ * - collected: fetched from GitHub in this run. partial: fetched, but GitHub's answer left something out (null
+ *   nodes beside errors) or a repository was too busy to read commit by commit (see message); published, its records
+ *   saying `collection: partial` with the message. unchanged: GitHub answered 304, the stored activity is still current.
  * - carried: outside the sectors this run collects; its stored activity covers the period.
  * - not_found: GitHub has no such organisation (404); left out of the period.
  * - failed: a transient error (GitHub down, limits exhausted); retried, and blocks publication while it lasts.
@@ -68,6 +69,11 @@ export interface GithubActivityTable {
   digest: string;
   login: string;
   activity: ColumnType<RawOrgActivity, string, string>;
+  /**
+   * What GitHub's answer left out when this activity was collected (the partial outcome's message, migration
+   * 0010_collection); null when it was collected whole. Every week published from the activity says so.
+   */
+  collection_note: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
 }
 
@@ -310,6 +316,23 @@ export async function loadOrgCache(db: Kysely<Database>, logins: string[]): Prom
   return map;
 }
 
+/** Which of these stored activities were collected from a partial answer (they carry a collection note). */
+export async function partialActivities(db: Kysely<Database>, digests: string[]): Promise<Set<string>> {
+  const partial = new Set<string>();
+  for (let i = 0; i < digests.length; i += BATCH) {
+    const slice = digests.slice(i, i + BATCH);
+    if (slice.length === 0) continue;
+    const rows = await pipelineDb(db)
+      .selectFrom('github_activity')
+      .select('digest')
+      .where('digest', 'in', slice)
+      .where('collection_note', 'is not', null)
+      .execute();
+    for (const row of rows) partial.add(row.digest);
+  }
+  return partial;
+}
+
 export async function loadActivity(db: Kysely<Database>, digest: string): Promise<RawOrgActivity | undefined> {
   const row = await pipelineDb(db)
     .selectFrom('github_activity')
@@ -352,10 +375,12 @@ export async function saveOutcomes(
       let digest = outcome.digest ?? null;
       if (outcome.activity) {
         digest = activityDigest(outcome.activity);
+        // The latest collection that gave this very activity says whether it is whole.
+        const collectionNote = outcome.status === 'partial' ? (outcome.message ?? 'partial') : null;
         await p
           .insertInto('github_activity')
-          .values({ digest, login, activity: JSON.stringify(outcome.activity) })
-          .onConflict((oc) => oc.column('digest').doNothing())
+          .values({ digest, login, activity: JSON.stringify(outcome.activity), collection_note: collectionNote })
+          .onConflict((oc) => oc.column('digest').doUpdateSet({ collection_note: collectionNote }))
           .execute();
       }
       const updated = await p
@@ -426,6 +451,8 @@ export interface StoredOrgActivity {
   coversFrom: string | null;
   coversUntil: Date | null;
   activity: RawOrgActivity;
+  /** What GitHub's answer left out when the activity was collected (by this run or an earlier one); null: whole. */
+  collectionNote: string | null;
 }
 
 /** The publishable organisations of a run with their activity, in pages, so large runs are never held at once. */
@@ -439,7 +466,7 @@ export async function* iterateRunActivity(
     const rows = await pipelineDb(db)
       .selectFrom('pipeline_run_orgs as o')
       .innerJoin('github_activity as a', 'a.digest', 'o.activity_digest')
-      .select(['o.login', 'o.entry', 'o.status', 'o.covers_from', 'o.covers_until', 'a.activity'])
+      .select(['o.login', 'o.entry', 'o.status', 'o.covers_from', 'o.covers_until', 'a.activity', 'a.collection_note'])
       .where('o.run_id', '=', runId)
       .where('o.status', 'in', PUBLISHABLE)
       .where('o.login', '>', after)
@@ -453,6 +480,7 @@ export async function* iterateRunActivity(
       coversFrom: r.covers_from,
       coversUntil: r.covers_until,
       activity: r.activity,
+      collectionNote: r.collection_note,
     }));
     after = rows[rows.length - 1]!.login;
     if (rows.length < pageSize) return;

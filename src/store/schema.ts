@@ -33,6 +33,13 @@ export interface PeriodStartupsTable {
   startup: ColumnType<unknown, string, string>;
   /** Window counts and changes behind it (OrgMetrics and Acceleration). */
   metrics: ColumnType<unknown, string, string>;
+  /**
+   * Whether the organisation's collection was complete that week (migration 0010_collection): `complete` or
+   * `partial`; null for real weeks published before the migration (read as unknown).
+   */
+  collection: ColumnType<'complete' | 'partial' | null, 'complete' | 'partial' | undefined, 'complete' | 'partial'>;
+  /** When partial, what GitHub's answer left out (one line); null otherwise. */
+  collection_note: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ServiceStateTable {

@@ -18,6 +18,10 @@ import type { WatchlistEntry } from '../../src/domain/records.js';
 import { migrateToLatest, type Store } from '../../src/store/database.js';
 import { listPeriods, periodStartups } from '../../src/store/periods.js';
 import { getRun, pipelineDb, statusCounts } from '../../src/store/pipeline.js';
+import { DatasetRecord } from '../../src/schemas/signals.js';
+import { datasetExport } from '../../src/snapshot/history.js';
+import { loadSnapshot } from '../../src/snapshot/load.js';
+import { signalsCsv } from '../../src/snapshot/snapshot.js';
 import { createTestStorage, type TestStorage } from '../helpers/database.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { acmeEntry, acmeOrg, NOW, PERIOD, quietEntry, quietOrg } from './fixtures.js';
@@ -267,6 +271,108 @@ describe('pipeline runs over the store', () => {
       );
       assert.match(failed[0]!.message!, /GitHub answered 502 Bad Gateway after retries/);
       assert.deepEqual(await listPeriods(h.store.db), before);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('a partial GraphQL answer is published with the rest of the week, its records saying partial and what was missing', async () => {
+    const h = await harness(fake, { GITHUB_ORGS_PER_QUERY: '1' });
+    try {
+      // Acme's query: its repository `api` answered as a null node, with the error GitHub puts beside the data.
+      const carol = { name: 'Carol', email: 'carol@acme.example', user: null };
+      fake.injectFault({
+        match: (r) => r.kind === 'graphql' && r.body.includes('"acme-labs"'),
+        status: 200,
+        body: {
+          data: {
+            o0: {
+              login: 'acme-labs',
+              name: 'Acme Labs',
+              description: 'Developer tools',
+              location: 'Berlin, Germany',
+              websiteUrl: 'acme.example',
+              repositories: {
+                pageInfo: { hasNextPage: false, endCursor: null },
+                nodes: [
+                  null,
+                  {
+                    name: 'engine',
+                    isFork: false,
+                    createdAt: '2026-02-27T12:00:00Z',
+                    pushedAt: '2026-03-03T10:04:00Z',
+                    primaryLanguage: { name: 'Rust' },
+                    defaultBranchRef: {
+                      target: {
+                        history: {
+                          pageInfo: { hasNextPage: false, endCursor: null },
+                          nodes: Array.from({ length: 5 }, (_, i) => ({
+                            oid: `c${i}`,
+                            committedDate: `2026-03-03T10:0${i}:00Z`,
+                            author: carol,
+                          })),
+                        },
+                      },
+                    },
+                  },
+                ],
+              },
+            },
+          },
+          errors: [
+            { type: 'SERVICE_UNAVAILABLE', path: ['o0', 'repositories', 'nodes', 0], message: 'Something went wrong' },
+          ],
+        },
+      });
+      const { prepared, result } = await run(h.ctx, { entries: [acmeEntry, quietEntry()] });
+      assert.equal(result.state, 'published');
+      assert.equal((await statusCounts(h.store.db, prepared.run.id)).partial, 1);
+
+      const rows = await periodStartups(h.store.db, '2026-w10');
+      const acmeRow = rows.find((r) => r.org_login === 'acme-labs')!;
+      const quietRow = rows.find((r) => r.org_login === 'quiet-co')!;
+      assert.equal(acmeRow.collection, 'partial');
+      assert.match(
+        acmeRow.collection_note!,
+        /1 repository was missing from GitHub's answer \(null nodes\) and not counted/,
+      );
+      assert.match(acmeRow.collection_note!, /repositories\.nodes\.0: Something went wrong/);
+      assert.equal((acmeRow.startup as { commitVelocity14d: number }).commitVelocity14d, 5, 'what GitHub gave is kept');
+      assert.equal(quietRow.collection, 'complete');
+      assert.equal(quietRow.collection_note, null);
+
+      // The dataset export: every line says it, and validates against the published schema.
+      const snapshot = (await loadSnapshot(h.store.db, 'https://signals.test'))!;
+      const lines = (await datasetExport(snapshot)).body
+        .toString()
+        .trim()
+        .split('\n')
+        .map((l) => DatasetRecord.parse(JSON.parse(l)));
+      const acme = lines.find((l) => l.org === 'acme-labs')!;
+      const quiet = lines.find((l) => l.org === 'quiet-co')!;
+      assert.equal(acme.collection, 'partial');
+      assert.equal(acme.collectionNote, acmeRow.collection_note);
+      assert.equal(quiet.collection, 'complete');
+      assert.equal(quiet.collectionNote, null);
+
+      // The CSV: the last two columns.
+      const [header, ...csvRows] = signalsCsv(snapshot).body.toString().split('\r\n');
+      assert.ok(header!.endsWith(',collection,collectionNote'), header);
+      const acmeCsv = csvRows.find((r) => r.includes('https://github.com/acme-labs'))!;
+      const quietCsv = csvRows.find((r) => r.includes('https://github.com/quiet-co'))!;
+      assert.ok(acmeCsv.endsWith(`,partial,${acmeRow.collection_note}`), acmeCsv);
+      assert.ok(quietCsv.endsWith(',complete,'), quietCsv);
+
+      // The next run reads the partial organisation again (no 304 reuse of partial activity) and publishes it whole.
+      fake.resetCounts();
+      const again = await run(h.ctx, { entries: [acmeEntry, quietEntry()] });
+      assert.equal(again.result.state, 'published');
+      const counts = await statusCounts(h.store.db, again.prepared.run.id);
+      assert.deepEqual([counts.collected, counts.unchanged, counts.partial], [1, 1, 0]);
+      const healed = (await periodStartups(h.store.db, '2026-w10')).find((r) => r.org_login === 'acme-labs')!;
+      assert.equal(healed.collection, 'complete');
+      assert.equal(healed.collection_note, null);
+      assert.equal((healed.startup as { commitVelocity14d: number }).commitVelocity14d, 23);
     } finally {
       await h.close();
     }

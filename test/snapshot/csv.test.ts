@@ -66,7 +66,7 @@ describe('signals CSV', () => {
       true,
     );
     const [header, row] = csv.split('\r\n');
-    assert.ok(header!.endsWith(',linkedinUrl,synthetic,signalStrength,signalEvidence'));
+    assert.ok(header!.endsWith(',linkedinUrl,synthetic,signalStrength,signalEvidence,collection,collectionNote'));
     assert.ok(row!.includes(',true,none,'));
   });
 
@@ -98,8 +98,46 @@ describe('signals CSV', () => {
       new Map([['a', 1]]),
     );
     const [, a, b] = csv.split('\r\n');
-    assert.ok(a!.endsWith(',false,strong,"Deploy frequency spike (strong evidence): 5 deploy days, 2 releases"'), a);
-    assert.ok(b!.endsWith(',false,none,Framework migration: no evidence for any signal type this period'), b);
+    assert.ok(
+      a!.endsWith(',false,strong,"Deploy frequency spike (strong evidence): 5 deploy days, 2 releases",complete,'),
+      a,
+    );
+    assert.ok(b!.endsWith(',false,none,Framework migration: no evidence for any signal type this period,complete,'), b);
+  });
+
+  test('every row ends with whether its collection was complete, and what was missing when partial', () => {
+    const note = "GitHub's answer was partial (repositories.nodes.0: Something went wrong); what it answered was kept";
+    const csv = renderSignalsCsv(
+      '2026-w47',
+      new Map([
+        [
+          'robotics',
+          [
+            { login: 'a', rankInSector: 1, startup: startup({}), metrics: {} },
+            {
+              login: 'b',
+              rankInSector: 2,
+              startup: startup({}),
+              metrics: {},
+              collection: { collection: 'partial', collectionNote: note },
+            },
+            {
+              login: 'c',
+              rankInSector: 3,
+              startup: startup({}),
+              metrics: {},
+              collection: { collection: 'unknown', collectionNote: null },
+            },
+          ],
+        ],
+      ]),
+      new Map(),
+    );
+    const [header, a, b, c] = csv.split('\r\n');
+    assert.ok(header!.endsWith(',signalEvidence,collection,collectionNote'), header);
+    assert.ok(a!.endsWith(',complete,'), a);
+    assert.ok(b!.endsWith(`,partial,${note}`), b);
+    assert.ok(c!.endsWith(',unknown,'), c);
   });
 
   test('a hostile name is neutralised inside the CSV', () => {

@@ -1,5 +1,6 @@
 import type { SignalEvidence } from '../../domain/records.js';
 import { signalLabel } from '../../domain/signal-label.js';
+import { collectionOf } from '../../domain/collection.js';
 import type { DeepSignal, DeepSignalMiss } from '../../schemas/deep-signal.js';
 import { startupHistory } from '../../snapshot/history.js';
 import { startupCandidates } from '../signals/resolve.js';
@@ -68,6 +69,7 @@ export async function deepSignalFor(snapshot: Snapshot, startup: SnapshotStartup
     geography: st.geography,
     signalType: st.signalType,
     ...signalLabel(st.signalType, startup.metrics),
+    ...collectionOf(startup),
     scores: { ...standing.scores },
     rank: {
       inSector: standing.inSector,

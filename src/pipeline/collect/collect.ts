@@ -50,6 +50,8 @@ export interface CachedOrg {
   digest: string;
   coversFrom: string;
   coversUntil: Date;
+  /** The stored activity came from a partial answer: it is read again, never reused on a 304. */
+  partial?: boolean | undefined;
 }
 
 export interface CollectOptions {
@@ -380,7 +382,8 @@ export async function collectOrgs(
       const meter = newMeter();
       orgMeters.push(meter);
       const cached = cache.get(login);
-      const reusable = cached && !options.fullRefresh && cached.coversFrom <= window.from ? cached : undefined;
+      const reusable =
+        cached && !options.fullRefresh && !cached.partial && cached.coversFrom <= window.from ? cached : undefined;
       try {
         const probe = await client.getConditional(
           'GET /orgs/{org}/repos',

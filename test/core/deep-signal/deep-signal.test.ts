@@ -37,6 +37,8 @@ describe('deepSignal', () => {
       'signalType',
       'signalStrength',
       'signalEvidence',
+      'collection',
+      'collectionNote',
       'scores',
       'rank',
       'thesis',

@@ -17,6 +17,8 @@ const DEEP_SIGNAL_KEYS = [
   'signalType',
   'signalStrength',
   'signalEvidence',
+  'collection',
+  'collectionNote',
   'scores',
   'rank',
   'thesis',

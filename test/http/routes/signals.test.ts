@@ -208,7 +208,7 @@ describe('signals read API', () => {
       assert.equal(lines.pop(), '');
       assert.equal(
         lines[0],
-        'period,sector,sectorRank,trendingRank,name,description,stage,geography,commitVelocity14d,commitVelocityChange,contributors,contributorGrowth,newRepos,signalType,githubUrl,websiteUrl,linkedinUrl,synthetic,signalStrength,signalEvidence',
+        'period,sector,sectorRank,trendingRank,name,description,stage,geography,commitVelocity14d,commitVelocityChange,contributors,contributorGrowth,newRepos,signalType,githubUrl,websiteUrl,linkedinUrl,synthetic,signalStrength,signalEvidence,collection,collectionNote',
       );
       assert.equal(lines.length - 1, body.meta.totalStartups);
     });
@@ -217,6 +217,11 @@ describe('signals read API', () => {
       const rows = csv.split('\r\n').slice(1, -1);
       assert.ok(rows.length > 0);
       for (const row of rows) assert.match(row, /,true,(strong|weak|none),/);
+    });
+
+    test('every row of the demo dataset says its collection was complete, with no note', () => {
+      const rows = csv.split('\r\n').slice(1, -1);
+      for (const row of rows) assert.ok(row.endsWith(',complete,'), row);
     });
 
     test('carries the same data as the JSON', () => {
@@ -271,9 +276,10 @@ describe('signals read API', () => {
           'synthetic',
         ]);
         const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...rest } = l;
-        const { signalStrength, signalEvidence, ...startup } = rest;
+        const { signalStrength, signalEvidence, collection, collectionNote, ...startup } = rest;
         assert.equal(synthetic, true, 'the demo dataset is labelled synthetic on every record');
         assert.ok(['strong', 'weak', 'none'].includes(signalStrength) && typeof signalEvidence === 'string');
+        assert.deepEqual([collection, collectionNote], ['complete', null], 'the demo is generated whole');
         assertStartup(startup, `${period}/${org}`);
         assert.ok((SECTOR_SLUGS as readonly string[]).includes(sector));
         assert.ok(rank === null || Number.isInteger(rank));
@@ -286,7 +292,7 @@ describe('signals read API', () => {
       const current = lines.filter((l) => l.period === body.meta.period.slug);
       const top = current.find((l) => l.rank === 1)!;
       const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...rest } = top;
-      const { signalStrength, signalEvidence, ...startup } = rest;
+      const { signalStrength, signalEvidence, collection, collectionNote, ...startup } = rest;
       assert.deepEqual(startup, body.trending[0]);
     });
 
