@@ -16,6 +16,7 @@ import { startWebhookQueue } from './core/alerts/delivery.js';
 import { alertsSecret, alertsPolicy } from './core/alerts/setup.js';
 import type { Resolver } from './core/alerts/address-guard.js';
 import { purgeExpiredIdempotency } from './payments/paid-deep-signal.js';
+import { loadA2aTask, purgeA2aTasks, saveA2aTask } from './store/a2a-tasks.js';
 import { refundExpiredHolds } from './payments/ledger.js';
 import { datasetExport, startupSeries } from './snapshot/history.js';
 import { SnapshotHolder, startPeriodPoller, type WarmUpMeasure } from './snapshot/holder.js';
@@ -52,6 +53,8 @@ export interface AppServices {
   kickMail(): void;
   /** Alert subscriptions (docs/alerts.md); undefined when alerts are off (PostgreSQL without ALERTS_SECRET). */
   alerts: AlertsService | undefined;
+  /** A2A tasks, kept in the database so that tasks/get answers on every instance (store/a2a-tasks.ts). */
+  a2aTasks: { save(id: string, task: unknown): Promise<void>; load(id: string): Promise<unknown> };
 }
 
 /**
@@ -212,13 +215,18 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       mailsKeys: Boolean(checkout && mailer),
       kickMail: () => kickMail(),
       alerts,
+      a2aTasks: { save: (id, task) => saveA2aTask(store.db, id, task), load: (id) => loadA2aTask(store.db, id) },
     };
 
     /** The jobs of a serving process, whichever period it serves: the hourly purge and the mail outbox. */
     const startJobs = () => {
       if (options.jobs === 'period-only') return;
-      // Idempotency-Key records past their 24 hours are never replayed; drop them hourly so the table stays small.
-      const purge = setInterval(() => void purgeExpiredIdempotency(store.db).catch(() => {}), 3_600_000);
+      // Idempotency-Key records past their 24 hours are never replayed, nor A2A tasks unchanged for a day fetched:
+      // drop them hourly so the tables stay small.
+      const purge = setInterval(() => {
+        void purgeExpiredIdempotency(store.db).catch(() => {});
+        void purgeA2aTasks(store.db).catch(() => {});
+      }, 3_600_000);
       purge.unref();
       stops.push(() => clearInterval(purge));
       // x402 settlements left pending by a lost request: settled against the token contract, or dropped once expired

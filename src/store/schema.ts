@@ -280,3 +280,16 @@ export interface AlertsDatabase {
 }
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Database extends AlertsDatabase {}
+
+/** A2A tasks (migration 0011_a2a_tasks): the whole task document, so tasks/get answers on any instance. */
+export interface A2aTasksTable {
+  id: string;
+  task: ColumnType<unknown, string, string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface A2aDatabase {
+  a2a_tasks: A2aTasksTable;
+}
+
+export interface Database extends A2aDatabase {}

@@ -14,7 +14,7 @@ import { A2A_PATH, buildAgentCard, buildAgentCardJson } from '../../agents/a2a/c
 import { skillForText, skillRunner } from '../../agents/a2a/answers.js';
 import { SignalAgentExecutor } from '../../agents/a2a/executor.js';
 import { skillById } from '../../agents/a2a/skills.js';
-import { BoundedTaskStore } from '../../agents/a2a/task-store.js';
+import { SharedTaskStore } from '../../agents/a2a/task-store.js';
 import { rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
 import type { AppContext } from '../context.js';
@@ -54,7 +54,7 @@ export async function a2aRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   const textSkills = { startup: skillById('startup-signal')!, summary: skillById('summary')! };
   const requestHandler = new DefaultRequestHandler(
     card,
-    new BoundedTaskStore(),
+    new SharedTaskStore(ctx.services.a2aTasks),
     new SignalAgentExecutor({
       run: skillRunner(ctx),
       readText: (text) => skillForText(ctx.holder.published(), ctx.config.server.baseUrl, text, textSkills),

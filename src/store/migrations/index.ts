@@ -9,6 +9,7 @@ import { migration as m0007 } from './0007_x402_reconcile.js';
 import { migration as m0008 } from './0008_credit_holds.js';
 import { migration as m0009 } from './0009_alerts.js';
 import { migration as m0010 } from './0010_collection.js';
+import { migration as m0011 } from './0011_a2a_tasks.js';
 
 /**
  * Versioned migrations, applied in name order at start by Kysely's Migrator (which takes a lock, so several
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0008_credit_holds': m0008,
   '0009_alerts': m0009,
   '0010_collection': m0010,
+  '0011_a2a_tasks': m0011,
 };
 
 export const migrationProvider: MigrationProvider = {
