@@ -79,6 +79,20 @@ describe('A2A tasks in the database', () => {
     assert.deepEqual(left, []);
   });
 
+  test('while the database does not answer, a task is still saved and fetched on the instance that ran it', async () => {
+    const errors: unknown[] = [];
+    const down = {
+      save: () => Promise.reject(new Error('connection refused')),
+      load: () => Promise.reject(new Error('connection refused')),
+    };
+    const alone = new SharedTaskStore(down, (err) => errors.push(err));
+    const id = 'b2d6a3e0-0000-4000-8000-000000000003';
+    await alone.save(task(id, TaskState.TASK_STATE_COMPLETED));
+    assert.equal((await alone.load(id))?.status?.state, TaskState.TASK_STATE_COMPLETED);
+    assert.equal(await alone.load('b2d6a3e0-0000-4000-8000-00000000fffe'), undefined);
+    assert.equal(errors.length, 2, 'each failure is reported');
+  });
+
   test('listing tasks is refused', async () => {
     await assert.rejects(first.list());
   });

@@ -54,7 +54,9 @@ export async function a2aRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   const textSkills = { startup: skillById('startup-signal')!, summary: skillById('summary')! };
   const requestHandler = new DefaultRequestHandler(
     card,
-    new SharedTaskStore(ctx.services.a2aTasks),
+    new SharedTaskStore(ctx.services.a2aTasks, (err) =>
+      ctx.log.warn({ err }, 'a2a task store: database not answering'),
+    ),
     new SignalAgentExecutor({
       run: skillRunner(ctx),
       readText: (text) => skillForText(ctx.holder.published(), ctx.config.server.baseUrl, text, textSkills),
