@@ -309,7 +309,8 @@ export async function siteRoutes(
       );
     });
   }
-  // The compare picker: names or logins resolved by the one matching rule, then the canonical comparison URL.
+  // The compare picker: names or logins resolved by the strict rule (exact name, login or alias; a near name is a
+  // "did you mean", as compare_startups and the answers treat it), then the canonical comparison URL.
   r.get(
     '/compare',
     {
@@ -330,7 +331,7 @@ export async function siteRoutes(
           problems.push(html`Type the ${i === 0 ? 'first' : 'second'} startup.`);
           return undefined;
         }
-        const r = snapshot.matcher.resolve(name);
+        const r = snapshot.matcher.resolve(name, { typos: false });
         if (r.status === 'match') return r.item;
         const near = r.candidates.slice(0, 3).map((x) => x.item.startup.name);
         problems.push(

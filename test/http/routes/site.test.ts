@@ -450,6 +450,18 @@ describe('website', () => {
     assert.match(await miss.text(), /No tracked startup is named “zzqxnothing”/);
   });
 
+  test('the compare picker takes no typo: a name one letter off is offered, not compared', async () => {
+    const [a, b] = signals.trending;
+    const typo = `${a.name.slice(0, -1)}${a.name.endsWith('x') ? 'y' : 'x'}`;
+    const res = await page(`/compare?a=${encodeURIComponent(typo)}&b=${encodeURIComponent(b.name)}`, {
+      redirect: 'manual',
+    });
+    assert.equal(res.status, 404);
+    const text = await res.text();
+    assert.match(text, /No tracked startup is named/);
+    assert.ok(text.includes(`did you mean ${a.name}`), 'the startup meant is offered');
+  });
+
   test('copy: prices read as prices, demo hosts are not links, ties are explained, counts agree', async () => {
     const pricing = await (await page('/pricing')).text();
     assert.doesNotMatch(pricing, /per free|Authentication: Authorization/);
