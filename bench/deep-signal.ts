@@ -94,7 +94,10 @@ export async function run(): Promise<BenchResult[]> {
     };
     await measure(2_000); // warm-up: JIT, history cache, connection pools
     const before = await charges(store.db);
+    // Timed here: autocannon's `duration` is whole seconds, too coarse for a run of a few seconds.
+    const started = performance.now();
     const result = await measure(CALLS);
+    const seconds = (performance.now() - started) / 1000;
     const after = await charges(store.db);
     const charged = after.charges - before.charges;
     const ok = result['2xx'];
@@ -103,8 +106,8 @@ export async function run(): Promise<BenchResult[]> {
       {
         name: `POST /api/agent/deep-signal, PostgreSQL, ${CLIENTS} clients (own key each), ${names.length} startups`,
         metrics: {
-          'charged calls/s': Math.round(charged / result.duration),
-          'req/s': Math.round(result.requests.average),
+          'charged calls/s': Math.round(charged / seconds),
+          'req/s': Math.round(result.requests.total / seconds),
           'p50 ms': result.latency.p50,
           'p99 ms': result.latency.p99,
           '2xx': ok,
@@ -114,7 +117,7 @@ export async function run(): Promise<BenchResult[]> {
           'ledger = 2xx':
             charged === ok && balances ? 'yes' : `NO (${charged} charges, ${after.mismatched} balances off)`,
           goal: `≥ ${GOAL}/s`,
-          met: charged / result.duration >= GOAL ? 'yes' : 'no',
+          met: charged / seconds >= GOAL ? 'yes' : 'no',
         },
       },
     ];
