@@ -7,8 +7,8 @@
  * Per page and preset: the four category scores (performance, accessibility, best practices, SEO, 0–100) and the
  * metrics behind performance (first and largest contentful paint, total blocking time, cumulative layout shift).
  * The goal (issue 34) is 95 or more in every category on every page type. A page kept out of search engines on
- * purpose (`noindex`: search results, a question's answer) loses the SEO audit "page is blocked from indexing"; the
- * table says so beside it rather than hiding the score.
+ * purpose (`noindex`) would lose the SEO audit "page is blocked from indexing"; the table says so beside it rather
+ * than hiding the score.
  *
  * Variables: BENCH_WEB_PAGES (comma-separated paths to measure instead of the default list), CHROMIUM_PATH.
  */

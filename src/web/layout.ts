@@ -39,8 +39,13 @@ export interface PageInput {
   head?: SafeHtml;
   /** The share image (`og:image`, a 1200×630 PNG on this origin) and its text alternative. */
   image?: { path: string; alt: string } | undefined;
-  /** Keep search engines off the page (search results, 404). */
+  /** Keep search engines off the page (404s, account pages). */
   noindex?: boolean;
+  /**
+   * The canonical path when it is not `path`: a page per typed query names the page it duplicates (an asked
+   * question its answer's page, a search its search page), so search engines index that one instead.
+   */
+  canonicalPath?: string;
 }
 
 export type NavSection =
@@ -65,7 +70,7 @@ export const SYNTHETIC_BANNER = html`<p class="notice" role="note">
 
 /** The one layout every page uses: landmarks, a skip link, navigation, the page, and a footer. */
 export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): string {
-  const canonical = `${baseUrl}${page.path}`;
+  const canonical = `${baseUrl}${page.canonicalPath ?? page.path}`;
   const title = page.path === '/' ? page.title : `${page.title} · ${SITE_NAME}`;
   return html`<!doctype html>
     <html lang="en">

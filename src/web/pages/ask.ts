@@ -55,11 +55,13 @@ export function askPage(ctx: PageContext, query: string): PageInput {
   const q = query.trim().slice(0, ASK_QUERY_MAX);
   const link = (url: string, text: string) => html`<a href="${sitePath(url, baseUrl)}">${text}</a>`;
   let result: SafeHtml = html``;
+  let canonicalPath = '/ask';
   if (q) {
     const understood = understand(snapshot, baseUrl, q, ASK_LIMIT);
     if (understood.kind === 'answers' && understood.hits.length) {
       const [best, ...others] = understood.hits;
       const e = best!.entry;
+      canonicalPath = sitePath(e.url, baseUrl);
       result = html`<section class="answer" aria-labelledby="answer-h">
           <h2 id="answer-h">${e.question}</h2>
           <p>${e.answer}</p>
@@ -122,7 +124,8 @@ export function askPage(ctx: PageContext, query: string): PageInput {
     body,
     synthetic: snapshot.synthetic,
     section: 'answers',
-    noindex: Boolean(q),
+    // A question's page duplicates its answer's page (or, unanswered, the ask page): that one is indexed.
+    canonicalPath,
   };
 }
 

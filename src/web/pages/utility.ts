@@ -96,7 +96,8 @@ export function searchPage(ctx: PageContext, query: string, type: SearchType | u
     description: 'Search the startups, sectors, answers, research findings and posts of the Signal Service.',
     body,
     synthetic: snapshot.synthetic,
-    noindex: Boolean(q),
+    // Result pages are not pages of their own for search engines: each names the search page as its canonical.
+    canonicalPath: '/search',
     query: q,
   };
 }

@@ -53,7 +53,10 @@ describe('website', () => {
       assert.doesNotMatch(csp, /unsafe-inline'[^;]*script|script-src[^;]*unsafe/, path);
       const body = await res.text();
       const canonical = body.match(/<link rel="canonical" href="([^"]+)"\s*\/?>/)?.[1];
-      assert.equal(canonical, `${svc.url}${path.replace(/&/g, '&#38;')}`, path);
+      // A page per typed query names the page it duplicates (the search page, an answer's page) instead of itself.
+      const own = path.startsWith('/search?') ? '/search' : path.startsWith('/ask?') ? undefined : path;
+      if (own === undefined) assert.match(canonical ?? '', /\/(answers\/[^"]+|ask)$/, path);
+      else assert.equal(canonical, `${svc.url}${own.replace(/&/g, '&#38;')}`, path);
       assert.match(body, /<meta property="og:title" content="[^"]+"\s*\/?>/, path);
       assert.match(body, /<main id="main"/, path);
       assert.doesNotMatch(
@@ -342,6 +345,17 @@ describe('website', () => {
       assert.doesNotMatch(text, /the dossier of/, near);
     }
     assert.match(await (await page('/search?q=Linode')).text(), /the dossier of Linode/);
+  });
+
+  test("a typed question's page names its answer's page as canonical, a search's page the search page", async () => {
+    const asked = await (await page('/ask?q=who%20acquired%20github')).text();
+    assert.doesNotMatch(asked, /name="robots"/);
+    const canonical = /<link rel="canonical" href="[^"]*(\/answers\/[^"]+)"/.exec(asked);
+    assert.ok(canonical, 'the canonical is an answer page');
+    assert.equal((await page(canonical[1]!)).status, 200);
+    const searched = await (await page('/search?q=robotics&page=2')).text();
+    assert.doesNotMatch(searched, /name="robots"/);
+    assert.match(searched, /<link rel="canonical" href="[^"]*\/search"/);
   });
 
   test('search pages through its results and keeps the query in both boxes', async () => {
