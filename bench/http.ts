@@ -17,7 +17,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import fs from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +26,7 @@ import { DEMO_DATASET_NAME, generateDemoDataset } from '../src/pipeline/demo/gen
 import { migrateToLatest, openStore } from '../src/store/database.js';
 import { publishPeriod } from '../src/store/periods.js';
 import { cpuShare, hasTaskset, pin, type CpuShare } from './confine.js';
-import { commandLine, cpuMs, descendants, memoryMb, freePort } from './proc.js';
+import { commandLine, cpuMs, descendants, memoryMb, freePort, serveArgs } from './proc.js';
 import { printTable, type BenchResult, type BenchTable } from './types.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,14 +46,6 @@ const CODINGS = [
 ] as const;
 const GOALS = { signals: 0.95, lookup: 0.95, page: 0.95, rssWarmDemo: 160, rssPeakDemo: 300, rssWarmScale: 350 };
 const START_GOALS = { fresh: 6000, existing: 2000 };
-
-/** The serving command of `npm start` (package.json), with this Node binary: the benchmark runs what users run. */
-function serveArgs(): string[] {
-  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const words = pkg.scripts.start.split(/\s+/);
-  if (words[0] !== 'node') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
-  return words.slice(1);
-}
 
 interface Running {
   child: ChildProcess;
@@ -99,7 +90,7 @@ async function startService(dataDir: string, port: number, via: 'npm' | 'node', 
   const started = performance.now();
   // This process is pinned to the load generator's core(s), and children inherit that: a start is run on every core,
   // as a user's `npm start` is (the serving process and the embedded database's host work side by side at start).
-  const [command, args] = via === 'npm' ? ['npm', ['start', '--silent']] : [process.execPath, serveArgs()];
+  const [command, args] = via === 'npm' ? ['npm', ['start', '--silent']] : [process.execPath, serveArgs(ROOT)];
   const [program, argv] = (await hasTaskset())
     ? ['taskset', ['-c', `0-${os.cpus().length - 1}`, command, ...args]]
     : [command, args];

@@ -1,5 +1,6 @@
 /** Figures about a running process read from /proc (Linux): CPU time used so far, resident memory now and at peak. */
 import fs from 'node:fs';
+import path from 'node:path';
 
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on every mainstream Linux build). */
 const TICKS_PER_SECOND = 100;
@@ -65,4 +66,15 @@ export async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * The serving command of `npm start` (the project's package.json), without its `node`: run with this Node binary, a
+ * benchmark runs what users run.
+ */
+export function serveArgs(root: string): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  return words.slice(1);
 }

@@ -22,7 +22,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,7 +37,7 @@ import { DEMO_DATASET_NAME, generateDemoDataset } from '../src/pipeline/demo/gen
 import { demoPublishedAt } from '../src/pipeline/demo/seed.js';
 import { migrateToLatest, openStore } from '../src/store/database.js';
 import { publishPeriod } from '../src/store/periods.js';
-import { commandLine, descendants, freePort, memoryMb } from './proc.js';
+import { commandLine, descendants, freePort, memoryMb, serveArgs } from './proc.js';
 import { printTable, type BenchResult, type BenchTable } from './types.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -62,14 +62,6 @@ const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round2 = (v: number) => Math.round(v * 100) / 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The serving command of `npm start` (package.json), with this Node binary. */
-function serveArgs(): string[] {
-  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const words = pkg.scripts.start.split(/\s+/);
-  if (words[0] !== 'node') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
-  return words.slice(1);
-}
 
 interface Prepared {
   names: string[];
@@ -146,7 +138,7 @@ async function startService(dataDir: string, port: number): Promise<Running> {
     RATE_LIMIT: 'off',
   };
   const started = performance.now();
-  const child = spawn(process.execPath, serveArgs(), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, serveArgs(ROOT), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log: string[] = [];
   const collect = (data: Buffer) => log.push(...data.toString().split('\n').filter(Boolean));
   child.stdout!.on('data', collect);
