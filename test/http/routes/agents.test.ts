@@ -15,6 +15,7 @@ import { creditState, ledgerTotals, openHolds, releaseHold } from '../../../src/
 import { authenticatorFor, runTool } from '../../../src/agents/invoke.js';
 import { SCOUT_USER, scoutEnv, startScoutGitHub } from '../../agents/mcp/suite.js';
 import type { FakeGitHub } from '../../helpers/fake-github.js';
+import { openHoldsSettled } from '../../helpers/holds.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 type Json = Record<string, any>;
@@ -246,12 +247,7 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
     assert.equal(hit.status, 200);
     await hit.arrayBuffer();
     const db = svc.service.store.db;
-    let open = await openHolds(db, accountId);
-    for (let i = 0; open > 0 && i < 100; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      open = await openHolds(db, accountId);
-    }
-    assert.equal(open, 0);
+    assert.equal(await openHoldsSettled(db, accountId), 0);
     assert.deepEqual(await ledgerTotals(db, accountId), { granted: 2, charged: 1, charges: 1, entries: 2 });
   });
 

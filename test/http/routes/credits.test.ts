@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { issueKey, revokeKey } from '../../../src/payments/keys.js';
-import { creditState, ledgerTotals, openHolds } from '../../../src/payments/ledger.js';
+import { creditState, ledgerTotals } from '../../../src/payments/ledger.js';
 import { metricValue } from '../../helpers/metrics.js';
 import { DeepSignal } from '../../../src/schemas/deep-signal.js';
+import { openHoldsSettled } from '../../helpers/holds.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
@@ -106,12 +107,7 @@ describe('paid Deep Signal and credits routes', () => {
     const res = await call(key.key, { name: tracked });
     assert.equal(res.status, 200);
     await res.text();
-    let open = await openHolds(svc.service.store.db, key.accountId);
-    for (let i = 0; open > 0 && i < 100; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      open = await openHolds(svc.service.store.db, key.accountId);
-    }
-    assert.equal(open, 0);
+    assert.equal(await openHoldsSettled(svc.service.store.db, key.accountId), 0);
     assert.equal(await balanceOf(key.accountId), 1);
     assert.deepEqual(await ledgerTotals(svc.service.store.db, key.accountId), {
       granted: 2,

@@ -4,9 +4,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { agentTools } from '../../../src/agents/registry.js';
 import { issueKey } from '../../../src/payments/keys.js';
-import { ledgerTotals, openHolds } from '../../../src/payments/ledger.js';
+import { ledgerTotals } from '../../../src/payments/ledger.js';
 import { mcpConformance, scoutEnv, startScoutGitHub } from '../../agents/mcp/suite.js';
 import type { FakeGitHub } from '../../helpers/fake-github.js';
+import { openHoldsSettled } from '../../helpers/holds.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 type Json = Record<string, any>;
@@ -82,12 +83,7 @@ describe('MCP over Streamable HTTP at /api/mcp/rpc', () => {
       })) as Json;
       assert.equal(hit.structuredContent.charged, 1);
       const db = svc.service.store.db;
-      let open = await openHolds(db, accountId);
-      for (let i = 0; open > 0 && i < 100; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        open = await openHolds(db, accountId);
-      }
-      assert.equal(open, 0);
+      assert.equal(await openHoldsSettled(db, accountId), 0);
       assert.deepEqual(await ledgerTotals(db, accountId), { granted: 2, charged: 1, charges: 1, entries: 2 });
     } finally {
       await paid.close();
