@@ -33,6 +33,18 @@ export function toolErrorResult(error: ServiceError): CallToolResult {
   };
 }
 
+/**
+ * A JSON-RPC error this server answers. The SDK's McpError writes "MCP error <code>: " into its message, and a client
+ * adds the same prefix again when it reads the error ("MCP error -32602: MCP error -32602: …"); this one keeps the
+ * message as written, so a client shows the prefix once. Still an McpError for everything that checks.
+ */
+export class ProtocolError extends McpError {
+  constructor(code: number, message: string, data?: unknown) {
+    super(code, message, data);
+    this.message = message;
+  }
+}
+
 export function jsonRpcError(error: ServiceError): McpError {
-  return new McpError(error.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError, errorText(error));
+  return new ProtocolError(error.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError, errorText(error));
 }

@@ -1,4 +1,5 @@
-import { ErrorCode, McpError, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from './errors.js';
 import type { ToolInvoker } from '../invoke.js';
 import type { CompletionKind } from './completions.js';
 
@@ -113,7 +114,8 @@ export function promptList(): Prompt[] {
 
 export function findPrompt(name: string): PromptDefinition {
   const prompt = PROMPTS.find((p) => p.name === name);
-  if (!prompt) throw new McpError(ErrorCode.InvalidParams, `No prompt named ${JSON.stringify(name.slice(0, 100))}.`);
+  if (!prompt)
+    throw new ProtocolError(ErrorCode.InvalidParams, `No prompt named ${JSON.stringify(name.slice(0, 100))}.`);
   return prompt;
 }
 
@@ -122,12 +124,15 @@ export function promptArguments(prompt: PromptDefinition, given: Record<string, 
   const args = given ?? {};
   for (const key of Object.keys(args)) {
     if (!prompt.arguments.some((a) => a.name === key)) {
-      throw new McpError(ErrorCode.InvalidParams, `The prompt ${prompt.name} has no argument ${JSON.stringify(key)}.`);
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `The prompt ${prompt.name} has no argument ${JSON.stringify(key)}.`,
+      );
     }
   }
   for (const a of prompt.arguments) {
     if (a.required && !(typeof args[a.name] === 'string' && args[a.name]!.trim() !== '')) {
-      throw new McpError(ErrorCode.InvalidParams, `The prompt ${prompt.name} needs the argument ${a.name}.`);
+      throw new ProtocolError(ErrorCode.InvalidParams, `The prompt ${prompt.name} needs the argument ${a.name}.`);
     }
   }
   return args;

@@ -8,7 +8,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
   type ServerCapabilities,
@@ -18,7 +17,7 @@ import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.js';
 import { idempotencyKeyOf, type ToolInvoker } from '../invoke.js';
 import { complete, type CompletionSource } from './completions.js';
-import { jsonRpcError, toolErrorResult } from './errors.js';
+import { jsonRpcError, toolErrorResult, ProtocolError } from './errors.js';
 import { findPrompt, promptArguments, promptList } from './prompts.js';
 import { agentTools, findTool, type AnyAgentTool } from '../registry.js';
 import { alertAgentTools, findAlertTool } from '../alert-tools.js';
@@ -124,7 +123,7 @@ export function decodeTemplateVariable(value: string | string[] | undefined): st
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new McpError(
+    throw new ProtocolError(
       ErrorCode.InvalidParams,
       `The name ${JSON.stringify(raw.slice(0, 100))} is not validly encoded.`,
     );
@@ -156,7 +155,7 @@ export function registerMcpHandlers(
     const { name, arguments: args, _meta: meta } = request.params;
     // An unknown tool is a protocol error, not a tool result (MCP 2025-11-25, server/tools).
     if (!findTool(name) && !findAlertTool(name)) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name.slice(0, 100))}.`);
+      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name.slice(0, 100))}.`);
     }
     return callTool(invoke, name, args ?? {}, meta?.idempotencyKey ?? options.idempotencyKey);
   });
@@ -189,7 +188,7 @@ export function registerMcpHandlers(
       const name = decodeTemplateVariable(uri.slice(STARTUP_PREFIX.length));
       return readJson(invoke, uri, MCP_STARTUP_TEMPLATE.tool, { name });
     }
-    throw new McpError(ErrorCode.InvalidParams, `Resource ${uri.slice(0, 200)} not found.`);
+    throw new ProtocolError(ErrorCode.InvalidParams, `Resource ${uri.slice(0, 200)} not found.`);
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: promptList() }));
@@ -210,17 +209,17 @@ export function registerMcpHandlers(
     if (ref.type === 'ref/prompt') {
       kind = findPrompt(ref.name).arguments.find((a) => a.name === argument.name)?.completes;
       if (!kind) {
-        throw new McpError(ErrorCode.InvalidParams, `The prompt ${ref.name} has no argument ${argument.name}.`);
+        throw new ProtocolError(ErrorCode.InvalidParams, `The prompt ${ref.name} has no argument ${argument.name}.`);
       }
     } else if (ref.uri === MCP_STARTUP_TEMPLATE.uriTemplate) {
       if (argument.name !== 'name') {
-        throw new McpError(ErrorCode.InvalidParams, `The template ${ref.uri} has no variable ${argument.name}.`);
+        throw new ProtocolError(ErrorCode.InvalidParams, `The template ${ref.uri} has no variable ${argument.name}.`);
       }
       kind = 'startup' as const;
     } else if (MCP_RESOURCES.some((r) => r.uri === ref.uri)) {
       return { completion: { values: [], total: 0, hasMore: false } };
     } else {
-      throw new McpError(ErrorCode.InvalidParams, `No resource template ${ref.uri.slice(0, 200)}.`);
+      throw new ProtocolError(ErrorCode.InvalidParams, `No resource template ${ref.uri.slice(0, 200)}.`);
     }
     return { completion: await complete(completions, kind, argument.value) };
   });

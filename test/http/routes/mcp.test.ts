@@ -176,6 +176,8 @@ describe('MCP over Streamable HTTP at /api/mcp/rpc', () => {
     assert.equal(body.result, undefined);
     assert.equal(body.error.code, -32602);
     assert.match(body.error.message, /nope/);
+    // The message is the server's own: a client adds "MCP error -32602: " once, not twice.
+    assert.doesNotMatch(body.error.message, /^MCP error/);
   });
 
   test('the same server answers at /mcp, where MCP clients look by default', async () => {
