@@ -11,11 +11,7 @@ export const PUBLIC_CACHE = 'public, max-age=300, s-maxage=3600';
  * the tag of the coded representation the request would get (`"abc-br"`, see plugins/compression.ts).
  */
 export function notModified(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers['if-none-match'];
-  if (!header) return false;
-  if (matchesEtag(header, etag)) return true;
-  const coding = negotiate(request.headers['accept-encoding']);
-  return coding !== 'identity' && matchesEtag(header, codedEtag(etag, coding));
+  return heldEtag(request.headers['if-none-match'], etag, negotiate(request.headers['accept-encoding'])) !== undefined;
 }
 
 export function matchesEtag(header: string, etag: string): boolean {
@@ -38,14 +34,17 @@ type AnyReply = FastifyReply<any, any, any, any, any, any, any, any>;
  */
 export const pendingVariants = new WeakMap<object, { entity: Rendered; coding: Coding }>();
 
-/** Which of the tags the client holds (If-None-Match) is current: the coded one, the identity one, or none. */
-function heldEtag(ifNoneMatch: string | undefined, entity: Rendered, coding: Encoding): string | undefined {
+/**
+ * Which of the tags of a body (identity tag `etag`) the client holds (If-None-Match) is current: the one of the coding
+ * it gets, the identity one, or none.
+ */
+function heldEtag(ifNoneMatch: string | undefined, etag: string, coding: Encoding): string | undefined {
   if (ifNoneMatch === undefined || ifNoneMatch === '') return undefined;
   if (coding !== 'identity') {
-    const coded = codedEtag(entity.etag, coding);
+    const coded = codedEtag(etag, coding);
     if (matchesEtag(ifNoneMatch, coded)) return coded;
   }
-  return matchesEtag(ifNoneMatch, entity.etag) ? entity.etag : undefined;
+  return matchesEtag(ifNoneMatch, etag) ? etag : undefined;
 }
 
 /**
@@ -64,7 +63,7 @@ export function sendRendered(
   const coding = isCompressible ? negotiate(request.headers['accept-encoding']) : 'identity';
   reply.headers(headers).header('cache-control', cacheControl);
   if (isCompressible) reply.header('vary', withAcceptEncoding(reply.getHeader('vary')));
-  const held = heldEtag(request.headers['if-none-match'], entity, coding);
+  const held = heldEtag(request.headers['if-none-match'], entity.etag, coding);
   if (held !== undefined) {
     reply.header('etag', held).code(304).send();
     return;
