@@ -12,7 +12,7 @@ import { createCheckout, type Checkout } from './payments/checkout.js';
 import { createMailer, startMailOutbox } from './payments/mail.js';
 import { SecretBox } from './payments/secret-box.js';
 import { AlertsService } from './core/alerts/service.js';
-import { startWebhookQueue } from './core/alerts/delivery.js';
+import { startWebhookQueue, type DeliveryOptions } from './core/alerts/delivery.js';
 import { alertsSecret, alertsPolicy } from './core/alerts/setup.js';
 import type { Resolver } from './core/alerts/address-guard.js';
 import { purgeExpiredIdempotency } from './payments/paid-deep-signal.js';
@@ -194,16 +194,20 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     // Alerts: the secret seals webhook secrets and signs feed and unsubscribe links.
     const alertSecret = alertsSecret(config);
     if (!alertSecret) log.warn('alerts are off: set ALERTS_SECRET (the same on every instance) to turn them on');
-    const alerts = alertSecret
-      ? new AlertsService({
-          db: store.db,
-          baseUrl: config.server.baseUrl,
-          box: new SecretBox(alertSecret),
-          tokenSecret: alertSecret,
-          policy: alertsPolicy(config.alerts, options.webhookResolver),
-          mail: Boolean(config.mail.smtpUrl),
-        })
+    // One sealing box and one address policy, shared by the service (creation, the log) and its delivery queue.
+    const alertParts = alertSecret
+      ? { box: new SecretBox(alertSecret), policy: alertsPolicy(config.alerts, options.webhookResolver) }
       : undefined;
+    const alerts =
+      alertSecret && alertParts
+        ? new AlertsService({
+            db: store.db,
+            baseUrl: config.server.baseUrl,
+            ...alertParts,
+            tokenSecret: alertSecret,
+            mail: Boolean(config.mail.smtpUrl),
+          })
+        : undefined;
     let scout: ScoutService | undefined;
     const services: AppServices = {
       markets: new MarketsService(documentsDir(config.documents), config.server.baseUrl),
@@ -272,7 +276,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
         kickMail = () => outbox.kick();
         stops.push(() => outbox.stop());
       }
-      if (alerts && alertSecret) startAlertJobs(alerts, alertSecret);
+      if (alerts && alertParts) startAlertJobs(alerts, alertParts);
     };
 
     /**
@@ -280,11 +284,10 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
      * too, with the stored periods before it that no server recorded (published while none ran: periodsToRecord);
      * recording is idempotent.
      */
-    const startAlertJobs = (service: AlertsService, secret: string) => {
+    const startAlertJobs = (service: AlertsService, parts: Pick<DeliveryOptions, 'box' | 'policy'>) => {
       const queue = startWebhookQueue({
         db: store.db,
-        box: new SecretBox(secret),
-        policy: alertsPolicy(config.alerts, options.webhookResolver),
+        ...parts,
         retryMs: config.alerts.retryMs,
         maxAttempts: config.alerts.maxAttempts,
         timeoutMs: config.alerts.webhookTimeoutMs,
