@@ -19,13 +19,7 @@ import {
 } from '../schemas/enums.js';
 import { ScoutReceipts } from '../schemas/scout.js';
 import { Meta, Period, Sector, SignalCandidate, SignalLabel, Startup, signalLabelFields } from '../schemas/signals.js';
-import {
-  headerValue,
-  resolveStartup,
-  startupCandidates,
-  NAME_MATCH_VALUES,
-  type NameMatchValue,
-} from '../core/signals/resolve.js';
+import { resolveStartup, resolveStrict, startupCandidates, NAME_MATCH_VALUES } from '../core/signals/resolve.js';
 import { bestAnswer } from '../core/answers/answer.js';
 import { toHit } from '../core/answers/answer-index.js';
 import { siteSearch } from '../core/search/documents.js';
@@ -41,7 +35,7 @@ import {
 } from '../schemas/answers.js';
 import { startupHistory } from '../snapshot/history.js';
 import { PERIOD_SLUG_PATTERN, periodInfo, periodRef, periodView, type PeriodStartup } from './period-data.js';
-import type { Snapshot, SnapshotStartup } from '../snapshot/snapshot.js';
+import type { SnapshotStartup } from '../snapshot/snapshot.js';
 
 /**
  * The agent tools, declared once: the interface's eight, then the service's own (search, ask, history, compare, periods). MCP tools (stdio and HTTP), the OpenAI / Anthropic / Gemini function
@@ -244,14 +238,6 @@ async function deepSignalTool(name: string, env: ToolEnv): Promise<DeepSignal | 
   if (answer.replayed) env.replayed?.();
   if (!answer.outcome.ok) throw withPurchaseHelp(answer.outcome.error, baseUrl, answer.balance);
   return answer.outcome.value;
-}
-
-/** A strict look-up (no typos: history and comparisons are about a named company, never a near one). */
-function strictLookup(snapshot: Snapshot, query: string) {
-  const resolution = snapshot.matcher.resolve(query, { typos: false });
-  const how: NameMatchValue = headerValue(resolution);
-  if (resolution.status === 'match') return { how, item: resolution.item, candidates: [] };
-  return { how, item: undefined, candidates: startupCandidates(resolution) };
 }
 
 const HistoryEntry = z.object({
@@ -632,7 +618,7 @@ export const agentTools = [
     paid: false,
     handler: async ({ name, limit }, { ctx }) => {
       const snapshot = ctx.holder.published();
-      const found = strictLookup(snapshot, name);
+      const found = resolveStrict(snapshot, name);
       const periodsStored = snapshot.periods.length;
       if (!found.item) {
         return {
@@ -694,7 +680,7 @@ export const agentTools = [
       const view = await periodView(snapshot, period);
       const byLogin = new Map(view.startups.map((s) => [s.login, s]));
       const startups = names.map((query) => {
-        const found = strictLookup(snapshot, query);
+        const found = resolveStrict(snapshot, query);
         if (!found.item) {
           return {
             query,

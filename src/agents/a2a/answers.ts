@@ -4,7 +4,7 @@ import type { AppContext } from '../../app.js';
 import { bestAnswer } from '../../core/answers/answer.js';
 import { toHit } from '../../core/answers/answer-index.js';
 import { siteSearch } from '../../core/search/documents.js';
-import { headerValue, resolveStartup, startupCandidates } from '../../core/signals/resolve.js';
+import { resolveStartup, resolveStrict } from '../../core/signals/resolve.js';
 import { ServiceError } from '../../domain/errors.js';
 import { signalLabel } from '../../domain/signal-label.js';
 import { siteUrls } from '../../domain/urls.js';
@@ -99,12 +99,11 @@ function list(startups: readonly Startup[], labels: readonly { signalStrength?: 
 
 /** A startup resolved by the strict rule (exact name, slug or alias; never a typo), or the miss to answer. */
 function strictStartup(snapshot: Snapshot, name: string) {
-  const resolution = snapshot.matcher.resolve(name, { typos: false });
-  if (resolution.status === 'match') return { found: true as const, item: resolution.item, nameMatch: resolution.how };
-  const candidates = startupCandidates(resolution);
+  const { how, item, candidates } = resolveStrict(snapshot, name);
+  if (item) return { found: true as const, item, nameMatch: how };
   return {
     found: false as const,
-    miss: { found: false, name, nameMatch: headerValue(resolution), ...(candidates.length ? { candidates } : {}) },
+    miss: { found: false, name, nameMatch: how, ...(candidates.length ? { candidates } : {}) },
   };
 }
 

@@ -39,3 +39,20 @@ export function resolveStartup(snapshot: Snapshot, query: string): StartupLookup
       : undefined,
   };
 }
+
+/** A startup resolved by the strict rule: how its name matched, and the startup or the "did you mean" candidates. */
+export interface StrictLookup {
+  how: NameMatchValue;
+  item: SnapshotStartup | undefined;
+  candidates: SignalCandidate[];
+}
+
+/**
+ * The strict rule for a tracked startup (exact name, slug or alias; never a typo): what the surfaces use wherever a
+ * near name may be another company (history, comparisons, a past week, the site's compare picker).
+ */
+export function resolveStrict(snapshot: Snapshot, query: string): StrictLookup {
+  const resolution = snapshot.matcher.resolve(query, { typos: false });
+  if (resolution.status === 'match') return { how: resolution.how, item: resolution.item, candidates: [] };
+  return { how: resolution.status, item: undefined, candidates: startupCandidates(resolution) };
+}

@@ -53,6 +53,7 @@ import { sectorCard, siteCard, startupCard } from '../../web/share-image.js';
 import { scoutIndexPage, scoutProblemPage, scoutReceiptsPage } from '../../web/pages/scout.js';
 import { PUBLIC_CACHE, renderedSender, sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
+import { resolveStrict } from '../../core/signals/resolve.js';
 import type { FastAnswer, FastRead } from '../fast-path.js';
 import { commonHeaders } from '../plugins/headers.js';
 import { ServiceError } from '../../domain/errors.js';
@@ -331,9 +332,9 @@ export async function siteRoutes(
           problems.push(html`Type the ${i === 0 ? 'first' : 'second'} startup.`);
           return undefined;
         }
-        const r = snapshot.matcher.resolve(name, { typos: false });
-        if (r.status === 'match') return r.item;
-        const near = r.candidates.slice(0, 3).map((x) => x.item.startup.name);
+        const r = resolveStrict(snapshot, name);
+        if (r.item) return r.item;
+        const near = r.candidates.slice(0, 3).map((c) => c.name);
         problems.push(
           html`No tracked startup is named “${name}”${near.length ? `; did you mean ${near.join(', ')}?` : '.'}`,
         );
