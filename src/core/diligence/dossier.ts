@@ -135,10 +135,6 @@ function sourceCitations(facts: readonly (AcquisitionFact | BackingFact)[]): Cit
   return entries;
 }
 
-function describeDeal(deal: AcquisitionFact): string {
-  return `${deal.acquirer} → ${deal.target} (${deal.announced}${deal.value ? `, ${deal.value}` : ''})`;
-}
-
 function entityDossier(
   index: DiligenceIndex,
   snapshot: Snapshot,
