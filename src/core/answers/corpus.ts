@@ -40,6 +40,8 @@ function relateDiligence(entries: AnswerEntry[], baseUrl: string): AnswerEntry[]
 
 export interface AnswerCorpus {
   entries: AnswerEntry[];
+  /** Each entry by its id (ids are unique across the corpus). */
+  byId: ReadonlyMap<string, AnswerEntry>;
   index: AnswerIndex;
   /** GET /api/answers.json and /api/v1/answers.json. */
   json: Rendered;
@@ -72,6 +74,7 @@ function* buildCorpus(snapshot: Snapshot, baseUrl: string): Steps<AnswerCorpus> 
   };
   return {
     entries,
+    byId: new Map(entries.map((e) => [e.id, e])),
     index,
     get json() {
       return render();

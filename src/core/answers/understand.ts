@@ -424,7 +424,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
           : undefined;
       const close = (s: ScoredAnswer) => s.entry.sector === sector && s.confidence >= best - 0.3;
       // The list asked for is the answer even when the index ranked it low (the sector named by an everyday word).
-      const listed = wants ? corpus.entries.find((e) => e.id === wants) : undefined;
+      const listed = wants ? corpus.byId.get(wants) : undefined;
       promote(
         hits.find((s) => close(s) && s.entry.id === wants) ??
           (listed ? { entry: listed, confidence: Math.max(best, SECTOR_LIST_CONFIDENCE), score: 0 } : undefined) ??

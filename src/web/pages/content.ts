@@ -25,7 +25,8 @@ function facts(ctx: PageContext, entry: Pick<AnswerEntry, 'facts'>): SafeHtml {
 
 export function answerPage(ctx: PageContext, id: string): PageInput | undefined {
   const { snapshot, baseUrl } = ctx;
-  const entry = answerCorpus(snapshot, baseUrl).entries.find((e) => e.id === id && e.source === 'agent-query');
+  const found = answerCorpus(snapshot, baseUrl).byId.get(id);
+  const entry = found?.source === 'agent-query' ? found : undefined;
   if (!entry) return undefined;
   const body = html`<p><a href="/faq">Answers</a></p>
     <h1>${entry.question}</h1>
