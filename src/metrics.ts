@@ -10,7 +10,18 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  */
 export const metricsRegistry = new Registry();
 metricsRegistry.setDefaultLabels({ service: 'signal-service' });
-collectDefaultMetrics({ register: metricsRegistry });
+
+let processMetrics = false;
+/**
+ * Starts prom-client's process metrics (CPU, memory, event-loop delay, GC) in the registry, once. Called only where
+ * the metrics are served: they sample the event loop every 10 ms and observe every garbage collection, about 1% of a
+ * core on an idle process, which a service that does not publish them should not pay.
+ */
+export function collectProcessMetrics(): void {
+  if (processMetrics) return;
+  processMetrics = true;
+  collectDefaultMetrics({ register: metricsRegistry });
+}
 
 const httpRequests = new Counter({
   name: 'http_requests_total',

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { MetricsConfig, ServerConfig } from '../../config.js';
-import { httpRecorder, renderMetrics } from '../../metrics.js';
+import { collectProcessMetrics, httpRecorder, renderMetrics } from '../../metrics.js';
 import { compileTrust } from '../client-address.js';
 import { bearerToken } from '../../payments/authenticate.js';
 import { HttpProblem, statusTitle } from '../problem.js';
@@ -97,6 +97,7 @@ export function registerObservability(
   }
 
   if (metricsEnabled(config.metrics)) {
+    collectProcessMetrics();
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       const record = httpRecorder(methods.join(','), route.url ?? '');

@@ -151,6 +151,18 @@ describe('metrics', () => {
     assert.ok(value(text, 'snapshot_age_seconds') > 0);
   });
 
+  test('the process metrics (CPU, memory, event-loop delay, GC) are exported', async () => {
+    const text = await scrape();
+    for (const series of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_gc_duration_seconds',
+    ]) {
+      assert.ok(text.includes(`# TYPE ${series} `), series);
+    }
+  });
+
   test('the main port serves no /metrics without METRICS_TOKEN', async () => {
     const plain = await startTestService();
     try {
