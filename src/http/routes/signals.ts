@@ -57,6 +57,8 @@ interface LookupAnswer {
   how: NameMatchValue;
 }
 const lookupCache = derive(() => new Map<string, LookupAnswer>());
+/** The fast path's view of the same answers, keyed by the query string exactly as sent: no decoding per request. */
+const rawLookupCache = derive(() => new Map<string, LookupAnswer>());
 
 /** The raw query of a lookup that names only `company`: its value as the query parser decodes it, else undefined. */
 function companyOf(query: string): string | undefined {
@@ -105,9 +107,17 @@ export async function signalsRoutes(app: FastifyInstance, ctx: AppContext, fast:
     rateLimit: 'signal',
     answer: (_rest, query) => {
       const snapshot = ctx.holder.current;
-      const company = snapshot && companyOf(query);
-      const answer = company === undefined ? undefined : lookupCache(snapshot!).get(company);
-      return answer && { entity: answer.body, representations: sendLookup[answer.how].representations(answer.body) };
+      if (snapshot === undefined) return undefined;
+      const raw = rawLookupCache(snapshot);
+      let answer = raw.get(query);
+      if (answer === undefined) {
+        const company = companyOf(query);
+        answer = company === undefined ? undefined : lookupCache(snapshot).get(company);
+        if (answer === undefined) return undefined;
+        if (raw.size >= LOOKUP_CACHE_SIZE) raw.clear();
+        raw.set(query, answer);
+      }
+      return { entity: answer.body, representations: sendLookup[answer.how].representations(answer.body) };
     },
   });
 
