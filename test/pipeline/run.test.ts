@@ -19,6 +19,7 @@ import { migrateToLatest, type Store } from '../../src/store/database.js';
 import { listPeriods, periodStartups } from '../../src/store/periods.js';
 import { getRun, pipelineDb, statusCounts } from '../../src/store/pipeline.js';
 import { DatasetRecord } from '../../src/schemas/signals.js';
+import { gunzipSync } from 'node:zlib';
 import { datasetExport } from '../../src/snapshot/history.js';
 import { loadSnapshot } from '../../src/snapshot/load.js';
 import { signalsCsv } from '../../src/snapshot/snapshot.js';
@@ -343,7 +344,7 @@ describe('pipeline runs over the store', () => {
 
       // The dataset export: every line says it, and validates against the published schema.
       const snapshot = (await loadSnapshot(h.store.db, 'https://signals.test'))!;
-      const lines = (await datasetExport(snapshot)).body
+      const lines = gunzipSync((await datasetExport(snapshot)).gzip)
         .toString()
         .trim()
         .split('\n')
