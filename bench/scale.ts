@@ -452,6 +452,15 @@ async function benchSize(startups: number, weeks: number): Promise<SizeResult> {
     // Each size's figures as soon as they exist, so a run cut short still reports what it measured.
     process.stderr.write(`${JSON.stringify({ ...row(result).metrics, startups })}\n`);
     return result;
+  } catch (err) {
+    // Whether the server died (and of what) or only a request failed: its state and its last log lines.
+    if (service) {
+      const { exitCode, signalCode } = service.child;
+      const state =
+        exitCode === null && signalCode === null ? 'was still running' : `had exited (${exitCode ?? signalCode})`;
+      process.stderr.write(`scale: the server ${state}; its last log lines:\n${service.log.slice(-20).join('\n')}\n`);
+    }
+    throw err;
   } finally {
     await service?.stop().catch(() => {});
     await fs.rm(dataDir, { recursive: true, force: true });
