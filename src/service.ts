@@ -6,7 +6,9 @@ import { createApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { startMetricsListener } from './http/plugins/observability.js';
 import { buildServer } from './http/server.js';
-import { precompress } from './http/precompressed.js';
+import { compressionIdle, precompress } from './http/precompressed.js';
+import { compactHeap } from './runtime/heap.js';
+import { datasetExport, startupSeries } from './snapshot/history.js';
 import { signalsCsv } from './snapshot/snapshot.js';
 import type { SnapshotHolder } from './snapshot/holder.js';
 import type { OpeningStore, Store } from './store/database.js';
@@ -67,6 +69,16 @@ export async function startService(
       precompress(snapshot.signalsJson);
       precompress(signalsCsv(snapshot));
     }, 'compressed snapshot bodies');
+    // Once a period's warm-up has settled (its indexes, export, series and compressed bodies built), one full
+    // collection returns the memory building it left behind, and the previous period's (runtime/heap.ts).
+    core.holder.onSwap((snapshot) => {
+      void Promise.allSettled([datasetExport(snapshot), startupSeries(snapshot)])
+        .then(() => core.holder.settled())
+        .then(() => compressionIdle())
+        .then(() => {
+          if (core.holder.current === snapshot) logger.debug(compactHeap(), 'heap compacted after the period warm-up');
+        });
+    }, 'heap compaction');
     phase('build server');
     await core.open(phase);
     await server.listen({ port: config.server.port, host: config.server.host });
