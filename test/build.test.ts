@@ -93,6 +93,16 @@ describe('the built bundle', () => {
     assert.ok(fs.statSync(templatePath()).size > 1_000_000);
   });
 
+  test('every bundled script is ASCII, so V8 holds its source in one byte per character', () => {
+    const scripts = fs
+      .readdirSync('dist', { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.js'));
+    assert.ok(scripts.length > 10);
+    for (const file of scripts) {
+      assert.match(fs.readFileSync(path.join('dist', file), 'latin1'), /^[\x00-\x7f]*$/, file);
+    }
+  });
+
   test('a first start generates the demo data while the database initialises, and logs each phase', () => {
     const log = bundle!.log();
     assert.match(log, /"phase":"generate demo data \(while the database initialises\)"/);
