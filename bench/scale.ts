@@ -108,6 +108,8 @@ async function prepare(dataDir: string, startups: number, weeks: number, seed: s
 interface Running {
   child: ChildProcess;
   pid: number;
+  /** performance.now() when the server was spawned. */
+  startedAt: number;
   startMs: number;
   log: string[];
   stop(): Promise<void>;
@@ -168,7 +170,7 @@ async function startService(dataDir: string, port: number): Promise<Running> {
     }
     await sleep(20);
   }
-  return { child, pid: child.pid!, startMs: Math.round(performance.now() - started), log, stop };
+  return { child, pid: child.pid!, startedAt: started, startMs: Math.round(performance.now() - started), log, stop };
 }
 
 interface Response {
@@ -300,6 +302,20 @@ async function settle(count: () => number, quietMs: number, timeoutMs: number): 
 }
 
 /** Waits until the snapshot is sent Brotli-coded (it is compressed in the background after a start or a swap). */
+/** The first log line with this message, once the service has written it (undefined after `timeoutMs`). */
+async function firstLogged(
+  log: readonly string[],
+  msg: string,
+  timeoutMs: number,
+): Promise<Record<string, unknown> | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = logged(log, msg)[0];
+    if (found !== undefined || Date.now() > deadline) return found;
+    await sleep(200);
+  }
+}
+
 async function brotliReady(port: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -316,6 +332,10 @@ interface SizeResult {
   generateS: number;
   storeS: number;
   startMs: number;
+  /** Seconds from spawning the server to the end of the period's background work (its heap compaction). */
+  settledS: number;
+  /** The pause of that compaction. */
+  compactionPauseMs: number;
   loadSnapshotMs: number | undefined;
   rssMb: number;
   hostRssMb: number | undefined;
@@ -381,6 +401,10 @@ async function benchSize(startups: number, weeks: number): Promise<SizeResult> {
     for (const targets of [lookups, searches, asks]) for (let i = 0; i < WARMUP; i++) await get(port, targets[i]!, {});
     await settle(() => logged(log, 'per-period index built').length, 3000, 300_000);
     await brotliReady(port, 600_000);
+    // The rest of the period's work (the export, the series, the compressed bodies) ends with the heap compaction:
+    // memory and reads are measured once the period is fully warm.
+    const compaction = await firstLogged(log, 'heap compacted after the period warm-up', 900_000);
+    const settledS = Math.round((performance.now() - service.startedAt) / 100) / 10;
     await get(port, '/api/signals.json');
     const rssMb = memoryMb(service.pid).rss;
     const host = descendants(service.pid).find((p) => commandLine(p).includes('embedded-host'));
@@ -436,6 +460,8 @@ async function benchSize(startups: number, weeks: number): Promise<SizeResult> {
       generateS: Math.round(prepared.generateMs / 1000),
       storeS: Math.round(prepared.storeMs / 1000),
       startMs: service.startMs,
+      settledS,
+      compactionPauseMs: Number(compaction?.pauseMs ?? NaN),
       loadSnapshotMs: typeof phase?.ms === 'number' ? phase.ms : undefined,
       phases: startPhases.map((e) => `${String(e.phase)} ${String(e.ms)} (CPU ${String(e.cpuMs)})`).join(', '),
       rssMb,
@@ -477,6 +503,7 @@ function row(r: SizeResult): BenchResult {
       'generate / store s': `${r.generateS} / ${r.storeS}`,
       'start → 200 ms': r.startMs,
       'load snapshot ms': r.loadSnapshotMs ?? '',
+      'period work done s (compaction pause ms)': `${r.settledS} (${r.compactionPauseMs})`,
       'RSS warm MB': r.rssMb,
       'KB per startup-week': round2(kbPerStartupWeek(r)),
       'DB host RSS MB': r.hostRssMb ?? '',
