@@ -76,7 +76,11 @@ export async function startService(
         .then(() => core.holder.settled())
         .then(() => compressionIdle())
         .then(() => {
-          if (core.holder.current === snapshot) logger.debug(compactHeap(), 'heap compacted after the period warm-up');
+          if (core.holder.current !== snapshot) return;
+          const compaction = compactHeap();
+          if ('skipped' in compaction)
+            logger.debug(compaction, 'heap compaction skipped: the heap in use is too large');
+          else logger.debug(compaction, 'heap compacted after the period warm-up');
         });
     }, 'heap compaction');
     phase('build server');

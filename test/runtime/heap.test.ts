@@ -74,14 +74,17 @@ describe('compactHeap', () => {
        for (let i = 0; i < 2e6; i++) kept.push({ id: i, name: 'startup-' + i });
        await new Promise((resolve) => setTimeout(resolve, 50));
        kept = undefined;
-       const result = compactHeap();
+       const limit = Number(process.argv[2] ?? 768);
+       const result = compactHeap(limit);
        process.stdout.write(JSON.stringify({ ...result, globalGc: typeof globalThis.gc }));`,
     );
   });
   after(() => fs.rm(compactDir, { recursive: true, force: true }));
 
-  const run = () => {
-    const child = spawnSync(process.execPath, [path.join(compactDir, 'compact.mjs')], { encoding: 'utf8' });
+  const run = (limitMb = 768) => {
+    const child = spawnSync(process.execPath, [path.join(compactDir, 'compact.mjs'), String(limitMb)], {
+      encoding: 'utf8',
+    });
     assert.equal(child.status, 0, child.stderr);
     return JSON.parse(child.stdout) as Record<string, number | string>;
   };
@@ -93,6 +96,14 @@ describe('compactHeap', () => {
       `heap ${result.heapBeforeMb} → ${result.heapAfterMb} MB`,
     );
     assert.equal(typeof result.pauseMs, 'number');
+  });
+
+  test('skips a heap in use above the limit, whose pause would be too long, and says so', () => {
+    const result = run(10);
+    assert.equal(result.skipped, true);
+    assert.equal(result.limitMb, 10);
+    assert.ok(Number(result.heapUsedMb) > 10);
+    assert.equal(result.pauseMs, undefined);
   });
 
   test("leaves the process's global as it was (no gc function appears)", () => {
