@@ -19,10 +19,9 @@ import { purgeExpiredIdempotency } from './payments/paid-deep-signal.js';
 import { loadA2aTask, purgeA2aTasks, saveA2aTask } from './store/a2a-tasks.js';
 import { refundExpiredHolds } from './payments/ledger.js';
 import { datasetExport, startupSeries } from './snapshot/history.js';
-import { SnapshotHolder, startPeriodPoller, type WarmUpMeasure } from './snapshot/holder.js';
+import { SnapshotHolder, startPeriodPoller, type SnapshotListener, type WarmUpMeasure } from './snapshot/holder.js';
 import { loadSnapshot } from './snapshot/load.js';
 import { signalsCsv, type Snapshot } from './snapshot/snapshot.js';
-import type { Steps } from './snapshot/steps.js';
 import {
   createStore,
   migrateToLatest,
@@ -116,11 +115,13 @@ export interface AppOptions {
  * What the warm-up builds for each new period, in this order: the bodies and indexes the surfaces read. Each is
  * also built by the first request that needs it sooner, so the order only decides what is ready first.
  */
-function periodWarmUps(baseUrl: string): { name: string; build(snapshot: Snapshot): void | Steps<unknown> }[] {
+function periodWarmUps(baseUrl: string): { name: string; build: SnapshotListener }[] {
   return [
-    { name: 'signals csv', build: (s) => void signalsCsv(s) },
-    { name: 'dataset export', build: (s) => void datasetExport(s).catch(() => {}) },
-    { name: 'site series', build: (s) => void startupSeries(s).catch(() => {}) },
+    { name: 'signals csv', build: (s) => signalsCsv.warm(s) },
+    // These two read the store: the holder follows their promises (settled() waits for them), and logs a failure; a
+    // request that needs one before it is built, or after it failed, reads it again.
+    { name: 'dataset export', build: (s) => datasetExport(s) },
+    { name: 'site series', build: (s) => startupSeries(s) },
     { name: 'search index', build: (s) => siteSearch.warm(s, baseUrl) },
     { name: 'answer corpus', build: (s) => answerCorpus.warm(s, baseUrl) },
     { name: 'diligence usage', build: (s) => void diligenceUsage(s, baseUrl) },

@@ -8,7 +8,6 @@ import { startMetricsListener } from './http/plugins/observability.js';
 import { buildServer } from './http/server.js';
 import { compressionIdle, precompress } from './http/precompressed.js';
 import { compactHeap } from './runtime/heap.js';
-import { datasetExport, startupSeries } from './snapshot/history.js';
 import { signalsCsv } from './snapshot/snapshot.js';
 import type { SnapshotHolder } from './snapshot/holder.js';
 import type { OpeningStore, Store } from './store/database.js';
@@ -65,15 +64,15 @@ export async function startService(
     server = await buildServer(core, core);
     // The most read bodies of each period are compressed (every coding, highest level) as soon as it is swapped in,
     // in the background, so no client waits for their compression.
-    core.holder.onSwap((snapshot) => {
+    core.holder.onSwap(function* (snapshot) {
       precompress(snapshot.signalsJson);
-      precompress(signalsCsv(snapshot));
+      precompress(yield* signalsCsv.warm(snapshot));
     }, 'compressed snapshot bodies');
     // Once a period's warm-up has settled (its indexes, export, series and compressed bodies built), one full
     // collection returns the memory building it left behind, and the previous period's (runtime/heap.ts).
     core.holder.onSwap((snapshot) => {
-      void Promise.allSettled([datasetExport(snapshot), startupSeries(snapshot)])
-        .then(() => core.holder.settled())
+      void core.holder
+        .settled()
         .then(() => compressionIdle())
         .then(() => {
           if (core.holder.current !== snapshot) return;

@@ -3,6 +3,7 @@ import { signalLabel } from '../domain/signal-label.js';
 import { collectionOf, type CollectionFacts } from '../domain/collection.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import type { Startup } from '../schemas/signals.js';
+import { drain, type Steps } from './steps.js';
 
 /**
  * Spreadsheet formula injection: a cell that starts with = + - @ tab or CR may be run as a formula when the file is
@@ -52,6 +53,9 @@ interface CsvStartup {
   collection?: CollectionFacts | undefined;
 }
 
+/** Rows of the CSV rendered per step of the stepped rendering: about 10 ms of work each. */
+export const CSV_ROWS_PER_STEP = 2000;
+
 /**
  * RFC 4180: CRLF line ends, fields with `,` `"` CR or LF quoted, quotes doubled; one row per startup. The column
  * `synthetic` is `true` on every row of the synthetic demo dataset (fictional startups), so a row copied out of the
@@ -66,45 +70,78 @@ export function renderSignalsCsv(
   trendingRank: ReadonlyMap<string, number>,
   synthetic = false,
 ): string {
-  const rows: string[][] = [];
+  return drain(renderSignalsCsvInSteps(periodSlug, bySector, trendingRank, synthetic)).join('');
+}
+
+/**
+ * The same file rendered in steps of `CSV_ROWS_PER_STEP` rows (see steps.ts), returned as its consecutive pieces:
+ * at 100,000 startups the whole file is seconds of work, which a background warm-up must not do in one turn.
+ */
+export function* renderSignalsCsvInSteps(
+  periodSlug: string,
+  bySector: ReadonlyMap<SectorSlug, readonly CsvStartup[]>,
+  trendingRank: ReadonlyMap<string, number>,
+  synthetic = false,
+): Steps<string[]> {
+  const pieces: string[] = [];
+  let rows: string[][] = [];
+  const flush = () => {
+    pieces.push(
+      stringify(rows, {
+        header: pieces.length === 0,
+        columns: [...CSV_COLUMNS],
+        record_delimiter: '\r\n',
+        // csv-stringify quotes only its own record delimiter by default; RFC 4180 wants any CR or LF quoted.
+        quoted_match: /[\r\n]/,
+      }),
+    );
+    rows = [];
+  };
   for (const [sector, list] of bySector) {
     for (const s of list) {
-      const st = s.startup;
-      const label = signalLabel(st.signalType, s.metrics);
-      const collection = collectionOf(s);
-      rows.push(
-        [
-          periodSlug,
-          sector,
-          String(s.rankInSector),
-          String(trendingRank.get(s.login) ?? ''),
-          st.name,
-          st.description,
-          st.stage,
-          st.geography,
-          String(st.commitVelocity14d),
-          st.commitVelocityChange,
-          String(st.contributors),
-          st.contributorGrowth,
-          String(st.newRepos),
-          st.signalType,
-          st.githubUrl,
-          st.websiteUrl,
-          st.linkedinUrl,
-          String(synthetic),
-          label.signalStrength,
-          label.signalEvidence,
-          collection.collection,
-          collection.collectionNote ?? '',
-        ].map(neutraliseCell),
-      );
+      rows.push(csvRow(periodSlug, sector, s, trendingRank, synthetic));
+      if (rows.length === CSV_ROWS_PER_STEP) {
+        flush();
+        yield;
+      }
     }
   }
-  return stringify(rows, {
-    header: true,
-    columns: [...CSV_COLUMNS],
-    record_delimiter: '\r\n',
-    // csv-stringify quotes only its own record delimiter by default; RFC 4180 wants any CR or LF quoted.
-    quoted_match: /[\r\n]/,
-  });
+  if (rows.length > 0 || pieces.length === 0) flush();
+  return pieces;
+}
+
+function csvRow(
+  periodSlug: string,
+  sector: SectorSlug,
+  s: CsvStartup,
+  trendingRank: ReadonlyMap<string, number>,
+  synthetic: boolean,
+): string[] {
+  const st = s.startup;
+  const label = signalLabel(st.signalType, s.metrics);
+  const collection = collectionOf(s);
+  return [
+    periodSlug,
+    sector,
+    String(s.rankInSector),
+    String(trendingRank.get(s.login) ?? ''),
+    st.name,
+    st.description,
+    st.stage,
+    st.geography,
+    String(st.commitVelocity14d),
+    st.commitVelocityChange,
+    String(st.contributors),
+    st.contributorGrowth,
+    String(st.newRepos),
+    st.signalType,
+    st.githubUrl,
+    st.websiteUrl,
+    st.linkedinUrl,
+    String(synthetic),
+    label.signalStrength,
+    label.signalEvidence,
+    collection.collection,
+    collection.collectionNote ?? '',
+  ].map(neutraliseCell);
 }

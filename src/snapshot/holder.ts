@@ -7,9 +7,14 @@ import { periodsFingerprint, type Snapshot } from './snapshot.js';
 
 /**
  * Called with each new snapshot. It may return steps (an iterator, see steps.ts): the holder then runs them in the
- * background, one per event-loop turn.
+ * background, one per event-loop turn. Or a promise (work that waits on the store): the holder does not wait for
+ * it, but `settled()` does, and its failure is reported like a failed step.
  */
-export type SnapshotListener = (snapshot: Snapshot) => void | Iterator<unknown>;
+export type SnapshotListener = (snapshot: Snapshot) => void | Iterator<unknown> | PromiseLike<unknown>;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
+}
 
 /**
  * Holds the current snapshot and swaps in a new one when the stored periods change. The swap is one reference
@@ -49,7 +54,7 @@ export class SnapshotHolder {
     if (!this.snapshot) return;
     if (this.deferred) this.deferred.push(listener);
     else {
-      const steps = listener(this.snapshot);
+      const steps = this.started(listener(this.snapshot));
       if (steps) this.runInSteps([() => steps], this.snapshot);
     }
   }
@@ -92,34 +97,58 @@ export class SnapshotHolder {
   swap(next: Snapshot): void {
     this.snapshot = next;
     if (this.deferred) this.deferred = [];
-    const steps: Iterator<unknown>[] = [];
-    for (const listener of this.listeners) {
-      const returned = listener(next);
-      if (returned) steps.push(returned);
+    // Counted as running from here, so that a listener that asks for settled() waits for the steps started below.
+    const end = this.begin();
+    try {
+      const steps: Iterator<unknown>[] = [];
+      for (const listener of this.listeners) {
+        const returned = this.started(listener(next));
+        if (returned) steps.push(returned);
+      }
+      if (steps.length > 0)
+        this.runInSteps(
+          steps.map((it) => () => it),
+          next,
+        );
+    } finally {
+      end();
     }
-    if (steps.length > 0)
-      this.runInSteps(
-        steps.map((it) => () => it),
-        next,
-      );
   }
 
   private report: (err: unknown) => void = () => {};
   private running = 0;
   private waiting: (() => void)[] = [];
 
-  /** Resolves once no listener steps are running in the background (the indexes of the current period are built). */
+  /**
+   * Resolves once no listener's work is under way in the background, neither steps nor promises: everything the
+   * current period's warm-up builds is built.
+   */
   settled(): Promise<void> {
     if (this.running === 0) return Promise.resolve();
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  private runInSteps(pending: SnapshotListener[], snapshot: Snapshot, measured?: WarmUpMeasure): void {
+  private begin(): () => void {
     this.running++;
-    const stop = () => {
+    return () => {
       if (--this.running > 0) return;
       for (const resolve of this.waiting.splice(0)) resolve();
     };
+  }
+
+  /** What a listener returned: its steps to run, if any; a promise is followed until it settles (see settled). */
+  private started(returned: ReturnType<SnapshotListener>): Iterator<unknown> | undefined {
+    if (!isThenable(returned)) return returned ?? undefined;
+    const end = this.begin();
+    returned.then(end, (err: unknown) => {
+      this.report(err);
+      end();
+    });
+    return undefined;
+  }
+
+  private runInSteps(pending: SnapshotListener[], snapshot: Snapshot, measured?: WarmUpMeasure): void {
+    const stop = this.begin();
     let current: { name: string; steps?: Iterator<unknown>; started: number; cpu: NodeJS.CpuUsage; longest: number };
     const finish = () => {
       if (!measured) return;
@@ -150,7 +179,7 @@ export class SnapshotHolder {
             cpu: process.cpuUsage(),
             longest: 0,
           };
-          current.steps = listener(snapshot) ?? undefined;
+          current.steps = this.started(listener(snapshot));
           if (!current.steps) {
             current.longest = performance.now() - turn;
             finish();

@@ -21,3 +21,44 @@ export function* inChunks<T>(items: Iterable<T>, every: number, visit: (item: T)
     if (++n % every === 0) yield;
   }
 }
+
+/**
+ * One build in steps, shared by everyone who needs its result: `get` finishes whatever steps remain at once (a
+ * request that needs the value before the background warm-up got to it), `warm` hands the remaining steps out one
+ * at a time (the warm-up). Both drive the same generator, so no step runs twice. A build that throws is dropped: the
+ * next read starts it again (and fails again, visibly, if it must).
+ */
+export class SteppedBuild<T> {
+  private done = false;
+  private value: T | undefined;
+  private steps: Steps<T> | undefined;
+
+  constructor(private readonly start: () => Steps<T>) {}
+
+  get(): T {
+    while (!this.done) this.step();
+    return this.value as T;
+  }
+
+  *warm(): Steps<T> {
+    while (!this.done && !this.step()) yield;
+    return this.value as T;
+  }
+
+  /** Runs one step; true once the value is there. */
+  private step(): boolean {
+    this.steps ??= this.start();
+    let next: IteratorResult<void, T>;
+    try {
+      next = this.steps.next();
+    } catch (err) {
+      this.steps = undefined;
+      throw err;
+    }
+    if (!next.done) return false;
+    this.done = true;
+    this.value = next.value;
+    this.steps = undefined;
+    return true;
+  }
+}

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { neutraliseCell, renderSignalsCsv } from '../../src/snapshot/csv.js';
+import {
+  CSV_ROWS_PER_STEP,
+  neutraliseCell,
+  renderSignalsCsv,
+  renderSignalsCsvInSteps,
+} from '../../src/snapshot/csv.js';
 import type { Startup } from '../../src/schemas/signals.js';
+
+const CSV_COLUMNS_LINE =
+  'period,sector,sectorRank,trendingRank,name,description,stage,geography,commitVelocity14d,commitVelocityChange,contributors,contributorGrowth,newRepos,signalType,githubUrl,websiteUrl,linkedinUrl,synthetic,signalStrength,signalEvidence,collection,collectionNote';
 
 const startup = (over: Partial<Startup>): Startup => ({
   name: 'Acme',
@@ -149,5 +157,32 @@ describe('signals CSV', () => {
       new Map(),
     );
     assert.ok(csv.includes(`"'=cmd|""/c calc""!A1"`));
+  });
+
+  test('a period with no startups gives the header line alone', () => {
+    const csv = renderSignalsCsv('2026-w47', new Map(), new Map());
+    assert.equal(csv, `${CSV_COLUMNS_LINE}\r\n`);
+  });
+
+  test('a long file is rendered in steps of a few thousand rows, with one header, into the same bytes', () => {
+    const rows = CSV_ROWS_PER_STEP * 2 + 5;
+    const list = Array.from({ length: rows }, (_, i) => ({
+      login: `s${i}`,
+      rankInSector: i + 1,
+      startup: startup({ name: `Startup ${i}`, description: i % 2 ? 'with, comma' : 'plain' }),
+      metrics: {},
+    }));
+    const bySector = new Map([['robotics' as const, list]]);
+    const steps = renderSignalsCsvInSteps('2026-w47', bySector, new Map());
+    let yields = 0;
+    let next = steps.next();
+    for (; !next.done; next = steps.next()) yields++;
+    assert.equal(yields, 2, 'one step per full chunk of rows');
+    const whole = next.value.join('');
+    assert.equal(whole, renderSignalsCsv('2026-w47', bySector, new Map()));
+    const lines = whole.split('\r\n');
+    assert.equal(lines.filter((l) => l.startsWith('period,')).length, 1);
+    assert.equal(lines.length, rows + 2, 'the header, a line per startup, and the empty string after the last CRLF');
+    assert.ok(lines[CSV_ROWS_PER_STEP + 1]!.includes(`,Startup ${CSV_ROWS_PER_STEP},`));
   });
 });

@@ -192,4 +192,53 @@ describe('SnapshotHolder', () => {
     await holder.settled();
     assert.equal(finished, true);
   });
+
+  test('settled waits for a promise a listener returned, without holding the other listeners back', async () => {
+    const holder = new SnapshotHolder(snapshotOf('2026-w10'));
+    holder.deferWarmUp();
+    let release!: () => void;
+    const seen: string[] = [];
+    holder.onSwap(() => new Promise<void>((resolve) => (release = resolve)).then(() => void seen.push('export')));
+    holder.onSwap((s) => {
+      seen.push(`index:${s.period.slug}`);
+    });
+    holder.warmUp(() => assert.fail('no error expected'));
+    let settled = false;
+    void holder.settled().then(() => (settled = true));
+    await turns(5);
+    assert.deepEqual(seen, ['index:2026-w10']);
+    assert.equal(settled, false);
+    release();
+    await turns(2);
+    assert.deepEqual(seen, ['index:2026-w10', 'export']);
+    assert.equal(settled, true);
+  });
+
+  test('a promise a listener returned that rejects is reported, and settled still resolves', async () => {
+    const holder = new SnapshotHolder(snapshotOf('2026-w10'));
+    holder.deferWarmUp();
+    const errors: unknown[] = [];
+    holder.onSwap(() => Promise.reject(new Error('store unreachable')));
+    holder.warmUp((err) => errors.push(err));
+    await holder.settled();
+    assert.equal((errors[0] as Error).message, 'store unreachable');
+  });
+
+  test('a listener that waits for settled at a swap waits for the steps the swap started', async () => {
+    const holder = new SnapshotHolder(snapshotOf('2026-w10'));
+    const order: string[] = [];
+    holder.onSwap(function* (s) {
+      yield;
+      yield;
+      order.push(`steps:${s.period.slug}`);
+    });
+    holder.onSwap((s) => {
+      void holder.settled().then(() => order.push(`settled:${s.period.slug}`));
+    });
+    await holder.settled();
+    order.length = 0;
+    holder.swap(snapshotOf('2026-w11'));
+    await turns(6);
+    assert.deepEqual(order, ['steps:2026-w11', 'settled:2026-w11']);
+  });
 });

@@ -73,4 +73,17 @@ describe('per-period state lives in the snapshot', () => {
     assert.equal(await flaky(own), 'ok');
     assert.equal(calls, 2);
   });
+
+  test('the CSV warm-up and a read share one rendering, kept under signalsCsv', () => {
+    const fresh = demoSnapshot({ startups: 40, periods: 1 });
+    const warm = signalsCsv.warm(fresh);
+    warm.next();
+    const read = signalsCsv(fresh);
+    assert.equal(fresh.derived.get(signalsCsv), fresh.derived.get(signalsCsv));
+    assert.ok(fresh.derived.has(signalsCsv));
+    let last = warm.next();
+    while (!last.done) last = warm.next();
+    assert.equal(last.value, read, 'the warm-up ends with the rendering the read finished');
+    assert.equal(read.etag, signalsCsv(snapshot).etag);
+  });
 });
