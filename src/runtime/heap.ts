@@ -59,8 +59,10 @@ export function compactHeap(limitMb = MAX_COMPACTED_HEAP_MB): Compaction | Skipp
   const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
   const heapUsedMb = mb(v8.getHeapStatistics().used_heap_size);
   if (heapUsedMb > limitMb) return { skipped: true, heapUsedMb, limitMb };
-  fullCollection ??= exposedGc();
+  // Measured before V8's gc is looked up: the first look-up creates a context, whose allocation may itself start a
+  // collection, which would then be missing from the figures.
   const before = process.memoryUsage();
+  fullCollection ??= exposedGc();
   const started = performance.now();
   fullCollection();
   const pauseMs = performance.now() - started;

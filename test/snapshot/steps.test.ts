@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SteppedBuild, drain, inChunks, type Steps } from '../../src/snapshot/steps.js';
+import { SteppedBuild, drain, inChunks, sortInSteps, type Steps } from '../../src/snapshot/steps.js';
 
 /** A build of three steps, counting how many times it started and how many steps ran. */
 function counted() {
@@ -80,5 +80,37 @@ describe('SteppedBuild', () => {
     assert.throws(() => build.get(), /first build fails/);
     assert.equal(build.get(), 'built');
     assert.equal(attempts, 2);
+  });
+});
+
+describe('sortInSteps', () => {
+  /** Items with many equal keys, tagged with their position, in a fixed pseudo-random order. */
+  const items = Array.from({ length: 1000 }, (_, i) => ({ key: (i * 7919) % 37, at: i }));
+  const byKey = (a: { key: number }, b: { key: number }) => a.key - b.key;
+
+  test('gives what a stable Array.prototype.sort gives, equal items in their original order', () => {
+    for (const chunk of [1, 3, 64, 999, 1000, 4096]) {
+      assert.deepEqual(drain(sortInSteps(items, byKey, chunk)), [...items].sort(byKey), `chunk ${chunk}`);
+    }
+  });
+
+  test('leaves its input as it was', () => {
+    const copy = [...items];
+    drain(sortInSteps(items, byKey, 10));
+    assert.deepEqual(items, copy);
+  });
+
+  test('yields between chunks of work, and not at all for a list that fits one chunk', () => {
+    const count = (steps: Steps<unknown>) => {
+      let yields = 0;
+      while (!steps.next().done) yields++;
+      return yields;
+    };
+    assert.equal(count(sortInSteps(items, byKey, 2000)), 0);
+    assert.ok(count(sortInSteps(items, byKey, 100)) >= 10);
+  });
+
+  test('an empty list sorts to an empty list', () => {
+    assert.deepEqual(drain(sortInSteps([], byKey)), []);
   });
 });

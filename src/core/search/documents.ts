@@ -2,7 +2,7 @@ import type { Snapshot } from '../../snapshot/snapshot.js';
 import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../domain/rules.js';
 import { answerCorpus } from '../answers/corpus.js';
 import { derivePerBaseInSteps } from '../answers/derive.js';
-import { drain, inChunks, type Steps } from '../../snapshot/steps.js';
+import { drain, inChunks, sortInSteps, type Steps } from '../../snapshot/steps.js';
 import { comparisons, comparisonSummary } from '../answers/agent-queries.js';
 import { loadBlogPosts, markdownToText, type BlogPost } from '../documents/blog.js';
 import { researchFindings } from '../documents/research.js';
@@ -105,14 +105,13 @@ function* searchDocumentSteps(
     });
   }
   // Equal scores keep document order: make it meaningful and stable (by type, then title) rather than build order.
+  // The sort is stable, so documents of the same type and title keep their build order. In steps: at 100,000
+  // startups it is a few hundred thousand collator comparisons.
   const typeOrder = new Map(TYPE_ORDER.map((t, i) => [t, i]));
-  return docs
-    .map((d, i) => ({ d, i }))
-    .sort(
-      (x, y) =>
-        typeOrder.get(x.d.type)! - typeOrder.get(y.d.type)! || titleOrder.compare(x.d.title, y.d.title) || x.i - y.i,
-    )
-    .map(({ d }) => d);
+  return yield* sortInSteps(
+    docs,
+    (x, y) => typeOrder.get(x.type)! - typeOrder.get(y.type)! || titleOrder.compare(x.title, y.title),
+  );
 }
 
 /** The order of equally scored hits: answers and FAQs first, then the data pages, then articles. */
