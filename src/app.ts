@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config, DatabaseConfig } from './config.js';
 import { documentsDir } from './core/documents/content.js';
 import { answerCorpus } from './core/answers/corpus.js';
-import { diligenceUsage } from './core/diligence/dossier.js';
+import { diligenceIndex } from './core/diligence/dossier.js';
 import { MarketsService } from './core/markets/markets.js';
 import { ScoutService } from './core/scout/index.js';
 import { siteSearch } from './core/search/documents.js';
@@ -124,7 +124,7 @@ function periodWarmUps(baseUrl: string): { name: string; build: SnapshotListener
     { name: 'site series', build: (s) => startupSeries(s) },
     { name: 'search index', build: (s) => siteSearch.warm(s, baseUrl) },
     { name: 'answer corpus', build: (s) => answerCorpus.warm(s, baseUrl) },
-    { name: 'diligence usage', build: (s) => void diligenceUsage(s, baseUrl) },
+    { name: 'diligence index', build: (s) => diligenceIndex.warm(s, baseUrl) },
   ];
 }
 

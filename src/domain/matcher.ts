@@ -247,31 +247,52 @@ export class NameMatcher<T> {
 
   /**
    * `names(item)` lists what an item answers to: a NameForms object, or a list whose first entry is the display name
-   * and the rest aliases.
+   * and the rest aliases. `adding` is how many of the items (the first ones) are added now: all of them, but for
+   * `NameMatcher.build`, which adds them in steps.
    */
   constructor(
     private readonly items: readonly T[],
-    names: (item: T) => NameForms | readonly string[],
+    private readonly names: (item: T) => NameForms | readonly string[],
+    adding = items.length,
   ) {
     this.displayNames = [];
-    items.forEach((item, index) => {
-      const given = names(item);
-      const forms: NameForms = Array.isArray(given)
-        ? { name: (given as readonly string[])[0] ?? '', aliases: (given as readonly string[]).slice(1) }
-        : (given as NameForms);
-      this.displayNames.push(forms.name);
-      this.addForm(index, 'name', forms.name);
-      if (forms.slug) this.addForm(index, 'slug', forms.slug);
-      for (const alias of forms.aliases ?? []) this.addForm(index, 'alias', alias);
-      for (const former of forms.formerNames ?? []) this.addForm(index, 'former', former);
-      for (const { name, relation } of forms.related ?? []) {
-        const key = compactName(name);
-        if (!key) continue;
-        const list = this.related.get(key) ?? [];
-        list.push({ item: index, name, relation });
-        this.related.set(key, list);
-      }
-    });
+    for (let index = 0; index < adding; index++) this.addItem(index);
+  }
+
+  /**
+   * The matcher built in steps (a generator that yields every `chunk` items, as the per-period warm-up runs them):
+   * at 100,000 names it is about a second of work, which must not be one turn of a serving process's event loop.
+   */
+  static *build<T>(
+    items: readonly T[],
+    names: (item: T) => NameForms | readonly string[],
+    chunk = 2000,
+  ): Generator<void, NameMatcher<T>, void> {
+    const matcher = new NameMatcher(items, names, 0);
+    for (let index = 0; index < items.length; index++) {
+      matcher.addItem(index);
+      if ((index + 1) % chunk === 0) yield;
+    }
+    return matcher;
+  }
+
+  private addItem(index: number): void {
+    const given = this.names(this.items[index]!);
+    const forms: NameForms = Array.isArray(given)
+      ? { name: (given as readonly string[])[0] ?? '', aliases: (given as readonly string[]).slice(1) }
+      : (given as NameForms);
+    this.displayNames.push(forms.name);
+    this.addForm(index, 'name', forms.name);
+    if (forms.slug) this.addForm(index, 'slug', forms.slug);
+    for (const alias of forms.aliases ?? []) this.addForm(index, 'alias', alias);
+    for (const former of forms.formerNames ?? []) this.addForm(index, 'former', former);
+    for (const { name, relation } of forms.related ?? []) {
+      const key = compactName(name);
+      if (!key) continue;
+      const list = this.related.get(key) ?? [];
+      list.push({ item: index, name, relation });
+      this.related.set(key, list);
+    }
   }
 
   private addForm(item: number, kind: FormKind, text: string): void {

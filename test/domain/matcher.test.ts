@@ -199,3 +199,18 @@ describe('name matcher: no substitution', () => {
     assert.equal(r.status === 'match' && r.how, 'alias');
   });
 });
+
+describe('NameMatcher.build (in steps)', () => {
+  test('yields every chunk of names and resolves every query as the matcher built at once does', () => {
+    const at = new NameMatcher(companies, (c) => c);
+    const steps = NameMatcher.build(companies, (c) => c, 3);
+    let yields = 0;
+    let next = steps.next();
+    for (; !next.done; next = steps.next()) yields++;
+    assert.equal(yields, Math.floor(companies.length / 3));
+    const inSteps = next.value;
+    for (const query of ['acme robotics', 'orbdyn', 'Sequoia Capital India', 'Kestrel Cloud', 'Zenth Data', 'nobody']) {
+      assert.deepEqual(inSteps.resolve(query), at.resolve(query), query);
+    }
+  });
+});

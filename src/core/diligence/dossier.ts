@@ -1,6 +1,7 @@
 import { compactName, NameMatcher, type MatchResolution, type Resolution } from '../../domain/matcher.js';
 import { DATA_LICENSE } from '../../domain/license.js';
-import { derivePerBase } from '../answers/derive.js';
+import { derivePerBaseInSteps } from '../answers/derive.js';
+import { sortInSteps, type Steps } from '../../snapshot/steps.js';
 import { siteUrls } from '../../domain/urls.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { AcquisitionFact, BackingFact, Dossier } from '../../schemas/answers.js';
@@ -55,7 +56,7 @@ export interface DiligenceIndex {
   usage: Record<string, unknown>;
 }
 
-function buildIndex(snapshot: Snapshot, baseUrl: string): DiligenceIndex {
+function* buildIndex(snapshot: Snapshot, baseUrl: string): Steps<DiligenceIndex> {
   const corpus = loadDiligenceCorpus();
   const startupsByName = new Map(snapshot.startups.map((s) => [compactName(s.startup.name), s]));
   // A tracked startup that is also a corpus entity is one subject (the entity, with the startup's signal attached).
@@ -66,7 +67,8 @@ function buildIndex(snapshot: Snapshot, baseUrl: string): DiligenceIndex {
       .filter((s) => !entityNames.has(compactName(s.startup.name)))
       .map((startup): Subject => ({ kind: 'startup', startup })),
   ];
-  const matcher = new NameMatcher(subjects, (s) =>
+  yield;
+  const matcher = yield* NameMatcher.build(subjects, (s) =>
     s.kind === 'entity'
       ? {
           name: s.entity.name,
@@ -77,11 +79,21 @@ function buildIndex(snapshot: Snapshot, baseUrl: string): DiligenceIndex {
         }
       : { name: s.startup.startup.name, slug: s.startup.login },
   );
-  return { corpus, matcher, startupsByName, usage: usageEnvelope(snapshot, baseUrl, corpus) };
+  const startupNames = yield* sortInSteps(
+    snapshot.startups.map((s) => s.startup.name),
+    nameOrder.compare,
+  );
+  return { corpus, matcher, startupsByName, usage: usageEnvelope(snapshot, baseUrl, corpus, startupNames) };
 }
 
-/** The diligence entities and tracked startups of a snapshot, with their matcher (built once per period). */
-export const diligenceIndex = derivePerBase(buildIndex);
+/** The order of the usage envelope's startup names. */
+const nameOrder = new Intl.Collator('en');
+
+/**
+ * The diligence entities and tracked startups of a snapshot, with their matcher: built once per period, in steps by
+ * the warm-up (`diligenceIndex.warm`), at once by a request that comes first.
+ */
+export const diligenceIndex = derivePerBaseInSteps(buildIndex);
 
 export function subjectName(subject: Subject): string {
   return subject.kind === 'entity' ? subject.entity.name : subject.startup.startup.name;
@@ -310,12 +322,14 @@ export function diligenceDossier(snapshot: Snapshot, baseUrl: string, query: str
     : startupDossier(snapshot, baseUrl, resolution.item.startup, query, resolution);
 }
 
-function usageEnvelope(snapshot: Snapshot, baseUrl: string, corpus: DiligenceCorpus): Record<string, unknown> {
+function usageEnvelope(
+  snapshot: Snapshot,
+  baseUrl: string,
+  corpus: DiligenceCorpus,
+  startupNames: readonly string[],
+): Record<string, unknown> {
   const urls = siteUrls(baseUrl);
-  const answerable = [
-    ...corpus.entities.map((e) => e.name),
-    ...snapshot.startups.map((s) => s.startup.name).sort((a, b) => a.localeCompare(b, 'en')),
-  ];
+  const answerable = [...corpus.entities.map((e) => e.name), ...startupNames];
   return {
     '@context': 'https://schema.org',
     '@type': 'Dataset',

@@ -106,6 +106,30 @@ describe('compression', () => {
     }
   });
 
+  test('a first request whose coded body is not ready in time gets the identity body under its own tag', async () => {
+    // About a megabyte of varied text: its Brotli 11 takes far longer than the wait allowed here.
+    const words = Array.from({ length: 120_000 }, (_, i) => `w${(i * 7919) % 104_729}`).join(' ');
+    const slow = rendered(words, 'text/plain; charset=utf-8');
+    const send = renderedSender();
+    const scoped = Fastify();
+    registerCompression(scoped, { pendingWaitMs: 0 });
+    scoped.get('/', (request, reply) => send(request, reply, slow));
+    try {
+      const first = await scoped.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
+      assert.equal(first.statusCode, 200);
+      assert.equal(first.headers['content-encoding'], undefined);
+      assert.equal(first.headers.etag, slow.etag);
+      assert.match(String(first.headers.vary), /accept-encoding/i);
+      assert.equal(first.body, words);
+      await compressionIdle();
+      const later = await scoped.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
+      assert.equal(later.headers['content-encoding'], 'br', 'the compression went on, and later requests get it');
+      assert.equal(decode('br', later.rawPayload), words);
+    } finally {
+      await scoped.close();
+    }
+  });
+
   test('a small body, or a binary one, is sent as it is, without Vary', async () => {
     for (const url of ['/hot-tiny', '/hot-png', '/dynamic-tiny']) {
       const res = await app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } });
