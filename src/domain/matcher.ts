@@ -240,8 +240,8 @@ export class NameMatcher<T> {
   private readonly forms: Form[] = [];
   private readonly exact = new Map<string, Form[]>();
   private readonly related = new Map<string, Related[]>();
-  /** Typo-able forms by `${first letter}${length}` of each distinctive word, with that word. */
-  private readonly buckets = new Map<string, { form: Form; word: string }[]>();
+  /** Typo-able forms by `${first letter}${length}` of each distinctive word, then by that word. */
+  private readonly buckets = new Map<string, Map<string, Form[]>>();
   private readonly displayNames: string[];
   private readonly cache = new LRUCache<string, Resolution<number>>({ max: 10_000 });
 
@@ -308,10 +308,12 @@ export class NameMatcher<T> {
     if (!form.typoable) return;
     for (const [i, word] of words.entries()) {
       if (generic[i]) continue;
-      const bucket = `${word[0]}${word.length}`;
-      const entries = this.buckets.get(bucket);
-      if (entries === undefined) this.buckets.set(bucket, [{ form, word }]);
-      else entries.push({ form, word });
+      const key = `${word[0]}${word.length}`;
+      let bucket = this.buckets.get(key);
+      if (bucket === undefined) this.buckets.set(key, (bucket = new Map()));
+      const forms = bucket.get(word);
+      if (forms === undefined) bucket.set(word, [form]);
+      else forms.push(form);
     }
   }
 
@@ -455,18 +457,20 @@ export class NameMatcher<T> {
     for (const word of words) {
       const limit = 2 + slack;
       for (let length = Math.max(1, word.length - limit); length <= word.length + limit; length++) {
-        for (const entry of this.buckets.get(`${word[0]}${length}`) ?? []) {
-          const { form } = entry;
-          if (seen.has(form) || words.length > form.words.length) continue;
-          // Cheap gate: this query word must be within reach of the distinctive word that put the form here.
-          if (wordEdits(word, entry.word, allowedEdits(entry.word.length) + slack) === Infinity) continue;
-          seen.add(form);
-          const aligned = align(words, form, slack);
-          if (!aligned) continue;
-          // Every distinctive word of the entity is in the query (align only skips generic ones); a query of the
-          // entity's generic words alone is excluded because a distinctive word had to be aligned.
-          if (slack > 0 && align(words, form) !== null) continue;
-          found.push({ form, ...aligned });
+        for (const [distinctive, forms] of this.buckets.get(`${word[0]}${length}`) ?? []) {
+          // Cheap gate, once per distinctive word (a common one is shared by thousands of names at 100,000
+          // startups): this query word must be within reach of it.
+          if (wordEdits(word, distinctive, allowedEdits(distinctive.length) + slack) === Infinity) continue;
+          for (const form of forms) {
+            if (seen.has(form) || words.length > form.words.length) continue;
+            seen.add(form);
+            const aligned = align(words, form, slack);
+            if (!aligned) continue;
+            // Every distinctive word of the entity is in the query (align only skips generic ones); a query of the
+            // entity's generic words alone is excluded because a distinctive word had to be aligned.
+            if (slack > 0 && align(words, form) !== null) continue;
+            found.push({ form, ...aligned });
+          }
         }
       }
     }
@@ -479,8 +483,8 @@ export class NameMatcher<T> {
     const seen = new Set<Form>();
     for (const word of words) {
       if (isGenericWord(word) || word.length < 3) continue;
-      for (const { form, word: distinctive } of this.buckets.get(`${word[0]}${word.length}`) ?? []) {
-        if (distinctive !== word || seen.has(form)) continue;
+      for (const form of this.buckets.get(`${word[0]}${word.length}`)?.get(word) ?? []) {
+        if (seen.has(form)) continue;
         seen.add(form);
         found.push({ form, word });
       }
