@@ -240,7 +240,14 @@ export class NameMatcher<T> {
   private readonly forms: Form[] = [];
   private readonly exact = new Map<string, Form[]>();
   private readonly related = new Map<string, Related[]>();
-  /** Typo-able forms by `${first letter}${length}` of each distinctive word, then by that word. */
+  /** Typo-able forms by each of their distinctive words. */
+  private readonly byWord = new Map<string, Form[]>();
+  /**
+   * The typo index: each typo-able form once, under its anchor (its distinctive word shared by the fewest forms), by
+   * `${first letter}${length}` of the anchor, then by the anchor. A typo must reach every distinctive word of a form
+   * (align leaves out generic words only), so reaching its anchor is necessary, and a look-up that reaches a common
+   * word ("Health", "Spaces") does not examine the thousands of names that share it.
+   */
   private readonly buckets = new Map<string, Map<string, Form[]>>();
   private readonly displayNames: string[];
   private readonly cache = new LRUCache<string, Resolution<number>>({ max: 10_000 });
@@ -257,6 +264,10 @@ export class NameMatcher<T> {
   ) {
     this.displayNames = [];
     for (let index = 0; index < adding; index++) this.addItem(index);
+    if (adding === items.length) {
+      const steps = this.indexTypos();
+      while (!steps.next().done);
+    }
   }
 
   /**
@@ -273,7 +284,31 @@ export class NameMatcher<T> {
       matcher.addItem(index);
       if ((index + 1) % chunk === 0) yield;
     }
+    yield* matcher.indexTypos(chunk);
     return matcher;
+  }
+
+  /** Builds the typo index (`buckets`) from the forms added, yielding every `chunk` forms. */
+  private *indexTypos(chunk = Infinity): Generator<void, void, void> {
+    this.buckets.clear();
+    let n = 0;
+    for (const form of this.forms) {
+      if (++n % chunk === 0) yield;
+      if (!form.typoable) continue;
+      let anchor: string | undefined;
+      let fewest = Infinity;
+      for (const [i, word] of form.words.entries()) {
+        if (form.generic[i]) continue;
+        const count = this.byWord.get(word)!.length;
+        if (count < fewest) [anchor, fewest] = [word, count];
+      }
+      const key = `${anchor![0]}${anchor!.length}`;
+      let bucket = this.buckets.get(key);
+      if (bucket === undefined) this.buckets.set(key, (bucket = new Map()));
+      const forms = bucket.get(anchor!);
+      if (forms === undefined) bucket.set(anchor!, [form]);
+      else forms.push(form);
+    }
   }
 
   private addItem(index: number): void {
@@ -308,11 +343,8 @@ export class NameMatcher<T> {
     if (!form.typoable) return;
     for (const [i, word] of words.entries()) {
       if (generic[i]) continue;
-      const key = `${word[0]}${word.length}`;
-      let bucket = this.buckets.get(key);
-      if (bucket === undefined) this.buckets.set(key, (bucket = new Map()));
-      const forms = bucket.get(word);
-      if (forms === undefined) bucket.set(word, [form]);
+      const forms = this.byWord.get(word);
+      if (forms === undefined) this.byWord.set(word, [form]);
       else forms.push(form);
     }
   }
@@ -457,10 +489,9 @@ export class NameMatcher<T> {
     for (const word of words) {
       const limit = 2 + slack;
       for (let length = Math.max(1, word.length - limit); length <= word.length + limit; length++) {
-        for (const [distinctive, forms] of this.buckets.get(`${word[0]}${length}`) ?? []) {
-          // Cheap gate, once per distinctive word (a common one is shared by thousands of names at 100,000
-          // startups): this query word must be within reach of it.
-          if (wordEdits(word, distinctive, allowedEdits(distinctive.length) + slack) === Infinity) continue;
+        for (const [anchor, forms] of this.buckets.get(`${word[0]}${length}`) ?? []) {
+          // Cheap gate, once per anchor word: this query word must be within reach of it.
+          if (wordEdits(word, anchor, allowedEdits(anchor.length) + slack) === Infinity) continue;
           for (const form of forms) {
             if (seen.has(form) || words.length > form.words.length) continue;
             seen.add(form);
@@ -483,7 +514,7 @@ export class NameMatcher<T> {
     const seen = new Set<Form>();
     for (const word of words) {
       if (isGenericWord(word) || word.length < 3) continue;
-      for (const form of this.buckets.get(`${word[0]}${word.length}`)?.get(word) ?? []) {
+      for (const form of this.byWord.get(word) ?? []) {
         if (seen.has(form)) continue;
         seen.add(form);
         found.push({ form, word });

@@ -201,16 +201,44 @@ describe('name matcher: no substitution', () => {
 });
 
 describe('NameMatcher.build (in steps)', () => {
-  test('yields every chunk of names and resolves every query as the matcher built at once does', () => {
+  test('yields between chunks of names and resolves every query as the matcher built at once does', () => {
     const at = new NameMatcher(companies, (c) => c);
     const steps = NameMatcher.build(companies, (c) => c, 3);
     let yields = 0;
     let next = steps.next();
     for (; !next.done; next = steps.next()) yields++;
-    assert.equal(yields, Math.floor(companies.length / 3));
+    // Every 3 names added, then every 3 names' forms indexed for typos.
+    assert.ok(yields >= 2 * Math.floor(companies.length / 3), `${yields} yields`);
     const inSteps = next.value;
     for (const query of ['acme robotics', 'orbdyn', 'Sequoia Capital India', 'Kestrel Cloud', 'Zenth Data', 'nobody']) {
       assert.deepEqual(inSteps.resolve(query), at.resolve(query), query);
     }
+  });
+});
+
+describe('typos among many names sharing a word', () => {
+  // 3,000 names ending in the same word, and one whose first word is rare: the typo index files each name under
+  // its rarest distinctive word, and a typo in either word must still find it.
+  const many = [
+    ...Array.from({ length: 3000 }, (_, i) => ({ name: `Zorb${i.toString(36)}x Health` })),
+    { name: 'Vexavikgo Health' },
+  ];
+  const crowd = new NameMatcher(many, (c) => c);
+  const name = (q: string) => {
+    const r = crowd.resolve(q);
+    return r.status === 'match' ? r.item.name : r.status;
+  };
+
+  test('a typo in the rare word finds the name', () => {
+    assert.equal(name('Vexavkgo Health'), 'Vexavikgo Health');
+  });
+
+  test('a typo in the shared word finds the name', () => {
+    assert.equal(name('Vexavikgo Healh'), 'Vexavikgo Health');
+  });
+
+  test('the shared word alone, or with a typo, names nobody', () => {
+    assert.equal(name('Health'), 'none');
+    assert.equal(name('Healht'), 'none');
   });
 });
