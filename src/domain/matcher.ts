@@ -251,6 +251,8 @@ export class NameMatcher<T> {
   private readonly buckets = new Map<string, Map<string, Form[]>>();
   private readonly displayNames: string[];
   private readonly cache = new LRUCache<string, Resolution<number>>({ max: 10_000 });
+  /** Per query word and slack, the typo index's lists within its reach (see `reachable`). */
+  private readonly reach = new LRUCache<string, Form[][]>({ max: 20_000 });
 
   /**
    * `names(item)` lists what an item answers to: a NameForms object, or a list whose first entry is the display name
@@ -291,6 +293,7 @@ export class NameMatcher<T> {
   /** Builds the typo index (`buckets`) from the forms added, yielding every `chunk` forms. */
   private *indexTypos(chunk = Infinity): Generator<void, void, void> {
     this.buckets.clear();
+    this.reach.clear();
     let n = 0;
     for (const form of this.forms) {
       if (++n % chunk === 0) yield;
@@ -487,25 +490,40 @@ export class NameMatcher<T> {
     const seen = new Set<Form>();
     const found: Near[] = [];
     for (const word of words) {
-      const limit = 2 + slack;
-      for (let length = Math.max(1, word.length - limit); length <= word.length + limit; length++) {
-        for (const [anchor, forms] of this.buckets.get(`${word[0]}${length}`) ?? []) {
-          // Cheap gate, once per anchor word: this query word must be within reach of it.
-          if (wordEdits(word, anchor, allowedEdits(anchor.length) + slack) === Infinity) continue;
-          for (const form of forms) {
-            if (seen.has(form) || words.length > form.words.length) continue;
-            seen.add(form);
-            const aligned = align(words, form, slack);
-            if (!aligned) continue;
-            // Every distinctive word of the entity is in the query (align only skips generic ones); a query of the
-            // entity's generic words alone is excluded because a distinctive word had to be aligned.
-            if (slack > 0 && align(words, form) !== null) continue;
-            found.push({ form, ...aligned });
-          }
+      for (const forms of this.reachable(word, slack)) {
+        for (const form of forms) {
+          if (seen.has(form) || words.length > form.words.length) continue;
+          seen.add(form);
+          const aligned = align(words, form, slack);
+          if (!aligned) continue;
+          // Every distinctive word of the entity is in the query (align only skips generic ones); a query of the
+          // entity's generic words alone is excluded because a distinctive word had to be aligned.
+          if (slack > 0 && align(words, form) !== null) continue;
+          found.push({ form, ...aligned });
         }
       }
     }
     return found;
+  }
+
+  /**
+   * The forms filed under anchor words within reach of a query word (the cheap gate, one edit check per anchor),
+   * kept per word: a question repeats the same words ("engineering", "signal") across look-ups, and at 100,000
+   * startups a word's buckets hold thousands of anchors.
+   */
+  private reachable(word: string, slack: number): Form[][] {
+    const key = `${slack}:${word}`;
+    let lists = this.reach.get(key);
+    if (lists !== undefined) return lists;
+    lists = [];
+    const limit = 2 + slack;
+    for (let length = Math.max(1, word.length - limit); length <= word.length + limit; length++) {
+      for (const [anchor, forms] of this.buckets.get(`${word[0]}${length}`) ?? []) {
+        if (wordEdits(word, anchor, allowedEdits(anchor.length) + slack) !== Infinity) lists.push(forms);
+      }
+    }
+    this.reach.set(key, lists);
+    return lists;
   }
 
   /** Forms with a distinctive word equal to a query word. */
