@@ -10,7 +10,8 @@
  *   warm-up pass over every measured route, once the per-period indexes are built and the snapshot's Brotli body is
  *   ready;
  * - lookup (`/api/signal?company=…`), search (`/api/llms-search?q=…`) and ask (`/api/ask?q=…`) latency: sequential
- *   requests over one keep-alive connection, BENCH_SCALE_QUERIES (2000) varied queries each, p50 and p99;
+ *   requests over one keep-alive connection, BENCH_SCALE_QUERIES (2000) varied queries each, p50 and p99; and the
+ *   same for `/healthz`, which reads nothing: the floor this process, client and machine set for any route;
  * - the snapshot read (`GET /api/signals.json`): bytes and time to the last byte without Accept-Encoding and with
  *   `Accept-Encoding: br` (median of BENCH_SCALE_READS, 20);
  * - a period swap: a week of the same startups is published by a second connection (as the pipeline's CLI does),
@@ -347,6 +348,8 @@ interface SizeResult {
   lookup: number[];
   search: number[];
   ask: number[];
+  /** `/healthz`, which reads nothing, measured the same way: the floor of the three above. */
+  floor: number[];
   identity: { bytes: number; ms: number };
   br: { bytes: number; ms: number };
 }
@@ -417,6 +420,11 @@ async function benchSize(startups: number, weeks: number): Promise<SizeResult> {
     const lookup = await latencies(port, lookups, lookupOk);
     const search = await latencies(port, searches, (s) => s === 200);
     const ask = await latencies(port, asks, (s) => s === 200);
+    const floor = await latencies(
+      port,
+      Array.from({ length: QUERIES }, () => '/healthz'),
+      (s) => s === 200,
+    );
     const identity = await snapshotRead(port, {});
     const br = await snapshotRead(port, { 'accept-encoding': 'br' });
 
@@ -476,6 +484,7 @@ async function benchSize(startups: number, weeks: number): Promise<SizeResult> {
       lookup,
       search,
       ask,
+      floor,
       identity,
       br,
     };
@@ -515,6 +524,7 @@ function row(r: SizeResult): BenchResult {
       'lookup p50 / p99 ms': p(r.lookup),
       'search p50 / p99 ms': p(r.search),
       'ask p50 / p99 ms': p(r.ask),
+      'floor (/healthz) p50 / p99 ms': p(r.floor),
       'signals.json bytes / ms': `${r.identity.bytes} / ${r.identity.ms}`,
       'signals.json br bytes / ms': `${r.br.bytes} / ${r.br.ms}`,
     },
