@@ -236,6 +236,30 @@ function align(query: readonly string[], form: Form, slack = 0): { edits: number
   return { edits: total, omitted };
 }
 
+/** An anchor word of the typo index: its letters (see lettersOf) and the forms filed under it. */
+interface Anchored {
+  letters: number;
+  forms: Form[];
+}
+
+/**
+ * The letters of a word as a 32-bit set (by character code modulo 32; characters that share a bit only make the set
+ * smaller). A letter one word has and another lacks takes at least one edit to turn one into the other, and one edit
+ * (a substitution) removes at most one such letter from each side, so the larger of the two differences is a lower
+ * bound of the edit distance, with or without transpositions.
+ */
+function lettersOf(word: string): number {
+  let set = 0;
+  for (let i = 0; i < word.length; i++) set |= 1 << (word.charCodeAt(i) & 31);
+  return set;
+}
+
+function bitCount(n: number): number {
+  n = n - ((n >>> 1) & 0x55555555);
+  n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
+  return Math.imul((n + (n >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
 export class NameMatcher<T> {
   private readonly forms: Form[] = [];
   private readonly exact = new Map<string, Form[]>();
@@ -248,7 +272,7 @@ export class NameMatcher<T> {
    * (align leaves out generic words only), so reaching its anchor is necessary, and a look-up that reaches a common
    * word ("Health", "Spaces") does not examine the thousands of names that share it.
    */
-  private readonly buckets = new Map<string, Map<string, Form[]>>();
+  private readonly buckets = new Map<string, Map<string, Anchored>>();
   private readonly displayNames: string[];
   private readonly cache = new LRUCache<string, Resolution<number>>({ max: 10_000 });
   /** Per query word and slack, the typo index's lists within its reach (see `reachable`). */
@@ -308,9 +332,9 @@ export class NameMatcher<T> {
       const key = `${anchor![0]}${anchor!.length}`;
       let bucket = this.buckets.get(key);
       if (bucket === undefined) this.buckets.set(key, (bucket = new Map()));
-      const forms = bucket.get(anchor!);
-      if (forms === undefined) bucket.set(anchor!, [form]);
-      else forms.push(form);
+      const anchored = bucket.get(anchor!);
+      if (anchored === undefined) bucket.set(anchor!, { letters: lettersOf(anchor!), forms: [form] });
+      else anchored.forms.push(form);
     }
   }
 
@@ -517,9 +541,13 @@ export class NameMatcher<T> {
     if (lists !== undefined) return lists;
     lists = [];
     const limit = 2 + slack;
+    const letters = lettersOf(word);
     for (let length = Math.max(1, word.length - limit); length <= word.length + limit; length++) {
-      for (const [anchor, forms] of this.buckets.get(`${word[0]}${length}`) ?? []) {
-        if (wordEdits(word, anchor, allowedEdits(anchor.length) + slack) !== Infinity) lists.push(forms);
+      for (const [anchor, { letters: theirs, forms }] of this.buckets.get(`${word[0]}${length}`) ?? []) {
+        const allowed = allowedEdits(anchor.length) + slack;
+        // Each letter one word has and the other lacks takes an edit: far more anchors fail this than pass it.
+        if (bitCount(letters & ~theirs) > allowed || bitCount(theirs & ~letters) > allowed) continue;
+        if (wordEdits(word, anchor, allowed) !== Infinity) lists.push(forms);
       }
     }
     this.reach.set(key, lists);

@@ -233,6 +233,13 @@ describe('typos among many names sharing a word', () => {
     assert.equal(name('Vexavkgo Health'), 'Vexavikgo Health');
   });
 
+  test('two neighbours swapped, or a letter the name lacks, is still one edit', () => {
+    assert.equal(name('Vexaivkgo Health'), 'Vexavikgo Health');
+    assert.equal(name('Vexavikzo Health'), 'Vexavikgo Health');
+    assert.equal(name('Vexavikgoqq Health'), 'Vexavikgo Health', 'two letters added to a nine-letter word: two edits');
+    assert.equal(name('Vexavikgoqqq Health'), 'none', 'three are too many');
+  });
+
   test('a typo in the shared word finds the name', () => {
     assert.equal(name('Vexavikgo Healh'), 'Vexavikgo Health');
   });
