@@ -495,7 +495,7 @@ export class NameMatcher<T> {
     for (const { form, edits, omitted } of this.near(words, 1).sort(byCloseness)) {
       offer(form.item, form.text, describeNear(edits, omitted, 'too far for a confident typo'));
     }
-    for (const { form, word } of this.sharedWords(words)) {
+    for (const { form, word } of this.sharedWords(words, MAX_CANDIDATES - candidates.length, offered)) {
       offer(form.item, form.text, `shares the word "${word}" but the rest of the name differs`);
     }
     return { status: 'none', candidates };
@@ -554,19 +554,34 @@ export class NameMatcher<T> {
     return lists;
   }
 
-  /** Forms with a distinctive word equal to a query word. */
-  private sharedWords(words: string[]): { form: Form; word: string }[] {
-    const found: { form: Form; word: string }[] = [];
+  /**
+   * Forms with a distinctive word equal to a query word, shortest names first, then by text (ties in the order found),
+   * one per item and none of the items in `exclude`: the first `limit` of them. A word such as "Clinical" is shared
+   * by thousands of names at 100,000 startups, and only a few are offered.
+   */
+  private sharedWords(words: string[], limit: number, exclude: ReadonlySet<number>): { form: Form; word: string }[] {
+    const top: { form: Form; word: string }[] = [];
+    if (limit <= 0) return top;
+    const order = (a: Form, b: Form) => a.words.length - b.words.length || a.text.localeCompare(b.text);
     const seen = new Set<Form>();
     for (const word of words) {
       if (isGenericWord(word) || word.length < 3) continue;
       for (const form of this.byWord.get(word) ?? []) {
-        if (seen.has(form)) continue;
+        if (seen.has(form) || exclude.has(form.item)) continue;
         seen.add(form);
-        found.push({ form, word });
+        const same = top.findIndex((t) => t.form.item === form.item);
+        if (same >= 0) {
+          if (order(form, top[same]!.form) >= 0) continue;
+          top.splice(same, 1);
+        } else if (top.length === limit && order(form, top[limit - 1]!.form) >= 0) continue;
+        // After every equal one: the order a stable sort of all of them gives.
+        let at = top.length;
+        while (at > 0 && order(form, top[at - 1]!.form) < 0) at--;
+        top.splice(at, 0, { form, word });
+        if (top.length > limit) top.pop();
       }
     }
-    return found.sort((a, b) => a.form.words.length - b.form.words.length || a.form.text.localeCompare(b.form.text));
+    return top;
   }
 }
 

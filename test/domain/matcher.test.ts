@@ -249,3 +249,22 @@ describe('typos among many names sharing a word', () => {
     assert.equal(name('Healht'), 'none');
   });
 });
+
+describe('"did you mean" for a word many names share', () => {
+  const names = [
+    ...Array.from({ length: 500 }, (_, i) => ({ name: `Zq${i.toString(36)}x Kestrel` })),
+    { name: 'Mid Kestrel' },
+    { name: 'Long Name Kestrel' },
+    { name: 'Aab Kestrel', aliases: ['Aab Kestrel Group'] },
+    { name: 'Bee Kestrel' },
+  ];
+  const shared = new NameMatcher(names, (c) => c);
+
+  test('offers the shortest names with the word, in text order, one per company, at most five', () => {
+    const r = shared.resolve('Qqqqqq Kestrel');
+    assert.equal(r.status, 'none');
+    const offered = r.status === 'none' ? r.candidates.map((c) => c.name) : [];
+    assert.deepEqual(offered, ['Aab Kestrel', 'Bee Kestrel', 'Mid Kestrel', 'Zq0x Kestrel', 'Zq10x Kestrel']);
+    assert.ok(r.status === 'none' && r.candidates.every((c) => c.why.startsWith('shares the word "kestrel"')));
+  });
+});
