@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { compressionIdle } from '../../../src/http/precompressed.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 describe('HTTP semantics', () => {
@@ -62,6 +63,10 @@ describe('HTTP semantics', () => {
   test('HEAD answers wherever GET does, with the same status and headers and no body', async () => {
     assert.ok(getPaths.length > 20, `${getPaths.length} GET paths`);
     for (const path of getPaths) {
+      // The first request for a body in a coding may get it uncoded, under the identity tag, while its coded copy is
+      // compressed (at most 250 ms); GET and HEAD are compared once it is ready.
+      await (await svc.get(path)).arrayBuffer();
+      await compressionIdle();
       const get = await svc.get(path);
       await get.arrayBuffer();
       const head = await svc.get(path, { method: 'HEAD' });
