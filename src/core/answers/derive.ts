@@ -3,8 +3,8 @@ import { SteppedBuild, type Steps } from '../../snapshot/steps.js';
 
 /**
  * Memoises a value computed from a snapshot and a base URL: built once per snapshot (so once per period, rebuilt
- * when a new period is swapped in) and dropped with it (kept in the snapshot's `derived` map). `derive` from snapshot.ts for
- * values that also depend on the configured base URL.
+ * when a new period is swapped in) and dropped with it (kept in the snapshot's `derived` map). `derive` from
+ * snapshot.ts, for values that also depend on the configured base URL.
  */
 export function derivePerBase<T>(build: (snapshot: Snapshot, baseUrl: string) => T) {
   const byBaseOf = derive(() => new Map<string, T>());
