@@ -347,5 +347,5 @@ export const signalsCsv = deriveInSteps(function* (snapshot): Steps<Rendered> {
   );
   const body = Buffer.from(pieces.join(''));
   yield;
-  return { body, etag: strongEtag(body), contentType: 'text/csv; charset=utf-8; header=present' };
+  return rendered(body, 'text/csv; charset=utf-8; header=present');
 });

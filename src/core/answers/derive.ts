@@ -27,13 +27,8 @@ export interface SteppedPerBase<T> {
 
 /** `derivePerBase` for a value built in steps (see steps.ts). */
 export function derivePerBaseInSteps<T>(build: (snapshot: Snapshot, baseUrl: string) => Steps<T>): SteppedPerBase<T> {
-  const buildsOf = derive(() => new Map<string, SteppedBuild<T>>());
-  const buildOf = (snapshot: Snapshot, baseUrl: string): SteppedBuild<T> => {
-    const byBase = buildsOf(snapshot);
-    let one = byBase.get(baseUrl);
-    if (!one) byBase.set(baseUrl, (one = new SteppedBuild(() => build(snapshot, baseUrl))));
-    return one;
-  };
+  // One build per snapshot and base URL, memoised like any per-base value.
+  const buildOf = derivePerBase((snapshot, baseUrl) => new SteppedBuild(() => build(snapshot, baseUrl)));
   const get = (snapshot: Snapshot, baseUrl: string): T => buildOf(snapshot, baseUrl).get();
   get.warm = (snapshot: Snapshot, baseUrl: string): Steps<T> => buildOf(snapshot, baseUrl).warm();
   return get;

@@ -50,7 +50,6 @@ export function registerCompression(app: FastifyInstance, options: CompressionOp
         if (answered) return;
         answered = true;
         reply.header('etag', pending.entity.etag);
-        reply.removeHeader('content-encoding');
         done(null, payload);
       };
       const timer = setTimeout(identity, pendingWaitMs);
