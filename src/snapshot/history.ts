@@ -3,7 +3,7 @@ import { Readable, type Transform } from 'node:stream';
 import { constants, createBrotliCompress, createGunzip, createGzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import type { StartupPeriodRow, TrendingRow } from '../store/history.js';
-import type { StartupSeries } from '../store/series.js';
+import type { SeriesTable } from '../domain/series.js';
 import { deriveAsync } from './derive-async.js';
 import { derive, type Snapshot } from './snapshot.js';
 
@@ -23,20 +23,10 @@ export const trendingHistory = deriveAsync(async (snapshot): Promise<TrendingRow
   return (await snapshot.source.trendingHistory()).filter((r) => known.has(r.period));
 });
 
-/** Every startup's chart series over the periods the snapshot knows, keyed by lower-case organisation login. */
-export const startupSeries = deriveAsync(async (snapshot): Promise<Map<string, StartupSeries>> => {
-  const known = knownPeriods(snapshot);
-  const all = await snapshot.source.series();
-  if ([...all.values()].every((v) => v.periods.every((p) => known.has(p)))) return all;
-  for (const v of all.values()) {
-    const keep = v.periods.map((p) => known.has(p));
-    v.periods = v.periods.filter((_, i) => keep[i]);
-    v.commits = v.commits.filter((_, i) => keep[i]);
-    v.contributors = v.contributors.filter((_, i) => keep[i]);
-    v.ranks = v.ranks.filter((_, i) => keep[i]);
-  }
-  return all;
-});
+/** Every startup's chart series over the periods the snapshot knows, read by lower-case organisation login. */
+export const startupSeries = deriveAsync(async (snapshot): Promise<SeriesTable> =>
+  (await snapshot.source.series()).keep(knownPeriods(snapshot)),
+);
 
 /** One entry per startup asked for, at most this many per period (least recently used dropped first). */
 const startupHistories = derive(() => new LRUCache<string, Promise<StartupPeriodRow[]>>({ max: 2_000 }));

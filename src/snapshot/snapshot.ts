@@ -9,7 +9,7 @@ import type { SectorSlug } from '../schemas/enums.js';
 import type { DatasetRecord, Meta, Sector, SignalsResponse, Startup } from '../schemas/signals.js';
 import type { Scores } from '../domain/records.js';
 import type { StartupPeriodRow, TrendingRow } from '../store/history.js';
-import type { StartupSeries } from '../store/series.js';
+import { SeriesTable } from '../domain/series.js';
 import type { PeriodStartupRow } from '../store/schema.js';
 import { TRENDING_SIZE } from '../domain/rules.js';
 import { renderSignalsCsvInSteps } from './csv.js';
@@ -102,7 +102,7 @@ export type RankRow = Pick<
 export interface PeriodSource {
   trendingHistory(): Promise<TrendingRow[]>;
   startupHistory(login: string): Promise<StartupPeriodRow[]>;
-  series(): Promise<Map<string, StartupSeries>>;
+  series(): Promise<SeriesTable>;
   /** Every startup of one stored period, in its stored order ([] when that period is not stored). */
   periodRows(slug: string): Promise<RankRow[]>;
   /** The dataset export's records of the named periods, oldest period first, a page at a time. */
@@ -247,18 +247,11 @@ export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
           })),
       ),
     series: async () => {
-      const series = new Map<string, StartupSeries>();
+      const series = SeriesTable.builder();
       for (const { info, startups } of periods)
-        for (const s of startups) {
-          const key = s.login.toLowerCase();
-          let one = series.get(key);
-          if (!one) series.set(key, (one = { periods: [], commits: [], contributors: [], ranks: [] }));
-          one.periods.push(info.slug);
-          one.commits.push(s.startup.commitVelocity14d);
-          one.contributors.push(s.startup.contributors);
-          one.ranks.push(s.rankOverall);
-        }
-      return series;
+        for (const s of startups)
+          series.add(s.login, info.slug, s.startup.commitVelocity14d, s.startup.contributors, s.rankOverall);
+      return series.finish();
     },
     periodRows: async (slug) =>
       (bySlug.get(slug)?.startups ?? []).map((s) => ({

@@ -1,20 +1,12 @@
 import { sql, type Kysely } from 'kysely';
+import { SeriesTable } from '../domain/series.js';
 import type { Database } from './schema.js';
-
-/** One startup's figures over the stored periods it appears in, oldest first (what the site's charts draw). */
-export interface StartupSeries {
-  periods: string[];
-  commits: number[];
-  contributors: number[];
-  /** Rank across all sectors; null below the ranking floor. */
-  ranks: (number | null)[];
-}
 
 /**
  * Every startup's series over every stored period, in one query: the few numbers the charts and the "movement since
- * last week" columns need, not the stored records. Keyed by lower-case organisation login.
+ * last week" columns need, not the stored records. Read by lower-case organisation login.
  */
-export async function loadSeries(db: Kysely<Database>): Promise<Map<string, StartupSeries>> {
+export async function loadSeries(db: Kysely<Database>): Promise<SeriesTable> {
   const rows = await db
     .selectFrom('period_startups')
     .innerJoin('periods', 'periods.slug', 'period_startups.period_slug')
@@ -28,15 +20,7 @@ export async function loadSeries(db: Kysely<Database>): Promise<Map<string, Star
     .orderBy('periods.iso_year')
     .orderBy('periods.iso_week')
     .execute();
-  const series = new Map<string, StartupSeries>();
-  for (const row of rows) {
-    const key = row.login.toLowerCase();
-    let s = series.get(key);
-    if (!s) series.set(key, (s = { periods: [], commits: [], contributors: [], ranks: [] }));
-    s.periods.push(row.period);
-    s.commits.push(row.commits);
-    s.contributors.push(row.contributors);
-    s.ranks.push(row.rank);
-  }
-  return series;
+  const series = SeriesTable.builder();
+  for (const row of rows) series.add(row.login, row.period, row.commits, row.contributors, row.rank);
+  return series.finish();
 }

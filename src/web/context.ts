@@ -2,7 +2,7 @@ import { siteUrls, type SiteUrls } from '../domain/urls.js';
 import type { RankRow, Snapshot, SnapshotStartup } from '../snapshot/snapshot.js';
 import { startupHistory, startupSeries } from '../snapshot/history.js';
 import type { StartupPeriodRow } from '../store/history.js';
-import type { StartupSeries } from '../store/series.js';
+import type { SeriesTable, StartupSeries } from '../domain/series.js';
 import { html, type SafeHtml } from './html.js';
 
 /** What every page builder receives: the snapshot, the base URL and lazy access to the stored history. */
@@ -11,7 +11,7 @@ export interface PageContext {
   baseUrl: string;
   urls: SiteUrls;
   /** Every startup's series over the stored periods (one query per snapshot, shared by all pages). */
-  series(): Promise<Map<string, StartupSeries>>;
+  series(): Promise<SeriesTable>;
   /** One startup's stored weeks (read once per period and startup). */
   history(login: string): Promise<StartupPeriodRow[]>;
   /** Every startup of one period the snapshot knows, in stored order ([] for a period it does not know). */

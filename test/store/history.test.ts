@@ -6,9 +6,10 @@ import { loadSnapshot } from '../../src/snapshot/load.js';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.js';
 import { signalLabel } from '../../src/domain/signal-label.js';
 import { DatasetRecord } from '../../src/schemas/signals.js';
-import { datasetLines, startupHistory } from '../../src/snapshot/history.js';
+import { datasetLines, startupHistory, startupSeries } from '../../src/snapshot/history.js';
 import { loadStartupHistory } from '../../src/store/history.js';
 import { publishPeriod } from '../../src/store/periods.js';
+import { loadSeries } from '../../src/store/series.js';
 import { createTestStorage, type TestStorage } from '../helpers/database.js';
 
 const modes = [
@@ -94,6 +95,18 @@ for (const mode of modes) {
       assert.equal(lines, 3 * dataset.entries.length);
     });
 
+    test("every startup's chart series lists its stored periods oldest first, with the published figures", async () => {
+      const series = await loadSeries(store.db);
+      assert.equal(series.size, dataset.entries.length);
+      const published = dataset.periods.slice(0, 3).map((p) => p.ranked.startups.find((s) => s.login === login)!);
+      assert.deepEqual(series.get(login.toLowerCase()), {
+        periods: dataset.periods.slice(0, 3).map((p) => p.period.slug),
+        commits: published.map((s) => s.startup.commitVelocity14d),
+        contributors: published.map((s) => s.startup.contributors),
+        ranks: published.map((s) => s.rankOverall),
+      });
+    });
+
     test('an unknown login has no history', async () => {
       assert.deepEqual(await loadStartupHistory(store.db, 'no-such-org'), []);
     });
@@ -107,6 +120,11 @@ for (const mode of modes) {
         snapshot.periods.map((p) => p.slug),
       );
       assert.equal((await loadStartupHistory(store.db, login)).length, 4);
+      const series = await startupSeries(snapshot);
+      assert.deepEqual(
+        series.get(login.toLowerCase())?.periods,
+        snapshot.periods.map((p) => p.slug),
+      );
     });
   });
 }

@@ -10,7 +10,7 @@ import { SECTOR_SLUGS, type SectorSlug } from '../../schemas/enums.js';
 import { canonicalStartup } from '../../schemas/signals.js';
 import type { RankRow, SnapshotStartup } from '../../snapshot/snapshot.js';
 import { trendingHistory } from '../../snapshot/history.js';
-import type { StartupSeries } from '../../store/series.js';
+import type { SeriesTable, StartupSeries } from '../../domain/series.js';
 import { responsiveChart, sparkline } from '../charts.js';
 import { change, dossierPath, formatInt, movement, previousRank, startupPath, type PageContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
@@ -40,7 +40,7 @@ function figureCells(t: Figures): SafeHtml {
 export function rankingTable(
   ctx: PageContext,
   rows: readonly SnapshotStartup[],
-  series: Map<string, StartupSeries>,
+  series: SeriesTable,
   options: { caption: string; rank: (s: SnapshotStartup) => number | null; showSector: boolean },
 ): SafeHtml {
   const period = ctx.snapshot.period.slug;
@@ -447,7 +447,7 @@ function pastRankingTable(
  * The sector's activity over the stored weeks: the commits and contributors of its current startups, summed per week
  * (a startup adds to the weeks it was stored in).
  */
-function sectorHistory(name: string, list: readonly SnapshotStartup[], series: Map<string, StartupSeries>): SafeHtml {
+function sectorHistory(name: string, list: readonly SnapshotStartup[], series: SeriesTable): SafeHtml {
   const commits = new Map<string, number>();
   const contributors = new Map<string, number>();
   for (const s of list) {

@@ -3,7 +3,6 @@ import { sectorInfo, sectors } from '../../domain/sectors.js';
 import { SIGNAL_TYPES, STAGES } from '../../schemas/enums.js';
 import { neutraliseCell, renderSignalsCsv } from '../../snapshot/csv.js';
 import type { SnapshotStartup } from '../../snapshot/snapshot.js';
-import type { StartupSeries } from '../../store/series.js';
 import { formatInt, type PageContext } from '../context.js';
 import { html } from '../html.js';
 import type { PageInput } from '../layout.js';
@@ -66,7 +65,7 @@ export async function startupsPage(ctx: PageContext, f: Required<StartupFilters>
   const pages = Math.max(1, Math.ceil(matching.length / STARTUPS_PER_PAGE));
   if (f.page > pages) return undefined;
   const rows = matching.slice((f.page - 1) * STARTUPS_PER_PAGE, f.page * STARTUPS_PER_PAGE);
-  const series: Map<string, StartupSeries> = await ctx.series();
+  const series = await ctx.series();
   const select = (id: string, label: string, current: string, options: readonly (readonly [string, string])[]) =>
     html`<p>
       <label for="${id}">${label}</label>
