@@ -8,10 +8,12 @@ export const PUBLIC_CACHE = 'public, max-age=300, s-maxage=3600';
 
 /**
  * True when the request's If-None-Match names `etag` (weak comparison, as RFC 9110 prescribes for this header), or
- * the tag of the coded representation the request would get (`"abc-br"`, see plugins/compression.ts).
+ * the tag of the coded representation the request would get (`"abc-br"`, see plugins/compression.ts) among the
+ * codings `offered` (see encoding.ts `negotiate`).
  */
-export function notModified(request: FastifyRequest, etag: string): boolean {
-  return heldEtag(request.headers['if-none-match'], etag, negotiate(request.headers['accept-encoding'])) !== undefined;
+export function notModified(request: FastifyRequest, etag: string, offered: 'all' | 'gzip' = 'all'): boolean {
+  const coding = negotiate(request.headers['accept-encoding'], offered);
+  return heldEtag(request.headers['if-none-match'], etag, coding) !== undefined;
 }
 
 export function matchesEtag(header: string, etag: string): boolean {

@@ -34,23 +34,37 @@ const QVALUE = /^q=(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/i;
  * The coding to send for an Accept-Encoding value: the accepted one (br, gzip or its alias x-gzip, or any of them
  * through `*`) with the highest q-value, Brotli on a tie; `identity` when none is accepted, when the header is absent,
  * or when `identity` itself is listed with a higher q-value. A member with a malformed q-value is ignored.
+ *
+ * `offered` narrows the codings a representation exists in (the dataset export is held in gzip only): a coding not
+ * offered is never chosen, whatever its q-value.
  */
-export function negotiate(header: string | undefined): Encoding {
+export function negotiate(header: string | undefined, offered: 'all' | 'gzip' = 'all'): Encoding {
   if (header === undefined || header === '') return 'identity';
-  let cached = negotiated.get(header);
-  if (cached === undefined) {
-    cached = parse(header);
+  let q = negotiated.get(header);
+  if (q === undefined) {
+    q = qualities(header);
     if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
-    negotiated.set(header, cached);
+    negotiated.set(header, q);
   }
-  return cached;
+  const br = offered === 'all' ? q.br : 0;
+  const best = Math.max(br, q.gzip);
+  if (best <= 0) return 'identity';
+  if (q.identity !== undefined && q.identity > best) return 'identity';
+  return br >= q.gzip ? 'br' : 'gzip';
+}
+
+/** What an Accept-Encoding value accepts: each coding's q-value (`*` standing in for an unlisted one). */
+interface Qualities {
+  br: number;
+  gzip: number;
+  identity: number | undefined;
 }
 
 /** Clients send a handful of distinct Accept-Encoding values: each is parsed once. */
 const NEGOTIATED_MAX = 256;
-const negotiated = new Map<string, Encoding>();
+const negotiated = new Map<string, Qualities>();
 
-function parse(header: string): Encoding {
+function qualities(header: string): Qualities {
   let br: number | undefined;
   let gz: number | undefined;
   let any: number | undefined;
@@ -73,12 +87,7 @@ function parse(header: string): Encoding {
     else if (coding === '*') any = q;
     else if (coding === 'identity') identity = q;
   }
-  const brQ = br ?? any ?? 0;
-  const gzQ = gz ?? any ?? 0;
-  const best = Math.max(brQ, gzQ);
-  if (best <= 0) return 'identity';
-  if (identity !== undefined && identity > best) return 'identity';
-  return brQ >= gzQ ? 'br' : 'gzip';
+  return { br: br ?? any ?? 0, gzip: gz ?? any ?? 0, identity };
 }
 
 /** The ETag of a coded representation: the identity tag with the coding appended (`"abc"` → `"abc-br"`). */

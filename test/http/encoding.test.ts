@@ -56,6 +56,19 @@ describe('negotiate (Accept-Encoding)', () => {
   test('stray commas and spaces do not matter', () => {
     assert.equal(negotiate(' , gzip ;  q=0.3 ,, '), 'gzip');
   });
+
+  test('for a body offered in gzip only, Brotli is never chosen: gzip when accepted, identity otherwise', () => {
+    assert.equal(negotiate('gzip, deflate, br', 'gzip'), 'gzip');
+    assert.equal(negotiate('br;q=1, gzip;q=0.1', 'gzip'), 'gzip');
+    assert.equal(negotiate('br', 'gzip'), 'identity');
+    assert.equal(negotiate('*', 'gzip'), 'gzip');
+    assert.equal(negotiate('identity;q=0.5, gzip;q=0.4', 'gzip'), 'identity');
+  });
+
+  test('the same header is answered alike for a body offered in every coding after one offered in gzip only', () => {
+    assert.equal(negotiate('br;q=0.9, gzip;q=0.2', 'gzip'), 'gzip');
+    assert.equal(negotiate('br;q=0.9, gzip;q=0.2'), 'br');
+  });
 });
 
 describe('coded representations', () => {

@@ -1,4 +1,4 @@
-import { SIGNAL_TYPES, STAGES } from '../../schemas/enums.js';
+import { SIGNAL_TYPES, STAGES, type SectorSlug } from '../../schemas/enums.js';
 import { drain, inChunks, type Steps } from '../../snapshot/steps.js';
 import type { Fact, RelatedQuestion } from '../../schemas/answers.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
@@ -53,6 +53,10 @@ class Builder {
   private readonly ids = new Map<string, AnswerEntry>();
   readonly period: string;
   readonly dataNote: string;
+  /** Startups above the activity floor, ranked across sectors. */
+  readonly eligible: number;
+  /** The comparison questions each startup is a subject of, by login (filled by `link`). */
+  readonly comparisonsOf = new Map<string, string[]>();
 
   constructor(
     readonly snapshot: Snapshot,
@@ -63,6 +67,7 @@ class Builder {
     this.dataNote = snapshot.synthetic
       ? ' (Synthetic demo data: fictional startups with generated activity, not real companies.)'
       : '';
+    this.eligible = snapshot.startups.filter((s) => s.eligible).length;
   }
 
   add(entry: Omit<AnswerEntry, 'url' | 'source' | 'related'>): AnswerEntry {
@@ -73,24 +78,37 @@ class Builder {
       source: 'agent-query',
       related: [],
     };
-    if (this.ids.has(full.id)) return this.ids.get(full.id)!;
-    this.ids.set(full.id, full);
-    this.entries.push(full);
-    return full;
+    return this.addEntry(full);
+  }
+
+  /** Adds an entry as it is (the first of an id wins). */
+  addEntry(entry: AnswerEntry): AnswerEntry {
+    const known = this.ids.get(entry.id);
+    if (known) return known;
+    this.ids.set(entry.id, entry);
+    this.entries.push(entry);
+    return entry;
   }
 
   get(id: string): AnswerEntry | undefined {
     return this.ids.get(id);
   }
 
-  relate(entry: AnswerEntry, ids: readonly string[]): void {
+  /** Up to four related questions: the entries of these ids that exist, each once, never the entry itself. */
+  relatedOf(entry: AnswerEntry, ids: readonly string[]): RelatedQuestion[] {
+    const related: RelatedQuestion[] = [];
     const seen = new Set<string>([entry.id]);
     for (const id of ids) {
       const other = this.ids.get(id);
-      if (!other || seen.has(id) || entry.related.length >= 4) continue;
+      if (!other || seen.has(id) || related.length >= 4) continue;
       seen.add(id);
-      entry.related.push({ question: other.question, url: other.url } satisfies RelatedQuestion);
+      related.push({ question: other.question, url: other.url });
     }
+    return related;
+  }
+
+  relate(entry: AnswerEntry, ids: readonly string[]): void {
+    entry.related = this.relatedOf(entry, ids);
   }
 
   signalApi(s: SnapshotStartup): string {
@@ -118,40 +136,101 @@ class Builder {
 /** Startups answered per step when the corpus is built in steps. */
 const STARTUP_CHUNK = 1_000;
 
-function* startupEntries(b: Builder): Steps<void> {
-  const { snapshot, urls, period } = b;
-  const eligible = snapshot.startups.filter((x) => x.eligible).length;
-  yield* inChunks(snapshot.startups, STARTUP_CHUNK, (s) => {
+/**
+ * The answer about one startup ("What is the engineering signal for …?"), written when it is read rather than held:
+ * one per tracked startup, these are nearly the whole corpus, and held as text they were about 4.7 KB per startup (47
+ * MB of the serving heap at 10,000 startups) for answers few are ever asked for. What it holds is the startup and the
+ * period's builder; every read writes the same text from them.
+ */
+class StartupAnswer implements AnswerEntry {
+  readonly id: string;
+
+  constructor(
+    private readonly b: Builder,
+    private readonly s: SnapshotStartup,
+  ) {
+    this.id = `signal-${slugify(s.login)}`;
+  }
+
+  get kind(): 'startup' {
+    return 'startup';
+  }
+
+  get source(): 'agent-query' {
+    return 'agent-query';
+  }
+
+  get url(): string {
+    return this.b.urls.answer(this.id);
+  }
+
+  get subjects(): string[] {
+    return [this.s.login];
+  }
+
+  get sector(): SectorSlug {
+    return this.s.sector;
+  }
+
+  get question(): string {
+    return `What is the engineering signal for ${this.s.startup.name}?`;
+  }
+
+  get answer(): string {
+    const { b, s } = this;
     const t = s.startup;
     const info = sectorInfo(s.sector);
-    const count = snapshot.bySector.get(s.sector)?.length ?? 0;
     const aboveFloor =
       Number(s.metrics['commitsCurrent']) >= MIN_COMMITS_FOR_RANKING &&
       Number(s.metrics['contributorsCurrent']) >= MIN_CONTRIBUTORS_FOR_RANKING;
     const overall =
       s.rankOverall !== null
-        ? `and ${s.rankOverall} of the ${eligible} startups ranked across all sectors`
+        ? `and ${s.rankOverall} of the ${b.eligible} startups ranked across all sectors`
         : aboveFloor
           ? 'and is not ranked across sectors: no evidence stands behind its signal type this week'
           : `and is below the activity floor (${MIN_COMMITS_FOR_RANKING} commits and ${MIN_CONTRIBUTORS_FOR_RANKING} contributors in ${WINDOW_DAYS} days) for the cross-sector ranking`;
-    b.add({
-      id: `signal-${slugify(s.login)}`,
-      question: `What is the engineering signal for ${t.name}?`,
-      answer: `${t.name} is a ${t.stage} ${info.name} startup (${t.geography}). In the ${WINDOW_DAYS} days to the end of ${period} it made ${t.commitVelocity14d} commits (${t.commitVelocityChange} versus the prior ${WINDOW_DAYS} days) by ${t.contributors} contributors (${t.contributorGrowth}) and created ${t.newRepos} repositories in ${NEW_REPO_DAYS} days; its signal is ${t.signalType}. It ranks ${s.rankInSector} of ${count} in ${info.name} ${overall}.`,
-      facts: [
-        b.startupFact(s),
-        {
-          claim: `${t.name} has ${t.contributors} contributors (${t.contributorGrowth}) and ${t.newRepos} new repositories.`,
-          sourceUrl: b.signalApi(s),
-        },
-        { claim: `${t.name} ranks ${s.rankInSector} of ${count} in ${info.name}.`, sourceUrl: urls.sector(s.sector) },
-      ],
-      kind: 'startup',
-      subjects: [s.login],
-      sector: s.sector,
-      keywords: [s.login, info.name, t.signalType, t.stage],
-    });
-  });
+    return `${t.name} is a ${t.stage} ${info.name} startup (${t.geography}). In the ${WINDOW_DAYS} days to the end of ${b.period} it made ${t.commitVelocity14d} commits (${t.commitVelocityChange} versus the prior ${WINDOW_DAYS} days) by ${t.contributors} contributors (${t.contributorGrowth}) and created ${t.newRepos} repositories in ${NEW_REPO_DAYS} days; its signal is ${t.signalType}. It ranks ${s.rankInSector} of ${this.sectorCount} in ${info.name} ${overall}.${b.dataNote}`;
+  }
+
+  get facts(): Fact[] {
+    const { b, s } = this;
+    const t = s.startup;
+    const info = sectorInfo(s.sector);
+    return [
+      b.startupFact(s),
+      {
+        claim: `${t.name} has ${t.contributors} contributors (${t.contributorGrowth}) and ${t.newRepos} new repositories.`,
+        sourceUrl: b.signalApi(s),
+      },
+      {
+        claim: `${t.name} ranks ${s.rankInSector} of ${this.sectorCount} in ${info.name}.`,
+        sourceUrl: b.urls.sector(s.sector),
+      },
+    ];
+  }
+
+  get related(): RelatedQuestion[] {
+    const { b, s } = this;
+    return b.relatedOf(this, [
+      `top-${s.sector}`,
+      ...(b.comparisonsOf.get(s.login) ?? []).slice(0, 1),
+      `signal-type-${slugify(s.startup.signalType)}`,
+      `fastest-accelerating-${s.sector}`,
+    ]);
+  }
+
+  get keywords(): string[] {
+    const t = this.s.startup;
+    return [this.s.login, sectorInfo(this.s.sector).name, t.signalType, t.stage];
+  }
+
+  private get sectorCount(): number {
+    return this.b.snapshot.bySector.get(this.s.sector)?.length ?? 0;
+  }
+}
+
+function* startupEntries(b: Builder): Steps<void> {
+  yield* inChunks(b.snapshot.startups, STARTUP_CHUNK, (s) => b.addEntry(new StartupAnswer(b, s)));
 }
 
 function sectorEntries(b: Builder): void {
@@ -355,24 +434,15 @@ function datasetEntries(b: Builder, baseUrl: string): void {
 }
 
 function* link(b: Builder): Steps<void> {
-  const { snapshot } = b;
-  const comparisonsOf = new Map<string, string[]>();
   for (const entry of b.entries) {
     if (entry.kind !== 'comparison') continue;
-    for (const login of entry.subjects) comparisonsOf.set(login, [...(comparisonsOf.get(login) ?? []), entry.id]);
+    for (const login of entry.subjects) b.comparisonsOf.set(login, [...(b.comparisonsOf.get(login) ?? []), entry.id]);
   }
   yield* inChunks(b.entries, STARTUP_CHUNK, (entry) => {
     switch (entry.kind) {
-      case 'startup': {
-        const s = snapshot.byLogin.get(entry.subjects[0]!.toLowerCase())!;
-        b.relate(entry, [
-          `top-${s.sector}`,
-          ...(comparisonsOf.get(s.login) ?? []).slice(0, 1),
-          `signal-type-${slugify(s.startup.signalType)}`,
-          `fastest-accelerating-${s.sector}`,
-        ]);
+      // A startup's answer finds its related questions when read (StartupAnswer).
+      case 'startup':
         break;
-      }
       case 'sector-top':
       case 'sector-fastest':
         b.relate(entry, [

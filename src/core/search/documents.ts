@@ -1,4 +1,5 @@
-import type { Snapshot } from '../../snapshot/snapshot.js';
+import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
+import type { AnswerEntry } from '../answers/entry.js';
 import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../domain/rules.js';
 import { answerCorpus } from '../answers/corpus.js';
 import { derivePerBaseInSteps } from '../answers/derive.js';
@@ -7,7 +8,7 @@ import { comparisons, comparisonSummary } from '../answers/agent-queries.js';
 import { loadBlogPosts, markdownToText, type BlogPost } from '../documents/blog.js';
 import { researchFindings } from '../documents/research.js';
 import { sectorInfo, sectors } from '../../domain/sectors.js';
-import { siteUrls } from '../../domain/urls.js';
+import { siteUrls, type SiteUrls } from '../../domain/urls.js';
 import { SiteSearch, type SearchDocument } from './site-search.js';
 
 /**
@@ -28,6 +29,77 @@ const DOCUMENT_CHUNK = 2_000;
 /** Orders titles of equal score: one collator for every comparison (`localeCompare` builds one per call). */
 const titleOrder = new Intl.Collator('en');
 
+/** What every startup page's document shares. */
+interface StartupPages {
+  urls: SiteUrls;
+  period: string;
+  /** The demo's note at the end of the text ('' for real data). */
+  fiction: string;
+}
+
+/**
+ * A startup's page as the search sees it. Only its title and name are held (the sort and name matches read them);
+ * the text, URL and keywords are written when read: at build time to index them, then for a hit's snippet. Held as
+ * strings, they were a few hundred bytes per startup for pages most searches never return.
+ */
+class StartupDocument implements SearchDocument {
+  constructor(
+    private readonly pages: StartupPages,
+    private readonly s: SnapshotStartup,
+    readonly title: string,
+  ) {}
+
+  get type(): 'startup' {
+    return 'startup';
+  }
+
+  get name(): string {
+    return this.s.startup.name;
+  }
+
+  get url(): string {
+    return this.pages.urls.startup(this.s.login);
+  }
+
+  get keywords(): string {
+    return `${this.s.login} ${this.s.sector}`;
+  }
+
+  get text(): string {
+    const { s, pages } = this;
+    const t = s.startup;
+    return `${t.description} ${sectorInfo(s.sector).name}, ${t.stage}, ${t.geography}. ${t.signalType}: ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days (${t.commitVelocityChange}), ${t.contributors} contributors (${t.contributorGrowth}), ${t.newRepos} new repositories in ${NEW_REPO_DAYS} days, ${pages.period}.${pages.fiction}`;
+  }
+}
+
+/**
+ * An answer of the corpus as the search sees it: its question is held as the title (the sort reads it), the rest is
+ * read from the entry, which writes a startup's answer when asked (agent-queries.ts).
+ */
+class AnswerDocument implements SearchDocument {
+  readonly title: string;
+
+  constructor(private readonly entry: AnswerEntry) {
+    this.title = entry.question;
+  }
+
+  get type(): 'faq' | 'answer' {
+    return this.entry.source === 'faq' ? 'faq' : 'answer';
+  }
+
+  get url(): string {
+    return this.entry.url;
+  }
+
+  get text(): string {
+    return this.entry.answer;
+  }
+
+  get keywords(): string {
+    return this.entry.keywords.join(' ');
+  }
+}
+
 /** `searchDocuments` in steps (see steps.ts); the answer corpus it includes is built in steps too. */
 function* searchDocumentSteps(
   snapshot: Snapshot,
@@ -42,17 +114,10 @@ function* searchDocumentSteps(
   const label = snapshot.synthetic ? ' (synthetic demo data)' : '';
   const demoNote = snapshot.synthetic ? ' Synthetic demo data: fictional startups with generated activity.' : '';
 
-  yield* inChunks(snapshot.startups, DOCUMENT_CHUNK, (s) => {
-    const t = s.startup;
-    docs.push({
-      type: 'startup',
-      url: urls.startup(s.login),
-      title: `${t.name}${label}`,
-      text: `${t.description} ${sectorInfo(s.sector).name}, ${t.stage}, ${t.geography}. ${t.signalType}: ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days (${t.commitVelocityChange}), ${t.contributors} contributors (${t.contributorGrowth}), ${t.newRepos} new repositories in ${NEW_REPO_DAYS} days, ${period}.${fiction}`,
-      keywords: `${s.login} ${s.sector}`,
-      name: t.name,
-    });
-  });
+  const startupPages: StartupPages = { urls, period, fiction };
+  yield* inChunks(snapshot.startups, DOCUMENT_CHUNK, (s) =>
+    docs.push(new StartupDocument(startupPages, s, `${s.startup.name}${label}`)),
+  );
   for (const info of sectors) {
     const list = snapshot.bySector.get(info.slug) ?? [];
     docs.push({
@@ -86,15 +151,7 @@ function* searchDocumentSteps(
     });
   }
   const corpus = yield* answerCorpus.warm(snapshot, baseUrl);
-  yield* inChunks(corpus.entries, DOCUMENT_CHUNK, (entry) => {
-    docs.push({
-      type: entry.source === 'faq' ? 'faq' : 'answer',
-      url: entry.url,
-      title: entry.question,
-      text: entry.answer,
-      keywords: entry.keywords.join(' '),
-    });
-  });
+  yield* inChunks(corpus.entries, DOCUMENT_CHUNK, (entry) => docs.push(new AnswerDocument(entry)));
   for (const finding of researchFindings(snapshot, baseUrl)) {
     docs.push({
       type: 'research',

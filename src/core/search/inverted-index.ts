@@ -7,7 +7,7 @@ import { contentTerms, indexTerm, words } from './text.js';
  *
  * Every posting stores its document's final impact for the term (idf × Σ over fields of boost × BM25 term-frequency
  * saturation), so answering a query is a sum over the postings of its terms into a score array, then a top-k
- * selection: no per-request scan of the documents, no allocation per posting. Postings live in typed arrays.
+ * selection: no per-request scan of the documents, no allocation per posting. Postings live in three typed arrays.
  *
  * Query terms are analysed like the documents (folded, stop words dropped, stemmed). A query term of 4+ letters also
  * matches index terms it is a prefix of (weight 0.5); a query term of 5+ letters that is not in the vocabulary
@@ -103,10 +103,15 @@ function* analyse(documents: readonly (readonly string[])[], fieldCount: number)
   return { size, terms, termIds, tokens, tokenCount, fieldStart, totalLength };
 }
 
-/** Per term, its documents (ascending) and weights; the terms in text order; the terms by shape (see InvertedIndex). */
+/**
+ * Every term's postings in one pair of arrays (term t's documents, ascending, and weights are at offsets[t] …
+ * offsets[t + 1] - 1: one view per term was two objects per term, about 200 bytes of heap for a term used once); the
+ * terms in text order; the terms by shape (see InvertedIndex).
+ */
 interface Postings {
-  docs: Int32Array[];
-  weights: Float32Array[];
+  offsets: Int32Array;
+  docs: Int32Array;
+  weights: Float32Array;
   sorted: Int32Array;
   shapes: Map<string, number[]>;
 }
@@ -184,13 +189,6 @@ function* postingsOf(analysed: Analysed, options: IndexOptions): Steps<Postings>
     allWeights[at] = pairWeight[i]! * idf[id]!;
   }
   yield;
-  const docs: Int32Array[] = [];
-  const weights: Float32Array[] = [];
-  for (let id = 0; id < vocabulary; id++) {
-    docs.push(allDocs.subarray(offsets[id]!, offsets[id + 1]!));
-    weights.push(allWeights.subarray(offsets[id]!, offsets[id + 1]!));
-  }
-  yield;
 
   const byText = yield* sortInSteps(Array.from(terms.keys()), (x, y) =>
     terms[x]! < terms[y]! ? -1 : terms[x]! > terms[y]! ? 1 : 0,
@@ -208,7 +206,7 @@ function* postingsOf(analysed: Analysed, options: IndexOptions): Steps<Postings>
     }
     if ((id + 1) % (POSTINGS_CHUNK * 10) === 0) yield;
   }
-  return { docs, weights, sorted, shapes };
+  return { offsets, docs: allDocs, weights: allWeights, sorted, shapes };
 }
 
 const PREFIX_MIN = 4;
@@ -221,8 +219,10 @@ export class InvertedIndex {
   readonly size: number;
   private readonly terms: string[];
   private readonly termIds: Map<string, number>;
-  private readonly postingDocs: Int32Array[];
-  private readonly postingWeights: Float32Array[];
+  /** Postings (see Postings): term t's are at postingOffsets[t] … postingOffsets[t + 1] - 1. */
+  private readonly postingOffsets: Int32Array;
+  private readonly postingDocs: Int32Array;
+  private readonly postingWeights: Float32Array;
   /** Term ids sorted by their text, for prefix ranges. */
   private readonly sorted: Int32Array;
   /** Term ids by `${length}:${first letter}` and `${length}~${last letter}`, for typo candidates. */
@@ -249,6 +249,7 @@ export class InvertedIndex {
     this.terms = analysed.terms;
     this.termIds = analysed.termIds;
     const postings = built ?? drain(postingsOf(analysed, options));
+    this.postingOffsets = postings.offsets;
     this.postingDocs = postings.docs;
     this.postingWeights = postings.weights;
     this.sorted = postings.sorted;
@@ -259,6 +260,11 @@ export class InvertedIndex {
 
   get vocabularySize(): number {
     return this.terms.length;
+  }
+
+  /** How many documents hold a term. */
+  private frequency(id: number): number {
+    return this.postingOffsets[id + 1]! - this.postingOffsets[id]!;
   }
 
   /** Index terms a query term stands for, with their weights. */
@@ -282,7 +288,7 @@ export class InvertedIndex {
         if (id !== exact) extensions.push(id);
       }
       extensions
-        .sort((x, y) => this.postingDocs[y]!.length - this.postingDocs[x]!.length)
+        .sort((x, y) => this.frequency(y) - this.frequency(x))
         .slice(0, PREFIX_MAX_EXPANSIONS)
         .forEach((id) => found.push([id, PREFIX_WEIGHT]));
     }
@@ -312,23 +318,21 @@ export class InvertedIndex {
    */
   search(query: string, limit: number, accept?: (doc: number) => boolean, commonShare?: number): IndexResult {
     const terms = contentTerms(query);
-    const { scores, touched } = this;
+    const { scores, touched, postingOffsets, postingDocs, postingWeights } = this;
     let expanded = terms.map((term) => this.expand(term));
     if (commonShare !== undefined) {
       const cutoff = commonShare * this.size;
-      const frequency = (list: [number, number][]) => Math.max(0, ...list.map(([id]) => this.postingDocs[id]!.length));
+      const frequency = (list: [number, number][]) => Math.max(0, ...list.map(([id]) => this.frequency(id)));
       const rare = expanded.filter((list) => list.length > 0 && frequency(list) <= cutoff);
       if (rare.length > 0) expanded = rare;
     }
     let count = 0;
     for (const list of expanded) {
       for (const [id, weight] of list) {
-        const docs = this.postingDocs[id]!;
-        const weights = this.postingWeights[id]!;
-        for (let i = 0; i < docs.length; i++) {
-          const doc = docs[i]!;
+        for (let i = postingOffsets[id]!, end = postingOffsets[id + 1]!; i < end; i++) {
+          const doc = postingDocs[i]!;
           if (scores[doc] === 0) touched[count++] = doc;
-          scores[doc]! += weight * weights[i]!;
+          scores[doc]! += weight * postingWeights[i]!;
         }
       }
     }

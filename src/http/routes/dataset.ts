@@ -10,32 +10,35 @@ import { LICENSE_LINK } from './signals.js';
 
 /**
  * GET /api/dataset.jsonl: every stored period's startups, one JSON line each. Sent from memory: rendered and
- * compressed once per period in Brotli and gzip (datasetExport), so a download costs no query, no compression, and
- * answers while the database does not. A client gets the coding it prefers (encoding.ts `negotiate`), under that
- * coding's ETag with `Vary: Accept-Encoding`; one that accepts neither gets the lines decoded from the gzip copy as
- * they are sent, with their Content-Length. Heavy: it has its own per-address budget (the `export` class,
- * RATE_LIMIT_EXPORT).
+ * gzip-compressed once per period (datasetExport), so a download costs no query, no compression, and answers while
+ * the database does not. It is the one body held in gzip only (see datasetExport for why): a client that accepts
+ * gzip gets it under the gzip ETag with `Vary: Accept-Encoding`, whatever it says of Brotli; one that does not gets
+ * the lines decoded from the gzip copy as they are sent, with their Content-Length. Heavy: it has its own per-address
+ * budget (the `export` class, RATE_LIMIT_EXPORT).
  */
+/** The codings the export is held in (datasetExport). */
+const OFFERED = 'gzip' as const;
+
 export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const canonical = `<${ctx.config.server.baseUrl}/api/dataset.jsonl>; rel="canonical", ${LICENSE_LINK}`;
   const handler = async (request: FastifyRequest, reply: FastifyReply, link: string): Promise<void> => {
     const snapshot = currentSnapshot(ctx);
-    const coding = negotiate(request.headers['accept-encoding']);
+    const coding = negotiate(request.headers['accept-encoding'], OFFERED);
     const etag = coding === 'identity' ? snapshot.datasetEtag : codedEtag(snapshot.datasetEtag, coding);
     reply
       .header('etag', etag)
       .header('cache-control', PUBLIC_CACHE)
       .header('link', link)
       .header('vary', 'accept-encoding');
-    if (notModified(request, snapshot.datasetEtag)) {
+    if (notModified(request, snapshot.datasetEtag, OFFERED)) {
       reply.code(304).send();
       return;
     }
     const exported = await datasetExport(snapshot);
     reply.header('content-type', 'application/x-ndjson; charset=utf-8');
-    if (coding !== 'identity') {
-      reply.header('content-encoding', coding).send(exported[coding]);
+    if (coding === 'gzip') {
+      reply.header('content-encoding', 'gzip').send(exported.gzip);
       return;
     }
     // A HEAD gets the headers only: an empty stream, so the lines are not decoded for nothing.
@@ -46,14 +49,14 @@ export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const schema = {
     summary: 'Every startup in every stored period, one JSON object per line',
     description:
-      'Each line is a DatasetRecord (see components). Oldest period first. Sent Brotli- or gzip-coded to clients that accept it (compressed once per period).',
+      'Each line is a DatasetRecord (see components). Oldest period first. Sent gzip-coded to clients that accept gzip (compressed once per period; the one body not offered in Brotli, to hold one copy instead of two).',
     tags: ['signals'],
     response: {
       200: textContent('application/x-ndjson', 'Newline-delimited DatasetRecord objects.'),
       ...errorResponses(503),
     },
   };
-  const config = { rateLimit: 'export' as const };
+  const config = { rateLimit: 'export' as const, codings: OFFERED };
   r.get('/api/dataset.jsonl', { config, schema: { ...schema, operationId: 'getDataset' } }, async (request, reply) => {
     await handler(request, reply, LICENSE_LINK);
     return reply;
