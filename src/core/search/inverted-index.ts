@@ -293,14 +293,17 @@ export class InvertedIndex {
         .forEach((id) => found.push([id, PREFIX_WEIGHT]));
     }
     if (exact === undefined && term.length >= FUZZY_MIN) {
-      const seen = new Set<number>();
+      const first = term[0]!;
       for (let length = term.length - 1; length <= term.length + 1; length++) {
-        for (const key of [`${length}:${term[0]}`, `${length}~${term[term.length - 1]}`]) {
-          for (const id of this.shapes.get(key) ?? []) {
-            if (seen.has(id)) continue;
-            seen.add(id);
-            if (distance(term, this.terms[id]!) === 1) found.push([id, FUZZY_WEIGHT]);
-          }
+        for (const id of this.shapes.get(`${length}:${first}`) ?? []) {
+          if (distance(term, this.terms[id]!) === 1) found.push([id, FUZZY_WEIGHT]);
+        }
+        // The terms of this length that also start with the query's first letter were in the list above. (No set of
+        // the ids seen: at 100,000 startups these lists hold thousands of names' words, and a set of them was most of
+        // what a mistyped query allocated.)
+        for (const id of this.shapes.get(`${length}~${term[term.length - 1]}`) ?? []) {
+          const candidate = this.terms[id]!;
+          if (candidate[0] !== first && distance(term, candidate) === 1) found.push([id, FUZZY_WEIGHT]);
         }
       }
     }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { answerCorpus, faqPage } from '../../../src/core/answers/corpus.js';
 import { toHit } from '../../../src/core/answers/answer-index.js';
+import { slugify } from '../../../src/core/answers/entry.js';
 import { MIN_CONFIDENCE } from '../../../src/core/answers/confidence.js';
 import { readFaq } from '../../../src/core/answers/faq.js';
 import { AnswerHit, AnswersCorpus, FaqPage } from '../../../src/schemas/answers.js';
@@ -20,6 +21,17 @@ describe('answer corpus', () => {
       assert.ok(entry.answer.includes(`${s.startup.commitVelocity14d} commits`));
       assert.ok(entry.answer.includes(s.startup.signalType));
     }
+  });
+
+  test("a startup's answer, written when read, is the same on every read and relates its sector's ranking", () => {
+    const s = snapshot.startups[0]!;
+    const entry = corpus.byId.get(`signal-${slugify(s.login)}`)!;
+    assert.equal(entry.answer, entry.answer);
+    assert.deepEqual(entry.facts, entry.facts);
+    assert.deepEqual(entry.related, entry.related);
+    const top = corpus.byId.get(`top-${s.sector}`)!;
+    assert.ok(entry.related.some((r) => r.url === top.url && r.question === top.question));
+    assert.ok(entry.related.length <= 4);
   });
 
   test('has top and fastest-accelerating questions for every sector, trending, signal types and comparisons', () => {
