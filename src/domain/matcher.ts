@@ -238,6 +238,7 @@ function align(query: readonly string[], form: Form, slack = 0): { edits: number
 
 /** An anchor word of the typo index: its letters (see lettersOf) and the forms filed under it. */
 interface Anchored {
+  word: string;
   letters: number;
   forms: Form[];
 }
@@ -272,7 +273,7 @@ export class NameMatcher<T> {
    * (align leaves out generic words only), so reaching its anchor is necessary, and a look-up that reaches a common
    * word ("Health", "Spaces") does not examine the thousands of names that share it.
    */
-  private readonly buckets = new Map<string, Map<string, Anchored>>();
+  private readonly buckets = new Map<string, Anchored[]>();
   private readonly displayNames: string[];
   private readonly cache = new LRUCache<string, Resolution<number>>({ max: 10_000 });
   /** Per query word and slack, the typo index's lists within its reach (see `reachable`). */
@@ -318,6 +319,9 @@ export class NameMatcher<T> {
   private *indexTypos(chunk = Infinity): Generator<void, void, void> {
     this.buckets.clear();
     this.reach.clear();
+    // Anchors are grouped by bucket and word here, then each bucket is kept as a list: a look-up walks a bucket's
+    // anchors, and walking a map's entries allocated an entry per anchor (hundreds of KB per word at 100,000 names).
+    const grouped = new Map<string, Map<string, Anchored>>();
     let n = 0;
     for (const form of this.forms) {
       if (++n % chunk === 0) yield;
@@ -330,12 +334,13 @@ export class NameMatcher<T> {
         if (count < fewest) [anchor, fewest] = [word, count];
       }
       const key = `${anchor![0]}${anchor!.length}`;
-      let bucket = this.buckets.get(key);
-      if (bucket === undefined) this.buckets.set(key, (bucket = new Map()));
+      let bucket = grouped.get(key);
+      if (bucket === undefined) grouped.set(key, (bucket = new Map()));
       const anchored = bucket.get(anchor!);
-      if (anchored === undefined) bucket.set(anchor!, { letters: lettersOf(anchor!), forms: [form] });
+      if (anchored === undefined) bucket.set(anchor!, { word: anchor!, letters: lettersOf(anchor!), forms: [form] });
       else anchored.forms.push(form);
     }
+    for (const [key, bucket] of grouped) this.buckets.set(key, [...bucket.values()]);
   }
 
   private addItem(index: number): void {
@@ -511,13 +516,16 @@ export class NameMatcher<T> {
 
   /** Forms the query aligns to with at most the allowed edits per word (plus `slack`). */
   private near(words: string[], slack: number): Near[] {
-    const seen = new Set<Form>();
+    // Each form is filed under one anchor, so a form reached twice is in a list reached twice: the lists are what is
+    // remembered (at 100,000 startups a set of every form reached was most of what a look-up allocated).
+    const seen = new Set<Form[]>();
     const found: Near[] = [];
     for (const word of words) {
       for (const forms of this.reachable(word, slack)) {
+        if (seen.has(forms)) continue;
+        seen.add(forms);
         for (const form of forms) {
-          if (seen.has(form) || words.length > form.words.length) continue;
-          seen.add(form);
+          if (words.length > form.words.length) continue;
           const aligned = align(words, form, slack);
           if (!aligned) continue;
           // Every distinctive word of the entity is in the query (align only skips generic ones); a query of the
@@ -543,7 +551,7 @@ export class NameMatcher<T> {
     const limit = 2 + slack;
     const letters = lettersOf(word);
     for (let length = Math.max(1, word.length - limit); length <= word.length + limit; length++) {
-      for (const [anchor, { letters: theirs, forms }] of this.buckets.get(`${word[0]}${length}`) ?? []) {
+      for (const { word: anchor, letters: theirs, forms } of this.buckets.get(`${word[0]}${length}`) ?? []) {
         const allowed = allowedEdits(anchor.length) + slack;
         // Each letter one word has and the other lacks takes an edit: far more anchors fail this than pass it.
         if (bitCount(letters & ~theirs) > allowed || bitCount(theirs & ~letters) > allowed) continue;
@@ -563,12 +571,13 @@ export class NameMatcher<T> {
     const top: { form: Form; word: string }[] = [];
     if (limit <= 0) return top;
     const order = (a: Form, b: Form) => a.words.length - b.words.length || a.text.localeCompare(b.text);
-    const seen = new Set<Form>();
+    // A form is listed under each of its distinctive words, so one met before was listed under a query word already
+    // read: that is checked on the form's few words instead of a set of every form met (thousands for a common word).
+    const read: string[] = [];
     for (const word of words) {
-      if (isGenericWord(word) || word.length < 3) continue;
+      if (isGenericWord(word) || word.length < 3 || read.includes(word)) continue;
       for (const form of this.byWord.get(word) ?? []) {
-        if (seen.has(form) || exclude.has(form.item)) continue;
-        seen.add(form);
+        if (exclude.has(form.item) || read.some((earlier) => form.words.includes(earlier))) continue;
         const same = top.findIndex((t) => t.form.item === form.item);
         if (same >= 0) {
           if (order(form, top[same]!.form) >= 0) continue;
@@ -580,6 +589,7 @@ export class NameMatcher<T> {
         top.splice(at, 0, { form, word });
         if (top.length > limit) top.pop();
       }
+      read.push(word);
     }
     return top;
   }
