@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import damerauLevenshtein from 'damerau-levenshtein';
+import fc from 'fast-check';
 import { allowedEdits, compactName, editDistance, foldName, NameMatcher } from '../../src/domain/matcher.js';
 
 const companies = [
@@ -53,6 +55,27 @@ describe('name folding', () => {
   test('a transposition of neighbours is one edit', () => {
     assert.equal(editDistance('acme', 'amce'), 1);
     assert.equal(editDistance('nvida', 'nvidia'), 1);
+  });
+});
+
+describe('edit distance', () => {
+  test('is the distance damerau-levenshtein computes, for words of every length and alphabet', () => {
+    const same = (a: string, b: string) => editDistance(a, b) === damerauLevenshtein(a, b).steps;
+    // A small alphabet makes repeated letters and adjacent swaps common.
+    const small = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength: 12 });
+    fc.assert(fc.property(small, small, same), { numRuns: 10_000 });
+    // A word against itself with two neighbours swapped.
+    fc.assert(
+      fc.property(small, fc.nat(), (a, at) => {
+        const i = a.length > 1 ? at % (a.length - 1) : 0;
+        return same(a, a.slice(0, i) + a.slice(i + 1, i + 2) + a.slice(i, i + 1) + a.slice(i + 2));
+      }),
+      { numRuns: 5_000 },
+    );
+    // Any text, accents and characters outside the Basic Multilingual Plane included.
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 10 }), fc.string({ unit: 'binary', maxLength: 10 }), same),
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-/** The part of damerau-levenshtein this service uses (the package ships no type declarations). */
+/** The part of damerau-levenshtein the matcher test compares with (the package ships no type declarations). */
 declare module 'damerau-levenshtein' {
   export default function damerauLevenshtein(
     a: string,
