@@ -58,7 +58,8 @@ function firstHit(text: string, queryTerms: readonly string[]): number {
  * (a title-only match) the text's beginning is used.
  */
 export function snippet(text: string, queryTerms: readonly string[], length = SNIPPET_LENGTH): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
+  // Only text with a run of spaces or another space character needs collapsing (most has neither: no copy then).
+  const clean = /\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, ' ').trim() : text.trim();
   if (clean.length <= length) return clean;
   const first = firstHit(clean, queryTerms);
   let start = first <= 0 ? 0 : Math.max(0, first - Math.floor(length / 4));

@@ -27,4 +27,14 @@ describe('search snippets', () => {
   test('whitespace is collapsed', () => {
     assert.equal(snippet('a\n\n  b\tc', ['b']), 'a b c');
   });
+
+  test('a long text with line breaks or runs of spaces is cut from its collapsed form', () => {
+    const spaced = long.replace(/\. /g, '.\n\n  ');
+    assert.equal(snippet(spaced, contentTerms('accelerating')), snippet(long, contentTerms('accelerating')));
+  });
+
+  test('a word with accents is found like its plain form', () => {
+    const accented = long.replace('acceleration', 'accélération');
+    assert.match(snippet(accented, contentTerms('acceleration')), /accélération of commits/);
+  });
 });
