@@ -553,7 +553,7 @@ export class NameMatcher<T> {
   /** Forms the query aligns to with at most the allowed edits per word (plus `slack`). */
   private near(words: string[], slack: number): Near[] {
     // Each form is filed under one anchor, so a form reached twice is in a list reached twice: the lists are what is
-    // remembered (at 100,000 startups a set of every form reached was most of what a look-up allocated).
+    // remembered (a set of every form reached grew with the lists, thousands of forms at 100,000 startups).
     const seen = new Set<Form[]>();
     const found: Near[] = [];
     for (const word of words) {

@@ -28,7 +28,7 @@ function isAsciiWordChar(code: number): boolean {
  * The offset of the first word of `text` whose index term is a query term (see termHit), or -1. For ASCII text,
  * folding a word is lower-casing it, which keeps every offset: the text is lower-cased once and its words found by
  * hand, so a word costs one slice and a stem-cache look-up, not a match object and three folded copies. Snippets
- * are cut for every hit of every search, and this was most of what a search allocated.
+ * are cut for every hit of every search: what they allocate is a large part of what a search allocates.
  */
 function firstHit(text: string, queryTerms: readonly string[]): number {
   if (ASCII.test(text)) {
