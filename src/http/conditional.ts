@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Rendered } from '../snapshot/snapshot.js';
-import { codedEtag, negotiate, withAcceptEncoding, type Coding, type Encoding } from './encoding.js';
+import { codedEtag, negotiate, withAcceptEncoding, type Coding, type Encoding, type Offered } from './encoding.js';
 import { compressible, readyVariant } from './precompressed.js';
 
 /** Public reads: browsers keep 5 minutes, shared caches (CDNs) 1 hour. */
@@ -11,7 +11,7 @@ export const PUBLIC_CACHE = 'public, max-age=300, s-maxage=3600';
  * the tag of the coded representation the request would get (`"abc-br"`, see plugins/compression.ts) among the
  * codings `offered` (see encoding.ts `negotiate`).
  */
-export function notModified(request: FastifyRequest, etag: string, offered: 'all' | 'gzip' = 'all'): boolean {
+export function notModified(request: FastifyRequest, etag: string, offered: Offered = 'all'): boolean {
   const coding = negotiate(request.headers['accept-encoding'], offered);
   return heldEtag(request.headers['if-none-match'], etag, coding) !== undefined;
 }

@@ -16,6 +16,8 @@ import type { Transform } from 'node:stream';
  */
 export type Coding = 'br' | 'gzip';
 export type Encoding = Coding | 'identity';
+/** The codings a body is offered in: every one, or gzip only (the dataset export). */
+export type Offered = 'all' | 'gzip';
 
 /** Bodies smaller than this are sent as they are: the coding's framing eats most of what it would save. */
 export const MIN_COMPRESSED_BYTES = 1024;
@@ -38,7 +40,7 @@ const QVALUE = /^q=(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/i;
  * `offered` narrows the codings a representation exists in (the dataset export is held in gzip only): a coding not
  * offered is never chosen, whatever its q-value.
  */
-export function negotiate(header: string | undefined, offered: 'all' | 'gzip' = 'all'): Encoding {
+export function negotiate(header: string | undefined, offered: Offered = 'all'): Encoding {
   if (header === undefined || header === '') return 'identity';
   let q = negotiated.get(header);
   if (q === undefined) {

@@ -10,6 +10,7 @@ import {
   negotiate,
   withAcceptEncoding,
   type Coding,
+  type Offered,
 } from '../encoding.js';
 import { variant } from '../precompressed.js';
 
@@ -20,7 +21,7 @@ declare module 'fastify' {
      * in gzip only (the dataset export) sends a client that accepts no gzip its identity body, never a per-request
      * Brotli of it.
      */
-    codings?: 'all' | 'gzip';
+    codings?: Offered;
   }
 }
 
