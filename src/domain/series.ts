@@ -10,6 +10,12 @@ export interface StartupSeries {
 /** A stored rank is a positive integer; 0 stands for "not ranked" in the rank column. */
 const UNRANKED = 0;
 
+/** Refuses a figure that is not a count a 32-bit column holds. */
+function checkCount(what: string, value: number, login: string, period: string): void {
+  if (!Number.isInteger(value) || value < 0 || value > 0x7fffffff)
+    throw new RangeError(`series: ${what} of ${login} in ${period} is not a count (${value})`);
+}
+
 /** Growable columns of 32-bit integers (one per figure), for the builder. */
 class Column {
   values = new Int32Array(1024);
@@ -104,12 +110,8 @@ export class SeriesBuilder {
 
   /** Adds one startup's figures in one period; `login` is the organisation login, in any case. */
   add(login: string, period: string, commits: number, contributors: number, rank: number | null): void {
-    for (const [what, value] of [
-      ['commits', commits],
-      ['contributors', contributors],
-    ] as const)
-      if (!Number.isInteger(value) || value < 0 || value > 0x7fffffff)
-        throw new RangeError(`series: ${what} of ${login} in ${period} is not a count (${value})`);
+    checkCount('commits', commits, login, period);
+    checkCount('contributors', contributors, login, period);
     if (rank !== null && (!Number.isInteger(rank) || rank < 1 || rank > 0x7fffffff))
       throw new RangeError(`series: rank of ${login} in ${period} is not a position (${rank})`);
     const key = login.toLowerCase();
