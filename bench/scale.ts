@@ -27,8 +27,6 @@ import fs from 'node:fs/promises';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scaleLog } from 'd3-scale';
@@ -41,6 +39,7 @@ import { DEMO_DATASET_NAME, generateDemoDataset } from '../src/pipeline/demo/gen
 import { demoPublishedAt } from '../src/pipeline/demo/seed.js';
 import { migrateToLatest, openStore } from '../src/store/database.js';
 import { publishPeriod } from '../src/store/periods.js';
+import { compactHeap } from '../src/runtime/heap.js';
 import { commandLine, descendants, freePort, memoryMb, serveArgs } from './proc.js';
 import { printTable, type BenchResult, type BenchTable } from './types.js';
 
@@ -73,12 +72,6 @@ const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round2 = (v: number) => Math.round(v * 100) / 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A full collection of this process's heap (V8's gc, exposed for the call: see src/runtime/heap.ts). */
-function collectGarbage(): void {
-  v8.setFlagsFromString('--expose-gc');
-  (vm.runInNewContext('gc') as () => void)();
-}
 
 interface Prepared {
   names: string[];
@@ -430,7 +423,7 @@ async function benchSize(startups: number, weeks: number): Promise<SizeResult> {
     );
     // The generated dataset (gigabytes at 100,000 startups) is garbage now: collected before the server starts, so
     // the bench's own collector does not take a core from the start being measured.
-    collectGarbage();
+    compactHeap(Number.POSITIVE_INFINITY);
     await sleep(1000);
     const port = await freePort();
     service = await startService(dataDir, port);
