@@ -66,7 +66,8 @@ export async function* datasetLines(snapshot: Snapshot): AsyncGenerator<string> 
  * Unlike every other body it has no Brotli copy. The export grows with startups × weeks held, so its copies are the
  * largest thing the process keeps: at 10,000 startups over 30 weeks, 20.7 MB of gzip and 16.0 MB of Brotli (quality
  * 6). Brotli saved a bulk download about a quarter of its bytes for 44% more memory, and a Brotli encoder's CPU and
- * memory on the thread pool at every new period; every client that accepts Brotli accepts gzip.
+ * memory on the thread pool at every new period. The clients that accept Brotli (browsers, `curl --compressed`)
+ * accept gzip too; one that accepts Brotli alone gets the lines uncoded.
  */
 export interface DatasetExport {
   /** Bytes of the lines (the identity body's Content-Length). */
