@@ -1,6 +1,7 @@
 import type { SearchHit, SearchType } from '../../schemas/answers.js';
 import { snippet } from './snippet.js';
 import type { Steps } from '../../snapshot/steps.js';
+import { DocSet } from './doc-set.js';
 import { InvertedIndex, type ScoredDoc } from './inverted-index.js';
 import { words } from './text.js';
 
@@ -40,6 +41,8 @@ export class SiteSearch {
   private readonly index: InvertedIndex;
   /** Documents by their name as words joined by one space. */
   private readonly byName = new Map<string, number[]>();
+  /** The documents of each type, for a search restricted to one. */
+  private readonly byType = new Map<SearchType, DocSet>();
 
   /** The search built in steps (see steps.ts). */
   static *build(documents: readonly SearchDocument[]): Steps<SiteSearch> {
@@ -52,6 +55,9 @@ export class SiteSearch {
   ) {
     this.index = index ?? new InvertedIndex(fieldsOf(documents), INDEX_OPTIONS);
     documents.forEach((d, i) => {
+      let ofType = this.byType.get(d.type);
+      if (!ofType) this.byType.set(d.type, (ofType = new DocSet(documents.length)));
+      ofType.add(i);
       const key = d.name ? nameKey(d.name) : '';
       if (!key) return;
       const list = this.byName.get(key);
@@ -66,9 +72,9 @@ export class SiteSearch {
 
   search(query: string, options: { type?: SearchType | undefined; limit: number }): SearchResult {
     const { type } = options;
-    const accept = type ? (doc: number) => this.documents[doc]!.type === type : undefined;
-    const named = (this.byName.get(nameKey(query)) ?? []).filter((doc) => !accept || accept(doc));
-    const result = this.index.search(query, options.limit + named.length, accept);
+    const within = type ? (this.byType.get(type) ?? new DocSet(this.documents.length)) : undefined;
+    const named = (this.byName.get(nameKey(query)) ?? []).filter((doc) => !within || within.has(doc));
+    const result = this.index.search(query, options.limit + named.length, within);
     let ranked: ScoredDoc[] = result.hits;
     let total = result.total;
     if (named.length > 0) {

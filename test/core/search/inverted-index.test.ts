@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { DocSet } from '../../../src/core/search/doc-set.js';
 import { InvertedIndex } from '../../../src/core/search/inverted-index.js';
 
 const docs = [
@@ -34,8 +36,12 @@ describe('inverted index', () => {
     assert.equal(result.total, 3);
   });
 
-  test('accept filters hits and total', () => {
-    const result = index.search('robotics', 10, (doc) => doc !== 0);
+  test('within filters hits and total', () => {
+    const result = index.search(
+      'robotics',
+      10,
+      DocSet.where(docs.length, (doc) => doc !== 0),
+    );
     assert.deepEqual(result.hits.map((h) => h.doc).sort(), [2, 3]);
     assert.equal(result.total, 2);
   });
@@ -91,6 +97,55 @@ describe('inverted index', () => {
     const oneGo = new InvertedIndex(many, options);
     for (const query of ['robotics fleet', 'k7', 'startup 42', 'robotcs']) {
       assert.deepEqual(next.value.search(query, 20), oneGo.search(query, 20), query);
+    }
+  });
+});
+
+describe('inverted index: common terms', () => {
+  const options = { fields: [{ boost: 3 }, { boost: 1 }] };
+  // Documents from a small vocabulary, so most words are in many documents and many documents tie: the case where
+  // a common term's best postings cannot settle the hits by themselves.
+  const vocabulary = ['alpha', 'beta', 'gamma', 'delta', 'startup', 'data', 'build', 'robot', 'robots', 'rare'];
+  const corpus = fc.array(
+    fc.tuple(
+      fc.array(fc.constantFrom(...vocabulary), { maxLength: 4 }),
+      fc.array(fc.constantFrom(...vocabulary), { maxLength: 12 }),
+    ),
+    { minLength: 1, maxLength: 120, size: 'max' },
+  );
+  const query = fc.array(fc.constantFrom(...vocabulary, 'dat', 'robo', 'zeta'), { minLength: 1, maxLength: 4 });
+
+  test('skipping common terms answers exactly as walking every posting: hits, scores, ties and total', () => {
+    fc.assert(
+      fc.property(
+        corpus,
+        query,
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 8 }),
+        (docs, words, limit, every, top) => {
+          const texts = docs.map(([title, text]) => [title.join(' '), text.join(' ')]);
+          // Every term in 3+ documents is common here, keeping its `top` best postings; the reference has none.
+          const skipping = new InvertedIndex(texts, { ...options, commonMin: 3, topPostings: top });
+          const walking = new InvertedIndex(texts, { ...options, commonMin: Infinity });
+          const within = every > 1 ? DocSet.where(texts.length, (doc) => doc % every === 0) : undefined;
+          const q = words.join(' ');
+          assert.deepEqual(skipping.search(q, limit, within), walking.search(q, limit, within));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  test('a term in thousands of documents is answered from its best postings', () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => [
+      i % 10 === 0 ? 'Robotics startup' : `Startup ${i}`,
+      `startup data ${'data '.repeat(i % 5)}`,
+    ]);
+    const skipping = new InvertedIndex(many, options);
+    const walking = new InvertedIndex(many, { ...options, commonMin: Infinity });
+    for (const q of ['startup', 'data', 'robotics startup', 'startup data', 'startup 42']) {
+      assert.deepEqual(skipping.search(q, 10), walking.search(q, 10), q);
     }
   });
 });
