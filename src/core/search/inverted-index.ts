@@ -272,7 +272,7 @@ function* postingsOf(analysed: Analysed, options: IndexOptions): Steps<Postings>
   for (let id = 0; id < vocabulary; id++) {
     const term = terms[id]!;
     if (term.length >= FUZZY_MIN - 1) {
-      for (const key of [`${term.length}:${term[0]}`, `${term.length}~${term[term.length - 1]}`]) {
+      for (const key of [`${term.length}:${term.slice(0, 2)}`, `${term.length}~${term.slice(-2)}`]) {
         const list = shapes.get(key);
         if (list) list.push(id);
         else shapes.set(key, [id]);
@@ -307,7 +307,7 @@ export class InvertedIndex {
   private readonly postingWeights: Float32Array;
   /** Term ids sorted by their text, for prefix ranges. */
   private readonly sorted: Int32Array;
-  /** Term ids by `${length}:${first letter}` and `${length}~${last letter}`, for typo candidates. */
+  /** Term ids by `${length}:${first two letters}` and `${length}~${last two letters}`, for typo candidates. */
   private readonly shapes: Map<string, number[]>;
   /** Terms in many documents (see CommonTerm), by term id. */
   private readonly common: Map<number, CommonTerm>;
@@ -385,18 +385,27 @@ export class InvertedIndex {
         .forEach((id) => found.push([id, PREFIX_WEIGHT]));
     }
     if (exact === undefined && term.length >= FUZZY_MIN) {
-      const first = term[0]!;
+      // A term one edit from a query term of 5+ letters keeps either its first two letters or its last two (the edit
+      // is in one half), so the candidates are the terms of each length within one of those two shapes.
+      const head = term.slice(0, 2);
+      const tail = term.slice(-2);
       for (let length = term.length - 1; length <= term.length + 1; length++) {
-        for (const id of this.shapes.get(`${length}:${first}`) ?? []) {
-          if (distance(term, this.terms[id]!) === 1) found.push([id, FUZZY_WEIGHT]);
+        const sameFirst: number[] = [];
+        const otherFirst: number[] = [];
+        for (const id of this.shapes.get(`${length}:${head}`) ?? []) {
+          if (distance(term, this.terms[id]!) === 1) sameFirst.push(id);
         }
-        // The terms of this length that also start with the query's first letter were in the list above. (No set of
-        // the ids seen: at 100,000 startups these lists hold thousands of names' words, and a set of them was most of
-        // what a mistyped query allocated.)
-        for (const id of this.shapes.get(`${length}~${term[term.length - 1]}`) ?? []) {
+        const fromHead = sameFirst.length;
+        for (const id of this.shapes.get(`${length}~${tail}`) ?? []) {
           const candidate = this.terms[id]!;
-          if (candidate[0] !== first && distance(term, candidate) === 1) found.push([id, FUZZY_WEIGHT]);
+          if (candidate.startsWith(head) || distance(term, candidate) !== 1) continue;
+          (candidate[0] === term[0] ? sameFirst : otherFirst).push(id);
         }
+        // Those that share the query's first letter first, then the others, each in term order: a fixed order, so a
+        // document's score adds its terms' weights in the same order every time.
+        if (sameFirst.length > fromHead && fromHead > 0) sameFirst.sort((x, y) => x - y);
+        for (const id of sameFirst) found.push([id, FUZZY_WEIGHT]);
+        for (const id of otherFirst) found.push([id, FUZZY_WEIGHT]);
       }
     }
     return found;

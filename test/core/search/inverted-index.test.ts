@@ -57,6 +57,16 @@ describe('inverted index', () => {
     );
   });
 
+  test('a typo in the first two letters finds its word as well as one later in the word', () => {
+    for (const typo of ['xayroll', 'pyroll', 'payrolx', 'ppayroll']) {
+      assert.deepEqual(
+        index.search(typo, 10).hits.map((h) => h.doc),
+        [3],
+        typo,
+      );
+    }
+  });
+
   test('stop words and unknown words find nothing', () => {
     assert.deepEqual(index.search('the of and', 10), { total: 0, hits: [], terms: [] });
     assert.equal(index.search('zzzzzz', 10).total, 0);
