@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { isSyntheticDataset } from '../domain/datasets.js';
 import { signalLabel } from '../domain/signal-label.js';
 import { DATA_LICENSE } from '../domain/license.js';
@@ -13,7 +13,7 @@ import { SeriesTable } from '../domain/series.js';
 import type { PeriodStartupRow } from '../store/schema.js';
 import { TRENDING_SIZE } from '../domain/rules.js';
 import { renderSignalsCsvInSteps } from './csv.js';
-import { SteppedBuild, type Steps } from './steps.js';
+import { drain, inChunks, SteppedBuild, type Steps } from './steps.js';
 import { collectionOf, type CollectionFacts } from '../domain/collection.js';
 
 /**
@@ -119,7 +119,12 @@ export interface SnapshotInput {
 }
 
 export function strongEtag(body: Buffer | string): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  return etagOf(createHash('sha256').update(body));
+}
+
+/** A strong validator from the SHA-256 of a body (`strongEtag`), fed in one piece or several. */
+function etagOf(hash: Hash): string {
+  return `"${hash.digest('base64url').slice(0, 32)}"`;
 }
 
 export function rendered(body: Buffer | string, contentType: string): Rendered {
@@ -148,16 +153,31 @@ export function metaName(synthetic: boolean): string {
 }
 
 export function buildSnapshot(input: SnapshotInput): Snapshot {
+  return drain(snapshotSteps(input));
+}
+
+/** Startups handled per step when a snapshot is built in steps. */
+const SNAPSHOT_CHUNK = 5_000;
+
+/**
+ * The snapshot built in steps (see steps.ts): at 100,000 startups its name matcher, the serialised rankings (50 MB)
+ * and their hash are seconds of work, which a period swap must not do in one turn of a serving process's event loop.
+ */
+export function* snapshotSteps(input: SnapshotInput): Steps<Snapshot> {
   const { baseUrl, period } = input;
   const synthetic = isSyntheticDataset(period.dataset);
-  const startups: SnapshotStartup[] = input.startups.map((s) => ({ ...s, json: undefined }));
+  const startups: SnapshotStartup[] = [];
+  yield* inChunks(input.startups, SNAPSHOT_CHUNK, (s) => startups.push({ ...s, json: undefined }));
   const bySector = new Map<SectorSlug, SnapshotStartup[]>(sectors.map((s) => [s.slug, []]));
   for (const s of startups) bySector.get(s.sector)?.push(s);
   for (const list of bySector.values()) list.sort((a, b) => a.rankInSector - b.rankInSector);
+  yield;
   const trending = startups
     .filter((s) => s.rankOverall !== null)
     .sort((a, b) => a.rankOverall! - b.rankOverall!)
     .slice(0, TRENDING_SIZE);
+  const byLogin = new Map(startups.map((s) => [s.login.toLowerCase(), s]));
+  yield;
 
   const urls = siteUrls(baseUrl);
   const meta: Meta = {
@@ -183,25 +203,47 @@ export function buildSnapshot(input: SnapshotInput): Snapshot {
       };
     }),
   };
+  const signalsJson = yield* renderedInSteps(response, 'application/json; charset=utf-8');
+  const matcher = yield* NameMatcher.build(startups, (s) => ({ name: s.startup.name, slug: s.login }));
   const fingerprint = periodsFingerprint(input.periods);
-  const snapshot: Snapshot = {
+  return {
     period,
     periods: input.periods,
     synthetic,
     meta,
     startups,
-    byLogin: new Map(startups.map((s) => [s.login.toLowerCase(), s])),
+    byLogin,
     bySector,
     trending,
-    matcher: new NameMatcher(startups, (s) => ({ name: s.startup.name, slug: s.login })),
+    matcher,
     sectors: response.sectors,
-    signalsJson: rendered(JSON.stringify(response), 'application/json; charset=utf-8'),
+    signalsJson,
     datasetEtag: strongEtag(`dataset-format-${DATASET_FORMAT}:${fingerprint}`),
     fingerprint,
     source: input.source ?? memorySource([{ info: period, startups }]),
     derived: new Map(),
   };
-  return snapshot;
+}
+
+/**
+ * The rankings response serialised and hashed a sector at a time: the same bytes as `JSON.stringify(response)`
+ * (the keys in the same order, the sectors joined by commas) and the same validator as `rendered` gives them.
+ */
+function* renderedInSteps(response: SignalsResponse, contentType: string): Steps<Rendered> {
+  const { sectors: list, ...head } = response;
+  const opening = JSON.stringify(head);
+  const parts: Buffer[] = [Buffer.from(`${opening.slice(0, -1)},"sectors":[`)];
+  for (const [i, sector] of list.entries()) {
+    parts.push(Buffer.from((i > 0 ? ',' : '') + JSON.stringify(sector)));
+    yield;
+  }
+  parts.push(Buffer.from(']}'));
+  const hash = createHash('sha256');
+  for (const part of parts) {
+    hash.update(part);
+    if (part.length > 1 << 20) yield;
+  }
+  return { body: Buffer.concat(parts), etag: etagOf(hash), contentType };
 }
 
 /** One stored period's startups as a source built in memory holds them. */

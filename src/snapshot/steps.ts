@@ -13,6 +13,18 @@ export function drain<T>(steps: Steps<T>): T {
   }
 }
 
+/**
+ * Runs the steps to the end, one step per turn of the event loop (the next step waits for `setImmediate`), so the
+ * requests and I/O that arrive meanwhile are served between steps.
+ */
+export async function inTurns<T>(steps: Steps<T>): Promise<T> {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
 /** Yields after every `every` items of `items` (and passes each item to `visit`). */
 export function* inChunks<T>(items: Iterable<T>, every: number, visit: (item: T) => void): Steps<void> {
   let n = 0;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { resolveStartup } from '../../src/core/signals/resolve.js';
 import { deriveAsync } from '../../src/snapshot/derive-async.js';
-import { derive, signalsCsv, startupJson } from '../../src/snapshot/snapshot.js';
+import { derive, signalsCsv, snapshotSteps, startupJson, strongEtag } from '../../src/snapshot/snapshot.js';
 import { demoSnapshot } from '../core/fixtures.js';
 
 const snapshot = demoSnapshot({ startups: 40, periods: 1 });
@@ -85,5 +85,35 @@ describe('per-period state lives in the snapshot', () => {
     while (!last.done) last = warm.next();
     assert.equal(last.value, read, 'the warm-up ends with the rendering the read finished');
     assert.equal(read.etag, signalsCsv(snapshot).etag);
+  });
+});
+
+describe('snapshot built in steps', () => {
+  const input = {
+    baseUrl: 'https://signals.example',
+    period: snapshot.period,
+    periods: snapshot.periods,
+    startups: snapshot.startups.map(({ json: _json, ...s }) => s),
+  };
+
+  test('the rankings body is the JSON of the rankings response, byte for byte, with its strong validator', () => {
+    const steps = snapshotSteps(input);
+    let next = steps.next();
+    while (!next.done) next = steps.next();
+    const built = next.value;
+    const whole = JSON.stringify({
+      meta: built.meta,
+      trending: built.trending.map((s) => s.startup),
+      sectors: built.sectors,
+    });
+    assert.equal(built.signalsJson.body.toString(), whole);
+    assert.equal(built.signalsJson.etag, strongEtag(whole));
+  });
+
+  test('it yields between steps, at least once per sector of the rankings', () => {
+    const steps = snapshotSteps(input);
+    let yields = 0;
+    while (!steps.next().done) yields++;
+    assert.ok(yields >= snapshot.sectors.length, `${yields} yields`);
   });
 });

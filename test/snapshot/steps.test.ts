@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SteppedBuild, drain, inChunks, sortInSteps, type Steps } from '../../src/snapshot/steps.js';
+import { SteppedBuild, drain, inChunks, inTurns, sortInSteps, type Steps } from '../../src/snapshot/steps.js';
 
 /** A build of three steps, counting how many times it started and how many steps ran. */
 function counted() {
@@ -17,6 +17,20 @@ function counted() {
 }
 
 describe('steps', () => {
+  test('inTurns runs one step per turn of the event loop, letting other callbacks run between steps', async () => {
+    const order: string[] = [];
+    const steps = (function* (): Steps<string> {
+      for (let i = 0; i < 3; i++) {
+        order.push(`step ${i}`);
+        setImmediate(() => order.push(`between ${i}`));
+        yield;
+      }
+      return 'done';
+    })();
+    assert.equal(await inTurns(steps), 'done');
+    assert.deepEqual(order, ['step 0', 'between 0', 'step 1', 'between 1', 'step 2', 'between 2']);
+  });
+
   test('drain runs every step and returns the result', () => {
     const seen: number[] = [];
     drain(inChunks([1, 2, 3, 4, 5], 2, (n) => seen.push(n)));
