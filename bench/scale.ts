@@ -37,8 +37,9 @@ import { lastCompletePeriod, shiftPeriod, type PeriodRef } from '../src/domain/p
 import { sectors } from '../src/domain/sectors.js';
 import { DEMO_DATASET_NAME, generateDemoDataset } from '../src/pipeline/demo/generate.js';
 import { demoPublishedAt } from '../src/pipeline/demo/seed.js';
-import { migrateToLatest, openStore } from '../src/store/database.js';
+import { openStore } from '../src/store/database.js';
 import { publishPeriod } from '../src/store/periods.js';
+import type { PreparedData } from './scale-prepare.js';
 import { compactHeap } from '../src/runtime/heap.js';
 import { commandLine, descendants, freePort, memoryMb, serveArgs } from './proc.js';
 import { printTable, type BenchResult, type BenchTable } from './types.js';
@@ -80,39 +81,37 @@ interface Prepared {
   lastWeek: PeriodRef;
 }
 
-/** Generates `startups` × `weeks` with the demo generator and stores every week, as the demo seed does. */
+/** The heap the data-making process gets: 3 million ranked records in memory at 100,000 startups × 30 weeks. */
+const PREPARE_HEAP_MB = Math.min(16_384, Math.floor((os.totalmem() / 2 ** 20) * 0.6));
+
+/**
+ * Generates `startups` × `weeks` with the demo generator and stores every week, as the demo seed does, in a process
+ * of its own (scale-prepare.ts).
+ */
 async function prepare(dataDir: string, startups: number, weeks: number, seed: string): Promise<Prepared> {
   // The newest stored week is the one before the last complete week: the swap publishes the last complete week.
   const lastWeek = shiftPeriod(lastCompletePeriod(new Date()), -1);
-  let t = performance.now();
-  let dataset: ReturnType<typeof generateDemoDataset> | undefined = generateDemoDataset({
-    seed,
-    startups,
-    periods: weeks,
-    endPeriod: lastWeek,
-  });
-  const generateMs = performance.now() - t;
-  // Up to 2,000 names spread over the whole list, for the lookup, search and ask queries.
-  const step = Math.max(1, Math.floor(dataset.entries.length / 2000));
-  const names = dataset.entries.filter((_, i) => i % step === 0).map((e) => e.displayName);
-  t = performance.now();
-  const store = await openStore({ dataDir, databaseUrl: undefined });
-  try {
-    await migrateToLatest(store.db);
-    for (const { period, ranked } of dataset.periods) {
-      await publishPeriod(store.db, {
-        period,
-        ranked,
-        dataset: SYNTHETIC_DATASET,
-        datasetName: DEMO_DATASET_NAME,
-        publishedAt: demoPublishedAt(period),
-      });
-    }
-  } finally {
-    await store.close();
-  }
-  dataset = undefined;
-  return { names, generateMs, storeMs: performance.now() - t, lastWeek };
+  const child = spawn(
+    process.execPath,
+    [
+      `--max-old-space-size=${PREPARE_HEAP_MB}`,
+      '--import',
+      'tsx',
+      path.join(ROOT, 'bench', 'scale-prepare.ts'),
+      dataDir,
+      String(startups),
+      String(weeks),
+      seed,
+      lastWeek.slug,
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout!.on('data', (data: Buffer) => (out += data.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`scale-prepare.ts exited with ${code}`);
+  const prepared = JSON.parse(out.trim().split('\n').at(-1)!) as PreparedData;
+  return { ...prepared, lastWeek };
 }
 
 interface Running {
