@@ -115,16 +115,18 @@ export interface AppOptions {
  * What the warm-up builds for each new period, in this order: the bodies and indexes the surfaces read. Each is
  * also built by the first request that needs it sooner, so the order only decides what is ready first.
  */
-function periodWarmUps(baseUrl: string): { name: string; build: SnapshotListener }[] {
+function periodWarmUps(baseUrl: string): { name: string; build: SnapshotListener; ahead: boolean }[] {
+  // `ahead`: built in steps for a newly published period before it is swapped in (SnapshotHolder.advance), so no
+  // request after the swap builds the rest of one itself in one go.
   return [
-    { name: 'signals csv', build: (s) => signalsCsv.warm(s) },
+    { name: 'signals csv', build: (s) => signalsCsv.warm(s), ahead: true },
     // These two read the store: the holder follows their promises (settled() waits for them), and logs a failure; a
-    // request that needs one before it is built, or after it failed, reads it again.
-    { name: 'dataset export', build: (s) => datasetExport(s) },
-    { name: 'site series', build: (s) => startupSeries(s) },
-    { name: 'search index', build: (s) => siteSearch.warm(s, baseUrl) },
-    { name: 'answer corpus', build: (s) => answerCorpus.warm(s, baseUrl) },
-    { name: 'diligence index', build: (s) => diligenceIndex.warm(s, baseUrl) },
+    // request that needs one before it is built, or after it failed, reads it again (waiting without holding others).
+    { name: 'dataset export', build: (s) => datasetExport(s), ahead: false },
+    { name: 'site series', build: (s) => startupSeries(s), ahead: false },
+    { name: 'search index', build: (s) => siteSearch.warm(s, baseUrl), ahead: true },
+    { name: 'answer corpus', build: (s) => answerCorpus.warm(s, baseUrl), ahead: true },
+    { name: 'diligence index', build: (s) => diligenceIndex.warm(s, baseUrl), ahead: true },
   ];
 }
 
@@ -180,7 +182,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     // The per-period indexes are built once the server listens (warmUp), not during the start.
     holder.deferWarmUp();
     holder.onSwap((s) => setSnapshotPeriod(s.period.slug, s.period.publishedAt), 'metrics period');
-    for (const warm of periodWarmUps(config.server.baseUrl)) holder.onSwap(warm.build, warm.name);
+    for (const warm of periodWarmUps(config.server.baseUrl)) holder.onSwap(warm.build, warm.name, warm);
 
     const checkout =
       options.jobs === 'period-only'

@@ -25,6 +25,8 @@ export class SnapshotHolder {
   private readonly listeners: SnapshotListener[] = [];
   private deferred: SnapshotListener[] | undefined;
   private readonly names = new Map<SnapshotListener, string>();
+  /** Listeners whose work is done for a new period before it is swapped in (see `advance`). */
+  private readonly ahead = new Set<SnapshotListener>();
 
   constructor(initial?: Snapshot) {
     this.snapshot = initial;
@@ -46,11 +48,13 @@ export class SnapshotHolder {
 
   /**
    * Called after every swap (and at once when a snapshot is already there): rebuild derived indexes here. `name`
-   * names the work in the warm-up's debug lines.
+   * names the work in the warm-up's debug lines. `ahead`: when a new period comes through `advance`, this listener's
+   * steps run for it before it is swapped in (for work in steps that a request would otherwise finish itself).
    */
-  onSwap(listener: SnapshotListener, name?: string): void {
+  onSwap(listener: SnapshotListener, name?: string, options: { ahead?: boolean } = {}): void {
     this.listeners.push(listener);
     if (name) this.names.set(listener, name);
+    if (options.ahead) this.ahead.add(listener);
     if (!this.snapshot) return;
     if (this.deferred) this.deferred.push(listener);
     else {
@@ -110,6 +114,37 @@ export class SnapshotHolder {
           steps.map((it) => () => it),
           next,
         );
+    } finally {
+      end();
+    }
+  }
+
+  /**
+   * Swaps in a new period once the `ahead` listeners' steps have run for it, one per event-loop turn, while the
+   * current period keeps serving: a request after the swap finds the new period's indexes built, instead of building
+   * the rest of one itself (at 100,000 startups the site search alone is seconds of work, which held every request).
+   * Their promises are not waited for (work that waits on the store holds no one up). A step that throws is reported
+   * and its listener left for the swap, where it runs again. The other listeners run at the swap, as in `swap`.
+   * `cancelled` is asked between steps: once it says so (the server is closing), nothing more runs and nothing is
+   * swapped in. Resolves true once `next` is served.
+   */
+  async advance(next: Snapshot, cancelled: () => boolean = () => false): Promise<boolean> {
+    const end = this.begin();
+    try {
+      for (const listener of this.listeners) {
+        if (!this.ahead.has(listener)) continue;
+        try {
+          const steps = this.started(listener(next));
+          while (steps && !cancelled() && !steps.next().done) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
+        } catch (err) {
+          this.report(err);
+        }
+        if (cancelled()) return false;
+      }
+      this.swap(next);
+      return true;
     } finally {
       end();
     }
@@ -208,7 +243,10 @@ export interface PollerOptions {
   onSwap?: (snapshot: Snapshot) => void;
 }
 
-/** Checks the stored periods' fingerprint every interval and reloads when it changed. Returns a stop function. */
+/**
+ * Checks the stored periods' fingerprint every interval; when it changed, loads the newest period and swaps it in
+ * once its indexes are built (`advance`). Returns a stop function.
+ */
 export function startPeriodPoller(options: PollerOptions): () => void {
   let running = false;
   let stopped = false;
@@ -219,10 +257,7 @@ export function startPeriodPoller(options: PollerOptions): () => void {
       const fingerprint = periodsFingerprint((await listPeriods(options.db)).map(periodInfo));
       if (fingerprint !== options.holder.current?.fingerprint) {
         const next = await loadSnapshot(options.db, options.baseUrl);
-        if (next && !stopped) {
-          options.holder.swap(next);
-          options.onSwap?.(next);
-        }
+        if (next && !stopped && (await options.holder.advance(next, () => stopped))) options.onSwap?.(next);
       }
     } catch (err) {
       options.onError(err);

@@ -161,6 +161,49 @@ describe('SnapshotHolder', () => {
     assert.deepEqual(seen, ['start:2026-w11', 'start:2026-w12', 'end:2026-w12']);
   });
 
+  test('advance runs the ahead listeners for the next period while the current one is served, then swaps it in', async () => {
+    const holder = new SnapshotHolder(snapshotOf('2026-w10'));
+    const seen: string[] = [];
+    holder.onSwap(
+      function* (s) {
+        seen.push(`index start:${s.period.slug}`);
+        yield;
+        seen.push(`index end:${s.period.slug}`);
+      },
+      'index',
+      { ahead: true },
+    );
+    holder.onSwap((s) => {
+      seen.push(`after swap:${s.period.slug}`);
+    });
+    await turns(3);
+    seen.length = 0;
+    const advanced = holder.advance(snapshotOf('2026-w11'));
+    assert.deepEqual(seen, ['index start:2026-w11'], 'one step, then the event loop');
+    assert.equal(holder.current?.period.slug, '2026-w10', 'the current period serves while the index is built');
+    assert.equal(await advanced, true);
+    assert.equal(holder.current?.period.slug, '2026-w11');
+    assert.deepEqual(seen.slice(0, 3), ['index start:2026-w11', 'index end:2026-w11', 'after swap:2026-w11']);
+  });
+
+  test('an advance cancelled between steps swaps nothing in', async () => {
+    const holder = new SnapshotHolder(snapshotOf('2026-w10'));
+    let closing = false;
+    holder.onSwap(
+      function* () {
+        yield;
+        closing = true;
+        yield;
+        assert.fail('no step runs once cancelled');
+      },
+      'index',
+      { ahead: true },
+    );
+    await turns(5);
+    assert.equal(await holder.advance(snapshotOf('2026-w11'), () => closing), false);
+    assert.equal(holder.current?.period.slug, '2026-w10');
+  });
+
   test('an error thrown by a step is reported and the listeners after it still run', async () => {
     const holder = new SnapshotHolder(snapshotOf('2026-w10'));
     holder.deferWarmUp();
