@@ -17,7 +17,8 @@
  *   `Accept-Encoding: br` (median of BENCH_SCALE_READS, 20);
  * - a period swap: a week of the same startups is published by a second connection (as the pipeline's CLI does),
  *   then the time from its commit to the first response carrying the new period (the server polls every
- *   PERIOD_POLL_MS, set to BENCH_SCALE_POLL_MS, 100, here).
+ *   PERIOD_POLL_MS, set to BENCH_SCALE_POLL_MS, 100, here), and the longest any request waited meanwhile (a
+ *   conditional snapshot read and a search, alternating) and in 50 rounds of search, ask and lookup right after.
  *
  * The table goes to stdout; the log-log chart of every figure against the number of startups to BENCH_SCALE_SVG
  * (docs/benchmarks-scale.svg).
@@ -485,8 +486,16 @@ async function benchSize(startups: number, weeks: number): Promise<SizeResult> {
     }
     const deadline = Date.now() + 600_000;
     let swapped: number | undefined;
-    // The longest a request waited while the new period was loaded (the serving thread is busy with it).
+    // The longest a request waited while the new period was loaded and swapped in (the serving thread is busy with
+    // it): the conditional snapshot read, and a search, which needs the period's search index; after the swap, 50
+    // more rounds of search, ask and lookup, which need the new period's indexes.
     let longestWait = 0;
+    let round = 0;
+    const reads = () => [
+      searches[round % searches.length]!,
+      asks[round % asks.length]!,
+      lookups[round % lookups.length]!,
+    ];
     while (Date.now() < deadline) {
       const res = await get(port, '/api/signals.json', { 'accept-encoding': 'br', 'if-none-match': etag });
       longestWait = Math.max(longestWait, res.ms);
@@ -494,9 +503,15 @@ async function benchSize(startups: number, weeks: number): Promise<SizeResult> {
         swapped = performance.now();
         break;
       }
+      longestWait = Math.max(longestWait, (await get(port, reads()[0]!, {})).ms);
+      round++;
       await sleep(10);
     }
     if (swapped === undefined) throw new Error('the new period was not served within 600 s');
+    for (let after = 0; after < 50; after++, round++) {
+      for (const target of reads()) longestWait = Math.max(longestWait, (await get(port, target, {})).ms);
+      await sleep(10);
+    }
     const served = await get(port, '/api/signals.json');
     const slug = (JSON.parse(served.body.toString()) as { meta: { period: { slug: string } } }).meta.period.slug;
     if (slug !== nextWeek.slug) throw new Error(`served ${slug} after the swap, expected ${nextWeek.slug}`);
