@@ -354,6 +354,7 @@ interface SizeResult {
   hostRssMb: number | undefined;
   swapMs: number;
   swapLongestWaitMs: number;
+  swapPeakMb: number;
   /** The start phases the service logs at debug level. */
   phases: string;
   publishMs: number;
@@ -490,6 +491,8 @@ async function benchSize(startups: number, weeks: number): Promise<SizeResult> {
     // it): the conditional snapshot read, and a search, which needs the period's search index; after the swap, 50
     // more rounds of search, ask and lookup, which need the new period's indexes.
     let longestWait = 0;
+    // And the serving process's resident memory at its highest meanwhile: it holds two periods while it builds one.
+    let swapPeakMb = 0;
     let round = 0;
     const reads = () => [
       searches[round % searches.length]!,
@@ -504,12 +507,14 @@ async function benchSize(startups: number, weeks: number): Promise<SizeResult> {
         break;
       }
       longestWait = Math.max(longestWait, (await get(port, reads()[0]!, {})).ms);
+      swapPeakMb = Math.max(swapPeakMb, memoryMb(service.pid).rss);
       round++;
       await sleep(10);
     }
     if (swapped === undefined) throw new Error('the new period was not served within 600 s');
     for (let after = 0; after < 50; after++, round++) {
       for (const target of reads()) longestWait = Math.max(longestWait, (await get(port, target, {})).ms);
+      swapPeakMb = Math.max(swapPeakMb, memoryMb(service.pid).rss);
       await sleep(10);
     }
     const served = await get(port, '/api/signals.json');
@@ -531,6 +536,7 @@ async function benchSize(startups: number, weeks: number): Promise<SizeResult> {
       hostRssMb,
       swapMs: Math.round(swapped - published),
       swapLongestWaitMs: Math.round(longestWait),
+      swapPeakMb,
       publishMs: Math.round(published - t),
       lookup,
       search,
@@ -571,7 +577,7 @@ function row(r: SizeResult): BenchResult {
       'RSS warm MB (at compaction)': `${r.rssMb} (${r.rssAtCompactionMb})`,
       'KB per startup-week': round2(kbPerStartupWeek(r)),
       'DB host RSS MB': r.hostRssMb ?? '',
-      'swap ms (longest wait ms; publish ms)': `${r.swapMs} (${r.swapLongestWaitMs}; ${r.publishMs})`,
+      'swap ms (longest wait ms; publish ms; peak RSS MB)': `${r.swapMs} (${r.swapLongestWaitMs}; ${r.publishMs}; ${r.swapPeakMb})`,
       'lookup p50 / p99 ms': p(r.lookup),
       'search p50 / p99 ms': p(r.search),
       'ask p50 / p99 ms': p(r.ask),
@@ -664,9 +670,12 @@ function chart(results: readonly SizeResult[]): string {
       goal: (n) => (GOALS.kbPerStartupWeek * n * (results.find((r) => r.startups === n)?.weeks ?? WEEKS)) / 1024,
     },
     {
-      title: 'Period swap (commit to served)',
+      title: 'Period swap (commit to served) and the longest wait',
       unit: 'ms',
-      series: [{ label: 'swap', values: results.map((r) => r.swapMs) }],
+      series: [
+        { label: 'swap', values: results.map((r) => r.swapMs) },
+        { label: 'longest wait', values: results.map((r) => r.swapLongestWaitMs) },
+      ],
     },
     { title: 'Lookup latency', unit: 'ms', series: p5099(results, (r) => r.lookup), goal: () => GOALS.readP99Ms },
     { title: 'Search latency', unit: 'ms', series: p5099(results, (r) => r.search), goal: () => GOALS.readP99Ms },
