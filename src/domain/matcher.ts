@@ -291,7 +291,8 @@ function lettersOf(word: string): number {
   return set;
 }
 
-function bitCount(n: number): number {
+/** The number of bits set in a 32-bit word (the classic SWAR count). */
+export function bitCount(n: number): number {
   n = n - ((n >>> 1) & 0x55555555);
   n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
   return Math.imul((n + (n >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import damerauLevenshtein from 'damerau-levenshtein';
 import fc from 'fast-check';
-import { allowedEdits, compactName, editDistance, foldName, NameMatcher } from '../../src/domain/matcher.js';
+import { allowedEdits, bitCount, compactName, editDistance, foldName, NameMatcher } from '../../src/domain/matcher.js';
 
 const companies = [
   { name: 'Acme Robotics', slug: 'acme-robotics' },
@@ -289,5 +289,14 @@ describe('"did you mean" for a word many names share', () => {
     const offered = r.status === 'none' ? r.candidates.map((c) => c.name) : [];
     assert.deepEqual(offered, ['Aab Kestrel', 'Bee Kestrel', 'Mid Kestrel', 'Zq0x Kestrel', 'Zq10x Kestrel']);
     assert.ok(r.status === 'none' && r.candidates.every((c) => c.why.startsWith('shares the word "kestrel"')));
+  });
+});
+
+describe('bitCount', () => {
+  test('bitCount counts the set bits of any 32-bit word', () => {
+    const naive = (word: number) => [...(word >>> 0).toString(2)].filter((bit) => bit === '1').length;
+    assert.equal(bitCount(0xffffffff), 32);
+    assert.equal(bitCount(0x80000000 | 0), 1);
+    fc.assert(fc.property(fc.integer({ min: -(2 ** 31), max: 2 ** 32 - 1 }), (word) => bitCount(word) === naive(word)));
   });
 });

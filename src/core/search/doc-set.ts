@@ -1,3 +1,5 @@
+import { bitCount } from '../../domain/matcher.js';
+
 /**
  * A set of document numbers as one bit per document in 32-bit words: membership is a shift and a mask, and the
  * size of a union or intersection is a pass over size/32 words. Written here rather than taken from a package because
@@ -31,11 +33,4 @@ export class DocSet {
     for (const word of this.words) count += bitCount(word);
     return count;
   }
-}
-
-/** The number of bits set in a 32-bit word (the classic SWAR count). */
-export function bitCount(word: number): number {
-  let v = word - ((word >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }

@@ -1,6 +1,7 @@
 import { distance } from 'fastest-levenshtein';
 import { drain, sortInSteps, type Steps } from '../../snapshot/steps.js';
-import { bitCount, DocSet } from './doc-set.js';
+import { bitCount } from '../../domain/matcher.js';
+import { DocSet } from './doc-set.js';
 import { contentTerms, indexTerm, words } from './text.js';
 
 /**

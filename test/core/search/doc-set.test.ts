@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import fc from 'fast-check';
-import { bitCount, DocSet } from '../../../src/core/search/doc-set.js';
+import { DocSet } from '../../../src/core/search/doc-set.js';
 
 describe('document set', () => {
   test('holds the documents added and no others, across word boundaries', () => {
@@ -19,12 +18,5 @@ describe('document set', () => {
     assert.equal(even.count, 35);
     assert.ok(even.has(68));
     assert.ok(!even.has(69));
-  });
-
-  test('bitCount counts the set bits of any 32-bit word', () => {
-    const naive = (word: number) => [...(word >>> 0).toString(2)].filter((bit) => bit === '1').length;
-    assert.equal(bitCount(0xffffffff), 32);
-    assert.equal(bitCount(0x80000000 | 0), 1);
-    fc.assert(fc.property(fc.integer({ min: -(2 ** 31), max: 2 ** 32 - 1 }), (word) => bitCount(word) === naive(word)));
   });
 });
