@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../domain/errors.js';
 import type { Database } from '../store/schema.js';
@@ -135,9 +136,7 @@ export class SnapshotHolder {
         if (!this.ahead.has(listener)) continue;
         try {
           const steps = this.started(listener(next));
-          while (steps && !cancelled() && !steps.next().done) {
-            await new Promise<void>((resolve) => setImmediate(resolve));
-          }
+          while (steps && !cancelled() && !steps.next().done) await nextTurn();
         } catch (err) {
           this.report(err);
         }

@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 /**
  * Work done in steps: a generator that yields between chunks of work and returns its result. The per-period indexes
  * are built this way, so that a warm-up or a period swap running in the background hands the event loop back to
@@ -21,7 +23,7 @@ export async function inTurns<T>(steps: Steps<T>): Promise<T> {
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 
