@@ -107,6 +107,17 @@ for (const mode of modes) {
       });
     });
 
+    test('the chart series read in pages smaller than a period are the series read in one page per period', async () => {
+      const paged = await loadSeries(store.db, 7);
+      const whole = await loadSeries(store.db, 1_000);
+      assert.equal(paged.size, whole.size);
+      for (const entry of dataset.entries) {
+        const key = entry.login.toLowerCase();
+        assert.ok(paged.get(key)?.periods.length);
+        assert.deepEqual(paged.get(key), whole.get(key));
+      }
+    });
+
     test('an unknown login has no history', async () => {
       assert.deepEqual(await loadStartupHistory(store.db, 'no-such-org'), []);
     });
