@@ -12,7 +12,8 @@
  *
  * Variables: BENCH_DURATION (seconds per measurement, 10), BENCH_ROUNDS (7), BENCH_SCALE (startups in the scale
  * dataset, 10000; 0 skips it), BENCH_CORE (the core the servers share, the last one), BENCH_QUOTA (CPU share, 0.5),
- * BENCH_PIPELINING (depths, "1,10"; the first is the headline).
+ * BENCH_PIPELINING (depths, "1,10"; the first is the headline), BENCH_ROUTES (the routes measured, of "signals",
+ * "lookup", "home", "page"; all by default).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -37,6 +38,7 @@ const CORE = Number(process.env.BENCH_CORE ?? os.cpus().length - 1);
 const QUOTA = Number(process.env.BENCH_QUOTA ?? 0.5);
 const PIPELINING = (process.env.BENCH_PIPELINING ?? '1,10').split(',').map(Number);
 const CONNECTIONS = 50;
+const ROUTES = new Set((process.env.BENCH_ROUTES ?? 'signals,lookup,home,page').split(',').map((r) => r.trim()));
 /** Headers the bare server does not replay: node:http writes its own (the date, the connection, the length). */
 const HEADERS_NOT_REPLAYED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 /** The codings measured: none asked for, and Brotli asked for (what browsers and most clients get). */
@@ -231,24 +233,23 @@ function recordOne(url: string, headers: Record<string, string>): Promise<Record
 }
 
 /**
- * The recording the bare server replays: per answer, the service's response in each coding (asked twice, so the
- * coded body compressed on the first request is what the second sends), and which request targets get it.
+ * The recording the bare server replays: each request target's own response in each coding (asked twice, so the
+ * coded body compressed on the first request is what the second sends), so the bare server sends, for every request,
+ * the very bytes the service sent for it (a lookup's answer differs from one name to the next).
  */
 async function recordAnswers(
   base: string,
-  answers: Record<string, string[]>,
+  targets: readonly string[],
 ): Promise<{ answers: Record<string, Record<string, Recorded>>; targets: Record<string, string> }> {
-  const out: Record<string, Record<string, Recorded>> = {};
-  const targets: Record<string, string> = {};
-  for (const [key, paths] of Object.entries(answers)) {
-    out[key] = {};
+  const answers: Record<string, Record<string, Recorded>> = {};
+  for (const target of new Set(targets)) {
+    answers[target] = {};
     for (const coding of CODINGS) {
-      await recordOne(`${base}${paths[0]}`, coding.headers);
-      out[key][coding.name] = await recordOne(`${base}${paths[0]}`, coding.headers);
+      await recordOne(`${base}${target}`, coding.headers);
+      answers[target][coding.name] = await recordOne(`${base}${target}`, coding.headers);
     }
-    for (const p of paths) targets[p] = key;
   }
-  return { answers: out, targets };
+  return { answers, targets: Object.fromEntries(Object.keys(answers).map((t) => [t, t])) };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -343,13 +344,7 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
     const names = signals.sectors.flatMap((s) => s.startups.map((x) => x.name));
     const queries = lookupQueries(names, 1000);
     const recordingFile = path.join(dataDir, 'recording.json');
-    const recording = await recordAnswers(base, {
-      '/api/signals.json': ['/api/signals.json'],
-      // The bare server answers every lookup with the first query's answer: the very same 1,000 requests.
-      '/api/signal': queries,
-      '/': ['/'],
-      [startupPage]: [startupPage],
-    });
+    const recording = await recordAnswers(base, ['/api/signals.json', ...queries, '/', startupPage]);
     await fs.writeFile(recordingFile, JSON.stringify(recording));
     const barePort = await freePort();
     const bare = await startBare(barePort, recordingFile);
@@ -359,11 +354,11 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
     await share.confine(bare.pid, `${isScale ? 'scale' : 'demo'}-bare`);
 
     const routes = [
-      { name: 'GET /api/signals.json', key: '/api/signals.json', paths: ['/api/signals.json'], goal: GOALS.signals },
-      { name: 'GET /api/signal', key: '/api/signal', paths: queries, goal: GOALS.lookup },
-      { name: 'GET / (home page)', key: '/', paths: ['/'], goal: GOALS.page },
-      { name: 'GET /startups/{login} (page)', key: startupPage, paths: [startupPage], goal: GOALS.page },
-    ];
+      { key: 'signals', name: 'GET /api/signals.json', paths: ['/api/signals.json'], goal: GOALS.signals },
+      { key: 'lookup', name: 'GET /api/signal', paths: queries, goal: GOALS.lookup },
+      { key: 'home', name: 'GET / (home page)', paths: ['/'], goal: GOALS.page },
+      { key: 'page', name: 'GET /startups/{login} (page)', paths: [startupPage], goal: GOALS.page },
+    ].filter((route) => ROUTES.has(route.key));
     for (const route of routes) {
       for (const coding of CODINGS) {
         for (const depth of PIPELINING) {
@@ -398,11 +393,17 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
           rounds.sort((a, b) => a.ours.rps / a.baseline.rps - b.ours.rps / b.baseline.rps);
           const { ours, baseline } = rounds[Math.floor(ROUNDS / 2)]!;
           const ratio = ours.rps / baseline.rps;
-          const recorded = recording.answers[route.key]![coding.name]!;
+          // The mean body over the route's requests (a lookup's answer differs from one name to the next).
+          const bodyBytes = Math.round(
+            route.paths.reduce(
+              (sum, p) => sum + Buffer.from(recording.answers[p]![coding.name]!.body, 'base64').length,
+              0,
+            ) / route.paths.length,
+          );
           results.push({
             name: `${route.name}, ${coding.name === 'br' ? 'Accept-Encoding: br' : 'no Accept-Encoding'} (${label})`,
             metrics: {
-              'body bytes': Buffer.from(recorded.body, 'base64').length,
+              'body bytes': bodyBytes,
               'req/s': ours.rps,
               'p50 ms': ours.p50,
               'p99 ms': ours.p99,
