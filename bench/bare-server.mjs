@@ -5,7 +5,8 @@
  * on its exact target and one test of Accept-Encoding: no routing, parsing, hooks or per-request copies. This is the
  * physical limit a Node server sending those bytes can reach.
  *
- * Usage: node bench/bare-server.mjs <port> <recording.json>
+ * Usage: node [V8 flags] bench/bare-server.mjs <port> <recording.json>; bench/http.ts passes the service's V8 flags
+ * (the young generation's size, the scavenger's settings), so both servers run on the same runtime settings.
  * The recording: { answers: { [key]: { [coding]: { headers, body (base64) } } }, targets: { [request target]: key } },
  * coding being "identity" or "br" (sent when the request's Accept-Encoding names br).
  */

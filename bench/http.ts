@@ -1,6 +1,7 @@
 /**
  * HTTP benchmark: what a client pays, measured from outside. The service (started exactly as `npm start` starts it)
- * and a bare node:http server (bench/bare-server.mjs: plain `node`, prepared headers and bytes, no per-request work)
+ * and a bare node:http server (bench/bare-server.mjs: plain `node` with the service's V8 settings, prepared headers
+ * and bytes, no per-request work)
  * answering the same recorded bytes and headers are pinned to the same core with the same CPU quota (bench/confine.ts,
  * 100 ms quota period), then loaded in alternating rounds by autocannon running on the other core(s).
  *
@@ -26,6 +27,7 @@ import { lastCompletePeriod } from '../src/domain/periods.js';
 import { DEMO_DATASET_NAME, generateDemoDataset } from '../src/pipeline/demo/generate.js';
 import { migrateToLatest, openStore } from '../src/store/database.js';
 import { publishPeriod } from '../src/store/periods.js';
+import { SERVING_V8_FLAGS } from '../src/runtime/heap.js';
 import { cpuShare, hasTaskset, pin, type CpuShare } from './confine.js';
 import { commandLine, cpuMs, descendants, memoryMb, freePort, serveArgs } from './proc.js';
 import { printTable, type BenchResult, type BenchTable } from './types.js';
@@ -149,9 +151,25 @@ async function waitGone(pids: number[]): Promise<void> {
   }
 }
 
+/**
+ * The V8 settings the service runs with: the flags `npm start` passes to node and those the serving process sets
+ * itself (runtime/heap.ts). The bare server gets them too, so the two differ only in the work done per request.
+ */
+function serviceV8Flags(): string[] {
+  const args = serveArgs(ROOT);
+  return [
+    ...args.slice(
+      0,
+      args.findIndex((a) => !a.startsWith('--')),
+    ),
+    ...SERVING_V8_FLAGS,
+  ];
+}
+
 async function startBare(port: number, recordingFile: string): Promise<Running> {
-  // Plain node, no loader: the baseline must be the physical limit, or the ratio flatters.
-  const child = spawn(process.execPath, ['bench/bare-server.mjs', String(port), recordingFile], {
+  // Plain node, no loader, with the service's V8 settings: the baseline must be the physical limit, or the ratio
+  // flatters (and a runtime setting that makes both cheaper must not count as the service's own saving).
+  const child = spawn(process.execPath, [...serviceV8Flags(), 'bench/bare-server.mjs', String(port), recordingFile], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -39,6 +39,32 @@ function pretenuredSites(file: string): number {
   return run.stdout.split('\n').filter((line) => /=> tenure$/.test(line.trim())).length;
 }
 
+/** Objects that survive a young-generation collection or two, then die: work a scavenge can share out. */
+const CHURN = `
+  let kept = [];
+  for (let i = 0; i < 3e6; i++) {
+    kept.push({ id: i, name: 'x' + i });
+    if (kept.length > 2e5) kept = [];
+  }
+  process.stdout.write('churned\\n');
+`;
+
+/**
+ * Runs `file` in a plain node child with V8's per-collection trace, and returns how many young-generation collections
+ * it made and in how many of them V8's helper threads did part of the work.
+ */
+function scavenges(file: string): { all: number; helped: number } {
+  const run = spawnSync(process.execPath, ['--trace-gc-nvp', '--max-semi-space-size=8', path.join(dir, file)], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /churned/);
+  const lines = run.stdout.split('\n').filter((line) => line.includes(' gc=s '));
+  const helped = lines.filter((line) => Number(/background\.scavenge\.parallel=([\d.]+)/.exec(line)?.[1] ?? 0) > 0);
+  return { all: lines.length, helped: helped.length };
+}
+
 describe('tuneHeapForServing', () => {
   before(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'heap-test-'));
@@ -47,6 +73,11 @@ describe('tuneHeapForServing', () => {
     await fs.writeFile(
       path.join(dir, 'tuned.mjs'),
       `import { tuneHeapForServing } from './heap.mjs';\ntuneHeapForServing();\n${ALLOCATE}`,
+    );
+    await fs.writeFile(path.join(dir, 'churn-control.mjs'), CHURN);
+    await fs.writeFile(
+      path.join(dir, 'churn-tuned.mjs'),
+      `import { tuneHeapForServing } from './heap.mjs';\ntuneHeapForServing();\n${CHURN}`,
     );
   });
   after(() => fs.rm(dir, { recursive: true, force: true }));
@@ -57,6 +88,17 @@ describe('tuneHeapForServing', () => {
 
   test('a serving process never moves an allocation site to the old generation', () => {
     assert.equal(pretenuredSites('tuned.mjs'), 0);
+  });
+
+  test("without it, V8's helper threads take part in young-generation collections (the control)", () => {
+    const { all, helped } = scavenges('churn-control.mjs');
+    assert.ok(all > 0 && helped > 0, `${helped} of ${all} collections helped`);
+  });
+
+  test('a serving process collects its young generation on the main thread alone', () => {
+    const { all, helped } = scavenges('churn-tuned.mjs');
+    assert.ok(all > 0);
+    assert.equal(helped, 0);
   });
 });
 
