@@ -93,14 +93,17 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
   ) => {
     const headers = listOf(status, representation, body, limit);
     headers[1] = requestId(req);
+    let end = 2;
     if (limit !== undefined) {
-      let i = 2;
       for (const name in limit) {
-        headers[i++] = name;
-        headers[i++] = limit[name]!;
+        headers[end++] = name;
+        headers[end++] = limit[name]!;
       }
     }
     res.writeHead(status, headers);
+    // writeHead has copied the values out. The list lives as long as the period's body, and a per-request value left
+    // in it would be kept alive past the next young-generation collection (and then promoted), once per list.
+    for (let i = 1; i < end; i += 2) headers[i] = '';
     if (status === 304 || req.method === 'HEAD') res.end();
     else res.end(body);
   };
