@@ -29,7 +29,7 @@ import { migrateToLatest, openStore } from '../src/store/database.js';
 import { publishPeriod } from '../src/store/periods.js';
 import { SERVING_V8_FLAGS } from '../src/runtime/heap.js';
 import { cpuShare, hasTaskset, pin, type CpuShare } from './confine.js';
-import { commandLine, cpuMs, descendants, memoryMb, freePort, serveArgs } from './proc.js';
+import { commandLine, cpuMs, descendants, memoryMb, freePort, serveCommand } from './proc.js';
 import { printTable, type BenchResult, type BenchTable } from './types.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,8 +78,11 @@ async function until200(url: string, timeoutMs: number, child: ChildProcess): Pr
 
 /** Starts the service (`npm start`, or its node command directly) and waits for the first 200 on the signals. */
 async function startService(dataDir: string, port: number, via: 'npm' | 'node', logLevel: string): Promise<Running> {
+  const serve = serveCommand(ROOT);
   const env = {
     ...process.env,
+    // `npm start` assigns these itself; run directly, the node command gets them here.
+    ...(via === 'node' ? serve.env : {}),
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -94,7 +97,7 @@ async function startService(dataDir: string, port: number, via: 'npm' | 'node', 
   const started = performance.now();
   // This process is pinned to the load generator's core(s), and children inherit that: a start is run on every core,
   // as a user's `npm start` is (the serving process and the embedded database's host work side by side at start).
-  const [command, args] = via === 'npm' ? ['npm', ['start', '--silent']] : [process.execPath, serveArgs(ROOT)];
+  const [command, args] = via === 'npm' ? ['npm', ['start', '--silent']] : [process.execPath, serve.args];
   const [program, argv] = (await hasTaskset())
     ? ['taskset', ['-c', `0-${os.cpus().length - 1}`, command, ...args]]
     : [command, args];
@@ -152,25 +155,23 @@ async function waitGone(pids: number[]): Promise<void> {
 }
 
 /**
- * The V8 settings the service runs with: the flags `npm start` passes to node and those the serving process sets
- * itself (runtime/heap.ts). The bare server gets them too, so the two differ only in the work done per request.
+ * The runtime settings the service runs with: the environment `npm start` assigns (glibc's malloc arenas), the flags
+ * it passes to node and those the serving process sets itself (runtime/heap.ts). The bare server gets them too, so
+ * the two differ only in the work done per request.
  */
-function serviceV8Flags(): string[] {
-  const args = serveArgs(ROOT);
-  return [
-    ...args.slice(
-      0,
-      args.findIndex((a) => !a.startsWith('--')),
-    ),
-    ...SERVING_V8_FLAGS,
-  ];
+function serviceRuntime(): { env: Record<string, string>; flags: string[] } {
+  const { env, args } = serveCommand(ROOT);
+  const script = args.findIndex((a) => !a.startsWith('--'));
+  return { env, flags: [...args.slice(0, script), ...SERVING_V8_FLAGS] };
 }
 
 async function startBare(port: number, recordingFile: string): Promise<Running> {
-  // Plain node, no loader, with the service's V8 settings: the baseline must be the physical limit, or the ratio
+  // Plain node, no loader, with the service's runtime settings: the baseline must be the physical limit, or the ratio
   // flatters (and a runtime setting that makes both cheaper must not count as the service's own saving).
-  const child = spawn(process.execPath, [...serviceV8Flags(), 'bench/bare-server.mjs', String(port), recordingFile], {
+  const runtime = serviceRuntime();
+  const child = spawn(process.execPath, [...runtime.flags, 'bench/bare-server.mjs', String(port), recordingFile], {
     cwd: ROOT,
+    env: { ...process.env, ...runtime.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

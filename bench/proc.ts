@@ -69,12 +69,18 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * The serving command of `npm start` (the project's package.json), without its `node`: run with this Node binary, a
- * benchmark runs what users run.
+ * The serving command of `npm start` (the project's package.json): the environment it assigns before `node`
+ * (`NAME=value` words) and node's arguments after it. Run with this Node binary, a benchmark runs what users run.
  */
-export function serveArgs(root: string): string[] {
+export function serveCommand(root: string): { env: Record<string, string>; args: string[] } {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const words = pkg.scripts.start.split(/\s+/);
-  if (words[0] !== 'node') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
-  return words.slice(1);
+  const words = pkg.scripts.start.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  let i = 0;
+  for (; i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!); i++) {
+    const word = words[i]!;
+    env[word.slice(0, word.indexOf('='))] = word.slice(word.indexOf('=') + 1);
+  }
+  if (words[i] !== 'node') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  return { env, args: words.slice(i + 1) };
 }

@@ -42,7 +42,7 @@ import { openStore } from '../src/store/database.js';
 import { publishPeriod } from '../src/store/periods.js';
 import type { PreparedData } from './scale-prepare.js';
 import { compactHeap } from '../src/runtime/heap.js';
-import { commandLine, descendants, freePort, memoryMb, serveArgs } from './proc.js';
+import { commandLine, descendants, freePort, memoryMb, serveCommand } from './proc.js';
 import { printTable, type BenchResult, type BenchTable } from './types.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -135,8 +135,10 @@ function alive(pid: number): boolean {
 }
 
 async function startService(dataDir: string, port: number): Promise<Running> {
+  const serve = serveCommand(ROOT);
   const env = {
     ...process.env,
+    ...serve.env,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -150,7 +152,7 @@ async function startService(dataDir: string, port: number): Promise<Running> {
     RATE_LIMIT: 'off',
   };
   const started = performance.now();
-  const child = spawn(process.execPath, serveArgs(ROOT), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, serve.args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log: string[] = [];
   const collect = (data: Buffer) => log.push(...data.toString().split('\n').filter(Boolean));
   child.stdout!.on('data', collect);

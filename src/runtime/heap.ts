@@ -12,10 +12,10 @@
  * out of the young generation once instead: a fresh demo start took 3.4–3.6 s to the first 200 either way.
  *
  * Young-generation collections run on the main thread alone (no parallel scavenge). A serving process's scavenges
- * find almost nothing alive (about 12 KB of 3.5 MB: the requests in flight), so there is no work to share, and V8's
+ * find almost nothing alive (about 11 KB of 3.5 MB: the requests in flight), so there is no work to share, and V8's
  * helper threads only add waking, waiting and joining them; on a process given one core (the deployment runs one
  * instance per core) they wait for the main thread itself to be descheduled. Measured on the demo under lookups,
- * pinned to one core: 0.26 ms per scavenge on the main thread alone against 1.2–3.9 ms with the helpers, one
+ * pinned to one core: 0.24 ms per scavenge on the main thread alone against 1.2–3.9 ms with the helpers, one
  * scavenge every 400 or so requests.
  */
 import v8 from 'node:v8';
