@@ -1,9 +1,9 @@
 /**
  * HTTP benchmark: what a client pays, measured from outside. The service (started exactly as `npm start` starts it)
- * and a bare node:http server (bench/bare-server.mjs: plain `node` with the service's V8 settings, prepared headers
- * and bytes, no per-request work)
- * answering the same recorded bytes and headers are pinned to the same core with the same CPU quota (bench/confine.ts,
- * 100 ms quota period), then loaded in alternating rounds by autocannon running on the other core(s).
+ * and a bare node:http server (bench/bare-server.mjs: plain `node` with the service's runtime settings, prepared
+ * headers and bytes, no per-request work) answering the same recorded bytes and headers are pinned to the same core
+ * with the same CPU quota (bench/confine.ts, 100 ms quota period), then loaded in alternating rounds by autocannon
+ * running on the other core(s).
  *
  * Per route, coding (no Accept-Encoding, and `Accept-Encoding: br`) and pipelining depth: bytes per response, req/s,
  * p50/p99 latency and CPU time per request (from /proc/<pid>/stat) for both servers and their ratios; the median round
