@@ -1,6 +1,6 @@
 import { type DatasetKind } from '../domain/datasets.js';
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { PeriodRef } from '../domain/periods.js';
 import { recordMetrics, type RankedPeriod } from '../domain/records.js';
 import type { Database, NewPeriodStartupRow, PeriodRow, PeriodStartupRow } from './schema.js';
@@ -116,23 +116,30 @@ export async function periodStartups(db: Kysely<Database>, slug: string): Promis
   return db.selectFrom('period_startups').selectAll().where('period_slug', '=', slug).orderBy('position').execute();
 }
 
+/** A query over `period_startups` before its columns are chosen. */
+export type PeriodStartupsFrom = SelectQueryBuilder<Database, 'period_startups', object>;
+/** The columns a reader of periodStartupPages wants (`position` among them, for the next page). */
+export type PeriodStartupColumns<R extends { position: number }> = (
+  from: PeriodStartupsFrom,
+) => SelectQueryBuilder<Database, 'period_startups', R>;
+
 /**
- * Every startup of every period, oldest period first, in pages: callers stream it without holding it all.
- * Keyset pagination on (iso_year, iso_week, position) keeps every page an index range scan.
+ * The rows `columns` chooses of every startup of every period (or of `onlySlugs`), oldest period first, in pages:
+ * callers stream them without holding them all. Keyset pagination on (period, position), the unique index, keeps
+ * every page an index range scan.
  */
-export async function* iterateAllPeriodStartups(
+export async function* periodStartupPages<R extends { position: number }>(
   db: Kysely<Database>,
-  pageSize = 1000,
+  columns: PeriodStartupColumns<R>,
+  pageSize: number,
   onlySlugs?: readonly string[],
-): AsyncGenerator<{ period: PeriodRow; rows: PeriodStartupRow[] }> {
+): AsyncGenerator<{ period: PeriodRow; rows: R[] }> {
   const wanted = onlySlugs && new Set(onlySlugs);
   for (const period of await listPeriods(db)) {
     if (wanted && !wanted.has(period.slug)) continue;
     let after = 0;
     for (;;) {
-      const rows = await db
-        .selectFrom('period_startups')
-        .selectAll()
+      const rows = await columns(db.selectFrom('period_startups'))
         .where('period_slug', '=', period.slug)
         .where('position', '>', after)
         .orderBy('position')
@@ -144,6 +151,15 @@ export async function* iterateAllPeriodStartups(
       if (rows.length < pageSize) break;
     }
   }
+}
+
+/** Every startup of every period, whole rows, oldest period first, in pages (see periodStartupPages). */
+export function iterateAllPeriodStartups(
+  db: Kysely<Database>,
+  pageSize = 1000,
+  onlySlugs?: readonly string[],
+): AsyncGenerator<{ period: PeriodRow; rows: PeriodStartupRow[] }> {
+  return periodStartupPages(db, (from) => from.selectAll(), pageSize, onlySlugs);
 }
 
 export async function countPeriods(db: Kysely<Database>): Promise<number> {
