@@ -5,8 +5,8 @@
  * on its exact target and one test of Accept-Encoding: no routing, parsing, hooks or per-request copies. This is the
  * physical limit a Node server sending those bytes can reach.
  *
- * Usage: node [V8 flags] bench/bare-server.mjs <port> <recording.json>; bench/http.ts passes the service's V8 flags
- * (the young generation's size, the scavenger's settings), so both servers run on the same runtime settings.
+ * Usage: node [V8 flags] bench/bare-server.mjs <port> <recording.json>; bench/http.ts starts it with the service's
+ * runtime settings (the start command's environment and node flags, the flags the service sets itself).
  * The recording: { answers: { [key]: { [coding]: { headers, body (base64) } } }, targets: { [request target]: key } },
  * coding being "identity" or "br" (sent when the request's Accept-Encoding names br).
  */
