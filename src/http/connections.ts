@@ -28,6 +28,38 @@ export function httpServerOptions(limits: ConnectionLimits) {
   };
 }
 
+/**
+ * Closes every connection on which nothing has been sent or received for `idleMs` (a client that went silent, or
+ * stopped reading a long answer). One timer for the server sweeps its open connections and compares the bytes each
+ * has moved with the previous sweep, instead of node's timer per connection (`server.timeout`), which is re-armed on
+ * every request and refreshed on every read and write, a cost paid by every request. The sweep runs at a tenth of the
+ * deadline (between 50 ms and 1 s), so a connection is closed between `idleMs` and `idleMs` plus two sweeps after it
+ * last moved a byte.
+ */
+export function closeSilentConnections(server: Server, idleMs: number): void {
+  const sweepMs = Math.max(50, Math.min(1_000, Math.floor(idleMs / 10)));
+  const open = new Map<Socket, { moved: number; since: number }>();
+  server.on('connection', (socket: Socket) => {
+    open.set(socket, { moved: 0, since: Date.now() });
+    socket.once('close', () => open.delete(socket));
+  });
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [socket, seen] of open) {
+      const moved = socket.bytesRead + socket.bytesWritten;
+      if (moved !== seen.moved) {
+        seen.moved = moved;
+        seen.since = now;
+      } else if (now - seen.since >= idleMs) {
+        open.delete(socket);
+        socket.destroy();
+      }
+    }
+  }, sweepMs);
+  sweep.unref();
+  server.once('close', () => clearInterval(sweep));
+}
+
 const TOO_MANY =
   'HTTP/1.1 429 Too Many Requests\r\n' +
   'content-type: application/problem+json\r\n' +

@@ -9,7 +9,7 @@ import { frameworkErrorHandler, registerErrorHandling } from './plugins/errors.j
 import { commonHeaders, registerCommonHeaders } from './plugins/headers.js';
 import { registerCompression } from './plugins/compression.js';
 import { compileTrust } from './client-address.js';
-import { capConnectionsPerAddress, httpServerOptions } from './connections.js';
+import { capConnectionsPerAddress, closeSilentConnections, httpServerOptions } from './connections.js';
 import { countConnectionRefused } from '../metrics.js';
 import { authenticateRequest } from './credit-key.js';
 import { metricsEnabled, registerObservability, requestIdGenerator } from './plugins/observability.js';
@@ -69,10 +69,9 @@ export async function buildServer(
     logger: false,
     trustProxy: compileTrust(ctx.config.server.trustProxy),
     bodyLimit: 64 * 1024,
-    // A slow client cannot outlast these (src/http/connections.ts): headers, whole request, silence.
+    // A slow client cannot outlast these (src/http/connections.ts): headers, whole request (silence: below).
     http: httpServerOptions(ctx.config.server),
     requestTimeout: ctx.config.server.requestTimeoutMs,
-    connectionTimeout: ctx.config.server.idleTimeoutMs,
     requestIdHeader: false,
     genReqId: requestId,
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: false },
@@ -80,6 +79,8 @@ export async function buildServer(
     frameworkErrors: frameworkErrorHandler(common),
   }) as unknown as FastifyInstance;
   const trusted = compileTrust(ctx.config.server.trustProxy);
+  // Silence in both directions (connections.ts): one sweep for the server, not a timer re-armed per request.
+  closeSilentConnections(app.server, ctx.config.server.idleTimeoutMs);
   capConnectionsPerAddress(
     app.server,
     ctx.config.server.maxConnectionsPerAddress,

@@ -74,6 +74,51 @@ describe('connection deadlines', () => {
   });
 });
 
+describe('idle connections', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ HTTP_IDLE_TIMEOUT_MS: '500' });
+  });
+  after(() => svc.close());
+
+  test('a kept-alive connection silent after its answer is closed at the idle deadline, not before', async () => {
+    const c = connect(svc.url);
+    await c.ready;
+    c.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    while (!c.received().includes('\r\n\r\n')) await sleep(5);
+    const answered = Date.now();
+    await c.closed;
+    const silentFor = Date.now() - answered;
+    assert.match(c.received(), /^HTTP\/1\.1 200/);
+    assert.ok(silentFor >= 450 && silentFor < 2_000, `closed ${silentFor} ms after the answer`);
+  });
+
+  test('a connection that keeps asking is not closed at the idle deadline', async () => {
+    const c = connect(svc.url);
+    await c.ready;
+    for (let i = 0; i < 8; i++) {
+      c.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      await sleep(150);
+    }
+    assert.equal(c.socket.destroyed, false);
+    assert.equal(c.received().match(/HTTP\/1\.1 200/g)?.length, 8);
+    c.socket.destroy();
+  });
+
+  test('a client that stops reading a long answer is closed at the idle deadline', async () => {
+    const c = connect(svc.url);
+    await c.ready;
+    c.socket.pause();
+    // More answers than the two ends' socket buffers hold, so the server's writes stall.
+    c.socket.write('GET /api/signals.json HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(200));
+    await sleep(2_500);
+    c.socket.resume();
+    await c.closed;
+    const answers = c.received().match(/HTTP\/1\.1 200/g)?.length ?? 0;
+    assert.ok(answers > 0 && answers < 200, `${answers} answers before the connection was closed`);
+  });
+});
+
 describe('connections per address', () => {
   let svc: TestService;
   before(async () => {
