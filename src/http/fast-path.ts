@@ -3,6 +3,7 @@ import type { LimitedClass } from '../config.js';
 import type { Rendered } from '../snapshot/snapshot.js';
 import type { Prepared, PreparedHeaders } from './conditional.js';
 import { bodyOf, codingOf, heldRepresentation } from './conditional.js';
+import type { Encoding } from './encoding.js';
 import { rateLimitHeaders, type Decision, type SharedLimits } from './plugins/rate-limit.js';
 
 /**
@@ -38,6 +39,12 @@ export interface FastRead {
   answer(rest: string, query: string): FastAnswer | undefined;
   /** The route's rate-limit class, when it is limited (not 'paid': its key needs the credit-pack look-up). */
   rateLimit?: Exclude<LimitedClass, 'paid'>;
+  /**
+   * The answer to a request target stays the same for the whole period once given (it depends on the period and the
+   * target alone, and its entity is kept for the period anyway): the fast path then remembers it per target until the
+   * period changes, so a repeated target costs one look-up of the whole target instead of the split and the read's.
+   */
+  samePerPeriod?: boolean;
 }
 
 /** A pre-rendered body and its route's prepared headers (the route's `RenderedSender.representations(entity)`). */
@@ -53,6 +60,21 @@ export interface FastPathOptions {
   clientAddress(req: IncomingMessage): string | undefined;
   /** The rate limiter's budgets (undefined: no read is limited). */
   limits?: SharedLimits;
+  /**
+   * The period being served (any object that changes when it does), or undefined before there is one: what the
+   * `samePerPeriod` reads remember is dropped when it changes. Without it nothing is remembered.
+   */
+  period?: () => object | undefined;
+}
+
+/** How many request targets are remembered per period at most (the lookup's own cache holds as many answers). */
+export const REMEMBERED_TARGETS = 10_000;
+
+/** A `samePerPeriod` read's answer to one request target, and the 200 header lists of its codings once built. */
+interface Remembered {
+  read: FastRead;
+  answer: FastAnswer;
+  ok: Partial<Record<Encoding, RawHeaders>>;
 }
 
 /**
@@ -63,7 +85,7 @@ type RawHeaders = (string | number)[];
 
 export function installFastPath(server: Server, reads: readonly FastRead[], options: FastPathOptions) {
   if (reads.length === 0) return;
-  const { requestId, clientAddress, limits } = options;
+  const { requestId, clientAddress, limits, period } = options;
   const exact = new Map(reads.filter((read) => !read.segment).map((read) => [read.path, read]));
   const prefixed = new Map(reads.filter((read) => read.segment).map((read) => [read.path, read]));
 
@@ -77,7 +99,8 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
       const headers = status === 200 ? representation.ok : representation.notModified;
       const perRequest = ['x-request-id', '', ...Object.keys(limit ?? {}).flatMap((name) => [name, ''])];
       list = [...perRequest, ...Object.entries(headers).flat()];
-      if (status === 200) list.push('content-length', body.length);
+      // A string, as node:http would make of it: a number is converted again on every response it is checked for.
+      if (status === 200) list.push('content-length', String(body.length));
       lists.set(representation, list);
     }
     return list;
@@ -90,8 +113,9 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
     representation: PreparedHeaders,
     body: Buffer,
     limit?: Record<string, string>,
+    list?: RawHeaders,
   ) => {
-    const headers = listOf(status, representation, body, limit);
+    const headers = list ?? listOf(status, representation, body, limit);
     headers[1] = requestId(req);
     let end = 2;
     if (limit !== undefined) {
@@ -111,23 +135,46 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
   const [framework] = server.listeners('request') as RequestListener[];
   if (framework === undefined) throw new Error('installFastPath: the server has no request listener yet');
   server.removeListener('request', framework);
+  // The samePerPeriod reads' answers by request target, for the period `rememberedFor`.
+  const remembered = new Map<string, Remembered>();
+  let rememberedFor: object | undefined;
+
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method;
     // A request with a body goes to the framework, whose content-type parsers decide about it.
     const bodyless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
     if ((method !== 'GET' && method !== 'HEAD') || !bodyless || !server.listening) return framework(req, res);
     const url = req.url!;
-    const mark = url.indexOf('?');
-    const path = mark < 0 ? url : url.slice(0, mark);
-    let read = exact.get(path);
-    let rest = '';
-    if (read === undefined) {
-      const slash = path.lastIndexOf('/');
-      read = prefixed.get(path.slice(0, slash + 1));
-      rest = path.slice(slash + 1);
+    const current = period?.();
+    if (current !== rememberedFor) {
+      remembered.clear();
+      rememberedFor = current;
     }
-    const answer = read?.answer(rest, mark < 0 ? '' : url.slice(mark + 1));
-    if (answer === undefined) return framework(req, res);
+    let known = remembered.get(url);
+    let read: FastRead;
+    let answer: FastAnswer | undefined;
+    if (known !== undefined) {
+      ({ read, answer } = known);
+    } else {
+      const mark = url.indexOf('?');
+      const path = mark < 0 ? url : url.slice(0, mark);
+      let found = exact.get(path);
+      let rest = '';
+      if (found === undefined) {
+        const slash = path.lastIndexOf('/');
+        found = prefixed.get(path.slice(0, slash + 1));
+        rest = path.slice(slash + 1);
+      }
+      if (found === undefined) return framework(req, res);
+      read = found;
+      answer = read.answer(rest, mark < 0 ? '' : url.slice(mark + 1));
+      if (answer === undefined) return framework(req, res);
+      if (read.samePerPeriod && current !== undefined) {
+        if (remembered.size >= REMEMBERED_TARGETS) remembered.clear();
+        known = { read, answer, ok: {} };
+        remembered.set(url, known);
+      }
+    }
 
     const { entity, representations: entry } = answer;
     const coding = codingOf(entry, req.headers['accept-encoding']);
@@ -137,14 +184,19 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
     if (body === undefined) return framework(req, res);
     const status = held !== undefined ? 304 : 200;
 
-    const budget = read!.rateLimit === undefined ? undefined : limits?.budget(read!.rateLimit);
-    if (budget === undefined) return write(req, res, status, representation, body);
+    const budget = read.rateLimit === undefined ? undefined : limits?.budget(read.rateLimit);
+    if (budget === undefined) {
+      if (known === undefined || status === 304) return write(req, res, status, representation, body);
+      const list = (known.ok[coding] ??= listOf(200, representation, body));
+      return write(req, res, 200, representation, body, undefined, list);
+    }
     const key = clientAddress(req);
     if (key === undefined) return framework(req, res);
+    const cls = read.rateLimit!;
     budget.decide(key).then(
       (decision: Decision) => {
         if (decision.allowed) return write(req, res, status, representation, body, rateLimitHeaders(budget, decision));
-        limits!.handOver(req, read!.rateLimit!, decision);
+        limits!.handOver(req, cls, decision);
         framework(req, res);
       },
       // The limiter failed: the route's hook decides (and lets the request through if it fails again).

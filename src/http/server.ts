@@ -139,7 +139,12 @@ export async function buildServer(
   // generic path (fast-path.ts), with the same headers, bytes and rate limits as their routes, which declared them and
   // answer whatever the fast path leaves. Off when the access log or metrics need their per-request hooks.
   if (!ctx.config.server.accessLog && !metricsEnabled(ctx.config.metrics)) {
-    installFastPath(app.server, fastReads, { requestId, clientAddress: clientAddress(trusted), limits });
+    installFastPath(app.server, fastReads, {
+      requestId,
+      clientAddress: clientAddress(trusted),
+      limits,
+      period: () => ctx.holder.current,
+    });
   }
   return app;
 }

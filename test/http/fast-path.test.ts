@@ -351,4 +351,43 @@ describe('installFastPath', () => {
       await new Promise<void>((resolve) => local.close(() => resolve()));
     }
   });
+
+  test('a read the same for the whole period is asked once per target, and again once the period changes', async () => {
+    const local = http.createServer((_req, res) => res.writeHead(299).end());
+    const prepared = representations();
+    let period = {};
+    const asked: string[] = [];
+    installFastPath(
+      local,
+      [
+        {
+          path: '/same',
+          samePerPeriod: true,
+          answer: (_rest, query) => {
+            asked.push(query);
+            return { entity, representations: prepared(entity) };
+          },
+        },
+      ],
+      { requestId: () => 'id', clientAddress: () => '127.0.0.1', period: () => period },
+    );
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(local.address() as { port: number }).port}`;
+      const first = await request(`${base}/same?q=a`, 'GET', {});
+      const again = await request(`${base}/same?q=a`, 'GET', {});
+      await request(`${base}/same?q=b`, 'GET', {});
+      assert.deepEqual(asked, ['q=a', 'q=b']);
+      assert.equal(again.status, 200);
+      assert.deepEqual(again.body, first.body);
+      assert.deepEqual(again.headers, { ...first.headers, date: again.headers.date });
+      const held = await request(`${base}/same?q=a`, 'GET', { 'if-none-match': entity.etag });
+      assert.equal(held.status, 304);
+      period = {};
+      await request(`${base}/same?q=a`, 'GET', {});
+      assert.deepEqual(asked, ['q=a', 'q=b', 'q=a']);
+    } finally {
+      await new Promise<void>((resolve) => local.close(() => resolve()));
+    }
+  });
 });

@@ -96,6 +96,7 @@ export async function signalsRoutes(app: FastifyInstance, ctx: AppContext, fast:
   // query naming `company` only, as the route's cache holds it).
   const snapshotJson = (path: string, send: RenderedSender): FastRead => ({
     path,
+    samePerPeriod: true,
     answer: (_rest, query) => {
       const entity = query === '' ? ctx.holder.current?.signalsJson : undefined;
       return entity && { entity, representations: send.representations(entity) };
@@ -105,6 +106,8 @@ export async function signalsRoutes(app: FastifyInstance, ctx: AppContext, fast:
   fast.push({
     path: '/api/signal',
     rateLimit: 'signal',
+    // A period's answer to a query does not change (the route's cache is per period too).
+    samePerPeriod: true,
     answer: (_rest, query) => {
       const snapshot = ctx.holder.current;
       if (snapshot === undefined) return undefined;
