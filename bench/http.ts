@@ -252,9 +252,26 @@ function recordOne(url: string, headers: Record<string, string>): Promise<Record
 }
 
 /**
- * The recording the bare server replays: each request target's own response in each coding (asked twice, so the
- * coded body compressed on the first request is what the second sends), so the bare server sends, for every request,
- * the very bytes the service sent for it (a lookup's answer differs from one name to the next).
+ * A response once its coded body is ready: a compressible body (one whose response varies on Accept-Encoding) asked
+ * for in a coding is sent uncoded while the service compresses it in the background (at most 250 ms a request), so it
+ * is asked again until it comes coded (30 s at most; on a slow machine the snapshot's Brotli takes seconds).
+ */
+async function recordReady(url: string, headers: Record<string, string>): Promise<Recorded> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const recorded = await recordOne(url, headers);
+    const wanted = headers['accept-encoding'];
+    const varies = /accept-encoding/i.test(recorded.headers.vary ?? '');
+    if (wanted === undefined || !varies || recorded.headers['content-encoding'] !== undefined) return recorded;
+    if (Date.now() > deadline) throw new Error(`${url}: still not coded (${wanted}) after 30 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The recording the bare server replays: each request target's own response in each coding (a coded body once it is
+ * ready, recordReady), so the bare server sends, for every request, the very bytes the service sent for it (a
+ * lookup's answer differs from one name to the next).
  */
 async function recordAnswers(
   base: string,
@@ -264,8 +281,7 @@ async function recordAnswers(
   for (const target of new Set(targets)) {
     answers[target] = {};
     for (const coding of CODINGS) {
-      await recordOne(`${base}${target}`, coding.headers);
-      answers[target][coding.name] = await recordOne(`${base}${target}`, coding.headers);
+      answers[target][coding.name] = await recordReady(`${base}${target}`, coding.headers);
     }
   }
   return { answers, targets: Object.fromEntries(Object.keys(answers).map((t) => [t, t])) };
