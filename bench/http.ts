@@ -14,7 +14,8 @@
  * Variables: BENCH_DURATION (seconds per measurement, 10), BENCH_ROUNDS (7), BENCH_SCALE (startups in the scale
  * dataset, 10000; 0 skips it), BENCH_CORE (the core the servers share, the last one), BENCH_QUOTA (CPU share, 0.5),
  * BENCH_PIPELINING (depths, "1,10"; the first is the headline), BENCH_ROUTES (the routes measured, of "signals",
- * "lookup", "home", "page"; all by default).
+ * "lookup", "home", "page"; all by default), BENCH_BARE_IMPORT (an experiment: a module the bare server imports before
+ * it listens, e.g. bench/emitter-shapes.mjs; the report then says the baseline is not bare).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -40,6 +41,7 @@ const CORE = Number(process.env.BENCH_CORE ?? os.cpus().length - 1);
 const QUOTA = Number(process.env.BENCH_QUOTA ?? 0.5);
 const PIPELINING = (process.env.BENCH_PIPELINING ?? '1,10').split(',').map(Number);
 const CONNECTIONS = 50;
+const BARE_IMPORT = process.env.BENCH_BARE_IMPORT ?? '';
 const ROUTES = new Set((process.env.BENCH_ROUTES ?? 'signals,lookup,home,page').split(',').map((r) => r.trim()));
 /** Headers the bare server does not replay: node:http writes its own (the date, the connection, the length). */
 const HEADERS_NOT_REPLAYED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
@@ -169,11 +171,16 @@ async function startBare(port: number, recordingFile: string): Promise<Running> 
   // Plain node, no loader, with the service's runtime settings: the baseline must be the physical limit, or the ratio
   // flatters (and a runtime setting that makes both cheaper must not count as the service's own saving).
   const runtime = serviceRuntime();
-  const child = spawn(process.execPath, [...runtime.flags, 'bench/bare-server.mjs', String(port), recordingFile], {
-    cwd: ROOT,
-    env: { ...process.env, ...runtime.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const preload = BARE_IMPORT === '' ? [] : ['--import', `./${path.relative(ROOT, path.resolve(BARE_IMPORT))}`];
+  const child = spawn(
+    process.execPath,
+    [...runtime.flags, ...preload, 'bench/bare-server.mjs', String(port), recordingFile],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...runtime.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await until200(`http://127.0.0.1:${port}/api/signals.json`, 60_000, child);
   return {
@@ -499,7 +506,7 @@ export async function run(): Promise<BenchTable[]> {
   } finally {
     await share.close();
   }
-  const setup = `${CONNECTIONS} connections, ${DURATION} s per measurement, ${ROUNDS} alternating rounds (median shown); servers ${share.describe}; load generator ${loadGeneratorPinned ? `on core(s) ${others.join(',')}` : 'not pinned'}`;
+  const setup = `${CONNECTIONS} connections, ${DURATION} s per measurement, ${ROUNDS} alternating rounds (median shown); servers ${share.describe}; load generator ${loadGeneratorPinned ? `on core(s) ${others.join(',')}` : 'not pinned'}${BARE_IMPORT === '' ? '' : `; EXPERIMENT, NOT THE BASELINE: the bare server imports ${BARE_IMPORT} first`}`;
   return [
     ...PIPELINING.map((depth, i) => ({
       title: `Hot reads, pipelining ${depth}${i === 0 ? ' (headline)' : ''}: ${setup}`,
