@@ -3,7 +3,6 @@ import type { LimitedClass } from '../config.js';
 import type { Rendered } from '../snapshot/snapshot.js';
 import type { Prepared, PreparedHeaders } from './conditional.js';
 import { bodyOf, codingOf, heldRepresentation } from './conditional.js';
-import type { Encoding } from './encoding.js';
 import { rateLimitHeaders, type Decision, type SharedLimits } from './plugins/rate-limit.js';
 
 /**
@@ -70,11 +69,10 @@ export interface FastPathOptions {
 /** How many request targets are remembered per period at most (the lookup's own cache holds as many answers). */
 export const REMEMBERED_TARGETS = 10_000;
 
-/** A `samePerPeriod` read's answer to one request target, and the 200 header lists of its codings once built. */
+/** A `samePerPeriod` read's answer to one request target. */
 interface Remembered {
   read: FastRead;
   answer: FastAnswer;
-  ok: Partial<Record<Encoding, RawHeaders>>;
 }
 
 /**
@@ -113,9 +111,8 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
     representation: PreparedHeaders,
     body: Buffer,
     limit?: Record<string, string>,
-    list?: RawHeaders,
   ) => {
-    const headers = list ?? listOf(status, representation, body, limit);
+    const headers = listOf(status, representation, body, limit);
     headers[1] = requestId(req);
     let end = 2;
     if (limit !== undefined) {
@@ -150,7 +147,7 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
       remembered.clear();
       rememberedFor = current;
     }
-    let known = remembered.get(url);
+    const known = remembered.get(url);
     let read: FastRead;
     let answer: FastAnswer | undefined;
     if (known !== undefined) {
@@ -171,8 +168,7 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
       if (answer === undefined) return framework(req, res);
       if (read.samePerPeriod && current !== undefined) {
         if (remembered.size >= REMEMBERED_TARGETS) remembered.clear();
-        known = { read, answer, ok: {} };
-        remembered.set(url, known);
+        remembered.set(url, { read, answer });
       }
     }
 
@@ -185,11 +181,7 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
     const status = held !== undefined ? 304 : 200;
 
     const budget = read.rateLimit === undefined ? undefined : limits?.budget(read.rateLimit);
-    if (budget === undefined) {
-      if (known === undefined || status === 304) return write(req, res, status, representation, body);
-      const list = (known.ok[coding] ??= listOf(200, representation, body));
-      return write(req, res, 200, representation, body, undefined, list);
-    }
+    if (budget === undefined) return write(req, res, status, representation, body);
     const key = clientAddress(req);
     if (key === undefined) return framework(req, res);
     const cls = read.rateLimit!;
