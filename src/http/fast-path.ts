@@ -60,10 +60,21 @@ export interface FastPathOptions {
   /** The rate limiter's budgets (undefined: no read is limited). */
   limits?: SharedLimits;
   /**
-   * The period being served (any object that changes when it does), or undefined before there is one: what the
-   * `samePerPeriod` reads remember is dropped when it changes. Without it nothing is remembered.
+   * The period being served, or undefined before there is one: what the `samePerPeriod` reads remember is dropped
+   * when it changes. Without it nothing is remembered.
    */
-  period?: () => object | undefined;
+  period?: PeriodSource;
+}
+
+/** Where the fast path learns the period (the snapshot holder is one). */
+export interface PeriodSource {
+  /** The period being served: any object that changes when it does. */
+  readonly current: object | undefined;
+  /**
+   * Called after each change of period, so what was remembered for the old one is let go at once rather than at the
+   * next fast-path request (until then it would keep the old period's bodies alive).
+   */
+  onSwap(listener: () => void, name?: string): void;
 }
 
 /** How many request targets are remembered per period at most (the lookup's own cache holds as many answers). */
@@ -135,6 +146,10 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
   // The samePerPeriod reads' answers by request target, for the period `rememberedFor`.
   const remembered = new Map<string, Remembered>();
   let rememberedFor: object | undefined;
+  period?.onSwap(() => {
+    remembered.clear();
+    rememberedFor = undefined;
+  }, 'fast-path memo');
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method;
@@ -142,7 +157,7 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
     const bodyless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
     if ((method !== 'GET' && method !== 'HEAD') || !bodyless || !server.listening) return framework(req, res);
     const url = req.url!;
-    const current = period?.();
+    const current = period?.current;
     if (current !== rememberedFor) {
       remembered.clear();
       rememberedFor = current;

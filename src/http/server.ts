@@ -143,7 +143,7 @@ export async function buildServer(
       requestId,
       clientAddress: clientAddress(trusted),
       limits,
-      period: () => ctx.holder.current,
+      period: ctx.holder,
     });
   }
   return app;

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import diagnostics from 'node:diagnostics_channel';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { representations } from '../../src/http/conditional.js';
 import { installFastPath } from '../../src/http/fast-path.js';
 import { compressionIdle, variant } from '../../src/http/precompressed.js';
@@ -355,7 +357,7 @@ describe('installFastPath', () => {
   test('a read the same for the whole period is asked once per target, and again once the period changes', async () => {
     const local = http.createServer((_req, res) => res.writeHead(299).end());
     const prepared = representations();
-    let period = {};
+    const period = new Periods();
     const asked: string[] = [];
     installFastPath(
       local,
@@ -369,7 +371,7 @@ describe('installFastPath', () => {
           },
         },
       ],
-      { requestId: () => 'id', clientAddress: () => '127.0.0.1', period: () => period },
+      { requestId: () => 'id', clientAddress: () => '127.0.0.1', period },
     );
     await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
     try {
@@ -383,11 +385,67 @@ describe('installFastPath', () => {
       assert.deepEqual(again.headers, { ...first.headers, date: again.headers.date });
       const held = await request(`${base}/same?q=a`, 'GET', { 'if-none-match': entity.etag });
       assert.equal(held.status, 304);
-      period = {};
+      period.current = {};
       await request(`${base}/same?q=a`, 'GET', {});
       assert.deepEqual(asked, ['q=a', 'q=b', 'q=a']);
     } finally {
       await new Promise<void>((resolve) => local.close(() => resolve()));
     }
   });
+
+  test("what a period's reads remembered is let go when the period is swapped, before any further request", async () => {
+    const local = http.createServer((_req, res) => res.writeHead(299).end());
+    const period = new Periods();
+    let answered: WeakRef<object> | undefined;
+    installFastPath(
+      local,
+      [
+        {
+          path: '/same',
+          samePerPeriod: true,
+          answer: () => {
+            // A body of this period alone, held by nothing but what the fast path remembers.
+            const own = rendered(JSON.stringify({ period: 1, padding: 'x'.repeat(2000) }), 'application/json');
+            answered = new WeakRef(own);
+            return { entity: own, representations: representations()(own) };
+          },
+        },
+      ],
+      { requestId: () => 'id', clientAddress: () => '127.0.0.1', period },
+    );
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await request(`http://127.0.0.1:${(local.address() as { port: number }).port}/same`, 'GET', {});
+      assert.equal(res.status, 200);
+      const gc = exposedGc();
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+      assert.notEqual(answered?.deref(), undefined, 'remembered while its period is served');
+      period.swap();
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+      assert.equal(answered?.deref(), undefined, 'let go once the period is swapped');
+    } finally {
+      await new Promise<void>((resolve) => local.close(() => resolve()));
+    }
+  });
 });
+
+/** A period source as the snapshot holder is one: the current period, and listeners told after each swap. */
+class Periods {
+  current: object = {};
+  private readonly listeners: (() => void)[] = [];
+  onSwap(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+  swap(): void {
+    this.current = {};
+    for (const listener of this.listeners) listener();
+  }
+}
+
+/** V8's full collection, for a test that must see an object let go (as src/runtime/heap.ts reaches it). */
+function exposedGc(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}
