@@ -15,7 +15,9 @@
  * dataset, 10000; 0 skips it), BENCH_CORE (the core the servers share, the last one), BENCH_QUOTA (CPU share, 0.5),
  * BENCH_PIPELINING (depths, "1,10"; the first is the headline), BENCH_ROUTES (the routes measured, of "signals",
  * "lookup", "home", "page"; all by default), BENCH_BARE_IMPORT (an experiment: a module the bare server imports before
- * it listens, e.g. bench/emitter-shapes.mjs; the report then says the baseline is not bare).
+ * it listens, e.g. bench/emitter-shapes.mjs; the report then says the baseline is not bare), BENCH_INSTRUCTIONS ("1":
+ * also count each server's instructions per request under valgrind's callgrind, bench/instructions.ts;
+ * BENCH_INSTRUCTION_REQUESTS per row, 5000).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -30,6 +32,7 @@ import { migrateToLatest, openStore } from '../src/store/database.js';
 import { publishPeriod } from '../src/store/periods.js';
 import { SERVING_V8_FLAGS } from '../src/runtime/heap.js';
 import { cpuShare, hasTaskset, pin, type CpuShare } from './confine.js';
+import { callgrind, hasCallgrind } from './instructions.js';
 import { commandLine, cpuMs, descendants, memoryMb, freePort, serveCommand } from './proc.js';
 import { printTable, type BenchResult, type BenchTable } from './types.js';
 
@@ -42,6 +45,8 @@ const QUOTA = Number(process.env.BENCH_QUOTA ?? 0.5);
 const PIPELINING = (process.env.BENCH_PIPELINING ?? '1,10').split(',').map(Number);
 const CONNECTIONS = 50;
 const BARE_IMPORT = process.env.BENCH_BARE_IMPORT ?? '';
+const INSTRUCTIONS = process.env.BENCH_INSTRUCTIONS === '1';
+const INSTRUCTION_REQUESTS = Number(process.env.BENCH_INSTRUCTION_REQUESTS ?? 5000);
 const ROUTES = new Set((process.env.BENCH_ROUTES ?? 'signals,lookup,home,page').split(',').map((r) => r.trim()));
 /** Headers the bare server does not replay: node:http writes its own (the date, the connection, the length). */
 const HEADERS_NOT_REPLAYED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
@@ -79,7 +84,13 @@ async function until200(url: string, timeoutMs: number, child: ChildProcess): Pr
 }
 
 /** Starts the service (`npm start`, or its node command directly) and waits for the first 200 on the signals. */
-async function startService(dataDir: string, port: number, via: 'npm' | 'node', logLevel: string): Promise<Running> {
+async function startService(
+  dataDir: string,
+  port: number,
+  via: 'npm' | 'node',
+  logLevel: string,
+  prefix: readonly string[] = [],
+): Promise<Running> {
   const serve = serveCommand(ROOT);
   const env = {
     ...process.env,
@@ -100,9 +111,10 @@ async function startService(dataDir: string, port: number, via: 'npm' | 'node', 
   // This process is pinned to the load generator's core(s), and children inherit that: a start is run on every core,
   // as a user's `npm start` is (the serving process and the embedded database's host work side by side at start).
   const [command, args] = via === 'npm' ? ['npm', ['start', '--silent']] : [process.execPath, serve.args];
+  const wrapped = [...prefix, command, ...args];
   const [program, argv] = (await hasTaskset())
-    ? ['taskset', ['-c', `0-${os.cpus().length - 1}`, command, ...args]]
-    : [command, args];
+    ? ['taskset', ['-c', `0-${os.cpus().length - 1}`, ...wrapped]]
+    : [wrapped[0]!, wrapped.slice(1)];
   const child = spawn(program, argv, { cwd: ROOT, env, detached: via === 'npm', stdio: ['ignore', 'pipe', 'pipe'] });
   const log: string[] = [];
   const collect = (data: Buffer) => log.push(...data.toString().split('\n').filter(Boolean));
@@ -167,14 +179,22 @@ function serviceRuntime(): { env: Record<string, string>; flags: string[] } {
   return { env, flags: [...args.slice(0, script), ...SERVING_V8_FLAGS] };
 }
 
-async function startBare(port: number, recordingFile: string): Promise<Running> {
+async function startBare(port: number, recordingFile: string, prefix: readonly string[] = []): Promise<Running> {
   // Plain node, no loader, with the service's runtime settings: the baseline must be the physical limit, or the ratio
   // flatters (and a runtime setting that makes both cheaper must not count as the service's own saving).
   const runtime = serviceRuntime();
   const preload = BARE_IMPORT === '' ? [] : ['--import', `./${path.relative(ROOT, path.resolve(BARE_IMPORT))}`];
-  const child = spawn(
+  const command = [
     process.execPath,
-    [...runtime.flags, ...preload, 'bench/bare-server.mjs', String(port), recordingFile],
+    ...runtime.flags,
+    ...preload,
+    'bench/bare-server.mjs',
+    String(port),
+    recordingFile,
+  ];
+  const child = spawn(
+    prefix[0] ?? command[0]!,
+    [...prefix.slice(1), ...(prefix.length > 0 ? command : command.slice(1))],
     {
       cwd: ROOT,
       env: { ...process.env, ...runtime.env },
@@ -182,7 +202,8 @@ async function startBare(port: number, recordingFile: string): Promise<Running> 
     },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await until200(`http://127.0.0.1:${port}/api/signals.json`, 60_000, child);
+  // Under callgrind (BENCH_INSTRUCTIONS) a start takes several times longer.
+  await until200(`http://127.0.0.1:${port}/api/signals.json`, 120_000, child);
   return {
     child,
     pid: child.pid!,
@@ -334,6 +355,30 @@ interface DatasetResult {
   hot: Map<number, BenchResult[]>;
   memory: BenchResult;
   phases: BenchResult[];
+  /** Instructions per request of each server (BENCH_INSTRUCTIONS), one line per route and coding. */
+  instructions: BenchResult[];
+}
+
+/** Resolves once a line of the log matches (throws after `timeoutMs`). */
+async function untilLogged(log: readonly string[], pattern: RegExp, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!log.some((line) => pattern.test(line))) {
+    if (Date.now() > deadline) throw new Error(`no log line matching ${pattern} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Resolves once a process has used less than 2% of a core for 3 s in a row (10 min at most). */
+async function quiet(pid: number): Promise<void> {
+  const deadline = Date.now() + 600_000;
+  let calm = 0;
+  let before = cpuMs(pid);
+  while (calm < 3 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = cpuMs(pid);
+    calm = now - before < 20 ? calm + 1 : 0;
+    before = now;
+  }
 }
 
 async function publishScale(dataDir: string, startups: number): Promise<void> {
@@ -483,9 +528,57 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
       { name: `${label}, fresh data dir`, metrics: { 'phases: wall ms (CPU ms)': startPhases(fresh.log) } },
       { name: `${label}, existing data dir`, metrics: { 'phases: wall ms (CPU ms)': startPhases(existing.log) } },
     ];
+    const instructions: BenchResult[] = [];
+    if (INSTRUCTIONS) {
+      // Each server once more, alone on the data directory, under callgrind; every route counted in turn.
+      for (const r of running.splice(0)) await r.stop();
+      const counted = { service: new Map<string, number>(), bare: new Map<string, number>() };
+      const idle = { service: 0, bare: 0 };
+      for (const who of ['service', 'bare'] as const) {
+        // The service listens on HOST=127.0.0.1 (startService); the bare server gets the benchmark's environment.
+        const counter = callgrind(dataDir, who, who === 'service' ? '127.0.0.1' : process.env.HOST);
+        const server =
+          who === 'service'
+            ? await startService(dataDir, port, 'node', 'debug', counter.prefix)
+            : await startBare(barePort, recordingFile, counter.prefix);
+        running.push(server);
+        const at = who === 'service' ? base : bareBase;
+        // The period's background work (several times slower under valgrind; it ends with a full collection), a body
+        // compressed on its first request in a coding: none of it may fall inside a counted window. So the service's
+        // warm-up first, then every route in every coding once, then quiet.
+        if (who === 'service') await untilLogged(server.log, /heap compact/, 900_000);
+        for (const route of routes) {
+          for (const coding of CODINGS) await load(at, server.pid, route.paths, 1, 2, coding.headers);
+        }
+        await quiet(server.pid);
+        idle[who] = await counter.idle(server.pid, 30);
+        for (const route of routes) {
+          for (const coding of CODINGS) {
+            const count = await counter.perRequest(server.pid, at, route.paths, coding.headers, INSTRUCTION_REQUESTS);
+            counted[who].set(`${route.key} ${coding.name}`, count);
+          }
+        }
+        await running.pop()!.stop();
+      }
+      for (const route of routes) {
+        for (const coding of CODINGS) {
+          const ours = counted.service.get(`${route.key} ${coding.name}`)!;
+          const baseline = counted.bare.get(`${route.key} ${coding.name}`)!;
+          instructions.push({
+            name: `${route.name}, ${coding.name === 'br' ? 'Accept-Encoding: br' : 'no Accept-Encoding'} (${label})`,
+            metrics: {
+              'instructions/req': ours,
+              'bare instructions/req': baseline,
+              ratio: (ours / baseline).toFixed(3),
+              'idle instructions/s (service / bare, taken out)': `${idle.service} / ${idle.bare}`,
+            },
+          });
+        }
+      }
+    }
     // Each dataset's figures as soon as they exist, so a run cut short still reports what it measured.
-    process.stderr.write(`${JSON.stringify({ label, hot: [...hot], memory, phases })}\n`);
-    return { label, hot, memory, phases };
+    process.stderr.write(`${JSON.stringify({ label, hot: [...hot], memory, phases, instructions })}\n`);
+    return { label, hot, memory, phases, instructions };
   } finally {
     for (const r of running) await r.stop().catch(() => {});
     await fs.rm(dataDir, { recursive: true, force: true });
@@ -499,6 +592,8 @@ export async function run(): Promise<BenchTable[]> {
   const others = Array.from({ length: os.cpus().length }, (_, i) => i).filter((i) => i !== CORE);
   const loadGeneratorPinned = others.length > 0 && (await pin(process.pid, others.join(',')));
   const scale = Number(process.env.BENCH_SCALE ?? 10_000);
+  if (INSTRUCTIONS && !(await hasCallgrind()))
+    throw new Error('BENCH_INSTRUCTIONS=1 needs valgrind and callgrind_control on the PATH');
   const results: DatasetResult[] = [];
   try {
     results.push(await benchDataset(share, 'demo, 315 startups', undefined));
@@ -514,6 +609,14 @@ export async function run(): Promise<BenchTable[]> {
     })),
     { title: 'Memory (service process RSS) and start to first 200', results: results.map((r) => r.memory) },
     { title: 'Start phases (debug log)', results: results.flatMap((r) => r.phases) },
+    ...(INSTRUCTIONS
+      ? [
+          {
+            title: `Instructions per request (callgrind, ${INSTRUCTION_REQUESTS} requests per row on 10 connections, after twice as many uninstrumented)`,
+            results: results.flatMap((r) => r.instructions),
+          },
+        ]
+      : []),
   ];
 }
 
