@@ -9,7 +9,8 @@
  * A server runs under `valgrind --tool=callgrind --instr-atstart=no`: uninstrumented (valgrind's translation only,
  * several times slower than native) until it is warm, then, for each measured route, three times: the counters are
  * zeroed, instrumentation switched on for a fixed number of requests, off again, and the counts dumped
- * (callgrind_control); the median of the three is reported. Every thread of the process is counted (V8's collector and
+ * (callgrind_control); the median of the three is reported, less what the server runs with no request at all in as
+ * long (its timers, counted over an idle window first). Every thread of the process is counted (V8's collector and
  * compiler threads too), none of its children's.
  */
 import { execFile } from 'node:child_process';
@@ -60,7 +61,7 @@ export interface Callgrind {
  */
 export function callgrind(dir: string, name: string, host: string | undefined): Callgrind {
   const out = path.join(dir, `${name}.callgrind`);
-  // Its own pipe names, so the control commands reach this server whatever the environment says of user and host.
+  // Its own place for the control pipes, apart from any other valgrind run's (their names still carry user and host).
   const vgdbPrefix = path.join(dir, `${name}-vgdb`);
   const env = { ...process.env };
   if (host === undefined) delete env.HOST;
