@@ -143,7 +143,9 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
   const [framework] = server.listeners('request') as RequestListener[];
   if (framework === undefined) throw new Error('installFastPath: the server has no request listener yet');
   server.removeListener('request', framework);
-  // The samePerPeriod reads' answers by request target, for the period `rememberedFor`.
+  // The samePerPeriod reads' answers by request target, for the period `rememberedFor`. The comparison per request
+  // decides what is answered; the swap listener only lets the old answers go early (a listener registered before it
+  // that throws would stop the holder from calling it).
   const remembered = new Map<string, Remembered>();
   let rememberedFor: object | undefined;
   period?.onSwap(() => {
