@@ -34,6 +34,7 @@ import { SERVING_V8_FLAGS } from '../src/runtime/heap.js';
 import { cpuShare, hasTaskset, pin, type CpuShare } from './confine.js';
 import { callgrind, hasCallgrind } from './instructions.js';
 import { commandLine, cpuMs, descendants, memoryMb, freePort, serveCommand } from './proc.js';
+import { firstLogged, PERIOD_WORK_DONE } from './service-log.js';
 import { printTable, type BenchResult, type BenchTable } from './types.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -359,15 +360,6 @@ interface DatasetResult {
   instructions: BenchResult[];
 }
 
-/** Resolves once a line of the log matches (throws after `timeoutMs`). */
-async function untilLogged(log: readonly string[], pattern: RegExp, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!log.some((line) => pattern.test(line))) {
-    if (Date.now() > deadline) throw new Error(`no log line matching ${pattern} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 /** Resolves once a process has used less than 2% of a core for 3 s in a row (10 min at most). */
 async function quiet(pid: number): Promise<void> {
   const deadline = Date.now() + 600_000;
@@ -546,7 +538,8 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
         // The period's background work (several times slower under valgrind; it ends with a full collection), a body
         // compressed on its first request in a coding: none of it may fall inside a counted window. So the service's
         // warm-up first, then every route in every coding once, then quiet.
-        if (who === 'service') await untilLogged(server.log, /heap compact/, 900_000);
+        if (who === 'service' && !(await firstLogged(server.log, PERIOD_WORK_DONE, 900_000)))
+          throw new Error('the service under callgrind did not end its period warm-up within 15 min');
         for (const route of routes) {
           for (const coding of CODINGS) await load(at, server.pid, route.paths, 1, 2, coding.headers);
         }
@@ -588,12 +581,12 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
 export async function run(): Promise<BenchTable[]> {
   // What users run: the built service (`npm run build` bundles it in about a second).
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (INSTRUCTIONS && !(await hasCallgrind()))
+    throw new Error('BENCH_INSTRUCTIONS=1 needs valgrind and callgrind_control on the PATH');
   const share = await cpuShare(CORE, QUOTA);
   const others = Array.from({ length: os.cpus().length }, (_, i) => i).filter((i) => i !== CORE);
   const loadGeneratorPinned = others.length > 0 && (await pin(process.pid, others.join(',')));
   const scale = Number(process.env.BENCH_SCALE ?? 10_000);
-  if (INSTRUCTIONS && !(await hasCallgrind()))
-    throw new Error('BENCH_INSTRUCTIONS=1 needs valgrind and callgrind_control on the PATH');
   const results: DatasetResult[] = [];
   try {
     results.push(await benchDataset(share, 'demo, 315 startups', undefined));

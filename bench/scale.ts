@@ -42,6 +42,7 @@ import { openStore } from '../src/store/database.js';
 import { publishPeriod } from '../src/store/periods.js';
 import type { PreparedData } from './scale-prepare.js';
 import { compactHeap } from '../src/runtime/heap.js';
+import { firstLogged, logged, PERIOD_WORK_DONE } from './service-log.js';
 import { commandLine, descendants, freePort, memoryMb, serveCommand } from './proc.js';
 import { printTable, type BenchResult, type BenchTable } from './types.js';
 
@@ -283,21 +284,6 @@ function askTargets(names: readonly string[]): string[] {
   });
 }
 
-/** Lines of the service's JSON log with this message. */
-function logged(log: readonly string[], msg: string): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const l of log) {
-    if (!l.includes(msg)) continue;
-    try {
-      const entry = JSON.parse(l) as Record<string, unknown>;
-      if (entry.msg === msg) out.push(entry);
-    } catch {
-      // not a log line
-    }
-  }
-  return out;
-}
-
 /** Waits until `count()` has not changed for `quietMs` (background work has settled). */
 async function settle(count: () => number, quietMs: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -314,20 +300,6 @@ async function settle(count: () => number, quietMs: number, timeoutMs: number): 
 }
 
 /** Waits until the snapshot is sent Brotli-coded (it is compressed in the background after a start or a swap). */
-/** The first log line with one of these messages, once the service has written it (undefined after `timeoutMs`). */
-async function firstLogged(
-  log: readonly string[],
-  messages: readonly string[],
-  timeoutMs: number,
-): Promise<Record<string, unknown> | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = messages.map((msg) => logged(log, msg)[0]).find((entry) => entry !== undefined);
-    if (found !== undefined || Date.now() > deadline) return found;
-    await sleep(200);
-  }
-}
-
 async function brotliReady(port: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -444,11 +416,7 @@ async function benchSize(startups: number, weeks: number): Promise<SizeResult> {
     await brotliReady(port, 600_000);
     // The rest of the period's work (the export, the series, the compressed bodies) ends with the heap compaction:
     // memory and reads are measured once the period is fully warm.
-    const compaction = await firstLogged(
-      log,
-      ['heap compacted after the period warm-up', 'heap compaction skipped: the heap in use is too large'],
-      900_000,
-    );
+    const compaction = await firstLogged(log, PERIOD_WORK_DONE, 900_000);
     const settledS = Math.round((performance.now() - service.startedAt) / 100) / 10;
     await get(port, '/api/signals.json');
     const rssAtCompactionMb = memoryMb(service.pid).rss;
