@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { searchDocuments, siteSearch } from '../../../src/core/search/documents.js';
-import { SiteSearch } from '../../../src/core/search/site-search.js';
+import { SiteSearch, type SearchDocument } from '../../../src/core/search/site-search.js';
 import { SEARCH_TYPES, SearchHit } from '../../../src/schemas/answers.js';
 import { BASE, demoSnapshot } from '../fixtures.js';
 
@@ -134,5 +134,28 @@ describe('site search', () => {
     ]);
     assert.equal(index.search('kubern', { limit: 5 }).hits[0]!.url, 'https://s.test/blog/a');
     assert.equal(index.search('vacuun', { limit: 5 }).hits[0]!.url, 'https://s.test/blog/b');
+  });
+
+  test("the build reads the documents' fields in steps, never all of them in one step", () => {
+    // Documents whose text is computed when first read, as the answers' and startups' are; 12,000 of them.
+    const base = searchDocuments(snapshot, BASE);
+    let reads = 0;
+    const documents: SearchDocument[] = Array.from({ length: 12_000 }, (_, i) => {
+      const { text, ...rest } = base[i % base.length]!;
+      return Object.defineProperty({ ...rest, url: `${rest.url}?copy=${i}` }, 'text', {
+        get: () => (reads++, text),
+        enumerable: true,
+      }) as SearchDocument;
+    });
+    const steps = SiteSearch.build(documents);
+    let most = 0;
+    for (;;) {
+      const before = reads;
+      const next = steps.next();
+      most = Math.max(most, reads - before);
+      if (next.done) break;
+    }
+    assert.ok(reads >= documents.length);
+    assert.ok(most <= documents.length / 2, `${most} texts read in one step`);
   });
 });
