@@ -13,7 +13,7 @@ import {
   NEW_REPO_DAYS,
   WINDOW_DAYS,
 } from '../../domain/rules.js';
-import { percentValue, researchFindings, SYNTHETIC_NOTE } from '../documents/research.js';
+import { percentValue, researchFindings, SYNTHETIC_NOTE, warmResearch } from '../documents/research.js';
 import { sectorInfo, sectors } from '../../domain/sectors.js';
 import { siteUrls, type SiteUrls } from '../../domain/urls.js';
 import { slugify, type AnswerEntry } from './entry.js';
@@ -36,15 +36,27 @@ const SIGNAL_RULE: Record<(typeof SIGNAL_TYPES)[number], string> = {
 
 const commitChange = (s: SnapshotStartup) => percentValue(s.startup.commitVelocityChange);
 
-/** Fastest first by commit change, then by commits; startups above the activity floor only (all when none is). */
-function byAcceleration(list: readonly SnapshotStartup[]): SnapshotStartup[] {
+/**
+ * The `n` fastest accelerating of `list`, fastest first: by commit change, then by commits, then by login; startups
+ * above the activity floor only (all when none is). Picked in one pass rather than by sorting the list: at 100,000
+ * startups the sort, parsing each change again at every comparison, was half a second of the warm-up in one step.
+ */
+function fastestAccelerating(list: readonly SnapshotStartup[], n: number): SnapshotStartup[] {
   const eligible = list.filter((s) => s.eligible);
-  return [...(eligible.length ? eligible : list)].sort(
-    (a, b) =>
-      commitChange(b) - commitChange(a) ||
-      b.startup.commitVelocity14d - a.startup.commitVelocity14d ||
-      (a.login < b.login ? -1 : 1),
-  );
+  const best: { startup: SnapshotStartup; change: number }[] = [];
+  const first = (a: (typeof best)[number], b: (typeof best)[number]) =>
+    b.change - a.change ||
+    b.startup.startup.commitVelocity14d - a.startup.startup.commitVelocity14d ||
+    (a.startup.login < b.startup.login ? -1 : 1);
+  for (const startup of eligible.length ? eligible : list) {
+    const candidate = { startup, change: commitChange(startup) };
+    if (best.length === n && first(candidate, best[n - 1]!) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && first(candidate, best[at - 1]!) < 0) at--;
+    best.splice(at, 0, candidate);
+    if (best.length > n) best.pop();
+  }
+  return best.map((b) => b.startup);
 }
 
 class Builder {
@@ -233,7 +245,7 @@ function* startupEntries(b: Builder): Steps<void> {
   yield* inChunks(b.snapshot.startups, STARTUP_CHUNK, (s) => b.addEntry(new StartupAnswer(b, s)));
 }
 
-function sectorEntries(b: Builder): void {
+function* sectorEntries(b: Builder): Steps<void> {
   const { snapshot, urls, period } = b;
   for (const info of sectors) {
     const list = snapshot.bySector.get(info.slug) ?? [];
@@ -255,7 +267,7 @@ function sectorEntries(b: Builder): void {
       sector: info.slug,
       keywords: [info.slug, info.name, 'top', 'best', 'leading', 'ranking', 'sector', 'startups'],
     });
-    const fastest = byAcceleration(list).slice(0, LIST_SIZE);
+    const fastest = fastestAccelerating(list, LIST_SIZE);
     b.add({
       id: `fastest-accelerating-${info.slug}`,
       question: `Which are the fastest accelerating ${info.name} startups?`,
@@ -266,10 +278,11 @@ function sectorEntries(b: Builder): void {
       sector: info.slug,
       keywords: [info.slug, info.name, 'fastest', 'accelerating', 'growth', 'momentum', 'growing', 'startups'],
     });
+    yield;
   }
 }
 
-function overallEntries(b: Builder): void {
+function* overallEntries(b: Builder): Steps<void> {
   const { snapshot, urls, period } = b;
   const trending = snapshot.trending;
   const signals = urls.api('/api/signals.json');
@@ -287,7 +300,8 @@ function overallEntries(b: Builder): void {
     subjects: trending.map((s) => s.login),
     keywords: ['trending', 'top', 'hot', 'best', 'week', 'ranking', 'startups'],
   });
-  const fastest = byAcceleration(snapshot.startups).slice(0, LIST_SIZE);
+  yield;
+  const fastest = fastestAccelerating(snapshot.startups, LIST_SIZE);
   b.add({
     id: 'fastest-accelerating',
     question: 'Which startups are accelerating fastest?',
@@ -298,6 +312,7 @@ function overallEntries(b: Builder): void {
     keywords: ['fastest', 'accelerating', 'acceleration', 'growth', 'momentum', 'growing', 'startups'],
   });
   for (const type of SIGNAL_TYPES) {
+    yield;
     const list = snapshot.startups.filter((s) => s.startup.signalType === type);
     const top = list.slice(0, LIST_SIZE);
     b.add({
@@ -314,7 +329,11 @@ function overallEntries(b: Builder): void {
     });
   }
   for (const stage of STAGES) {
-    const list = byAcceleration(snapshot.startups.filter((s) => s.startup.stage === stage)).slice(0, LIST_SIZE);
+    yield;
+    const list = fastestAccelerating(
+      snapshot.startups.filter((s) => s.startup.stage === stage),
+      LIST_SIZE,
+    );
     if (list.length === 0) continue;
     b.add({
       id: `fastest-accelerating-${slugify(stage)}`,
@@ -481,9 +500,12 @@ export function* agentQuerySteps(snapshot: Snapshot, baseUrl: string): Steps<Ans
   const b = new Builder(snapshot, baseUrl);
   yield* startupEntries(b);
   yield;
-  sectorEntries(b);
-  overallEntries(b);
+  yield* sectorEntries(b);
+  yield* overallEntries(b);
+  yield;
   comparisonEntries(b);
+  yield;
+  yield* warmResearch(snapshot);
   datasetEntries(b, baseUrl);
   yield;
   yield* link(b);

@@ -1,6 +1,7 @@
 import { derivePerBase } from '../answers/derive.js';
 import { SIGNAL_TYPES, STAGES, type SectorSlug } from '../../schemas/enums.js';
-import { derive, type Snapshot, type SnapshotStartup } from '../../snapshot/snapshot.js';
+import { deriveInSteps, type Snapshot, type SnapshotStartup } from '../../snapshot/snapshot.js';
+import type { Steps } from '../../snapshot/steps.js';
 import {
   MIN_COMMITS_FOR_RANKING,
   MIN_CONTRIBUTORS_FOR_RANKING,
@@ -58,7 +59,8 @@ export function percentValue(text: string): number {
 
 export function median(values: readonly number[]): number {
   if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
+  // A typed array sorts numerically in native code: several times faster than a comparator over 100,000 values.
+  const sorted = Float64Array.from(values).sort();
   const mid = sorted.length >> 1;
   const value = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   return Math.round(value * 10) / 10;
@@ -88,7 +90,8 @@ function sectorMedians(snapshot: Snapshot, value: (s: SnapshotStartup) => number
 
 type Draft = Omit<ResearchFinding, 'url' | 'period' | 'synthetic' | 'sourceUrl'> & { sourceUrl?: string };
 
-function compute(snapshot: Snapshot): Draft[] {
+/** The findings' drafts, in a few steps (see steps.ts): at 100,000 startups they were half a second of work. */
+function* computeSteps(snapshot: Snapshot): Steps<Draft[]> {
   const all = snapshot.startups;
   const total = all.length;
   const commits = (s: SnapshotStartup) => s.startup.commitVelocity14d;
@@ -96,7 +99,9 @@ function compute(snapshot: Snapshot): Draft[] {
   const period = snapshot.period.name;
 
   const velocity = sectorMedians(snapshot, commits);
+  yield;
   const change = sectorMedians(snapshot, commitChange);
+  yield;
   const [fastest, slowest] = [velocity[0], velocity.at(-1)];
   const [changeLeader, changeLaggard] = [change[0], change.at(-1)];
 
@@ -107,6 +112,7 @@ function compute(snapshot: Snapshot): Draft[] {
   const up = all.filter((s) => commitChange(s) > 0).length;
   const down = all.filter((s) => commitChange(s) < 0).length;
   const flat = total - up - down;
+  yield;
 
   const growthByStage = STAGES.map((stage) => {
     const list = all.filter((s) => s.startup.stage === stage);
@@ -119,6 +125,7 @@ function compute(snapshot: Snapshot): Draft[] {
     };
   });
 
+  yield;
   const withNewRepo = all.filter((s) => s.startup.newRepos > 0).length;
   const newReposTotal = all.reduce((sum, s) => sum + s.startup.newRepos, 0);
 
@@ -132,6 +139,7 @@ function compute(snapshot: Snapshot): Draft[] {
   const topPlaces = places.slice(0, 5);
 
   const name = (slug: SectorSlug | undefined) => (slug ? sectorInfo(slug).name : 'none');
+  yield;
 
   return [
     {
@@ -262,7 +270,12 @@ function compute(snapshot: Snapshot): Draft[] {
   ];
 }
 
-const computed = derive(compute);
+const computed = deriveInSteps(computeSteps);
+
+/** The findings' shared computation as steps, for a warm-up that builds what reads them (the answer corpus). */
+export function warmResearch(snapshot: Snapshot): Steps<unknown> {
+  return computed.warm(snapshot);
+}
 
 /** Every finding for the snapshot's period, with canonical URLs on `baseUrl`. Computed once per snapshot. */
 export const researchFindings = derivePerBase((snapshot: Snapshot, baseUrl: string): ResearchFinding[] => {

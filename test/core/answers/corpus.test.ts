@@ -56,6 +56,24 @@ describe('answer corpus', () => {
     );
   });
 
+  test('each fastest-accelerating list is what a full sort puts first: commit change, then commits, then login', () => {
+    const change = (login: string) => parseInt(snapshot.byLogin.get(login)!.startup.commitVelocityChange, 10);
+    const sorted = (logins: string[]) =>
+      [...logins].sort((a, b) => {
+        const [x, y] = [snapshot.byLogin.get(a)!.startup, snapshot.byLogin.get(b)!.startup];
+        return change(b) - change(a) || y.commitVelocity14d - x.commitVelocity14d || (a < b ? -1 : 1);
+      });
+    const lists = [
+      ['fastest-accelerating', snapshot.startups],
+      ...[...snapshot.bySector].map(([slug, list]) => [`fastest-accelerating-${slug}`, list] as const),
+    ] as const;
+    for (const [id, list] of lists) {
+      const eligible = list.filter((s) => s.eligible);
+      const expected = sorted((eligible.length ? eligible : list).map((s) => s.login)).slice(0, 5);
+      assert.deepEqual(agent.find((e) => e.id === id)!.subjects, expected, id);
+    }
+  });
+
   test('every answer has facts with absolute source URLs on the service and related questions', () => {
     for (const e of corpus.entries) {
       assert.ok(e.facts.length > 0, e.id);

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { median, percentValue, RESEARCH_SLUGS, researchFindings } from '../../../src/core/documents/research.js';
+import {
+  median,
+  percentValue,
+  RESEARCH_SLUGS,
+  researchFindings,
+  warmResearch,
+} from '../../../src/core/documents/research.js';
 import { SIGNAL_TYPES } from '../../../src/schemas/enums.js';
 import { BASE, demoSnapshot } from '../fixtures.js';
 
@@ -54,6 +60,15 @@ describe('research findings', () => {
     }
     const real = demoSnapshot({ startups: 45, synthetic: false });
     for (const f of researchFindings(real, BASE)) assert.doesNotMatch(f.claim, /synthetic/);
+  });
+
+  test('a warm-up computes the findings in several steps, and a read afterwards uses what it computed', () => {
+    const fresh = demoSnapshot();
+    const steps = warmResearch(fresh);
+    let yields = 0;
+    while (!steps.next().done) yields++;
+    assert.ok(yields >= 5, `${yields} yields`);
+    assert.deepEqual(researchFindings(fresh, BASE), researchFindings(snapshot, BASE));
   });
 
   test('median takes the mean of the two middle values for an even count', () => {
