@@ -1,7 +1,7 @@
 import { compactName, NameMatcher, type MatchResolution, type Resolution } from '../../domain/matcher.js';
 import { DATA_LICENSE } from '../../domain/license.js';
 import { derivePerBaseInSteps } from '../answers/derive.js';
-import { sortInSteps, type Steps } from '../../snapshot/steps.js';
+import { inChunks, sortInSteps, type Steps } from '../../snapshot/steps.js';
 import { siteUrls } from '../../domain/urls.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { AcquisitionFact, BackingFact, Dossier } from '../../schemas/answers.js';
@@ -56,15 +56,25 @@ export interface DiligenceIndex {
   usage: Record<string, unknown>;
 }
 
+/** Startups whose names are folded per step of the build. */
+const NAME_CHUNK = 5_000;
+
 function* buildIndex(snapshot: Snapshot, baseUrl: string): Steps<DiligenceIndex> {
   const corpus = loadDiligenceCorpus();
-  const startupsByName = new Map(snapshot.startups.map((s) => [compactName(s.startup.name), s]));
+  // Each startup's compact name once, in steps: folding 100,000 names was a third of a second in one step.
+  const compactNames: string[] = [];
+  const startupsByName = new Map<string, SnapshotStartup>();
+  yield* inChunks(snapshot.startups, NAME_CHUNK, (s) => {
+    const key = compactName(s.startup.name);
+    compactNames.push(key);
+    startupsByName.set(key, s);
+  });
   // A tracked startup that is also a corpus entity is one subject (the entity, with the startup's signal attached).
   const entityNames = new Set(corpus.entities.map((e) => compactName(e.name)));
   const subjects: Subject[] = [
     ...corpus.entities.map((entity): Subject => ({ kind: 'entity', entity })),
     ...snapshot.startups
-      .filter((s) => !entityNames.has(compactName(s.startup.name)))
+      .filter((_, i) => !entityNames.has(compactNames[i]!))
       .map((startup): Subject => ({ kind: 'startup', startup })),
   ];
   yield;
