@@ -75,7 +75,10 @@ const signed = (n: number) => `${n > 0 ? '+' : ''}${n}%`;
 
 function countBy<K extends string>(items: readonly SnapshotStartup[], key: (s: SnapshotStartup) => K): Map<K, number> {
   const counts = new Map<K, number>();
-  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  for (const item of items) {
+    const k = key(item);
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
   return counts;
 }
 
@@ -106,6 +109,7 @@ function* computeSteps(snapshot: Snapshot): Steps<Draft[]> {
   const [changeLeader, changeLaggard] = [change[0], change.at(-1)];
 
   const types = countBy(all, (s) => s.startup.signalType);
+  yield;
   const typeOrder = [...SIGNAL_TYPES].sort((a, b) => (types.get(b) ?? 0) - (types.get(a) ?? 0));
   const stages = countBy(all, (s) => s.startup.stage);
 
@@ -134,6 +138,7 @@ function* computeSteps(snapshot: Snapshot): Steps<Draft[]> {
     (a, b) => b[1] - a[1] || sectors.findIndex((x) => x.slug === a[0]) - sectors.findIndex((x) => x.slug === b[0]),
   );
   const eligible = all.filter((s) => s.eligible).length;
+  yield;
 
   const places = [...countBy(all, (s) => s.startup.geography)].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const topPlaces = places.slice(0, 5);
