@@ -36,6 +36,17 @@ export interface SearchResult {
  */
 const fieldsOf = (documents: readonly SearchDocument[]) => drain(fieldsInSteps(documents));
 
+const INDEX_OPTIONS = { fields: [{ boost: 3 }, { boost: 2 }, { boost: 1 }] };
+
+/** The documents by name and by type (see SiteSearch). */
+interface Lookups {
+  byName: Map<string, number[]>;
+  byType: Map<SearchType, DocSet>;
+}
+
+/** Documents handled per step when the fields and the lookups are built in steps. */
+const LOOKUP_CHUNK = 5_000;
+
 /**
  * Each document's indexed fields, in steps of LOOKUP_CHUNK documents: a document's keywords and text are built when
  * first read, and at 100,000 startups reading them all was over a second of work in one step.
@@ -49,16 +60,6 @@ function* fieldsInSteps(documents: readonly SearchDocument[]): Steps<string[][]>
   }
   return fields;
 }
-const INDEX_OPTIONS = { fields: [{ boost: 3 }, { boost: 2 }, { boost: 1 }] };
-
-/** The documents by name and by type (see SiteSearch). */
-interface Lookups {
-  byName: Map<string, number[]>;
-  byType: Map<SearchType, DocSet>;
-}
-
-/** Documents handled per step when the lookups are built in steps. */
-const LOOKUP_CHUNK = 5_000;
 
 /** The lookups of `documents`, in steps: at 100,000 startups, folding 200,000 names was over a second of work. */
 function* lookupsOf(documents: readonly SearchDocument[]): Steps<Lookups> {
