@@ -46,7 +46,8 @@ const indexed = (entry: AnswerEntry): Indexed => ({
 
 // Questions and keywords only: confidence is computed against them, so a candidate found through its answer text
 // alone could never reach the floor.
-const indexedTexts = (entries: readonly AnswerEntry[]) => entries.map((e) => [e.question, e.keywords.join(' ')]);
+const indexedText = (e: AnswerEntry) => [e.question, e.keywords.join(' ')];
+const indexedTexts = (entries: readonly AnswerEntry[]) => entries.map(indexedText);
 const INDEX_OPTIONS = { fields: [{ boost: 3 }, { boost: 2 }] };
 
 /**
@@ -61,8 +62,14 @@ export class AnswerIndex {
   /** The index built in steps (see steps.ts): entries analysed a chunk at a time, then the inverted index. */
   static *build(entries: readonly AnswerEntry[]): Steps<AnswerIndex> {
     const items: Indexed[] = [];
-    yield* inChunks(entries, ENTRY_CHUNK, (entry) => items.push(indexed(entry)));
-    const index = yield* InvertedIndex.build(indexedTexts(entries), INDEX_OPTIONS);
+    // The texts in the same steps: an entry's question and keywords may be built when read (a startup's answer), and
+    // reading every entry's at once was a step of over 0.1 s at 100,000 startups.
+    const texts: string[][] = [];
+    yield* inChunks(entries, ENTRY_CHUNK, (entry) => {
+      items.push(indexed(entry));
+      texts.push(indexedText(entry));
+    });
+    const index = yield* InvertedIndex.build(texts, INDEX_OPTIONS);
     return new AnswerIndex(entries, { items, index });
   }
 
