@@ -62,7 +62,7 @@ describe('research findings', () => {
     for (const f of researchFindings(real, BASE)) assert.doesNotMatch(f.claim, /synthetic/);
   });
 
-  test('a warm-up computes the findings in several steps, and a read afterwards uses what it computed', () => {
+  test('a warm-up computes the findings in several steps, the same findings a read computes at once', () => {
     const fresh = demoSnapshot();
     const steps = warmResearch(fresh);
     let yields = 0;
