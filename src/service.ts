@@ -62,12 +62,17 @@ export async function startService(
     // The HTTP server needs neither the database nor the period: it is built while the embedded database's host
     // process starts (its queries wait for it), and the period is loaded into the holder after.
     server = await buildServer(core, core);
-    // The most read bodies of each period are compressed (every coding, highest level) as soon as it is swapped in,
-    // in the background, so no client waits for their compression.
+    // The most read bodies of each period are compressed (every coding, highest level) in the background. The
+    // snapshot's JSON is started first, and a newly published period is not swapped in before it is done (it runs
+    // while the period's indexes are built), so no read of a new period waits for it or gets it uncoded. The CSV
+    // follows once it is rendered.
+    core.holder.onSwap((snapshot) => precompress(snapshot.signalsJson), 'compressed snapshot JSON', {
+      ahead: true,
+      first: true,
+    });
     core.holder.onSwap(function* (snapshot) {
-      precompress(snapshot.signalsJson);
-      precompress(yield* signalsCsv.warm(snapshot));
-    }, 'compressed snapshot bodies');
+      void precompress(yield* signalsCsv.warm(snapshot));
+    }, 'compressed snapshot CSV');
     // Once a period's warm-up has settled (its indexes, export, series and compressed bodies built), one full
     // collection returns the memory building it left behind, and the previous period's (runtime/heap.ts).
     core.holder.onSwap((snapshot) => {

@@ -57,10 +57,13 @@ function evict(keep: string): void {
   }
 }
 
-/** Starts compressing a body in every coding (for bodies about to be asked for: a new period's snapshot). */
-export function precompress(entity: Rendered): void {
-  if (!compressible(entity)) return;
-  for (const coding of ['br', 'gzip'] as const) variant(entity, coding).catch(() => {});
+/**
+ * Starts compressing a body in every coding (for bodies about to be asked for: a new period's snapshot). Resolves
+ * once every coding is done or has failed (a failed one is compressed again on its next request); never rejects.
+ */
+export function precompress(entity: Rendered): Promise<void> {
+  if (!compressible(entity)) return Promise.resolve();
+  return Promise.allSettled((['br', 'gzip'] as const).map((coding) => variant(entity, coding))).then(() => undefined);
 }
 
 /** Resolves when every compression started so far has finished. */

@@ -51,14 +51,19 @@ export class SnapshotHolder {
    * Called after every swap (and at once when a snapshot is already there): rebuild derived indexes here. `name`
    * names the work in the warm-up's debug lines. `ahead`: when a new period comes through `advance`, this listener's
    * steps run for it before it is swapped in (for work in steps that a request would otherwise finish itself).
+   * `first`: runs before the listeners registered earlier, at a swap and ahead of one (for background work whose
+   * result is wanted soonest: the new period's most read bodies are compressed while its indexes are built).
    */
-  onSwap(listener: SnapshotListener, name?: string, options: { ahead?: boolean } = {}): void {
-    this.listeners.push(listener);
+  onSwap(listener: SnapshotListener, name?: string, options: { ahead?: boolean; first?: boolean } = {}): void {
+    if (options.first) this.listeners.unshift(listener);
+    else this.listeners.push(listener);
     if (name) this.names.set(listener, name);
     if (options.ahead) this.ahead.add(listener);
     if (!this.snapshot) return;
-    if (this.deferred) this.deferred.push(listener);
-    else {
+    if (this.deferred) {
+      if (options.first) this.deferred.unshift(listener);
+      else this.deferred.push(listener);
+    } else {
       const steps = this.started(listener(this.snapshot));
       if (steps) this.runInSteps([() => steps], this.snapshot);
     }
@@ -124,24 +129,31 @@ export class SnapshotHolder {
    * Swaps in a new period once the `ahead` listeners' steps have run for it, one per event-loop turn, while the
    * current period keeps serving: a request after the swap finds the new period's indexes built, instead of building
    * the rest of one itself (at 100,000 startups the site search alone is seconds of work, which held every request).
-   * Their promises are not waited for (work that waits on the store holds no one up). A step that throws is reported
-   * and its listener left for the swap, where it runs again. The other listeners run at the swap, as in `swap`.
-   * `cancelled` is asked between steps: once it says so (the server is closing), nothing more runs and nothing is
-   * swapped in. Resolves true once `next` is served.
+   * A promise an ahead listener returns (the new period's bodies being compressed) is waited for too, once every
+   * ahead listener's steps have run; a rejected one is reported and the swap goes on. Work that waits on the store is
+   * not ahead, so it holds no swap back. A step that throws is reported and its listener left for the swap, where it
+   * runs again. The other listeners run at the swap, as in `swap`. `cancelled` is asked between steps: once it says
+   * so (the server is closing), nothing more runs and nothing is swapped in. Resolves true once `next` is served.
    */
   async advance(next: Snapshot, cancelled: () => boolean = () => false): Promise<boolean> {
     const end = this.begin();
     try {
+      const promised: PromiseLike<unknown>[] = [];
       for (const listener of this.listeners) {
         if (!this.ahead.has(listener)) continue;
         try {
-          const steps = this.started(listener(next));
+          const returned = listener(next);
+          if (isThenable(returned)) promised.push(returned);
+          const steps = this.started(returned);
           while (steps && !cancelled() && !steps.next().done) await nextTurn();
         } catch (err) {
           this.report(err);
         }
         if (cancelled()) return false;
       }
+      // Reported by `started`; here only their end counts.
+      await Promise.allSettled(promised);
+      if (cancelled()) return false;
       this.swap(next);
       return true;
     } finally {

@@ -186,6 +186,51 @@ describe('SnapshotHolder', () => {
     assert.deepEqual(seen.slice(0, 3), ['index start:2026-w11', 'index end:2026-w11', 'after swap:2026-w11']);
   });
 
+  test('a listener registered as first runs before those registered earlier, ahead of a swap and at it', async () => {
+    const holder = new SnapshotHolder(snapshotOf('2026-w10'));
+    const seen: string[] = [];
+    holder.onSwap((s) => void seen.push(`index:${s.period.slug}`), 'index', { ahead: true });
+    holder.onSwap((s) => void seen.push(`compress:${s.period.slug}`), 'compress', { ahead: true, first: true });
+    await turns(3);
+    seen.length = 0;
+    assert.equal(await holder.advance(snapshotOf('2026-w11')), true);
+    assert.deepEqual(seen, ['compress:2026-w11', 'index:2026-w11', 'compress:2026-w11', 'index:2026-w11']);
+  });
+
+  test('advance swaps a period in only once the promise an ahead listener returned for it has settled', async () => {
+    const holder = new SnapshotHolder(snapshotOf('2026-w10'));
+    let finish!: () => void;
+    holder.onSwap(
+      (s) => (s.period.slug === '2026-w11' ? new Promise<void>((r) => (finish = r)) : undefined),
+      'compress',
+      {
+        ahead: true,
+      },
+    );
+    const advanced = holder.advance(snapshotOf('2026-w11'));
+    await turns(5);
+    assert.equal(holder.current?.period.slug, '2026-w10', 'not swapped in while the promise is pending');
+    finish();
+    assert.equal(await advanced, true);
+    assert.equal(holder.current?.period.slug, '2026-w11');
+  });
+
+  test('advance swaps a period in when the promise an ahead listener returned rejects, and reports it', async () => {
+    const holder = new SnapshotHolder(snapshotOf('2026-w10'));
+    const reported: unknown[] = [];
+    holder.warmUp((err) => reported.push(err));
+    holder.onSwap(
+      (s) => (s.period.slug === '2026-w11' ? Promise.reject(new Error('no zlib')) : undefined),
+      'compress',
+      {
+        ahead: true,
+      },
+    );
+    assert.equal(await holder.advance(snapshotOf('2026-w11')), true);
+    assert.equal(holder.current?.period.slug, '2026-w11');
+    assert.equal((reported[0] as Error).message, 'no zlib');
+  });
+
   test('an advance cancelled between steps swaps nothing in', async () => {
     const holder = new SnapshotHolder(snapshotOf('2026-w10'));
     let closing = false;
