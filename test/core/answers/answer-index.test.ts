@@ -4,6 +4,7 @@ import { answerCorpus } from '../../../src/core/answers/corpus.js';
 import { AnswerIndex } from '../../../src/core/answers/answer-index.js';
 import type { AnswerEntry } from '../../../src/core/answers/entry.js';
 import { BASE, demoSnapshot } from '../fixtures.js';
+import { mostPerStep } from '../../helpers/steps.js';
 
 describe('answer index', () => {
   test("the build reads the entries' questions in steps, never all of them in one step", () => {
@@ -19,14 +20,7 @@ describe('answer index', () => {
         enumerable: true,
       }) as AnswerEntry;
     });
-    const steps = AnswerIndex.build(entries);
-    let most = 0;
-    for (;;) {
-      const before = reads;
-      const next = steps.next();
-      most = Math.max(most, reads - before);
-      if (next.done) break;
-    }
+    const most = mostPerStep(AnswerIndex.build(entries), () => reads);
     assert.ok(reads >= entries.length);
     assert.ok(most < entries.length, `${most} reads in one step, for ${entries.length} entries`);
   });

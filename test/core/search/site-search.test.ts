@@ -4,6 +4,7 @@ import { searchDocuments, siteSearch } from '../../../src/core/search/documents.
 import { SiteSearch, type SearchDocument } from '../../../src/core/search/site-search.js';
 import { SEARCH_TYPES, SearchHit } from '../../../src/schemas/answers.js';
 import { BASE, demoSnapshot } from '../fixtures.js';
+import { mostPerStep } from '../../helpers/steps.js';
 
 const snapshot = demoSnapshot();
 const search = siteSearch(snapshot, BASE);
@@ -147,14 +148,7 @@ describe('site search', () => {
         enumerable: true,
       }) as SearchDocument;
     });
-    const steps = SiteSearch.build(documents);
-    let most = 0;
-    for (;;) {
-      const before = reads;
-      const next = steps.next();
-      most = Math.max(most, reads - before);
-      if (next.done) break;
-    }
+    const most = mostPerStep(SiteSearch.build(documents), () => reads);
     assert.ok(reads >= documents.length);
     assert.ok(most <= documents.length / 2, `${most} texts read in one step`);
   });
