@@ -185,7 +185,8 @@ async function startBare(port: number, recordingFile: string, prefix: readonly s
   // flatters (and a runtime setting that makes both cheaper must not count as the service's own saving).
   const runtime = serviceRuntime();
   const preload = BARE_IMPORT === '' ? [] : ['--import', `./${path.relative(ROOT, path.resolve(BARE_IMPORT))}`];
-  const command = [
+  const wrapped = [
+    ...prefix,
     process.execPath,
     ...runtime.flags,
     ...preload,
@@ -193,15 +194,11 @@ async function startBare(port: number, recordingFile: string, prefix: readonly s
     String(port),
     recordingFile,
   ];
-  const child = spawn(
-    prefix[0] ?? command[0]!,
-    [...prefix.slice(1), ...(prefix.length > 0 ? command : command.slice(1))],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...runtime.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(wrapped[0]!, wrapped.slice(1), {
+    cwd: ROOT,
+    env: { ...process.env, ...runtime.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // Under callgrind (BENCH_INSTRUCTIONS) a start takes several times longer.
   await until200(`http://127.0.0.1:${port}/api/signals.json`, 120_000, child);
