@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -49,6 +51,27 @@ describe('request ids', () => {
     const app = await appWith({ TRUST_PROXY: 'loopback' });
     const res = await app.inject({ method: 'GET', url: '/x', headers: { 'x-request-id': 'lb-7f3a:42' } });
     assert.equal(res.headers['x-request-id'], 'lb-7f3a:42');
+  });
+
+  test('a generated X-Request-Id is a flat string, which node:http checks without flattening it', () => {
+    // V8 prints a rope (a ConsString, what a concatenation of 13 characters or more makes) as c"…". The ids printed
+    // are the 50,000th and on: 8 characters of prefix, a dash and 4 of counter.
+    const module = fileURLToPath(new URL('../../../src/http/plugins/observability.ts', import.meta.url));
+    const script = `
+      const { requestIdGenerator } = await import(${JSON.stringify(module)});
+      const next = requestIdGenerator({ trustProxy: false });
+      const req = { headers: {}, socket: {} };
+      for (let i = 1; i < 50_000; i++) next(req);
+      for (let i = 0; i < 3; i++) %DebugPrint(next(req));`;
+    const run = spawnSync(
+      process.execPath,
+      ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '--eval', script],
+      { encoding: 'utf8' },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    const printed = run.stdout.split('\n').filter((line) => line.startsWith('DebugPrint'));
+    assert.equal(printed.length, 3, run.stdout);
+    for (const line of printed) assert.match(line, /\[String\]: "[A-Za-z0-9_-]{8}-[0-9a-z]{4}"$/);
   });
 
   test('a malformed X-Request-Id is replaced even from a trusted proxy', async () => {
