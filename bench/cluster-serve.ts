@@ -6,7 +6,7 @@
 import cluster from 'node:cluster';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
-import { tuneHeapForServing } from '../src/runtime/heap.js';
+import { tuneV8ForServing } from '../src/runtime/heap.js';
 import { startService } from '../src/service.js';
 
 const workers = Number(process.env.BENCH_WORKERS ?? 2);
@@ -22,7 +22,7 @@ if (cluster.isPrimary) {
     setTimeout(() => process.exit(0), 2000).unref();
   });
 } else {
-  tuneHeapForServing();
+  tuneV8ForServing();
   const config = loadConfig();
   const service = await startService(config, createLogger(config.server));
   process.send!('listening');

@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { tuneHeapForServing } from '../runtime/heap.js';
+import { tuneV8ForServing } from '../runtime/heap.js';
 import { settleTickObjectShape } from '../runtime/tick-shape.js';
 import { createStore, storeOptions } from '../store/database.js';
 
@@ -15,7 +15,7 @@ program
   .command('serve')
   .description('Serve the API (configuration from the environment; see the README).')
   .action(async () => {
-    tuneHeapForServing();
+    tuneV8ForServing();
     void settleTickObjectShape();
     const config = loadConfig();
     const logger = createLogger(config.server);

@@ -1,6 +1,6 @@
 /**
- * V8 settings for a process that serves requests. Called once, first thing, by `signal-service serve` (and by every
- * process that serves the same way), before the snapshot is built.
+ * V8 settings for a process that serves requests: two for its heap, one for its property accesses. Called once, first
+ * thing, by `signal-service serve` (and by every process that serves the same way), before the snapshot is built.
  *
  * Allocation-site pretenuring is turned off. V8 watches how many objects from each allocation site survive a
  * young-generation collection and, past a threshold, allocates that site's objects straight into the old generation
@@ -17,17 +17,30 @@
  * instance per core) they wait for the main thread itself to be descheduled. Measured on the demo under lookups,
  * pinned to one core: 0.24 ms per scavenge on the main thread alone against 1.2–3.9 ms with the helpers, one
  * scavenge every 400 or so requests.
+ *
+ * A property access stays polymorphic for up to 16 object shapes (V8's default: 4). V8 compiles an access to a few
+ * shape checks while it has seen at most that many shapes, and past them to its generic (megamorphic) look-up, on
+ * every call from then on. Node's shared http, stream and events functions see every socket, stream and emitter of
+ * the process: a bare server has few kinds, a serving process also has the database client's sockets, pool and
+ * queries and the compression streams, and paid the generic look-up on every request for them (V8's IC log,
+ * docs/benchmarks.md "Where the difference is"). V8 reads the limit each time an access meets a new shape, so
+ * setting it first thing covers every access that meets its fifth shape afterwards.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
 /**
- * The V8 flags a serving process sets (both read at every young-generation collection, so setting them after start
- * takes effect from the next one). Exported for the HTTP benchmark, whose bare server runs with the same settings.
+ * The V8 flags a serving process sets (the first two read at every young-generation collection, the third whenever
+ * an access meets a new shape, so setting them after start takes effect from then on). Exported for the HTTP
+ * benchmark, whose bare server runs with the same settings.
  */
-export const SERVING_V8_FLAGS = ['--no-allocation-site-pretenuring', '--no-parallel-scavenge'] as const;
+export const SERVING_V8_FLAGS = [
+  '--no-allocation-site-pretenuring',
+  '--no-parallel-scavenge',
+  '--max-valid-polymorphic-map-count=16',
+] as const;
 
-export function tuneHeapForServing(): void {
+export function tuneV8ForServing(): void {
   for (const flag of SERVING_V8_FLAGS) v8.setFlagsFromString(flag);
 }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,19 +66,62 @@ function scavenges(file: string): { all: number; helped: number } {
   return { all: lines.length, helped: helped.length };
 }
 
-describe('tuneHeapForServing', () => {
+/**
+ * One property read (`readX`) made on objects of ten different shapes, as node's stream and event functions see
+ * sockets, requests, streams and client objects of many classes in one process.
+ */
+const SHAPES = `
+  function readX(o) { return o.x; }
+  const objects = [];
+  for (let i = 0; i < 10; i++) objects.push(JSON.parse('{"x": ' + i + ', "only' + i + '": true}'));
+  let sum = 0;
+  for (let round = 0; round < 3; round++) for (const o of objects) sum += readX(o);
+  process.stdout.write('sum ' + sum + '\\n');
+`;
+
+/**
+ * Runs `file` in a plain node child with V8's inline-cache log, and returns the states `readX`'s property read went
+ * through (V8's letters: 1 monomorphic, P polymorphic, N megamorphic, the generic look-up on every access).
+ */
+function readStates(file: string): string[] {
+  const log = path.join(dir, `${file}.log`);
+  const run = spawnSync(
+    process.execPath,
+    ['--log-ic', `--logfile=${log}`, '--no-logfile-per-isolate', path.join(dir, file)],
+    { encoding: 'utf8' },
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /sum 135/);
+  // LoadIC,pc,time,line,column,old state,new state,map,key,…: the reads of `x` on readX's line of the script.
+  const line =
+    readFileSync(path.join(dir, file), 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('function readX')) + 1;
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .map((entry) => entry.split(','))
+    .filter((f) => f[0] === 'LoadIC' && f[3] === String(line) && f[8] === 'x')
+    .map((f) => f[6]!);
+}
+
+describe('tuneV8ForServing', () => {
   before(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'heap-test-'));
     await writePlainModule('src/runtime/heap.ts', path.join(dir, 'heap.mjs'));
     await fs.writeFile(path.join(dir, 'control.mjs'), ALLOCATE);
     await fs.writeFile(
       path.join(dir, 'tuned.mjs'),
-      `import { tuneHeapForServing } from './heap.mjs';\ntuneHeapForServing();\n${ALLOCATE}`,
+      `import { tuneV8ForServing } from './heap.mjs';\ntuneV8ForServing();\n${ALLOCATE}`,
     );
     await fs.writeFile(path.join(dir, 'churn-control.mjs'), CHURN);
+    await fs.writeFile(path.join(dir, 'shapes-control.mjs'), SHAPES);
+    await fs.writeFile(
+      path.join(dir, 'shapes-tuned.mjs'),
+      `import { tuneV8ForServing } from './heap.mjs';\ntuneV8ForServing();\n${SHAPES}`,
+    );
     await fs.writeFile(
       path.join(dir, 'churn-tuned.mjs'),
-      `import { tuneHeapForServing } from './heap.mjs';\ntuneHeapForServing();\n${CHURN}`,
+      `import { tuneV8ForServing } from './heap.mjs';\ntuneV8ForServing();\n${CHURN}`,
     );
   });
   after(() => fs.rm(dir, { recursive: true, force: true }));
@@ -99,6 +143,16 @@ describe('tuneHeapForServing', () => {
     const { all, helped } = scavenges('churn-tuned.mjs');
     assert.ok(all > 0);
     assert.equal(helped, 0);
+  });
+
+  test('without it, a property read that has seen more than four shapes takes the generic look-up (the control)', () => {
+    assert.ok(readStates('shapes-control.mjs').includes('N'));
+  });
+
+  test('a serving process keeps a property read that has seen ten shapes polymorphic', () => {
+    const states = readStates('shapes-tuned.mjs');
+    assert.ok(states.length >= 10, `${states.length} transitions logged`);
+    assert.ok(!states.includes('N'), states.join(' '));
   });
 });
 
