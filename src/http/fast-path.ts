@@ -40,8 +40,9 @@ export interface FastRead {
   rateLimit?: Exclude<LimitedClass, 'paid'>;
   /**
    * The answer to a request target stays the same for the whole period once given (it depends on the period and the
-   * target alone, and its entity is kept for the period anyway): the fast path then remembers it per target until the
-   * period changes, so a repeated target costs one look-up of the whole target instead of the split and the read's.
+   * target alone): the fast path then remembers it per target until the period changes (or the memo reaches
+   * `REMEMBERED_TARGETS` or `REMEMBERED_BYTES` and starts again), so a repeated target costs one look-up of the whole
+   * target instead of the split and the read's.
    */
   samePerPeriod?: boolean;
 }
@@ -79,6 +80,13 @@ export interface PeriodSource {
 
 /** How many request targets are remembered per period at most (the lookup's own cache holds as many answers). */
 export const REMEMBERED_TARGETS = 10_000;
+
+/**
+ * How many bytes of bodies the remembered answers may name at most (each counted once per target, coded copies
+ * left out). A remembered page keeps its body alive after the site's own page cache has let it go; past this the
+ * memo starts again, so it never holds much more than the page cache would (about 700 startup pages of the demo).
+ */
+export const REMEMBERED_BYTES = 32 * 1024 * 1024;
 
 /** A `samePerPeriod` read's answer to one request target. */
 interface Remembered {
@@ -148,8 +156,13 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
   // that throws would stop the holder from calling it).
   const remembered = new Map<string, Remembered>();
   let rememberedFor: object | undefined;
-  period?.onSwap(() => {
+  let rememberedBytes = 0;
+  const forget = () => {
     remembered.clear();
+    rememberedBytes = 0;
+  };
+  period?.onSwap(() => {
+    forget();
     rememberedFor = undefined;
   }, 'fast-path memo');
 
@@ -161,7 +174,7 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
     const url = req.url!;
     const current = period?.current;
     if (current !== rememberedFor) {
-      remembered.clear();
+      forget();
       rememberedFor = current;
     }
     const known = remembered.get(url);
@@ -184,8 +197,10 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
       answer = read.answer(rest, mark < 0 ? '' : url.slice(mark + 1));
       if (answer === undefined) return framework(req, res);
       if (read.samePerPeriod && current !== undefined) {
-        if (remembered.size >= REMEMBERED_TARGETS) remembered.clear();
+        const bytes = answer.entity.body.length;
+        if (remembered.size >= REMEMBERED_TARGETS || rememberedBytes + bytes > REMEMBERED_BYTES) forget();
         remembered.set(url, { read, answer });
+        rememberedBytes += bytes;
       }
     }
 

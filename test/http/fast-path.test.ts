@@ -3,7 +3,7 @@ import diagnostics from 'node:diagnostics_channel';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { representations } from '../../src/http/conditional.js';
-import { installFastPath } from '../../src/http/fast-path.js';
+import { installFastPath, REMEMBERED_BYTES } from '../../src/http/fast-path.js';
 import { compressionIdle, variant } from '../../src/http/precompressed.js';
 import { compactHeap } from '../../src/runtime/heap.js';
 import { rendered } from '../../src/snapshot/snapshot.js';
@@ -387,6 +387,40 @@ describe('installFastPath', () => {
       period.current = {};
       await request(`${base}/same?q=a`, 'GET', {});
       assert.deepEqual(asked, ['q=a', 'q=b', 'q=a']);
+    } finally {
+      await new Promise<void>((resolve) => local.close(() => resolve()));
+    }
+  });
+
+  test("what a period's reads remembered starts again once their bodies would pass REMEMBERED_BYTES", async () => {
+    const local = http.createServer((_req, res) => res.writeHead(299).end());
+    // Three targets answered with one body of 12 MB: two fit in the 32 MB, the third does not.
+    const large = rendered('x'.repeat(12 * 1024 * 1024), 'text/plain');
+    assert.ok(2 * large.body.length <= REMEMBERED_BYTES && 3 * large.body.length > REMEMBERED_BYTES);
+    const prepared = representations();
+    const asked: string[] = [];
+    installFastPath(
+      local,
+      [
+        {
+          path: '/same',
+          samePerPeriod: true,
+          answer: (_rest, query) => {
+            asked.push(query);
+            return { entity: large, representations: prepared(large) };
+          },
+        },
+      ],
+      { requestId: () => 'id', clientAddress: () => '127.0.0.1', period: new Periods() },
+    );
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(local.address() as { port: number }).port}`;
+      for (const query of ['a', 'b', 'a', 'b', 'c', 'a']) {
+        const res = await request(`${base}/same?${query}`, 'HEAD', {});
+        assert.equal(res.status, 200);
+      }
+      assert.deepEqual(asked, ['a', 'b', 'c', 'a']);
     } finally {
       await new Promise<void>((resolve) => local.close(() => resolve()));
     }

@@ -183,11 +183,14 @@ export async function siteRoutes(
     const page = snapshot && pagesOf(snapshot).get(key)?.done?.page;
     return page ? { entity: page, representations: sendHtml.representations(page) } : undefined;
   };
+  // A page, once rendered, is the same for the whole period (a page the cache lets go is rendered again from the same
+  // period, to the same bytes): the fast path remembers it per request target (samePerPeriod).
   fast.push(
-    { path: '/', answer: (_rest, query) => (query === '' ? renderedPage('/') : undefined) },
+    { path: '/', samePerPeriod: true, answer: (_rest, query) => (query === '' ? renderedPage('/') : undefined) },
     {
       path: '/startups/',
       segment: true,
+      samePerPeriod: true,
       answer: (login, query) =>
         query === '' && PLAIN_SEGMENT.test(login) ? renderedPage(`/startups/${login.toLowerCase()}`) : undefined,
     },
