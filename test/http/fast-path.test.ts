@@ -6,7 +6,7 @@ import { representations } from '../../src/http/conditional.js';
 import { installFastPath, REMEMBERED_BYTES } from '../../src/http/fast-path.js';
 import { compressionIdle, variant } from '../../src/http/precompressed.js';
 import { compactHeap } from '../../src/runtime/heap.js';
-import { rendered } from '../../src/snapshot/snapshot.js';
+import { rendered, type Rendered } from '../../src/snapshot/snapshot.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 interface Raw {
@@ -354,27 +354,9 @@ describe('installFastPath', () => {
   });
 
   test('a read the same for the whole period is asked once per target, and again once the period changes', async () => {
-    const local = http.createServer((_req, res) => res.writeHead(299).end());
-    const prepared = representations();
     const period = new Periods();
-    const asked: string[] = [];
-    installFastPath(
-      local,
-      [
-        {
-          path: '/same',
-          samePerPeriod: true,
-          answer: (_rest, query) => {
-            asked.push(query);
-            return { entity, representations: prepared(entity) };
-          },
-        },
-      ],
-      { requestId: () => 'id', clientAddress: () => '127.0.0.1', period },
-    );
-    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    const { base, asked, close } = await rememberingServer(entity, period);
     try {
-      const base = `http://127.0.0.1:${(local.address() as { port: number }).port}`;
       const first = await request(`${base}/same?q=a`, 'GET', {});
       const again = await request(`${base}/same?q=a`, 'GET', {});
       await request(`${base}/same?q=b`, 'GET', {});
@@ -388,41 +370,23 @@ describe('installFastPath', () => {
       await request(`${base}/same?q=a`, 'GET', {});
       assert.deepEqual(asked, ['q=a', 'q=b', 'q=a']);
     } finally {
-      await new Promise<void>((resolve) => local.close(() => resolve()));
+      await close();
     }
   });
 
   test("what a period's reads remembered starts again once their bodies would pass REMEMBERED_BYTES", async () => {
-    const local = http.createServer((_req, res) => res.writeHead(299).end());
     // Three targets answered with one body of 12 MB: two fit in the 32 MB, the third does not.
     const large = rendered('x'.repeat(12 * 1024 * 1024), 'text/plain');
     assert.ok(2 * large.body.length <= REMEMBERED_BYTES && 3 * large.body.length > REMEMBERED_BYTES);
-    const prepared = representations();
-    const asked: string[] = [];
-    installFastPath(
-      local,
-      [
-        {
-          path: '/same',
-          samePerPeriod: true,
-          answer: (_rest, query) => {
-            asked.push(query);
-            return { entity: large, representations: prepared(large) };
-          },
-        },
-      ],
-      { requestId: () => 'id', clientAddress: () => '127.0.0.1', period: new Periods() },
-    );
-    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    const { base, asked, close } = await rememberingServer(large, new Periods());
     try {
-      const base = `http://127.0.0.1:${(local.address() as { port: number }).port}`;
       for (const query of ['a', 'b', 'a', 'b', 'c', 'a']) {
         const res = await request(`${base}/same?${query}`, 'HEAD', {});
         assert.equal(res.status, 200);
       }
       assert.deepEqual(asked, ['a', 'b', 'c', 'a']);
     } finally {
-      await new Promise<void>((resolve) => local.close(() => resolve()));
+      await close();
     }
   });
 
@@ -463,6 +427,36 @@ describe('installFastPath', () => {
     }
   });
 });
+
+/**
+ * A server whose one fast read, `/same`, is the same for the whole period (answered with `entity`) and records each
+ * query it is asked, that is each answer the fast path did not remember.
+ */
+async function rememberingServer(entity: Rendered, period: Periods) {
+  const local = http.createServer((_req, res) => res.writeHead(299).end());
+  const prepared = representations();
+  const asked: string[] = [];
+  installFastPath(
+    local,
+    [
+      {
+        path: '/same',
+        samePerPeriod: true,
+        answer: (_rest, query) => {
+          asked.push(query);
+          return { entity, representations: prepared(entity) };
+        },
+      },
+    ],
+    { requestId: () => 'id', clientAddress: () => '127.0.0.1', period },
+  );
+  await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(local.address() as { port: number }).port}`,
+    asked,
+    close: () => new Promise<void>((resolve) => local.close(() => resolve())),
+  };
+}
 
 /** A period source as the snapshot holder is one: the current period, and listeners told after each swap. */
 class Periods {
