@@ -55,15 +55,13 @@ export class SnapshotHolder {
    * result is wanted soonest: the new period's most read bodies are compressed while its indexes are built).
    */
   onSwap(listener: SnapshotListener, name?: string, options: { ahead?: boolean; first?: boolean } = {}): void {
-    if (options.first) this.listeners.unshift(listener);
-    else this.listeners.push(listener);
+    const add = (list: SnapshotListener[]) => (options.first ? list.unshift(listener) : list.push(listener));
+    add(this.listeners);
     if (name) this.names.set(listener, name);
     if (options.ahead) this.ahead.add(listener);
     if (!this.snapshot) return;
-    if (this.deferred) {
-      if (options.first) this.deferred.unshift(listener);
-      else this.deferred.push(listener);
-    } else {
+    if (this.deferred) add(this.deferred);
+    else {
       const steps = this.started(listener(this.snapshot));
       if (steps) this.runInSteps([() => steps], this.snapshot);
     }
