@@ -22,20 +22,34 @@ import { HttpProblem, statusTitle } from '../problem.js';
  */
 const REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
 
-export function requestIdGenerator(server: Pick<ServerConfig, 'trustProxy'>): (req: IncomingMessage) => string {
+/**
+ * How many ids one prefix serves: base-36 counters up to 5 digits, so a generated id (6 characters of prefix, a dash,
+ * the counter) is at most 12 characters long. V8 makes a concatenation of 13 characters or more a rope (a ConsString),
+ * and node:http checks every header value with a regular expression, which on a rope goes through V8's runtime and
+ * flattens it first (about 1,200 instructions a response, counted by `npm run bench http`); a shorter concatenation is
+ * copied into a flat string at once. Past the last counter a new random prefix is drawn.
+ */
+export const IDS_PER_PREFIX = 36 ** 5;
+
+export function requestIdGenerator(
+  server: Pick<ServerConfig, 'trustProxy'>,
+  idsPerPrefix = IDS_PER_PREFIX,
+): (req: IncomingMessage) => string {
   const trusted = compileTrust(server.trustProxy);
-  const prefix = randomBytes(6).toString('base64url');
+  // 32 random bits in 6 characters: ids stay apart across instances, and across the prefixes of one.
+  const newPrefix = () => `${randomBytes(4).toString('base64url')}-`;
+  let prefix = newPrefix();
   let counter = 0;
   return (req) => {
     const offered = req.headers['x-request-id'];
     if (typeof offered === 'string' && REQUEST_ID.test(offered) && trusted(req.socket.remoteAddress ?? '', 0)) {
       return offered;
     }
-    counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
-    // Joined, not concatenated: V8 makes a concatenation of 13 characters or more a rope (a ConsString), and
-    // node:http checks every header value with a regular expression, which on a rope goes through V8's runtime and
-    // flattens it first (about 1,200 instructions a response, counted by `npm run bench http`). A join is flat.
-    return [prefix, counter.toString(36)].join('-');
+    if (++counter >= idsPerPrefix) {
+      prefix = newPrefix();
+      counter = 1;
+    }
+    return prefix + counter.toString(36);
   };
 }
 

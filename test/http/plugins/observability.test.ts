@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import type { IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
@@ -7,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { loadConfig } from '../../../src/config.js';
 import { compileTrust } from '../../../src/http/client-address.js';
-import { registerObservability, requestIdGenerator } from '../../../src/http/plugins/observability.js';
+import { IDS_PER_PREFIX, registerObservability, requestIdGenerator } from '../../../src/http/plugins/observability.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 const TOKEN = 'metrics-token-0123456789';
@@ -55,7 +56,7 @@ describe('request ids', () => {
 
   test('a generated X-Request-Id is a flat string, which node:http checks without flattening it', () => {
     // V8 prints a rope (a ConsString, what a concatenation of 13 characters or more makes) as c"…". The ids printed
-    // are the 50,000th and on: 8 characters of prefix, a dash and 4 of counter.
+    // are the 50,000th and on: 6 characters of prefix, a dash and 4 of counter.
     const module = fileURLToPath(new URL('../../../src/http/plugins/observability.ts', import.meta.url));
     const script = `
       const { requestIdGenerator } = await import(${JSON.stringify(module)});
@@ -71,7 +72,21 @@ describe('request ids', () => {
     assert.equal(run.status, 0, run.stderr);
     const printed = run.stdout.split('\n').filter((line) => line.startsWith('DebugPrint'));
     assert.equal(printed.length, 3, run.stdout);
-    for (const line of printed) assert.match(line, /\[String\]: "[A-Za-z0-9_-]{8}-[0-9a-z]{4}"$/);
+    for (const line of printed) assert.match(line, /\[String\]: "[A-Za-z0-9_-]{6}-[0-9a-z]{4}"$/);
+  });
+
+  test('a generated X-Request-Id stays shorter than a rope: at most 12 characters, the last counter included', () => {
+    const longest = `${'p'.repeat(6)}-${(IDS_PER_PREFIX - 1).toString(36)}`;
+    assert.equal(longest.length, 12);
+  });
+
+  test('past the last counter of a prefix a new prefix is drawn, and the ids stay unique', () => {
+    const next = requestIdGenerator({ trustProxy: false }, 100);
+    const req = { headers: {}, socket: {} } as unknown as IncomingMessage;
+    const ids = Array.from({ length: 1_000 }, () => next(req));
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(new Set(ids.map((id) => id.slice(0, 7))).size, 11);
+    for (const id of ids) assert.match(id, /^[A-Za-z0-9_-]{6}-[0-9a-z]{1,2}$/);
   });
 
   test('a malformed X-Request-Id is replaced even from a trusted proxy', async () => {
