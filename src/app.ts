@@ -135,11 +135,12 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   const healthTimeoutMs = config.database.healthTimeoutMs;
   const opening =
     options.opening ??
-    createStore(
-      options.poolSize
-        ? { ...storeOptions(config.database), healthTimeoutMs, poolSize: options.poolSize }
-        : { ...storeOptions(config.database), healthTimeoutMs },
-    );
+    createStore({
+      ...storeOptions(config.database),
+      ...(options.poolSize ? { poolSize: options.poolSize } : {}),
+      healthTimeoutMs,
+      keepIdleConnections: true,
+    });
   const { store, ready } = opening;
   ready.catch(() => {}); // awaited (and reported) by open()
   // A first start on a new embedded data directory: make the demo dataset now, on this core, while the database's

@@ -23,6 +23,7 @@ program
     const opening = createStore({
       ...storeOptions(config.database),
       healthTimeoutMs: config.database.healthTimeoutMs,
+      keepIdleConnections: true,
     });
     opening.ready.catch(() => {}); // awaited (and reported) by startService
     const { startService } = await import('../service.js');

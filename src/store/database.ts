@@ -19,6 +19,8 @@ export interface StoreOptions {
    * opens the breaker (see DatabaseBreaker). 0 or unset: no watchdog.
    */
   healthTimeoutMs?: number;
+  /** The serving process: a connection, once opened, stays open while idle (up to `poolSize`). */
+  keepIdleConnections?: boolean;
 }
 
 /**
@@ -63,9 +65,8 @@ export interface OpeningStore {
   ready: Promise<void>;
 }
 
-export function createStore(options: StoreOptions): OpeningStore {
-  const embedded = options.databaseUrl ? undefined : openEmbedded(options.dataDir);
-  embedded?.catch(() => {}); // reported through `ready`
+/** The pg pool's settings for a store: where to connect (`connection`), its limits and timeouts. */
+export function poolConfig(options: StoreOptions, connection: pg.PoolConfig): pg.PoolConfig {
   const timeouts = options.statementTimeoutMs
     ? {
         // Server side for PostgreSQL; client side everywhere, so a connection that hangs (no reset) fails too.
@@ -73,17 +74,28 @@ export function createStore(options: StoreOptions): OpeningStore {
         query_timeout: options.statementTimeoutMs + 1_000,
       }
     : {};
+  return {
+    ...connection,
+    ...timeouts,
+    max: options.poolSize ?? 8,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    // pg's default closes a connection idle for 10 s. In a serving process that is a socket opened and closed every
+    // few polls, and each close ran node's stream functions, which the HTTP sockets share, on shapes they had not
+    // seen: V8 dropped their optimised code and compiled it again, under load (`npm run bench http`). Kept, they are
+    // bounded by `max`, and an idle one does not keep the process alive (allowExitOnIdle).
+    ...(options.keepIdleConnections ? { idleTimeoutMillis: 0, allowExitOnIdle: true } : {}),
+  };
+}
+
+export function createStore(options: StoreOptions): OpeningStore {
+  const embedded = options.databaseUrl ? undefined : openEmbedded(options.dataDir);
+  embedded?.catch(() => {}); // reported through `ready`
   const breaker =
     options.databaseUrl && options.healthTimeoutMs
       ? new DatabaseBreaker(options.databaseUrl, options.healthTimeoutMs)
       : undefined;
-  const makePool = (poolConfig: pg.PoolConfig): pg.Pool => {
-    const pool = new pg.Pool({
-      ...poolConfig,
-      ...timeouts,
-      max: options.poolSize ?? 8,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
-    });
+  const makePool = (connection: pg.PoolConfig): pg.Pool => {
+    const pool = new pg.Pool(poolConfig(options, connection));
     // An idle client that loses its server must not crash the process; the next query reports the failure.
     pool.on('error', () => {});
     // Nor must a client that loses its server while checked out (mid-transaction): its query rejects, the request

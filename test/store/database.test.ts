@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import net from 'node:net';
 import { describe, test } from 'node:test';
-import { DatabaseNotAnsweringError, isDatabaseUnavailable, openStore } from '../../src/store/database.js';
+import { DatabaseNotAnsweringError, isDatabaseUnavailable, openStore, poolConfig } from '../../src/store/database.js';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
@@ -71,5 +71,21 @@ describe('a PostgreSQL that accepts connections and never answers (frozen)', () 
       silent.close();
       await store.close();
     }
+  });
+});
+
+describe('the pool of a serving process', () => {
+  const base = { dataDir: '/unused', databaseUrl: 'postgres://127.0.0.1:5432/test' };
+
+  test('keeps a connection open while it is idle, without keeping the process alive', () => {
+    const config = poolConfig({ ...base, keepIdleConnections: true }, {});
+    assert.equal(config.idleTimeoutMillis, 0);
+    assert.equal(config.allowExitOnIdle, true);
+  });
+
+  test('a batch command keeps the driver default, closing a connection idle for 10 s', () => {
+    const config = poolConfig(base, {});
+    assert.equal(config.idleTimeoutMillis, undefined);
+    assert.equal(config.allowExitOnIdle, undefined);
   });
 });
