@@ -17,7 +17,7 @@
  * "lookup", "home", "page"; all by default), BENCH_BARE_IMPORT (an experiment: a module the bare server imports before
  * it listens, e.g. bench/emitter-shapes.mjs; the report then says the baseline is not bare), BENCH_INSTRUCTIONS ("1":
  * also count each server's instructions per request under valgrind's callgrind, bench/instructions.ts;
- * BENCH_INSTRUCTION_REQUESTS per row, 5000).
+ * BENCH_INSTRUCTION_REQUESTS per row, 5000; BENCH_CACHE_SIM "1" adds the simulated L1 misses).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -32,7 +32,7 @@ import { migrateToLatest, openStore } from '../src/store/database.js';
 import { publishPeriod } from '../src/store/periods.js';
 import { SERVING_V8_FLAGS } from '../src/runtime/heap.js';
 import { cpuShare, hasTaskset, pin, type CpuShare } from './confine.js';
-import { callgrind, hasCallgrind } from './instructions.js';
+import { callgrind, hasCallgrind, type Counted } from './instructions.js';
 import { commandLine, cpuMs, descendants, memoryMb, freePort, serveCommand } from './proc.js';
 import { firstLogged, PERIOD_WORK_DONE } from './service-log.js';
 import { printTable, type BenchResult, type BenchTable } from './types.js';
@@ -521,7 +521,7 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
     if (INSTRUCTIONS) {
       // Each server once more, alone on the data directory, under callgrind; every route counted in turn.
       for (const r of running.splice(0)) await r.stop();
-      const counted = { service: new Map<string, number>(), bare: new Map<string, number>() };
+      const counted = { service: new Map<string, Counted>(), bare: new Map<string, Counted>() };
       const idle = { service: 0, bare: 0 };
       for (const who of ['service', 'bare'] as const) {
         // The service listens on HOST=127.0.0.1 (startService); the bare server gets the benchmark's environment.
@@ -557,9 +557,15 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
           instructions.push({
             name: `${route.name}, ${coding.name === 'br' ? 'Accept-Encoding: br' : 'no Accept-Encoding'} (${label})`,
             metrics: {
-              'instructions/req': ours,
-              'bare instructions/req': baseline,
-              ratio: (ours / baseline).toFixed(3),
+              'instructions/req': ours.instructions,
+              'bare instructions/req': baseline.instructions,
+              ratio: (ours.instructions / baseline.instructions).toFixed(3),
+              ...(ours.i1Misses !== undefined && baseline.i1Misses !== undefined
+                ? {
+                    'L1i misses/req (service / bare)': `${ours.i1Misses} / ${baseline.i1Misses}`,
+                    'L1d misses/req (service / bare)': `${ours.d1Misses} / ${baseline.d1Misses}`,
+                  }
+                : {}),
               'idle instructions/s (service / bare, taken out)': `${idle.service} / ${idle.bare}`,
             },
           });
@@ -602,7 +608,7 @@ export async function run(): Promise<BenchTable[]> {
     ...(INSTRUCTIONS
       ? [
           {
-            title: `Instructions per request (callgrind, ${INSTRUCTION_REQUESTS} requests per row on 10 connections, after twice as many uninstrumented)`,
+            title: `Instructions per request (callgrind, ${INSTRUCTION_REQUESTS} requests per row on 10 connections, after twice as many uninstrumented; the fewest of five windows)`,
             results: results.flatMap((r) => r.instructions),
           },
         ]

@@ -7,11 +7,11 @@
  * hit, and the kernel's work (copying the body into the socket) is not counted.
  *
  * A server runs under `valgrind --tool=callgrind --instr-atstart=no`: uninstrumented (valgrind's translation only,
- * several times slower than native) until it is warm, then, for each measured route, three times: the counters are
+ * several times slower than native) until it is warm, then, for each measured route, five times: the counters are
  * zeroed, instrumentation switched on for a fixed number of requests, off again, and the counts dumped
- * (callgrind_control); the median of the three is reported, less what the server runs with no request at all in as
- * long (its timers, counted over an idle window first). Every thread of the process is counted (V8's collector and
- * compiler threads too), none of its children's.
+ * (callgrind_control); the window with the fewest instructions is reported, less what the server runs with no request
+ * at all in as long (its timers: the lowest rate of three idle windows, counted first). Every thread of the process is
+ * counted (V8's collector and compiler threads too), none of its children's.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -46,7 +46,7 @@ export interface Callgrind {
     paths: readonly string[],
     headers: Record<string, string>,
     count: number,
-  ): Promise<number>;
+  ): Promise<Counted>;
   /**
    * Instructions per second the server runs with no request (its timers: a period poll, sweeps, store checks),
    * over `seconds`: `perRequest` takes them out of its windows, which last about fifty times longer under valgrind
@@ -54,6 +54,27 @@ export interface Callgrind {
    */
   idle(pid: number, seconds: number): Promise<number>;
 }
+
+/** What one server executed per request: instructions, and with BENCH_CACHE_SIM=1 its simulated L1 misses. */
+export interface Counted {
+  instructions: number;
+  /** Instruction-cache misses (callgrind's I1mr), with BENCH_CACHE_SIM=1. */
+  i1Misses?: number;
+  /** Data-cache read and write misses (D1mr + D1mw), with BENCH_CACHE_SIM=1. */
+  d1Misses?: number;
+}
+
+/**
+ * BENCH_CACHE_SIM=1: callgrind also simulates the first-level caches (32 KB instruction, the machine's data cache) and
+ * the last level, and each row reports the L1 misses per request. An instruction count does not see how long an
+ * instruction takes; a miss that the next level answers costs about ten cycles more. The runs take twice as long.
+ */
+export const CACHE_SIM = process.env.BENCH_CACHE_SIM === '1';
+
+/** Windows counted per row: the fewest instructions of them is reported (see `perRequest`). */
+const WINDOWS = 5;
+/** Idle windows: the lowest rate of them is taken out (a compilation finishing in one is not the timers'). */
+const IDLE_WINDOWS = 3;
 
 /**
  * `host`: the HOST the server runs with. Valgrind names its control pipes after the user and host the environment
@@ -90,10 +111,20 @@ export function callgrind(dir: string, name: string, host: string | undefined): 
   let dumps = 0;
   let idlePerSecond = 0;
   // The control command returns once the dump is asked for; callgrind writes it when the server's threads next run.
-  const totals = async (file: string): Promise<number> => {
+  const totals = async (file: string): Promise<Map<string, number>> => {
     for (let waited = 0; ; waited += 100) {
-      const found = /^totals: (\d+)$/m.exec(await fs.readFile(file, 'utf8').catch(() => ''));
-      if (found) return Number(found[1]);
+      const text = await fs.readFile(file, 'utf8').catch(() => '');
+      const events = /^events: (.+)$/m.exec(text);
+      const found = /^totals: ([\d ]+)$/m.exec(text);
+      if (events && found) {
+        const values = found[1]!.trim().split(' ').map(Number);
+        return new Map(
+          events[1]!
+            .trim()
+            .split(' ')
+            .map((name, i) => [name, values[i] ?? 0]),
+        );
+      }
       if (waited > 60_000) throw new Error(`no totals in ${file} after 60 s`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -103,16 +134,19 @@ export function callgrind(dir: string, name: string, host: string | undefined): 
       'valgrind',
       '--tool=callgrind',
       '--instr-atstart=no',
+      ...(CACHE_SIM ? ['--cache-sim=yes'] : []),
       `--vgdb-prefix=${vgdbPrefix}`,
       `--callgrind-out-file=${out}`,
     ],
     async perRequest(pid, base, paths, headers, count) {
       // Twice as many first: fewer left V8's compiler still at work on the code they run, counted in the window.
       await send(base, paths, headers, 2 * count);
-      // The median of three windows: a timer's work or a full collection that falls into one of them is not the
-      // requests' (seen: one window in eight at twice the others' count, a different row each run).
-      const windows: number[] = [];
-      for (let i = 0; i < 3; i++) {
+      // The fewest of five windows. What the process does besides the requests (a timer, a compilation finishing, a
+      // full collection started by a timer) only ever adds to a window, and under valgrind a window lasts about
+      // 20 s: in runs of 2026-11-29, two windows of three in the service held a full collection or a compilation
+      // (up to three times the others' count), so their median moved by 30% from one run to the next.
+      let fewest: Counted | undefined;
+      for (let i = 0; i < WINDOWS; i++) {
         await control(pid, '--zero');
         await control(pid, '--instr=on');
         const started = performance.now();
@@ -120,20 +154,31 @@ export function callgrind(dir: string, name: string, host: string | undefined): 
         const seconds = (performance.now() - started) / 1000;
         await control(pid, '--instr=off');
         await control(pid, '--dump');
-        const counted = (await totals(`${out}.${++dumps}`)) - idlePerSecond * seconds;
-        windows.push(counted / answered);
+        const counts = await totals(`${out}.${++dumps}`);
+        const per = (event: string) => (counts.get(event) ?? 0) / answered;
+        const window: Counted = {
+          instructions: Math.round(per('Ir') - (idlePerSecond * seconds) / answered),
+          ...(counts.has('I1mr')
+            ? { i1Misses: Math.round(per('I1mr')), d1Misses: Math.round(per('D1mr') + per('D1mw')) }
+            : {}),
+        };
+        if (fewest === undefined || window.instructions < fewest.instructions) fewest = window;
       }
-      return Math.round(windows.sort((a, b) => a - b)[1]!);
+      return fewest!;
     },
     async idle(pid, seconds) {
-      await control(pid, '--zero');
-      await control(pid, '--instr=on');
-      const started = performance.now();
-      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-      const elapsed = (performance.now() - started) / 1000;
-      await control(pid, '--instr=off');
-      await control(pid, '--dump');
-      idlePerSecond = (await totals(`${out}.${++dumps}`)) / elapsed;
+      const rates: number[] = [];
+      for (let i = 0; i < IDLE_WINDOWS; i++) {
+        await control(pid, '--zero');
+        await control(pid, '--instr=on');
+        const started = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, (seconds * 1000) / IDLE_WINDOWS));
+        const elapsed = (performance.now() - started) / 1000;
+        await control(pid, '--instr=off');
+        await control(pid, '--dump');
+        rates.push(((await totals(`${out}.${++dumps}`)).get('Ir') ?? 0) / elapsed);
+      }
+      idlePerSecond = Math.min(...rates);
       return Math.round(idlePerSecond);
     },
   };
