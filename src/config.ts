@@ -616,7 +616,7 @@ export const CONFIG_VARIABLES = {
     key: 'poolMax',
     schema: intBetween(1, 200),
     default: '8',
-    doc: 'PostgreSQL connections per process.',
+    doc: 'PostgreSQL connections per process (the serving process keeps those it opened while idle).',
   },
   DATABASE_STATEMENT_TIMEOUT_MS: {
     section: 'database',
