@@ -79,10 +79,11 @@ export function poolConfig(options: StoreOptions, connection: pg.PoolConfig): pg
     ...timeouts,
     max: options.poolSize ?? 8,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
-    // pg's default closes a connection idle for 10 s. In a serving process that is a socket opened and closed every
-    // few polls, and each close ran node's stream functions, which the HTTP sockets share, on shapes they had not
-    // seen: V8 dropped their optimised code and compiled it again, under load (`npm run bench http`). Kept, they are
-    // bounded by `max`, and an idle one does not keep the process alive (allowExitOnIdle).
+    // pg's default closes a connection idle for 10 s: in a serving process, each one opened for a burst of queries
+    // (the start, a period swap, paid calls) once the burst is over. Each close ran node's stream functions, which the
+    // HTTP sockets share, on shapes they had not seen, and V8 dropped their optimised code and compiled it again under
+    // load (`npm run bench http`). Kept, they are bounded by `max`, and an idle one does not keep the process alive
+    // (allowExitOnIdle).
     ...(options.keepIdleConnections ? { idleTimeoutMillis: 0, allowExitOnIdle: true } : {}),
   };
 }
