@@ -26,7 +26,7 @@ import {
   createStore,
   migrateToLatest,
   openStore,
-  storeOptions,
+  servingStoreOptions,
   type OpeningStore,
   type Store,
 } from './store/database.js';
@@ -131,15 +131,13 @@ function periodWarmUps(baseUrl: string): { name: string; build: SnapshotListener
 }
 
 export async function createApp(config: Config, log: Logger, options: AppOptions = {}): Promise<App> {
-  // The serving process watches its PostgreSQL (a breaker: queries fail fast while it does not answer).
-  const healthTimeoutMs = config.database.healthTimeoutMs;
+  // The serving process watches its PostgreSQL (a breaker: queries fail fast while it does not answer) and keeps its
+  // idle connections (servingStoreOptions).
   const opening =
     options.opening ??
     createStore({
-      ...storeOptions(config.database),
+      ...servingStoreOptions(config.database),
       ...(options.poolSize ? { poolSize: options.poolSize } : {}),
-      healthTimeoutMs,
-      keepIdleConnections: true,
     });
   const { store, ready } = opening;
   ready.catch(() => {}); // awaited (and reported) by open()

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { tuneV8ForServing } from '../runtime/heap.js';
 import { settleTickObjectShape } from '../runtime/tick-shape.js';
-import { createStore, storeOptions } from '../store/database.js';
+import { createStore, servingStoreOptions } from '../store/database.js';
 
 const program = new Command()
   .name('signal-service')
@@ -20,11 +20,7 @@ program
     const config = loadConfig();
     const logger = createLogger(config.server);
     // Open the store first: the embedded database's host process starts while this one loads the server's code.
-    const opening = createStore({
-      ...storeOptions(config.database),
-      healthTimeoutMs: config.database.healthTimeoutMs,
-      keepIdleConnections: true,
-    });
+    const opening = createStore(servingStoreOptions(config.database));
     opening.ready.catch(() => {}); // awaited (and reported) by startService
     const { startService } = await import('../service.js');
     const service = await startService(config, logger, { opening });

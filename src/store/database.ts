@@ -25,7 +25,7 @@ export interface StoreOptions {
 
 /**
  * How the service and the CLI open the store: the database, and the pool limits of the configuration. (The serving
- * process adds the watchdog, `healthTimeoutMs`; batch commands run without it.)
+ * process adds its own settings, `servingStoreOptions`; batch commands run without them.)
  */
 export function storeOptions(database: DatabaseConfig): StoreOptions {
   return {
@@ -35,6 +35,11 @@ export function storeOptions(database: DatabaseConfig): StoreOptions {
     statementTimeoutMs: database.statementTimeoutMs,
     connectTimeoutMs: database.connectTimeoutMs,
   };
+}
+
+/** How the serving process opens the store: `storeOptions`, the watchdog, and idle connections kept open. */
+export function servingStoreOptions(database: DatabaseConfig): StoreOptions {
+  return { ...storeOptions(database), healthTimeoutMs: database.healthTimeoutMs, keepIdleConnections: true };
 }
 
 /** The data-access handle every part of the service shares. */

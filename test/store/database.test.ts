@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import net from 'node:net';
 import { describe, test } from 'node:test';
-import { DatabaseNotAnsweringError, isDatabaseUnavailable, openStore, poolConfig } from '../../src/store/database.js';
+import {
+  DatabaseNotAnsweringError,
+  isDatabaseUnavailable,
+  openStore,
+  poolConfig,
+  servingStoreOptions,
+} from '../../src/store/database.js';
+import { loadConfig } from '../../src/config.js';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
@@ -81,6 +88,13 @@ describe('the pool of a serving process', () => {
     const config = poolConfig({ ...base, keepIdleConnections: true }, {});
     assert.equal(config.idleTimeoutMillis, 0);
     assert.equal(config.allowExitOnIdle, true);
+  });
+
+  test('is the one the serving process opens: the watchdog on, idle connections kept', () => {
+    const { database } = loadConfig({ DATABASE_URL: base.databaseUrl });
+    const options = servingStoreOptions(database);
+    assert.equal(options.healthTimeoutMs, database.healthTimeoutMs);
+    assert.equal(poolConfig(options, {}).idleTimeoutMillis, 0);
   });
 
   test('a batch command keeps the driver default, closing a connection idle for 10 s', () => {
