@@ -56,7 +56,7 @@ describe('request ids', () => {
 
   test('a generated X-Request-Id is a flat string, which node:http checks without flattening it', () => {
     // V8 prints a rope (a ConsString, what a concatenation of 13 characters or more makes) as c"…". The ids printed
-    // are the 50,000th and on: 6 characters of prefix, a dash and 4 of counter.
+    // are the 50,000th and on.
     const module = fileURLToPath(new URL('../../../src/http/plugins/observability.ts', import.meta.url));
     const script = `
       const { requestIdGenerator } = await import(${JSON.stringify(module)});
@@ -72,12 +72,22 @@ describe('request ids', () => {
     assert.equal(run.status, 0, run.stderr);
     const printed = run.stdout.split('\n').filter((line) => line.startsWith('DebugPrint'));
     assert.equal(printed.length, 3, run.stdout);
-    for (const line of printed) assert.match(line, /\[String\]: "[A-Za-z0-9_-]{6}-[0-9a-z]{4}"$/);
+    for (const line of printed) assert.match(line, /\[String\]: "[A-Za-z0-9_-]{6}-[0-9a-z]{5}"$/);
   });
 
-  test('a generated X-Request-Id stays shorter than a rope: at most 12 characters, the last counter included', () => {
-    const longest = `${'p'.repeat(6)}-${(IDS_PER_PREFIX - 1).toString(36)}`;
-    assert.equal(longest.length, 12);
+  test('a generated X-Request-Id stays shorter than a rope: 12 characters, the last counter included', () => {
+    assert.equal((IDS_PER_PREFIX - 1).toString(36), 'zzzzz');
+  });
+
+  test('generated X-Request-Ids count up in five base-36 digits after the prefix, across the table of last digits', () => {
+    const next = requestIdGenerator({ trustProxy: false });
+    const req = { headers: {}, socket: {} } as unknown as IncomingMessage;
+    const ids = Array.from({ length: 3 * 1296 + 5 }, () => next(req));
+    const prefix = ids[0]!.slice(0, 7);
+    ids.forEach((id, i) => {
+      assert.equal(id.slice(0, 7), prefix);
+      assert.equal(id.slice(7), (i + 1).toString(36).padStart(5, '0'));
+    });
   });
 
   test('past the last counter of a prefix a new prefix is drawn, and the ids stay unique', () => {
@@ -86,7 +96,7 @@ describe('request ids', () => {
     const ids = Array.from({ length: 1_000 }, () => next(req));
     assert.equal(new Set(ids).size, ids.length);
     assert.equal(new Set(ids.map((id) => id.slice(0, 7))).size, 11);
-    for (const id of ids) assert.match(id, /^[A-Za-z0-9_-]{6}-[0-9a-z]{1,2}$/);
+    for (const id of ids) assert.match(id, /^[A-Za-z0-9_-]{6}-000[0-9a-z]{2}$/);
   });
 
   test('a malformed X-Request-Id is replaced even from a trusted proxy', async () => {
