@@ -166,47 +166,56 @@ export function installFastPath(server: Server, reads: readonly FastRead[], opti
     rememberedFor = undefined;
   }, 'fast-path memo');
 
+  // What a request target answers, found by its path and query (the path split once per target and period for the
+  // remembered reads): undefined for the framework to answer it. Apart from the listener, which stays small.
+  const find = (url: string, current: object | undefined): Remembered | undefined => {
+    const mark = url.indexOf('?');
+    const path = mark < 0 ? url : url.slice(0, mark);
+    let read = exact.get(path);
+    let rest = '';
+    if (read === undefined) {
+      const slash = path.lastIndexOf('/');
+      read = prefixed.get(path.slice(0, slash + 1));
+      rest = path.slice(slash + 1);
+    }
+    if (read === undefined) return undefined;
+    const answer = read.answer(rest, mark < 0 ? '' : url.slice(mark + 1));
+    if (answer === undefined) return undefined;
+    const found: Remembered = { read, answer };
+    if (read.samePerPeriod && current !== undefined) {
+      const bytes = answer.entity.body.length;
+      if (remembered.size >= REMEMBERED_TARGETS || rememberedBytes + bytes > REMEMBERED_BYTES) forget();
+      remembered.set(url, found);
+      rememberedBytes += bytes;
+    }
+    return found;
+  };
+
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method;
+    const headers = req.headers;
     // A request with a body goes to the framework, whose content-type parsers decide about it.
-    const bodyless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
-    if ((method !== 'GET' && method !== 'HEAD') || !bodyless || !server.listening) return framework(req, res);
+    if (
+      (method !== 'GET' && method !== 'HEAD') ||
+      headers['content-length'] !== undefined ||
+      headers['transfer-encoding'] !== undefined ||
+      !server.listening
+    ) {
+      return framework(req, res);
+    }
     const url = req.url!;
     const current = period?.current;
     if (current !== rememberedFor) {
       forget();
       rememberedFor = current;
     }
-    const known = remembered.get(url);
-    let read: FastRead;
-    let answer: FastAnswer | undefined;
-    if (known !== undefined) {
-      ({ read, answer } = known);
-    } else {
-      const mark = url.indexOf('?');
-      const path = mark < 0 ? url : url.slice(0, mark);
-      let found = exact.get(path);
-      let rest = '';
-      if (found === undefined) {
-        const slash = path.lastIndexOf('/');
-        found = prefixed.get(path.slice(0, slash + 1));
-        rest = path.slice(slash + 1);
-      }
-      if (found === undefined) return framework(req, res);
-      read = found;
-      answer = read.answer(rest, mark < 0 ? '' : url.slice(mark + 1));
-      if (answer === undefined) return framework(req, res);
-      if (read.samePerPeriod && current !== undefined) {
-        const bytes = answer.entity.body.length;
-        if (remembered.size >= REMEMBERED_TARGETS || rememberedBytes + bytes > REMEMBERED_BYTES) forget();
-        remembered.set(url, { read, answer });
-        rememberedBytes += bytes;
-      }
-    }
+    const found = remembered.get(url) ?? find(url, current);
+    if (found === undefined) return framework(req, res);
+    const { read, answer } = found;
 
     const { entity, representations: entry } = answer;
-    const coding = codingOf(entry, req.headers['accept-encoding']);
-    const held = heldRepresentation(entry, entity, coding, req.headers['if-none-match']);
+    const coding = codingOf(entry, headers['accept-encoding']);
+    const held = heldRepresentation(entry, entity, coding, headers['if-none-match']);
     const representation = held ?? entry[coding];
     const body = held !== undefined ? entity.body : bodyOf(entity, representation, coding);
     if (body === undefined) return framework(req, res);
