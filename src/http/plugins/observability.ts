@@ -31,9 +31,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
  */
 export const IDS_PER_PREFIX = 36 ** 5;
 
-const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';
 /** The counter's last two digits, '00' to 'zz', by value. */
-const LOW_DIGITS = Array.from({ length: 36 * 36 }, (_, i) => DIGITS[Math.floor(i / 36)]! + DIGITS[i % 36]!);
+const LOW_DIGITS = Array.from({ length: 36 * 36 }, (_, i) => i.toString(36).padStart(2, '0'));
 
 /**
  * The request id generator. An id is the prefix, a dash and the counter in 5 base-36 digits: the first three change
