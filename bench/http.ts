@@ -17,7 +17,8 @@
  * "lookup", "home", "page"; all by default), BENCH_BARE_IMPORT (an experiment: a module the bare server imports before
  * it listens, e.g. bench/emitter-shapes.mjs; the report then says the baseline is not bare), BENCH_INSTRUCTIONS ("1":
  * also count each server's instructions per request under valgrind's callgrind, bench/instructions.ts;
- * BENCH_INSTRUCTION_REQUESTS per row, 5000; BENCH_CACHE_SIM "1" adds the simulated L1 misses).
+ * BENCH_INSTRUCTION_REQUESTS per row, 5000; BENCH_CACHE_SIM "1" adds the simulated L1 misses), BENCH_CONTROL ("1":
+ * an A/A control, a second bare server measured in every round, whose ratio to the first shows the noise floor).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -47,6 +48,12 @@ const PIPELINING = (process.env.BENCH_PIPELINING ?? '1,10').split(',').map(Numbe
 const CONNECTIONS = 50;
 const BARE_IMPORT = process.env.BENCH_BARE_IMPORT ?? '';
 const INSTRUCTIONS = process.env.BENCH_INSTRUCTIONS === '1';
+/**
+ * BENCH_CONTROL=1: a second bare server, identical to the first, is measured in every round beside the two (an A/A
+ * control). Its ratio to the bare server is what the same server scores against itself on this machine in this run:
+ * the noise floor of the service's ratio.
+ */
+const CONTROL = process.env.BENCH_CONTROL === '1';
 const INSTRUCTION_REQUESTS = Number(process.env.BENCH_INSTRUCTION_REQUESTS ?? 5000);
 const ROUTES = new Set((process.env.BENCH_ROUTES ?? 'signals,lookup,home,page').split(',').map((r) => r.trim()));
 /** Headers the bare server does not replay: node:http writes its own (the date, the connection, the length). */
@@ -426,8 +433,13 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
     const bare = await startBare(barePort, recordingFile);
     running.push(bare);
     const bareBase = `http://127.0.0.1:${barePort}`;
+    const controlPort = CONTROL ? await freePort() : 0;
+    const control = CONTROL ? await startBare(controlPort, recordingFile) : undefined;
+    if (control) running.push(control);
+    const controlBase = `http://127.0.0.1:${controlPort}`;
     await share.confine(service.pid, `${isScale ? 'scale' : 'demo'}-service`);
     await share.confine(bare.pid, `${isScale ? 'scale' : 'demo'}-bare`);
+    if (control) await share.confine(control.pid, `${isScale ? 'scale' : 'demo'}-control`);
 
     const routes = [
       { key: 'signals', name: 'GET /api/signals.json', paths: ['/api/signals.json'], goal: GOALS.signals },
@@ -440,6 +452,7 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
         for (const depth of PIPELINING) {
           await load(base, service.pid, route.paths, depth, WARMUP, coding.headers);
           await load(bareBase, bare.pid, route.paths, depth, WARMUP, coding.headers);
+          if (control) await load(controlBase, control.pid, route.paths, depth, WARMUP, coding.headers);
         }
       }
     }
@@ -450,22 +463,33 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
       const results: BenchResult[] = [];
       for (const route of routes) {
         for (const coding of CODINGS) {
-          // Alternate the servers, and which goes first, so the machine's other load weighs on both alike.
-          const rounds: { ours: Measure; baseline: Measure }[] = [];
+          // Alternate the servers, and which goes first, so the machine's other load weighs on both alike (the
+          // control, when there is one, on the far side of the bare server from the service: last, then first).
+          const rounds: { ours: Measure; baseline: Measure; control?: Measure }[] = [];
+          const measure = (url: string, pid: number) => load(url, pid, route.paths, depth, DURATION, coding.headers);
           for (let round = 0; round < ROUNDS; round++) {
             let ours: Measure;
             let baseline: Measure;
+            let controlled: Measure | undefined;
             if (round % 2 === 0) {
-              ours = await load(base, service.pid, route.paths, depth, DURATION, coding.headers);
-              baseline = await load(bareBase, bare.pid, route.paths, depth, DURATION, coding.headers);
+              ours = await measure(base, service.pid);
+              baseline = await measure(bareBase, bare.pid);
+              if (control) controlled = await measure(controlBase, control.pid);
             } else {
-              baseline = await load(bareBase, bare.pid, route.paths, depth, DURATION, coding.headers);
-              ours = await load(base, service.pid, route.paths, depth, DURATION, coding.headers);
+              if (control) controlled = await measure(controlBase, control.pid);
+              baseline = await measure(bareBase, bare.pid);
+              ours = await measure(base, service.pid);
             }
-            rounds.push({ ours, baseline });
+            rounds.push({ ours, baseline, control: controlled });
           }
           const ratios = rounds.map((r) => r.ours.rps / r.baseline.rps);
           const cpuRatios = rounds.map((r) => r.ours.cpuUs / Math.max(1, r.baseline.cpuUs));
+          const controlRatios = rounds.flatMap((r) => (r.control ? [r.control.rps / r.baseline.rps] : []));
+          const controlCpuRatios = rounds.flatMap((r) =>
+            r.control ? [r.control.cpuUs / Math.max(1, r.baseline.cpuUs)] : [],
+          );
+          const spread = (values: number[]) =>
+            `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
           rounds.sort((a, b) => a.ours.rps / a.baseline.rps - b.ours.rps / b.baseline.rps);
           const { ours, baseline } = rounds[Math.floor(ROUNDS / 2)]!;
           const ratio = ours.rps / baseline.rps;
@@ -491,6 +515,12 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
               'req/s ratio (min–max)': `${ratio.toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`,
               'CPU/req ratio (min–max)': `${median(cpuRatios).toFixed(2)} (${Math.min(...cpuRatios).toFixed(2)}–${Math.max(...cpuRatios).toFixed(2)})`,
               'rounds (ratio)': ratios.map((r) => r.toFixed(2)).join(' '),
+              ...(control
+                ? {
+                    'control req/s ratio (min–max)': spread(controlRatios),
+                    'control CPU/req ratio (min–max)': spread(controlCpuRatios),
+                  }
+                : {}),
               ...(depth === PIPELINING[0] ? { goal: `≥ ${route.goal}`, met: ratio >= route.goal ? 'yes' : 'no' } : {}),
             },
           });
@@ -597,7 +627,7 @@ export async function run(): Promise<BenchTable[]> {
   } finally {
     await share.close();
   }
-  const setup = `${CONNECTIONS} connections, ${DURATION} s per measurement, ${ROUNDS} alternating rounds (median shown); servers ${share.describe}; load generator ${loadGeneratorPinned ? `on core(s) ${others.join(',')}` : 'not pinned'}${BARE_IMPORT === '' ? '' : `; EXPERIMENT, NOT THE BASELINE: the bare server imports ${BARE_IMPORT} first`}`;
+  const setup = `${CONNECTIONS} connections, ${DURATION} s per measurement, ${ROUNDS} alternating rounds (median shown); servers ${share.describe}; load generator ${loadGeneratorPinned ? `on core(s) ${others.join(',')}` : 'not pinned'}${BARE_IMPORT === '' ? '' : `; EXPERIMENT, NOT THE BASELINE: the bare server imports ${BARE_IMPORT} first`}${CONTROL ? '; A/A control: a second bare server measured in every round (its ratio to the first is the noise floor)' : ''}`;
   return [
     ...PIPELINING.map((depth, i) => ({
       title: `Hot reads, pipelining ${depth}${i === 0 ? ' (headline)' : ''}: ${setup}`,
