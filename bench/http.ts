@@ -463,24 +463,25 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
       const results: BenchResult[] = [];
       for (const route of routes) {
         for (const coding of CODINGS) {
-          // Alternate the servers, and which goes first, so the machine's other load weighs on both alike (the
-          // control, when there is one, on the far side of the bare server from the service: last, then first).
+          // Each server takes each place in the order in turn, so the machine's other load and the order weigh on all
+          // alike: with two, the service goes first in one round and the bare server in the next.
+          const contestants = [
+            { key: 'ours', url: base, pid: service.pid },
+            { key: 'baseline', url: bareBase, pid: bare.pid },
+            ...(control ? [{ key: 'control', url: controlBase, pid: control.pid }] : []),
+          ] as const;
           const rounds: { ours: Measure; baseline: Measure; control?: Measure }[] = [];
-          const measure = (url: string, pid: number) => load(url, pid, route.paths, depth, DURATION, coding.headers);
           for (let round = 0; round < ROUNDS; round++) {
-            let ours: Measure;
-            let baseline: Measure;
-            let controlled: Measure | undefined;
-            if (round % 2 === 0) {
-              ours = await measure(base, service.pid);
-              baseline = await measure(bareBase, bare.pid);
-              if (control) controlled = await measure(controlBase, control.pid);
-            } else {
-              if (control) controlled = await measure(controlBase, control.pid);
-              baseline = await measure(bareBase, bare.pid);
-              ours = await measure(base, service.pid);
+            const measured = new Map<string, Measure>();
+            for (let place = 0; place < contestants.length; place++) {
+              const { key, url, pid } = contestants[(place + round) % contestants.length]!;
+              measured.set(key, await load(url, pid, route.paths, depth, DURATION, coding.headers));
             }
-            rounds.push({ ours, baseline, control: controlled });
+            rounds.push({
+              ours: measured.get('ours')!,
+              baseline: measured.get('baseline')!,
+              control: measured.get('control'),
+            });
           }
           const ratios = rounds.map((r) => r.ours.rps / r.baseline.rps);
           const cpuRatios = rounds.map((r) => r.ours.cpuUs / Math.max(1, r.baseline.cpuUs));
