@@ -514,7 +514,7 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
               'bare p99 ms': baseline.p99,
               'bare CPU µs/req': baseline.cpuUs,
               'req/s ratio (min–max)': `${ratio.toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`,
-              'CPU/req ratio (min–max)': `${median(cpuRatios).toFixed(2)} (${Math.min(...cpuRatios).toFixed(2)}–${Math.max(...cpuRatios).toFixed(2)})`,
+              'CPU/req ratio (min–max)': spread(cpuRatios),
               'rounds (ratio)': ratios.map((r) => r.toFixed(2)).join(' '),
               ...(control
                 ? {
