@@ -436,10 +436,13 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
     const controlPort = CONTROL ? await freePort() : 0;
     const control = CONTROL ? await startBare(controlPort, recordingFile) : undefined;
     if (control) running.push(control);
-    const controlBase = `http://127.0.0.1:${controlPort}`;
-    await share.confine(service.pid, `${isScale ? 'scale' : 'demo'}-service`);
-    await share.confine(bare.pid, `${isScale ? 'scale' : 'demo'}-bare`);
-    if (control) await share.confine(control.pid, `${isScale ? 'scale' : 'demo'}-control`);
+    // The servers measured, each in every round (and warmed up first), in this order in the first round.
+    const contestants = [
+      { key: 'service', url: base, pid: service.pid },
+      { key: 'bare', url: bareBase, pid: bare.pid },
+      ...(control ? [{ key: 'control', url: `http://127.0.0.1:${controlPort}`, pid: control.pid }] : []),
+    ] as const;
+    for (const { key, pid } of contestants) await share.confine(pid, `${isScale ? 'scale' : 'demo'}-${key}`);
 
     const routes = [
       { key: 'signals', name: 'GET /api/signals.json', paths: ['/api/signals.json'], goal: GOALS.signals },
@@ -450,9 +453,7 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
     for (const route of routes) {
       for (const coding of CODINGS) {
         for (const depth of PIPELINING) {
-          await load(base, service.pid, route.paths, depth, WARMUP, coding.headers);
-          await load(bareBase, bare.pid, route.paths, depth, WARMUP, coding.headers);
-          if (control) await load(controlBase, control.pid, route.paths, depth, WARMUP, coding.headers);
+          for (const { url, pid } of contestants) await load(url, pid, route.paths, depth, WARMUP, coding.headers);
         }
       }
     }
@@ -465,11 +466,6 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
         for (const coding of CODINGS) {
           // Each server takes each place in the order in turn, so the machine's other load and the order weigh on all
           // alike: with two, the service goes first in one round and the bare server in the next.
-          const contestants = [
-            { key: 'ours', url: base, pid: service.pid },
-            { key: 'baseline', url: bareBase, pid: bare.pid },
-            ...(control ? [{ key: 'control', url: controlBase, pid: control.pid }] : []),
-          ] as const;
           const rounds: { ours: Measure; baseline: Measure; control?: Measure }[] = [];
           for (let round = 0; round < ROUNDS; round++) {
             const measured = new Map<string, Measure>();
@@ -478,8 +474,8 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
               measured.set(key, await load(url, pid, route.paths, depth, DURATION, coding.headers));
             }
             rounds.push({
-              ours: measured.get('ours')!,
-              baseline: measured.get('baseline')!,
+              ours: measured.get('service')!,
+              baseline: measured.get('bare')!,
               control: measured.get('control'),
             });
           }
@@ -513,7 +509,8 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
               'bare p50 ms': baseline.p50,
               'bare p99 ms': baseline.p99,
               'bare CPU µs/req': baseline.cpuUs,
-              'req/s ratio (min–max)': `${ratio.toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`,
+              // The median round is the one whose ratio is the median of the ratios.
+              'req/s ratio (min–max)': spread(ratios),
               'CPU/req ratio (min–max)': spread(cpuRatios),
               'rounds (ratio)': ratios.map((r) => r.toFixed(2)).join(' '),
               ...(control
