@@ -321,6 +321,9 @@ async function recordAnswers(
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** A column of ratios: the median, then the lowest and highest, as `1.02 (0.97–1.08)`. */
+const spread = (values: number[]) =>
+  `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
 
 /** Queries the lookup case rotates through: exact names, lower-cased names, slugs, and one-letter typos. */
 function lookupQueries(names: string[], count: number): string[] {
@@ -485,8 +488,6 @@ async function benchDataset(share: CpuShare, label: string, scale: number | unde
           const controlCpuRatios = rounds.flatMap((r) =>
             r.control ? [r.control.cpuUs / Math.max(1, r.baseline.cpuUs)] : [],
           );
-          const spread = (values: number[]) =>
-            `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
           rounds.sort((a, b) => a.ours.rps / a.baseline.rps - b.ours.rps / b.baseline.rps);
           const { ours, baseline } = rounds[Math.floor(ROUNDS / 2)]!;
           const ratio = ours.rps / baseline.rps;
