@@ -58,6 +58,7 @@ function fromRecord(r: DatasetRecord): PeriodStartup {
       signalType: startup.signalType,
       signalStrength: r.signalStrength,
       signalEvidence: r.signalEvidence,
+      signalFinding: r.signalFinding,
     },
   };
 }

@@ -51,16 +51,42 @@ export interface RepoRecord {
   tags?: { date: string; name: string }[] | undefined;
   /** Deployments created inside the collect window: UTC day and environment. */
   deployments?: { date: string; environment: string | null }[] | undefined;
-  /** Set when a list of releases, tags or deployments was longer than one page: events before this day are unknown. */
+  /** Set when a list of releases, tags or deployments could not be read back to the window's start: events before this day are unknown. */
   eventsFrom?: string | undefined;
+  /** The default branch's name (version 3). */
+  defaultBranch?: string | undefined;
+  /**
+   * The default branch's tip at the period's end that the commits were read from (version 3), and how it was known:
+   * `activity` from the repository's list of pushes, `history` the newest commit dated before the end (when the list
+   * of pushes does not reach back that far).
+   */
+  tip?: { oid: string; source: 'activity' | 'history' } | undefined;
 }
 
-/** Commits by one author to one repository on one UTC day. Authors are logins, or `email:<hash>` when unlinked. */
+/**
+ * Commits by one author to one repository on one UTC day (the commit's committer date, see methodology). Authors are
+ * logins, `email:<hash>` when unlinked, or `automation:<agent>` for an AI agent's own address.
+ */
 export interface DailyCommits {
   date: string;
   repo: string;
   author: string;
   commits: number;
+  /** How many of `commits` are merge commits (more than one parent); absent: none, or not recorded (version < 3). */
+  merges?: number | undefined;
+}
+
+/**
+ * Who had committed to the organisation before the collected days (version 3): for each author of the collected
+ * commits, the latest day with a commit of theirs in the look-back before `from`, or null when none. Read on the
+ * branch tips of the period's end, so it is point-in-time too.
+ */
+export interface AuthorLookback {
+  /** First day of the look-back (inclusive). */
+  since: string;
+  /** First collected day: the look-back ends the day before. */
+  until: string;
+  lastSeen: Record<string, string | null>;
 }
 
 /** What the collect stage gathers for one organisation (raw: forks and bots still in). */
@@ -68,16 +94,58 @@ export interface RawOrgActivity {
   profile: OrgProfile;
   repos: RepoRecord[];
   commits: DailyCommits[];
-  /** 2: the repositories carry evidence (releases, tags, deployments, languages, topics, markers). Absent: older. */
-  version?: 2 | undefined;
+  /**
+   * 2: the repositories carry evidence (releases, tags, deployments, languages, topics, markers). 3: also read at the
+   * period's end (branch tips then), with merge commits and the authors' look-back. Absent: older.
+   */
+  version?: 2 | 3 | undefined;
+  /** Version 3: the authors' earlier commits in the organisation. */
+  lookback?: AuthorLookback | undefined;
 }
 
-/** After filter: only public non-fork repositories, human authors, days inside the 28-day window. */
+/**
+ * After filter: only public non-fork repositories, people (no automation), commits that are not merges, days inside
+ * the 28-day window.
+ */
 export interface FilteredActivity {
   profile: OrgProfile;
   repos: RepoRecord[];
   commits: DailyCommits[];
-  version?: 2 | undefined;
+  version?: 2 | 3 | undefined;
+  lookback?: AuthorLookback | undefined;
+  /** The latest day of each person (lower-case key) in the collected days before the windows (version 3). */
+  earlierLastSeen?: Record<string, string> | undefined;
+  /** Commits of the current window left out as automation or AI agents, and as merges (version 3). */
+  automationCommitsCurrent?: number | undefined;
+  mergeCommitsCurrent?: number | undefined;
+}
+
+/** What a person did in the current window, as a label's evidence shows it (never a name or an e-mail address). */
+export interface ContributorEvidence {
+  /** The public GitHub login; null for an author whose commits are not linked to an account. */
+  login: string | null;
+  /**
+   * new: no commit in the organisation in the look-back and the prior window; returning: committed in the look-back
+   * but not in the prior window; the rest are not listed.
+   */
+  kind: 'new' | 'returning';
+  /** A new person contributing repeatedly (NEW_REGULAR_MIN_COMMITS on NEW_REGULAR_MIN_DAYS), or once or twice. */
+  regular: boolean;
+  /** First day with a commit in the current window. */
+  firstCommit: string;
+  commits: number;
+  activeDays: number;
+  /** The latest earlier day with a commit in the organisation (returning people), in the look-back. */
+  lastSeenBefore: string | null;
+}
+
+/** A release, tag or deployment of the current window. */
+export interface DeployEventEvidence {
+  repo: string;
+  kind: 'release' | 'tag' | 'deployment';
+  /** The tag, or the deployment's environment. */
+  name: string;
+  date: string;
 }
 
 /** The evidence behind each signal type, counted by normalise (rule evidence-v2). */
@@ -91,9 +159,23 @@ export interface EvidenceMetrics {
   deploymentsCurrent: number;
   /** Repositories left out of the deploy counts because their event lists did not reach back far enough. */
   deployIncompleteRepos: string[];
-  /** Authors of the current window who did not commit in the prior window, and the reverse. */
+  /**
+   * People of the current window with no commit in the prior window and none in the look-back (version 3; before it,
+   * anyone absent from the prior window), and people of the prior window absent from the current one.
+   */
   newContributors: number;
   departedContributors: number;
+  /** Version 3: of the new people, those contributing repeatedly; people back after a pause; the look-back's length. */
+  newRegularContributors?: number | undefined;
+  returningContributors?: number | undefined;
+  lookbackDays?: number | undefined;
+  /** Version 3: commits of the current window by automation and AI agents, and merge commits (not counted above). */
+  automationCommits?: number | undefined;
+  mergeCommits?: number | undefined;
+  /** Version 3: the people behind the counts above (new and returning), the window's deploy events, new repositories. */
+  people?: ContributorEvidence[] | undefined;
+  deployEvents?: DeployEventEvidence[] | undefined;
+  newRepoNames?: string[] | undefined;
   /** Infrastructure repositories created in the last NEW_REPO_DAYS days, and commits to infrastructure repositories. */
   newInfraRepos: string[];
   infraCommitsCurrent: number;

@@ -28,13 +28,36 @@ export const RANKED_STRENGTHS = ['strong', 'weak'] as const;
  * of the type's threshold, so 1 means "the rule holds"; a score below 0 means the evidence points the other way. The
  * type with the highest score wins; ties (including no evidence at all) go in SIGNAL_TIE_ORDER.
  */
-export const SIGNAL_RULE = 'evidence-v2';
+export const SIGNAL_RULE = 'evidence-v3';
+/** The rule of weeks whose stored activity has no look-back of authors (version 2 activity). */
+export const EVIDENCE_V2_RULE = 'evidence-v2';
 /** The rule of weeks published before evidence was collected (commit windows and new repositories only). */
 export const LEGACY_SIGNAL_RULE = 'activity-v1';
 
-/** Engineering hiring burst: new human contributors (no commit in the prior window) and contributor growth. */
+/** Engineering hiring burst (evidence-v2): new human contributors (no commit in the prior window) and contributor growth. */
 export const HIRING_BURST_MIN_GROWTH_PCT = 25;
 export const HIRING_BURST_MIN_NEW_CONTRIBUTORS = 2;
+
+/**
+ * A new contributor (evidence-v3) has no commit in the organisation in the prior window nor in the NEW_CONTRIBUTOR_
+ * LOOKBACK_DAYS before the current window: someone back after a pause is a returning contributor, counted apart.
+ * Twelve months, because a team's members are rarely absent for a year, while holidays, parental leave and work on
+ * private repositories often keep them away for weeks.
+ */
+export const NEW_CONTRIBUTOR_LOOKBACK_DAYS = 365;
+/**
+ * A new person contributes repeatedly (a regular, as a new team member would) with at least this many commits on at
+ * least this many different days of the current window; fewer is a drive-by contribution (a fix, a translation),
+ * counted and shown apart.
+ */
+export const NEW_REGULAR_MIN_COMMITS = 3;
+export const NEW_REGULAR_MIN_DAYS = 3;
+/**
+ * Engineering hiring burst (evidence-v3): at least this many new regulars, and at least this share of the people of
+ * the prior window (floored at CONTRIBUTOR_CHANGE_FLOOR), so a large team needs more newcomers than a small one.
+ */
+export const HIRING_BURST_MIN_NEW_REGULARS = 2;
+export const HIRING_BURST_MIN_NEW_SHARE_PCT = 25;
 
 /** Deploy frequency spike: deploy days (a repository with a release, tag or deployment on a UTC day). */
 export const DEPLOY_SPIKE_MIN_DAYS = 4;

@@ -11,6 +11,27 @@ export interface SignalLabel {
   signalStrength: SignalStrength;
   /** One line: the type, its strength and the evidence measured for it, or that there was none. */
   signalEvidence: string;
+  /**
+   * What the record says, in a few words: its signal type when evidence supports it (strong or weak), otherwise
+   * NO_CLEAR_SIGNAL. The signal type field always holds one of the contract's four values; with no evidence it is a
+   * placeholder, so every surface shows this instead.
+   */
+  signalFinding: string;
+}
+
+/** Shown instead of the signal type when no type has evidence behind it. */
+export const NO_CLEAR_SIGNAL = 'No clear signal this week';
+/** The evidence line of such a record. */
+export const NO_CLEAR_SIGNAL_SUMMARY =
+  "No clear signal this week: no signal type has evidence behind it (the signal type field holds the tie order's placeholder, not a finding)";
+
+/** Whether a label is a finding (its type has evidence), as opposed to the placeholder of a week without one. */
+export function isFinding(label: Pick<SignalLabel, 'signalStrength'>): boolean {
+  return label.signalStrength !== 'none';
+}
+
+function finding(type: SignalType, strength: SignalStrength): string {
+  return strength === 'none' ? NO_CLEAR_SIGNAL : type;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -24,10 +45,15 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
  */
 function legacyLabel(type: SignalType, m: Readonly<Record<string, unknown>>): SignalLabel {
   const rule = `rule ${LEGACY_SIGNAL_RULE}`;
-  const none = (why: string): SignalLabel => ({ signalStrength: 'none', signalEvidence: `${type}: ${why}` });
+  const none = (why: string): SignalLabel => ({
+    signalStrength: 'none',
+    signalEvidence: `${NO_CLEAR_SIGNAL}: ${why}`,
+    signalFinding: NO_CLEAR_SIGNAL,
+  });
   const strong = (evidence: string): SignalLabel => ({
     signalStrength: 'strong',
     signalEvidence: `${type} (strong evidence, ${rule}): ${evidence}`,
+    signalFinding: type,
   });
   switch (type) {
     case 'Engineering hiring burst': {
@@ -63,9 +89,9 @@ function legacyLabel(type: SignalType, m: Readonly<Record<string, unknown>>): Si
       break;
     }
     case 'Deploy frequency spike':
-      return none(`no evidence (${rule} gives this type when no other type's rule holds; deploys were not measured)`);
+      return none(`no evidence (${rule} gives ${type} when no other type's rule holds; deploys were not measured)`);
   }
-  return none(`no evidence recorded for this type (${rule})`);
+  return none(`no evidence recorded for ${type} (${rule})`);
 }
 
 /**
@@ -77,16 +103,25 @@ export function signalLabel(type: SignalType, metrics: Readonly<Record<string, u
   const m = metrics ?? {};
   const evidence = m['signalEvidence'] as SignalEvidence | undefined;
   if (evidence?.strength) {
+    const summary =
+      evidence.strength === 'none'
+        ? NO_CLEAR_SIGNAL_SUMMARY
+        : (evidence.summary ?? `${type} (${evidence.strength} evidence)`);
     return {
       signalStrength: evidence.strength,
-      signalEvidence: evidence.summary ?? `${type} (${evidence.strength} evidence)`,
+      signalEvidence: summary,
+      signalFinding: finding(type, evidence.strength),
     };
   }
   if (evidence?.rule === LEGACY_SIGNAL_RULE) return legacyLabel(type, m);
-  return { signalStrength: 'none', signalEvidence: `${type}: no evidence recorded for this record` };
+  return {
+    signalStrength: 'none',
+    signalEvidence: `${NO_CLEAR_SIGNAL}: no evidence recorded for this record`,
+    signalFinding: NO_CLEAR_SIGNAL,
+  };
 }
 
 /** The rank-stage rule: only a type with evidence (RANKED_STRENGTHS) is ranked across sectors, and so can trend. */
-export function hasRankableEvidence(label: SignalLabel): boolean {
+export function hasRankableEvidence(label: Pick<SignalLabel, 'signalStrength'>): boolean {
   return (RANKED_STRENGTHS as readonly SignalStrength[]).includes(label.signalStrength);
 }

@@ -1,9 +1,14 @@
 import type { SignalType, Stage } from '../schemas/enums.js';
+import { NO_CLEAR_SIGNAL_SUMMARY } from '../domain/signal-label.js';
 import { flooredPercentChange, signedPercent } from './accelerate.js';
 import {
   DEPLOY_DAYS_CHANGE_FLOOR,
   DEPLOY_SPIKE_MIN_CHANGE_PCT,
   DEPLOY_SPIKE_MIN_DAYS,
+  CONTRIBUTOR_CHANGE_FLOOR,
+  EVIDENCE_V2_RULE,
+  HIRING_BURST_MIN_NEW_REGULARS,
+  HIRING_BURST_MIN_NEW_SHARE_PCT,
   FRAMEWORK_MIGRATION_MIN_SHIFT_PCT,
   FRAMEWORK_MIGRATION_NOISE_PCT,
   HIRING_BURST_MIN_GROWTH_PCT,
@@ -74,10 +79,18 @@ export interface SignalScores {
 export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e: EvidenceMetrics): SignalScores {
   const deployChange = flooredPercentChange(e.deployDaysCurrent, e.deployDaysPrior, DEPLOY_DAYS_CHANGE_FLOOR);
   const deploy = Math.min(e.deployDaysCurrent / DEPLOY_SPIKE_MIN_DAYS, deployChange / DEPLOY_SPIKE_MIN_CHANGE_PCT);
-  const hiring = Math.min(
-    e.newContributors / HIRING_BURST_MIN_NEW_CONTRIBUTORS,
-    acceleration.contributorChangePct / HIRING_BURST_MIN_GROWTH_PCT,
-  );
+  const hiring =
+    e.newRegularContributors === undefined
+      ? Math.min(
+          e.newContributors / HIRING_BURST_MIN_NEW_CONTRIBUTORS,
+          acceleration.contributorChangePct / HIRING_BURST_MIN_GROWTH_PCT,
+        )
+      : Math.min(
+          e.newRegularContributors / HIRING_BURST_MIN_NEW_REGULARS,
+          (100 * e.newRegularContributors) /
+            Math.max(metrics.contributorsPrior, CONTRIBUTOR_CHANGE_FLOOR) /
+            HIRING_BURST_MIN_NEW_SHARE_PCT,
+        );
   const infraChange = flooredPercentChange(e.infraCommitsCurrent, e.infraCommitsPrior, INFRA_COMMIT_CHANGE_FLOOR);
   const infra = Math.max(
     e.newInfraRepos.length / INFRA_BUILDOUT_MIN_NEW_REPOS,
@@ -105,12 +118,26 @@ export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e:
       'Deploy frequency spike': round2(deploy),
     },
     reasons: {
-      'Engineering hiring burst': `${plural(e.newContributors, 'new contributor')} (${e.departedContributors} left); ${metrics.contributorsCurrent} contributors against ${metrics.contributorsPrior} (${acceleration.contributorGrowth})`,
+      'Engineering hiring burst': hiringReason(metrics, acceleration, e),
       'Infrastructure buildout': `${plural(e.newInfraRepos.length, 'new infrastructure repository', 'new infrastructure repositories')}${e.newInfraRepos.length ? ` (${e.newInfraRepos.join(', ')})` : ''}; ${plural(e.infraCommitsCurrent, 'commit')} to infrastructure repositories against ${e.infraCommitsPrior} (${signedPercent(infraChange)})`,
       'Framework migration': `${moved('language', e.languageShiftPct, e.risingLanguage)}; ${moved('dependency ecosystem', e.ecosystemShiftPct, e.risingEcosystem)}`,
       'Deploy frequency spike': `${plural(e.deployDaysCurrent, 'deploy day')} in the last ${WINDOW_DAYS} days (${deployKinds}) against ${e.deployDaysPrior} (${signedPercent(deployChange)})${incomplete}`,
     },
   };
+}
+
+function hiringReason(metrics: OrgMetrics, acceleration: Acceleration, e: EvidenceMetrics): string {
+  const team = `${metrics.contributorsCurrent} contributors against ${metrics.contributorsPrior} (${acceleration.contributorGrowth})`;
+  if (e.newRegularContributors === undefined) {
+    return `${plural(e.newContributors, 'new contributor')} (${e.departedContributors} left); ${team}`;
+  }
+  const driveBy = e.newContributors - e.newRegularContributors;
+  const apart = [
+    `${driveBy} with one-off contributions`,
+    `${plural(e.returningContributors ?? 0, 'returning contributor')}`,
+    ...(e.automationCommits ? [`${plural(e.automationCommits, 'automation commit')}`] : []),
+  ].join(', ');
+  return `${plural(e.newRegularContributors, 'new person', 'new people')} committing repeatedly (no commit in the previous ${Math.round((e.lookbackDays ?? 365) / 30.4)} months); apart: ${apart}; ${team}`;
 }
 
 /** The strongest evidence wins; equal scores go in SIGNAL_TIE_ORDER. */
@@ -131,11 +158,9 @@ export function classifyWithEvidence(
   }
   const { scores, reasons } = scoreSignals(metrics, acceleration, metrics.evidence);
   const { type, strength } = strongestSignal(scores);
-  const summary =
-    strength === 'none'
-      ? `${type}: no evidence for any signal type this period (assigned by the tie order)`
-      : `${type} (${strength} evidence): ${reasons[type]}`;
-  return { signalType: type, evidence: { rule: SIGNAL_RULE, strength, scores, reasons, summary } };
+  const summary = strength === 'none' ? NO_CLEAR_SIGNAL_SUMMARY : `${type} (${strength} evidence): ${reasons[type]}`;
+  const rule = metrics.evidence.newRegularContributors === undefined ? EVIDENCE_V2_RULE : SIGNAL_RULE;
+  return { signalType: type, evidence: { rule, strength, scores, reasons, summary } };
 }
 
 export function classifySignal(metrics: OrgMetrics, acceleration: Acceleration): SignalType {

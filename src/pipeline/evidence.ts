@@ -1,6 +1,9 @@
 import { addDays } from '../domain/periods.js';
 import {
   FRAMEWORK_MIGRATION_MIN_COMMITS,
+  NEW_CONTRIBUTOR_LOOKBACK_DAYS,
+  NEW_REGULAR_MIN_COMMITS,
+  NEW_REGULAR_MIN_DAYS,
   INFRA_LANGUAGES,
   INFRA_ROOT_FILES,
   INFRA_TOPICS,
@@ -9,7 +12,13 @@ import {
   NEW_REPO_DAYS,
   WINDOW_DAYS,
 } from '../domain/rules.js';
-import type { EvidenceMetrics, FilteredActivity, RepoRecord } from '../domain/records.js';
+import type {
+  ContributorEvidence,
+  DeployEventEvidence,
+  EvidenceMetrics,
+  FilteredActivity,
+  RepoRecord,
+} from '../domain/records.js';
 
 /**
  * The evidence behind each signal type, counted from filtered activity that carries it (version 2): deploy days,
@@ -102,6 +111,76 @@ function dayRange(date: string, from: string, to: string): boolean {
   return date >= from && date < to;
 }
 
+/** Evidence lists are capped so a record stays small; the counts beside them are whole. */
+export const EVIDENCE_LIST_MAX = 20;
+
+/** A key that is a public GitHub login (not a hash of an unlinked address, not an agent or a statistics row). */
+function publicLogin(key: string): string | null {
+  return /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i.test(key) ? key : null;
+}
+
+interface PeopleEvidence {
+  newContributors: number;
+  newRegularContributors: number;
+  returningContributors: number;
+  people: ContributorEvidence[];
+}
+
+/**
+ * Who is new in the current window (version 3): people with no commit in the prior window, none earlier in the
+ * collected days, and none in the look-back of NEW_CONTRIBUTOR_LOOKBACK_DAYS before the current window; those with a
+ * commit in the look-back are returning. An author the look-back has no answer for is neither (unknown is not new).
+ */
+export function peopleEvidence(activity: FilteredActivity, windowEnd: string, authorsPrior: ReadonlySet<string>) {
+  const currentStart = addDays(windowEnd, -WINDOW_DAYS);
+  const lookbackStart = addDays(currentStart, -NEW_CONTRIBUTOR_LOOKBACK_DAYS);
+  const lastSeen = new Map<string, string | null>();
+  for (const [key, day] of Object.entries(activity.lookback?.lastSeen ?? {})) lastSeen.set(key.toLowerCase(), day);
+  for (const [key, day] of Object.entries(activity.earlierLastSeen ?? {})) {
+    const known = lastSeen.get(key) ?? null;
+    if (known === null || known < day) lastSeen.set(key, day);
+  }
+  const current = new Map<string, { key: string; commits: number; days: Set<string> }>();
+  for (const c of activity.commits) {
+    if (c.date < currentStart) continue;
+    const k = c.author.toLowerCase();
+    const row = current.get(k) ?? { key: c.author, commits: 0, days: new Set<string>() };
+    row.commits += c.commits;
+    row.days.add(c.date);
+    current.set(k, row);
+  }
+  const out: PeopleEvidence = { newContributors: 0, newRegularContributors: 0, returningContributors: 0, people: [] };
+  for (const [k, row] of current) {
+    if (authorsPrior.has(k) || !lastSeen.has(k)) continue;
+    const seen = lastSeen.get(k) ?? null;
+    const returning = seen !== null && seen >= lookbackStart && seen < currentStart;
+    const regular = row.commits >= NEW_REGULAR_MIN_COMMITS && row.days.size >= NEW_REGULAR_MIN_DAYS;
+    if (returning) out.returningContributors++;
+    else {
+      out.newContributors++;
+      if (regular) out.newRegularContributors++;
+    }
+    out.people.push({
+      login: publicLogin(row.key),
+      kind: returning ? 'returning' : 'new',
+      regular: !returning && regular,
+      firstCommit: [...row.days].sort()[0]!,
+      commits: row.commits,
+      activeDays: row.days.size,
+      lastSeenBefore: returning ? seen : null,
+    });
+  }
+  out.people.sort(
+    (a, b) =>
+      (a.kind === b.kind ? 0 : a.kind === 'new' ? -1 : 1) ||
+      Number(b.regular) - Number(a.regular) ||
+      b.commits - a.commits ||
+      (a.login ?? '~').localeCompare(b.login ?? '~'),
+  );
+  out.people = out.people.slice(0, EVIDENCE_LIST_MAX);
+  return out;
+}
+
 export function evidenceMetrics(
   activity: FilteredActivity,
   windowEnd: string,
@@ -119,6 +198,7 @@ export function evidenceMetrics(
   let tagsCurrent = 0;
   let deploymentsCurrent = 0;
   const deployIncompleteRepos: string[] = [];
+  const deployEvents: DeployEventEvidence[] = [];
   for (const repo of activity.repos) {
     if (repo.eventsFrom && repo.eventsFrom > priorStart) {
       deployIncompleteRepos.push(repo.name);
@@ -129,15 +209,24 @@ export function evidenceMetrics(
     const days = new Set<string>();
     for (const r of repo.releases ?? []) {
       days.add(r.date);
-      if (dayRange(r.date, currentStart, windowEnd)) releasesCurrent++;
+      if (dayRange(r.date, currentStart, windowEnd)) {
+        releasesCurrent++;
+        deployEvents.push({ repo: repo.name, kind: 'release', name: r.tag, date: r.date });
+      }
     }
     for (const t of tags) {
       days.add(t.date);
-      if (dayRange(t.date, currentStart, windowEnd)) tagsCurrent++;
+      if (dayRange(t.date, currentStart, windowEnd)) {
+        tagsCurrent++;
+        deployEvents.push({ repo: repo.name, kind: 'tag', name: t.name, date: t.date });
+      }
     }
     for (const d of repo.deployments ?? []) {
       days.add(d.date);
-      if (dayRange(d.date, currentStart, windowEnd)) deploymentsCurrent++;
+      if (dayRange(d.date, currentStart, windowEnd)) {
+        deploymentsCurrent++;
+        deployEvents.push({ repo: repo.name, kind: 'deployment', name: d.environment ?? 'default', date: d.date });
+      }
     }
     for (const day of days) {
       if (dayRange(day, currentStart, windowEnd)) deployDaysCurrent++;
@@ -145,9 +234,11 @@ export function evidenceMetrics(
     }
   }
 
-  // Contributors: who arrived and who left between the windows.
+  // Contributors: who arrived and who left between the windows (version 3: new means none in the look-back either).
+  const people = activity.version === 3 ? peopleEvidence(activity, windowEnd, authorsPrior) : undefined;
   let newContributors = 0;
   for (const a of authorsCurrent) if (!authorsPrior.has(a)) newContributors++;
+  if (people) newContributors = people.newContributors;
   let departedContributors = 0;
   for (const a of authorsPrior) if (!authorsCurrent.has(a)) departedContributors++;
 
@@ -200,5 +291,23 @@ export function evidenceMetrics(
     ecosystemShiftPct: ecosystem.pct,
     risingLanguage: language.rising,
     risingEcosystem: ecosystem.rising,
+    ...(people
+      ? {
+          newRegularContributors: people.newRegularContributors,
+          returningContributors: people.returningContributors,
+          lookbackDays: NEW_CONTRIBUTOR_LOOKBACK_DAYS,
+          automationCommits: activity.automationCommitsCurrent ?? 0,
+          mergeCommits: activity.mergeCommitsCurrent ?? 0,
+          people: people.people,
+          deployEvents: deployEvents
+            .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.repo.localeCompare(b.repo)))
+            .slice(0, EVIDENCE_LIST_MAX),
+          newRepoNames: activity.repos
+            .filter((r) => Date.parse(r.createdAt) >= newSince && Date.parse(r.createdAt) < end)
+            .map((r) => r.name)
+            .sort()
+            .slice(0, EVIDENCE_LIST_MAX),
+        }
+      : {}),
   };
 }

@@ -50,6 +50,8 @@ export function normaliseActivity(activity: FilteredActivity, windowEnd: string)
     // A language counts as new only when the org already had established repositories to compare against.
     newLanguages: established.size > 0 ? newLanguages : [],
     geography: normaliseGeography(activity.profile.location),
-    ...(activity.version === 2 ? { evidence: evidenceMetrics(activity, windowEnd, authorsCurrent, authorsPrior) } : {}),
+    ...(activity.version === 2 || activity.version === 3
+      ? { evidence: evidenceMetrics(activity, windowEnd, authorsCurrent, authorsPrior) }
+      : {}),
   };
 }

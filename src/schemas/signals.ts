@@ -101,7 +101,12 @@ export const signalLabelFields = {
   signalEvidence: z
     .string()
     .describe(
-      'The evidence behind signalType in one line: the type, its strength and what was measured for it; for strength none, that there was no evidence.',
+      'The evidence behind signalType in one line: the type, its strength and what was measured for it; for strength none, that there was no clear signal.',
+    ),
+  signalFinding: z
+    .string()
+    .describe(
+      'What the record says in a few words: signalType when evidence supports it (strength strong or weak), otherwise "No clear signal this week" — signalType then holds a placeholder, not a finding.',
     ),
 };
 

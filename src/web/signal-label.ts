@@ -17,8 +17,16 @@ export function strengthText(label: SignalLabel): string {
   return label.signalStrength === 'none' ? 'no evidence' : `${label.signalStrength} evidence`;
 }
 
-/** "Deploy frequency spike (strong evidence)", the evidence line on hover. */
+/**
+ * "Deploy frequency spike (strong evidence)", the evidence line on hover; a week whose type has no evidence shows
+ * "No clear signal this week" instead of the placeholder type.
+ */
 export function signalWithStrength(type: SignalType, label: SignalLabel): SafeHtml {
+  if (label.signalStrength === 'none') {
+    return html`<span title="${label.signalEvidence}" data-strength="none" data-signal-type="${type}"
+      >${label.signalFinding}</span
+    >`;
+  }
   return html`<span title="${label.signalEvidence}" data-strength="${label.signalStrength}"
     >${type} <span class="muted">(${strengthText(label)})</span></span
   >`;

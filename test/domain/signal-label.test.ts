@@ -14,10 +14,11 @@ describe('signal label', () => {
     assert.deepEqual(label, {
       signalStrength: 'strong',
       signalEvidence: 'Deploy frequency spike (strong evidence): 5 deploy days in the last 14 days',
+      signalFinding: 'Deploy frequency spike',
     });
   });
 
-  test('a type given by the tie order says it has no evidence', () => {
+  test('a type given by the tie order reads as no clear signal, not as the type', () => {
     const label = signalLabel('Framework migration', {
       signalEvidence: {
         rule: 'evidence-v2',
@@ -26,7 +27,8 @@ describe('signal label', () => {
       },
     });
     assert.equal(label.signalStrength, 'none');
-    assert.match(label.signalEvidence, /no evidence/);
+    assert.equal(label.signalFinding, 'No clear signal this week');
+    assert.match(label.signalEvidence, /^No clear signal this week: no signal type has evidence/);
     assert.equal(hasRankableEvidence(label), false);
   });
 
@@ -36,13 +38,18 @@ describe('signal label', () => {
       signalStrength: 'strong',
       signalEvidence:
         'Infrastructure buildout (strong evidence, rule activity-v1): 4 repositories created in the last 30 days',
+      signalFinding: 'Infrastructure buildout',
     });
   });
 
-  test('the fallback type of the older rule has no evidence', () => {
+  test('the fallback type of the older rule reads as no clear signal', () => {
     const label = signalLabel('Deploy frequency spike', { signalEvidence: { rule: 'activity-v1' } });
     assert.equal(label.signalStrength, 'none');
-    assert.match(label.signalEvidence, /^Deploy frequency spike: no evidence/);
+    assert.equal(label.signalFinding, 'No clear signal this week');
+    assert.match(
+      label.signalEvidence,
+      /^No clear signal this week: no evidence \(rule activity-v1 gives Deploy frequency spike/,
+    );
   });
 
   test('a rule of the older kind that the stored numbers do not show holding is not claimed', () => {
@@ -58,12 +65,13 @@ describe('signal label', () => {
   test('a record with no stored evidence says so', () => {
     assert.deepEqual(signalLabel('Framework migration', {}), {
       signalStrength: 'none',
-      signalEvidence: 'Framework migration: no evidence recorded for this record',
+      signalEvidence: 'No clear signal this week: no evidence recorded for this record',
+      signalFinding: 'No clear signal this week',
     });
   });
 
   test('weak and strong evidence may be ranked across sectors', () => {
-    assert.equal(hasRankableEvidence({ signalStrength: 'weak', signalEvidence: 'x' }), true);
-    assert.equal(hasRankableEvidence({ signalStrength: 'strong', signalEvidence: 'x' }), true);
+    assert.equal(hasRankableEvidence({ signalStrength: 'weak' }), true);
+    assert.equal(hasRankableEvidence({ signalStrength: 'strong' }), true);
   });
 });

@@ -139,11 +139,11 @@ describe('classify stage (rule evidence-v2)', () => {
     );
   });
 
-  test('no evidence at all gives the first type of the tie order, marked none', () => {
+  test('no evidence at all gives the first type of the tie order as a placeholder, summarised as no clear signal', () => {
     const c = classified(metrics());
     assert.equal(c.signalType, 'Framework migration');
     assert.equal(c.evidence.strength, 'none');
-    assert.match(c.evidence.summary!, /no evidence for any signal type/);
+    assert.match(c.evidence.summary!, /^No clear signal this week/);
   });
 
   test('every outcome is one of the four enumerated signal types', () => {

@@ -100,7 +100,7 @@ function signalMeaning(s: SnapshotStartup): string {
   const what = `${/^[aeiou]/i.test(type) ? 'an' : 'a'} ${type.toLowerCase()}`;
   const detail = label.signalEvidence.slice(label.signalEvidence.indexOf(': ') + 2);
   return label.signalStrength === 'none'
-    ? `It is classed as ${what}, but without evidence: ${detail}.`
+    ? 'It shows no clear signal this week: no signal type has evidence behind it.'
     : `It is classed as ${what} on ${label.signalStrength} evidence: ${detail}.`;
 }
 
