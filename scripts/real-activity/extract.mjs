@@ -84,10 +84,22 @@ function git(gitDir, argv, input) {
 const iso = (s) => new Date(s).toISOString();
 
 // ---- identities ---------------------------------------------------------------------------------------------
-const AUTOMATION =
-  /\[bot\]|(^|[^a-z])bot($|[^a-z])|github-actions|dependabot|renovate|^github$|noreply@github\.com$|web-flow|copilot|claude|anthropic|devin|codex|openai|cursor(agent)?($|[^a-z])|^jules|google-labs-jules|greenkeeper|snyk-bot|semantic-release|mergify|imgbot|allcontributors|all-contributors|pre-commit-ci|deepsource|sweep-ai|coderabbit|autofix-ci|lingohub|crowdin|weblate|transifex|changeset-bot|release-please/i;
+// Automation and AI coding agents keep their identity verbatim. The patterns are deliberately narrow (exact agent
+// names and their own addresses) so that no natural person with, say, the first name Claude or Devin is kept.
+const AUTOMATION_NAME = new RegExp(
+  [
+    "\\[bot\\]$", "(^|[\\s_-])bot$", "^bot([\\s_-]|$)", "^github-actions", "^dependabot", "^renovate", "^github$",
+    "^github action$", "^semantic-release", "^turbobot$", "-deploy$", "^copilot$", "^cursor agent$", "^claude$",
+    "^claude (opus|sonnet|haiku|code)", "^codex$", "^jules$", "^greenkeeper", "^snyk-bot", "^mergify", "^imgbot",
+    "^allcontributors", "^all-contributors", "^pre-commit-ci", "^deepsource", "^coderabbit", "^autofix-ci",
+    "^weblate$", "^changeset-bot", "^release-please",
+  ].join("|"),
+  "i",
+);
+const AUTOMATION_EMAIL =
+  /\[bot\]@|^noreply@github\.com$|^action@github\.com$|^noreply@anthropic\.com$|^noreply@openai\.com$|^cursoragent@cursor\.com$|^\d+\+copilot@users\.noreply\.github\.com$|^semantic-release|^turbobot@vercel\.com$/i;
 function isAutomation(p) {
-  return AUTOMATION.test(p.name) || AUTOMATION.test(p.email);
+  return AUTOMATION_NAME.test(p.name) || AUTOMATION_EMAIL.test(p.email);
 }
 function noreplyLogin(email, keepCase = false) {
   const m = /^(?:\d+\+)?([^@+]+)@users\.noreply\.github\.com$/i.exec(email);
