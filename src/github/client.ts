@@ -307,6 +307,52 @@ export class GitHubClient {
   }
 
   /**
+   * The tip of a branch at an instant, from the repository's list of activities (pushes, merges, force pushes),
+   * newest first: the commit the last activity on the branch at or before `instant` left it at. Pages of 100 are read
+   * until one reaches back to the instant, at most `maxPages`. `reached` is false when the list ended (or the page
+   * budget did) before the instant: the tip then is not known from it.
+   */
+  async branchTipAt(
+    owner: string,
+    repo: string,
+    branch: string,
+    instant: Date,
+    maxPages: number,
+    meter?: Meter,
+  ): Promise<{ oid: string | null; reached: boolean; pages: number }> {
+    let after: string | undefined;
+    let pages = 0;
+    const at = instant.getTime();
+    while (pages < maxPages) {
+      this.guard();
+      try {
+        const res = await this.octokit.request('GET /repos/{owner}/{repo}/activity', {
+          owner,
+          repo,
+          ref: `refs/heads/${branch}`,
+          direction: 'desc',
+          per_page: 100,
+          ...(after ? { after } : {}),
+          headers: { 'x-github-api-version': '2022-11-28' },
+          request: { fetch: this.meteredFetch(meter) },
+        });
+        pages++;
+        const items = res.data as unknown as { after: string; timestamp: string; activity_type: string }[];
+        for (const item of items) {
+          if (Date.parse(item.timestamp) > at) continue;
+          return { oid: item.activity_type === 'branch_deletion' ? null : item.after, reached: true, pages };
+        }
+        const next = /<([^>]+)>;\s*rel="next"/.exec(String(res.headers.link ?? ''))?.[1];
+        after = next ? (new URL(next).searchParams.get('after') ?? undefined) : undefined;
+        if (!after) return { oid: null, reached: false, pages };
+      } catch (err) {
+        throw this.translate(err, `GET /repos/${owner}/${repo}/activity`);
+      }
+    }
+    return { oid: null, reached: false, pages };
+  }
+
+  /**
    * One page of a user's starred repositories with their starring times, oldest star first, revalidated with
    * `If-None-Match` (a 304 costs no quota). `hasNext` follows the `Link: rel="next"` header.
    */

@@ -300,7 +300,13 @@ export function evidenceMetrics(
           mergeCommits: activity.mergeCommitsCurrent ?? 0,
           people: people.people,
           deployEvents: deployEvents
-            .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.repo.localeCompare(b.repo)))
+            .sort(
+              (a, b) =>
+                (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) ||
+                a.repo.localeCompare(b.repo) ||
+                a.kind.localeCompare(b.kind) ||
+                a.name.localeCompare(b.name),
+            )
             .slice(0, EVIDENCE_LIST_MAX),
           newRepoNames: activity.repos
             .filter((r) => Date.parse(r.createdAt) >= newSince && Date.parse(r.createdAt) < end)

@@ -225,7 +225,8 @@ export async function processBatch(ctx: PipelineContext, runId: number, logins: 
   try {
     const result = await collectOrgs(entries, cache, {
       client: ctx.client,
-      window: { from: run.collect_from, until: now },
+      // Point in time: what could be seen at the period's end, whenever the run happens.
+      window: { from: run.collect_from, until: collectUntil(parsePeriodSlug(run.period_slug), now), collectedAt: now },
       fullRefresh: run.full_refresh,
       orgsPerQuery: ctx.config.github.orgsPerQuery,
       maxCommitPages: ctx.config.github.maxCommitPages,
@@ -239,6 +240,12 @@ export async function processBatch(ctx: PipelineContext, runId: number, logins: 
     if (err instanceof GitHubAuthError) await setRunStatus(ctx.db, runId, 'incomplete', err.message);
     throw err;
   }
+}
+
+/** The instant a run reads up to: the period's end (or now, for a period not yet over). */
+export function collectUntil(period: PeriodRef, now: Date): Date {
+  const end = periodEnd(period);
+  return end < now ? end : now;
 }
 
 export type SettleResult =

@@ -36,6 +36,13 @@ export interface FakeCommit {
   login?: string | null;
   email?: string | null;
   name?: string | null;
+  /** Parents (default 1); more than one is a merge commit. */
+  parents?: number;
+  /**
+   * When the commit reached the default branch (a push or a merge); default its committed date. A commit dated
+   * before it was merged later, and the repository's list of pushes shows it.
+   */
+  landedAt?: string;
 }
 
 export interface FakeRepo {
@@ -187,11 +194,14 @@ const SCHEMA = buildSchema(`
   type TreeEntry { name: String! type: String! }
   type Tag implements GitObject { oid: GitObjectID! name: String! tagger: GitActor target: GitObject! }
   interface GitObject { oid: GitObjectID! }
+  input CommitAuthor { id: ID emails: [String!] }
+  type CommitConnection { totalCount: Int! }
   type Commit implements GitObject {
     oid: GitObjectID!
     committedDate: DateTime!
     author: GitActor
-    history(first: Int, after: String, since: GitTimestamp, until: GitTimestamp): CommitHistoryConnection!
+    parents(first: Int): CommitConnection!
+    history(first: Int, after: String, since: GitTimestamp, until: GitTimestamp, author: CommitAuthor): CommitHistoryConnection!
   }
   type Tree implements GitObject { oid: GitObjectID! entries: [TreeEntry!] }
   type GitActor { name: String email: String date: GitTimestamp user: User }
@@ -235,9 +245,31 @@ function commitOid(org: string, repo: string, commit: FakeCommit, index: number)
   return commit.oid ?? createHash('sha1').update(`${org}/${repo}#${index}@${commit.committedDate}`).digest('hex');
 }
 
+/**
+ * A repository's default branch over time: each commit reached it when it landed (`landedAt`, else its date); each
+ * distinct landing instant is one push, whose tip is the newest commit that landed then.
+ */
+function commitGraph(org: FakeOrg, repo: FakeRepo) {
+  const commits = repo.commits
+    .map((c, i) => ({ c, oid: commitOid(org.login, repo.name, c, i) }))
+    .sort((a, b) => (a.c.committedDate < b.c.committedDate ? 1 : a.c.committedDate > b.c.committedDate ? -1 : 0));
+  const landed = new Map(commits.map((x) => [x.oid, Date.parse(x.c.landedAt ?? x.c.committedDate)]));
+  const pushes = [...new Set(landed.values())].sort((a, b) => b - a);
+  /** The tip after the last push at or before `instant`. */
+  const tipOf = (instant: number) => {
+    const push = pushes.find((p) => p <= instant);
+    if (push === undefined) return undefined;
+    return commits.find((x) => landed.get(x.oid) === push);
+  };
+  return { commits, landed, pushes, tipOf };
+}
+
 function pushedAtOf(repo: FakeRepo): string {
   if (repo.pushedAt) return repo.pushedAt;
-  const latest = repo.commits.reduce((max, c) => (c.committedDate > max ? c.committedDate : max), repo.createdAt);
+  const latest = repo.commits.reduce((max, c) => {
+    const at = c.landedAt ?? c.committedDate;
+    return at > max ? at : max;
+  }, repo.createdAt);
   return latest;
 }
 
@@ -262,6 +294,8 @@ export class FakeGitHub {
   private server: Server | undefined;
   /** Delay every answer by this many milliseconds (to stop a run in the middle in tests). */
   delayMs = 0;
+  /** Days of pushes the activity list keeps (unset: all). */
+  activityRetentionDays: number | undefined;
 
   constructor(private readonly options: FakeGitHubOptions = {}) {
     for (const org of options.orgs ?? []) this.orgs.set(org.login.toLowerCase(), org);
@@ -507,6 +541,13 @@ export class FakeGitHub {
       if (!repo) return notFound;
       return this.commitActivity(repo);
     }
+    m = /^\/repos\/([^/]+)\/([^/]+)\/activity$/.exec(url.pathname);
+    if (m) {
+      const org = this.org(decodeURIComponent(m[1]!));
+      const repo = org?.repos.find((r) => r.name === decodeURIComponent(m![2]!));
+      if (!org || !repo) return notFound;
+      return this.activity(org, repo, url);
+    }
     if (url.pathname === '/search/repositories') return this.search(url);
     return notFound;
   }
@@ -548,6 +589,43 @@ export class FakeGitHub {
     );
     const items = repos.slice((page - 1) * perPage, page * perPage).map((r) => this.restRepo(org, r));
     return this.conditional(items, ifNoneMatch, this.linkHeader(url, page, perPage, repos.length));
+  }
+
+  /**
+   * `GET /repos/{o}/{r}/activity`: the default branch's pushes (newest first unless `direction=asc`), each with the
+   * tip before and after it; cursor pagination with `after` and a `Link: rel="next"` header, as GitHub pages it.
+   * `activityRetentionDays` drops older entries, as a list that does not reach back.
+   */
+  private activity(org: FakeOrg, repo: FakeRepo, url: URL) {
+    const ref = url.searchParams.get('ref');
+    if (ref && ref !== 'refs/heads/main' && ref !== 'main') return { status: 200, body: [] };
+    const { pushes, tipOf } = commitGraph(org, repo);
+    const cutoff =
+      this.activityRetentionDays === undefined ? -Infinity : Date.now() - this.activityRetentionDays * 86_400_000;
+    const zero = '0'.repeat(40);
+    let items = pushes
+      .filter((p) => p >= cutoff)
+      .map((p, i) => ({
+        id: p,
+        node_id: `RA_${p}`,
+        before: pushes[i + 1] === undefined ? zero : tipOf(pushes[i + 1]!)!.oid,
+        after: tipOf(p)!.oid,
+        ref: 'refs/heads/main',
+        timestamp: new Date(p).toISOString(),
+        activity_type: 'push',
+        actor: null,
+      }));
+    if (url.searchParams.get('direction') === 'asc') items = items.reverse();
+    const perPage = Math.min(Math.max(Number(url.searchParams.get('per_page') ?? 30), 1), 100);
+    const start = decodeCursor(url.searchParams.get('after'));
+    const page = items.slice(start, start + perPage);
+    const headers: Record<string, string> = {};
+    if (start + perPage < items.length) {
+      const next = new URL(url.toString());
+      next.searchParams.set('after', encodeCursor(start + perPage));
+      headers.link = `<${next.toString()}>; rel="next"`;
+    }
+    return { status: 200, body: page, headers };
   }
 
   private starred(user: FakeUser, url: URL, ifNoneMatch: string | undefined, withTimes: boolean) {
@@ -683,17 +761,40 @@ export class FakeGitHub {
 
   private graphqlRoot(operation: string | undefined) {
     const repository = (org: FakeOrg, repo: FakeRepo) => {
-      const commits = repo.commits
-        .map((c, i) => ({ c, oid: commitOid(org.login, repo.name, c, i) }))
-        .sort((a, b) => (a.c.committedDate < b.c.committedDate ? 1 : a.c.committedDate > b.c.committedDate ? -1 : 0));
+      const { commits, landed, tipOf } = commitGraph(org, repo);
       const toNode = ({ c, oid }: { c: FakeCommit; oid: string }) => ({
         oid,
         committedDate: c.committedDate,
         author: { name: c.name ?? null, email: c.email ?? null, user: c.login ? { login: c.login } : null },
+        parents: { totalCount: c.parents ?? 1 },
       });
       const newestFirst = <T>(items: T[], key: (t: T) => string, direction = 'DESC') =>
         [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * (direction === 'DESC' ? -1 : 1));
       const headOid = commits[0]?.oid ?? createHash('sha1').update(`${org.login}/${repo.name}`).digest('hex');
+      /** A commit as a tip: its history is what the branch held once it landed. */
+      const commitAt = (tip: { c: FakeCommit; oid: string }, upTo: number) => ({
+        __typename: 'Commit',
+        ...toNode(tip),
+        history: (args: {
+          first?: number;
+          after?: string;
+          since?: string;
+          until?: string;
+          author?: { emails?: string[] };
+        }) => {
+          const since = args.since ? Date.parse(args.since) : -Infinity;
+          const until = args.until ? Date.parse(args.until) : Infinity;
+          const emails = args.author?.emails?.map((e) => e.toLowerCase());
+          const inRange = commits.filter((x) => {
+            const t = Date.parse(x.c.committedDate);
+            if (landed.get(x.oid)! > upTo || t < since || t > until) return false;
+            return !emails || emails.includes((x.c.email ?? '').toLowerCase());
+          });
+          const page = paginate(inRange, args.first, args.after);
+          return { ...page, nodes: page.nodes.map((x) => ({ __typename: 'Commit', ...toNode(x) })) };
+        },
+      });
+      const current = commits.length ? commitAt(tipOf(Infinity)!, Infinity) : null;
       return {
         name: repo.name,
         isFork: Boolean(repo.fork),
@@ -775,35 +876,21 @@ export class FakeGitHub {
           return { ...page, nodes: page.nodes.map((name) => ({ topic: { name } })) };
         },
         object: ({ expression }: { expression?: string }) => {
-          if (expression !== 'HEAD:' || commits.length === 0) return null;
-          return {
-            __typename: 'Tree',
-            oid: headOid,
-            entries: (repo.rootFiles ?? []).map((name) =>
-              name.endsWith('/') ? { name: name.slice(0, -1), type: 'tree' } : { name, type: 'blob' },
-            ),
-          };
+          if (commits.length === 0) return null;
+          if (expression === 'HEAD:') {
+            return {
+              __typename: 'Tree',
+              oid: headOid,
+              entries: (repo.rootFiles ?? []).map((name) =>
+                name.endsWith('/') ? { name: name.slice(0, -1), type: 'tree' } : { name, type: 'blob' },
+              ),
+            };
+          }
+          if (expression === 'HEAD' || expression === 'main') return current;
+          const tip = commits.find((x) => x.oid === expression);
+          return tip ? commitAt(tip, landed.get(tip.oid)!) : null;
         },
-        defaultBranchRef:
-          commits.length === 0
-            ? null
-            : {
-                name: 'main',
-                target: {
-                  __typename: 'Commit',
-                  ...toNode(commits[0]!),
-                  history: (args: { first?: number; after?: string; since?: string; until?: string }) => {
-                    const since = args.since ? Date.parse(args.since) : -Infinity;
-                    const until = args.until ? Date.parse(args.until) : Infinity;
-                    const inRange = commits.filter((x) => {
-                      const t = Date.parse(x.c.committedDate);
-                      return t >= since && t <= until;
-                    });
-                    const page = paginate(inRange, args.first, args.after);
-                    return { ...page, nodes: page.nodes.map((x) => ({ __typename: 'Commit', ...toNode(x) })) };
-                  },
-                },
-              },
+        defaultBranchRef: current ? { name: 'main', target: current } : null,
       };
     };
     return {

@@ -34,8 +34,9 @@ const dependabot = { login: null, name: 'dependabot[bot]', email: '49699333+depe
  * - `web` is a fork, never read; `engine` (Rust, created 2026-02-27) is the only repository of the last 30 days and
  *   brings a language no older repository uses.
  * Expected: commitVelocity14d 23, change (23 − 10) / max(10, 20) = +65%; contributors 3, growth (3 − 2) / max(2, 3) =
- * +33%; newRepos 1; signal Framework migration (growth ≥ 25% but only 1 new person; fewer than 3 new repos; Rust is
- * new); stage estimated from 3 authors over 28 days = Pre-seed; geography Germany.
+ * +33%; newRepos 1; no clear signal (carol is new, but her 5 commits on one day are a one-off, not a regular's; 10
+ * prior commits are too few to compare the language mix), so the type is the tie order's placeholder, Framework
+ * migration; stage estimated from 3 authors over 28 days = Pre-seed; geography Germany.
  */
 export function acmeOrg(): FakeOrg {
   return {
@@ -109,10 +110,10 @@ export function quietEntry(login = 'quiet-co'): WatchlistEntry {
   return { login, displayName: 'Quiet Co', sector: 'healthcare', stage: 'Seed' };
 }
 
-const ana = { login: 'ana' };
-const ben = { login: 'ben' };
-const cy = { login: 'cy' };
-const dee = { login: 'dee' };
+const ana = { login: 'ana', email: 'ana@launch.example' };
+const ben = { login: 'ben', email: 'ben@launch.example' };
+const cy = { login: 'cy', email: 'cy@launch.example' };
+const dee = { login: 'dee', email: 'dee@launch.example' };
 
 /**
  * Launch Co, by hand, with the evidence GitHub serves besides commits (week 2026-w10 as above):
@@ -124,11 +125,12 @@ const dee = { login: 'dee' };
  * - `infra` (HCL, topic terraform, `main.tf` at the root, created 2025): dee 8 current, 3 prior;
  * - `helm-charts` (Go Template, topics helm and kubernetes, `Chart.yaml`, created 2026-02-26): dee 5 current.
  * Expected evidence: deploy days 5 (02-25, 02-26, 03-01, 03-02, 03-05) against 2 (02-11, 02-12), with 3 releases,
- * 1 other tag and 2 deployments current; 1 new contributor (cy), none left; new infrastructure repository helm-charts;
+ * 1 other tag and 2 deployments current; 1 new contributor (cy, 4 commits on one day: a one-off, not a regular),
+ * none left; new infrastructure repository helm-charts;
  * infrastructure commits 13 against 3; language mix: current TS 23.4 / Dockerfile 2.6 / HCL 8 / Go Template 5 of 39,
  * prior TS 18 / Dockerfile 2 / HCL 3 of 23 → half the sum of share differences = 20 points, towards Go Template;
  * ecosystems: npm only in both windows → 0 points.
- * Scores: deploy min(5/4, +150%/100%) = 1.25; hiring min(1/2, +33%/25%) = 0.5; infrastructure max(1/2, min(13/20,
+ * Scores: deploy min(5/4, +150%/100%) = 1.25; hiring (no new regular) 0; infrastructure max(1/2, min(13/20,
  * +100%/100%)) = 0.65; migration (20 − 15)/(30 − 15) = 0.33. Signal: Deploy frequency spike, strong.
  */
 export function launchOrg(): FakeOrg {

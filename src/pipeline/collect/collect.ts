@@ -1,7 +1,13 @@
 import { addDays, isoDay } from '../../domain/periods.js';
+import { isAutomationAuthor } from '../../domain/automation.js';
 import type { OrgOutcome } from '../../store/pipeline.js';
-import { INFRA_ROOT_FILES, MANIFEST_ECOSYSTEMS } from '../../domain/rules.js';
-import type { DailyCommits, RawOrgActivity, RepoRecord, WatchlistEntry } from '../../domain/records.js';
+import {
+  INFRA_ROOT_FILES,
+  MANIFEST_ECOSYSTEMS,
+  NEW_CONTRIBUTOR_LOOKBACK_DAYS,
+  WINDOW_DAYS,
+} from '../../domain/rules.js';
+import type { AuthorLookback, DailyCommits, RawOrgActivity, RepoRecord, WatchlistEntry } from '../../domain/records.js';
 import { authorKey, UNATTRIBUTED_AUTHOR } from './authors.js';
 import {
   GitHubAuthError,
@@ -13,10 +19,13 @@ import {
 } from '../../github/client.js';
 import {
   COMMITS_PER_PAGE,
+  lookbackQuery,
+  moreEventsQuery,
   moreHistoryQuery,
   moreReposQuery,
   orgsQuery,
   type CommitNode,
+  type EventPage,
   type HistoryConnection,
   type OrgNode,
   type RepoConnection,
@@ -35,15 +44,32 @@ import {
  * 4. for a repository with more commits than the page budget allows, counts the older days from GitHub's daily
  *    commit statistics (`/stats/commit_activity`, which answers 202 while it computes) and marks the organisation
  *    partial.
+ * Everything is read as it stood at the window's end (`until`, the period's end), so a past week collected later
+ * gives the same record: commits up to `until` on each default branch as its tip stood then (for a repository
+ * pushed since, the tip is read from the repository's list of pushes and the history read from it, so work merged
+ * later with earlier dates does not leak in); releases, tags and deployments paged newest first until the window's
+ * start is reached, nothing after `until` kept; and, for every author of the collected commits, their latest
+ * earlier commit in the organisation in the NEW_CONTRIBUTOR_LOOKBACK_DAYS before the window (the look-back).
  * Bots are not removed here: the filter stage does it, so raw activity stays raw.
  */
 
 export interface CollectWindow {
   /** First UTC day collected (YYYY-MM-DD). */
   from: string;
-  /** The collection instant: commits up to here are read. */
+  /** The period's end: what could be seen at this instant is read, nothing after it. */
   until: Date;
+  /** When the collection runs (now); defaults to `until`. */
+  collectedAt?: Date | undefined;
 }
+
+/** Pages of a repository's list of pushes read to find its tip at the period's end (100 pushes a page). */
+export const MAX_TIP_PAGES = 10;
+/** Further pages of a repository's releases, tags or deployments read to reach back to the window's start. */
+export const MAX_EVENT_PAGES = 10;
+/** (repository, author) pairs per look-back query. */
+export const LOOKBACK_PAIRS_PER_QUERY = 50;
+/** Event lists per follow-up query. */
+const EVENT_LISTS_PER_QUERY = 10;
 
 export interface CachedOrg {
   etag: string | null;
@@ -189,6 +215,21 @@ class OrgAccumulator {
   readonly historyCursor = new Map<string, string>();
   readonly overflow = new Set<string>();
   readonly notes: string[] = [];
+  /** Repositories read with history: their node (evidence lists grow as further pages come in). */
+  readonly evidenceNodes = new Map<string, RepoNode>();
+  readonly eventPages = new Map<string, number>();
+  readonly branches = new Map<string, string>();
+  /** Repositories pushed after the window's end, whose tip at the end is still to be read. */
+  readonly tipPending = new Set<string>();
+  readonly tips = new Map<string, { oid: string; source: 'activity' | 'history' }>();
+  /** The expression history pages are read from: the tip at the window's end, or the branch's name. */
+  readonly historyFrom = new Map<string, string>();
+  /** Addresses of each author key, for the look-back (kept in memory only, never stored). */
+  readonly emails = new Map<string, Set<string>>();
+  /** Last push of each repository, to know which ones the look-back must read. */
+  readonly pushedAt = new Map<string, string>();
+  pushedAfterWindow = false;
+  lookback: AuthorLookback | undefined;
   nextRepoCursor: string | null = null;
   nextRepoWithHistory = false;
   failure: string | undefined;
@@ -231,10 +272,21 @@ class OrgAccumulator {
         fork: node.isFork,
         createdAt: node.createdAt,
         language: node.primaryLanguage?.name ?? null,
-        ...(withHistory ? repoEvidence(node, this.window) : {}),
       });
+      if (node.pushedAt) this.pushedAt.set(node.name, node.pushedAt);
+      if (node.pushedAt && Date.parse(node.pushedAt) > this.window.until.getTime()) this.pushedAfterWindow = true;
+      if (!withHistory) continue;
+      this.evidenceNodes.set(node.name, node);
+      const branch = node.defaultBranchRef?.name;
+      if (branch) this.branches.set(node.name, branch);
       const history = node.defaultBranchRef?.target?.history;
-      if (withHistory && history) this.addHistory(node.name, history);
+      if (branch && node.pushedAt && Date.parse(node.pushedAt) > this.window.until.getTime()) {
+        // Pushed since the window's end: its history is read from the tip it had then, once that is known.
+        this.tipPending.add(node.name);
+      } else if (history) {
+        if (branch) this.historyFrom.set(node.name, branch);
+        this.addHistory(node.name, history);
+      }
     }
     if (missingRepos > 0) {
       this.notes.push(
@@ -256,6 +308,14 @@ class OrgAccumulator {
   addHistory(repo: string, history: HistoryConnection): void {
     const list = this.commits.get(repo) ?? [];
     const nodes = present(history.nodes);
+    for (const n of nodes) {
+      const email = n.author?.email?.trim();
+      if (!email) continue;
+      const key = authorKey(n.author).toLowerCase();
+      const set = this.emails.get(key) ?? new Set<string>();
+      set.add(email);
+      this.emails.set(key, set);
+    }
     list.push(...nodes);
     if (nodes.length < history.nodes.length) {
       this.notes.push(
@@ -285,12 +345,14 @@ function dayOf(instant: string): string {
 /** Folds commits into per-day, per-repository, per-author counts, sorted so equal activity has equal bytes. */
 function buildActivity(acc: OrgAccumulator, window: CollectWindow, statsDays: Map<string, Map<string, number>>) {
   const counts = new Map<string, DailyCommits>();
-  const add = (date: string, repo: string, author: string, n: number) => {
+  const add = (date: string, repo: string, author: string, n: number, merges = 0) => {
     if (date < window.from || n <= 0) return;
     const key = `${date}\u0000${repo}\u0000${author}`;
     const row = counts.get(key);
-    if (row) row.commits += n;
-    else counts.set(key, { date, repo, author, commits: n });
+    if (row) {
+      row.commits += n;
+      if (merges) row.merges = (row.merges ?? 0) + merges;
+    } else counts.set(key, { date, repo, author, commits: n, ...(merges ? { merges } : {}) });
   };
   for (const [repo, nodes] of acc.commits) {
     const fromStats = statsDays.get(repo);
@@ -299,7 +361,7 @@ function buildActivity(acc: OrgAccumulator, window: CollectWindow, statsDays: Ma
       const date = dayOf(node.committedDate);
       // Days up to the boundary come from the statistics, whole, so commits read on them are not added twice.
       if (boundary && date <= boundary) continue;
-      add(date, repo, authorKey(node.author), 1);
+      add(date, repo, authorKey(node.author), 1, (node.parents?.totalCount ?? 1) > 1 ? 1 : 0);
     }
     if (fromStats) for (const [date, n] of fromStats) add(date, repo, UNATTRIBUTED_AUTHOR, n);
   }
@@ -309,8 +371,27 @@ function buildActivity(acc: OrgAccumulator, window: CollectWindow, statsDays: Ma
       (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : 0) ||
       (a.author < b.author ? -1 : a.author > b.author ? 1 : 0),
   );
-  const repos = [...acc.repos].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { profile: acc.profile, repos, commits, version: 2 } satisfies RawOrgActivity;
+  const repos = [...acc.repos]
+    .map((r): RepoRecord => {
+      const node = acc.evidenceNodes.get(r.name);
+      if (!node) return r;
+      const branch = acc.branches.get(r.name);
+      const tip = acc.tips.get(r.name);
+      return {
+        ...r,
+        ...repoEvidence(node, window),
+        ...(branch ? { defaultBranch: branch } : {}),
+        ...(tip ? { tip } : {}),
+      };
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return {
+    profile: acc.profile,
+    repos,
+    commits,
+    version: 3,
+    ...(acc.lookback ? { lookback: acc.lookback } : {}),
+  } satisfies RawOrgActivity;
 }
 
 /**
@@ -361,6 +442,157 @@ async function statisticsFallback(
   return days;
 }
 
+/**
+ * The tip at the window's end of each repository pushed since: from its list of pushes. When the list reaches back
+ * to the end, the history is read from that tip (a branch that did not exist then has no commits); otherwise from
+ * the branch as it is now, up to the end, with a note that work merged later with earlier dates may be counted.
+ */
+async function resolveTips(client: GitHubClient, acc: OrgAccumulator, window: CollectWindow): Promise<void> {
+  const pending = [...acc.tipPending];
+  acc.tipPending.clear();
+  for (const repo of pending) {
+    const branch = acc.branches.get(repo)!;
+    try {
+      const tip = await client.branchTipAt(acc.profile.login, repo, branch, window.until, MAX_TIP_PAGES, acc.meter);
+      if (tip.reached) {
+        if (!tip.oid) continue;
+        acc.tips.set(repo, { oid: tip.oid, source: 'activity' });
+        acc.historyFrom.set(repo, tip.oid);
+      } else {
+        acc.historyFrom.set(repo, branch);
+        acc.notes.push(
+          `${repo}: GitHub's list of pushes does not reach back to ${window.until.toISOString()}, so its commits were read from the branch as it is now, up to then (work merged later with earlier dates may be counted)`,
+        );
+      }
+      // The first page of history, from the tip chosen above.
+      acc.historyCursor.set(repo, '');
+    } catch (err) {
+      if (err instanceof GitHubAuthError) throw err;
+      acc.fail(`the tip of ${repo} at the window's end could not be read: ${(err as Error).message}`);
+      return;
+    }
+  }
+}
+
+type EventKind = 'releases' | 'tags' | 'deployments';
+
+function eventInstant(kind: EventKind, node: unknown): string | undefined {
+  if (!node) return undefined;
+  if (kind === 'releases') return (node as { createdAt: string }).createdAt;
+  if (kind === 'deployments') return (node as { createdAt: string }).createdAt;
+  return tagDate(node as TagNode);
+}
+
+/**
+ * Further pages of each list of releases, tags and deployments whose first page is full and whose oldest event is
+ * still inside the window, until the window's start is reached (at most MAX_EVENT_PAGES a list): no repository is
+ * left out of the deploy evidence for being busy.
+ */
+async function followEvents(
+  client: GitHubClient,
+  accs: readonly OrgAccumulator[],
+  window: CollectWindow,
+  meter: Meter,
+): Promise<void> {
+  for (;;) {
+    const wanted: { acc: OrgAccumulator; repo: string; kind: EventKind; cursor: string }[] = [];
+    for (const acc of accs) {
+      if (acc.failure) continue;
+      for (const [repo, node] of acc.evidenceNodes) {
+        for (const kind of ['releases', 'tags', 'deployments'] as const) {
+          const page = node[kind] as EventPage<unknown> | null | undefined;
+          if (!page?.pageInfo.hasNextPage || !page.pageInfo.endCursor) continue;
+          const oldest = eventInstant(kind, present(page.nodes).at(-1));
+          if (!oldest || dayOf(oldest) < window.from) continue;
+          const pagesKey = `${repo}\u0000${kind}`;
+          if ((acc.eventPages.get(pagesKey) ?? 0) >= MAX_EVENT_PAGES) continue;
+          wanted.push({ acc, repo, kind, cursor: page.pageInfo.endCursor });
+        }
+      }
+    }
+    if (wanted.length === 0) return;
+    await Promise.all(
+      chunk(wanted, EVENT_LISTS_PER_QUERY).map(async (part) => {
+        const variables: Record<string, unknown> = {};
+        part.forEach((w, i) => {
+          variables[`o${i}`] = w.acc.profile.login;
+          variables[`n${i}`] = w.repo;
+          variables[`c${i}`] = w.cursor;
+        });
+        let answer: { data: Record<string, { list: EventPage<unknown> | null } | null>; errors: GraphqlErrorItem[] };
+        try {
+          answer = await client.graphql(
+            moreEventsQuery(part.map((w) => w.kind)),
+            variables,
+            part.length === 1 ? part[0]!.acc.meter : meter,
+          );
+        } catch (err) {
+          if (err instanceof GitHubAuthError) throw err;
+          for (const w of part) w.acc.fail(`releases, tags or deployments of ${w.repo}: ${(err as Error).message}`);
+          return;
+        }
+        const { data, errors } = answer;
+        part.forEach((w, i) => {
+          const pagesKey = `${w.repo}\u0000${w.kind}`;
+          w.acc.eventPages.set(pagesKey, (w.acc.eventPages.get(pagesKey) ?? 0) + 1);
+          const node = w.acc.evidenceNodes.get(w.repo)!;
+          const page = node[w.kind] as EventPage<unknown>;
+          const more = data?.[`r${i}`]?.list;
+          if (!more) {
+            w.acc.notePartial(errors, `r${i}`);
+            page.pageInfo = { hasNextPage: page.pageInfo.hasNextPage, endCursor: null };
+            return;
+          }
+          page.nodes.push(...more.nodes);
+          page.pageInfo = more.pageInfo;
+        });
+      }),
+    );
+  }
+}
+
+/**
+ * The look-back: for every author of the collected commits (people only, by the addresses seen on their commits),
+ * the newest commit in the NEW_CONTRIBUTOR_LOOKBACK_DAYS before the collected days, in each repository pushed since
+ * the look-back began, read from the tip at the window's end.
+ */
+async function readLookback(client: GitHubClient, acc: OrgAccumulator, window: CollectWindow): Promise<void> {
+  const since = addDays(window.from, -(NEW_CONTRIBUTOR_LOOKBACK_DAYS + WINDOW_DAYS));
+  const lookback: AuthorLookback = { since, until: addDays(window.from, -1), lastSeen: {} };
+  const authors = [...acc.emails].filter(([key]) => !isAutomationAuthor(key));
+  for (const [key] of authors) lookback.lastSeen[key] = null;
+  const repos = acc.repos.filter((r) => !r.fork && (acc.pushedAt.get(r.name) ?? '') >= `${since}T00:00:00Z`);
+  const pairs = repos.flatMap((r) =>
+    authors.map(([key, emails]) => ({
+      repo: r.name,
+      key,
+      emails: [...emails].sort(),
+      from: acc.tips.get(r.name)?.oid ?? acc.branches.get(r.name) ?? 'HEAD',
+    })),
+  );
+  for (const part of chunk(pairs, LOOKBACK_PAIRS_PER_QUERY)) {
+    const variables: Record<string, unknown> = { since: `${since}T00:00:00Z`, until: `${window.from}T00:00:00Z` };
+    part.forEach((p, i) => {
+      variables[`o${i}`] = acc.profile.login;
+      variables[`n${i}`] = p.repo;
+      variables[`x${i}`] = p.from;
+      variables[`e${i}`] = p.emails;
+    });
+    const { data, errors } = await client.graphql<
+      Record<string, { object: { history?: { nodes: ({ committedDate: string } | null)[] } } | null } | null>
+    >(lookbackQuery(part.length), variables, acc.meter);
+    if (errors.length) acc.notes.push(`the authors' look-back was partial (${errors[0]!.message})`);
+    part.forEach((p, i) => {
+      const node = present(data?.[`a${i}`]?.object?.history?.nodes).at(0);
+      if (!node) return;
+      const day = dayOf(node.committedDate);
+      const known = lookback.lastSeen[p.key];
+      if (!known || known < day) lookback.lastSeen[p.key] = day;
+    });
+  }
+  acc.lookback = lookback;
+}
+
 export async function collectOrgs(
   entries: readonly WatchlistEntry[],
   cache: ReadonlyMap<string, CachedOrg>,
@@ -398,7 +630,7 @@ export async function collectOrgs(
             requests: meter.requests,
             digest: reusable.digest,
             coversFrom: reusable.coversFrom,
-            coversUntil: window.until,
+            coversUntil: window.collectedAt ?? window.until,
             probeEtag: reusable.etag,
           });
         } else {
@@ -476,13 +708,22 @@ export async function collectOrgs(
   );
   if (authFailure) throw authFailure;
 
-  // 3. Follow-up pages until every organisation and repository is complete (or failed).
+  // 3. Follow-up pages until every organisation and repository is complete (or failed): repositories; the tip at the
+  // window's end of repositories pushed since; commit history from that tip.
   for (;;) {
     const live = accs.filter((a) => !a.failure);
-    const repoFollowUps = live.filter((a) => a.nextRepoCursor);
-    const historyFollowUps = live.flatMap((a) =>
-      [...a.historyCursor].map(([repo, cursor]) => ({ acc: a, repo, cursor })),
-    );
+    await Promise.all(live.map((a) => resolveTips(client, a, window)));
+    const repoFollowUps = live.filter((a) => a.nextRepoCursor && !a.failure);
+    const historyFollowUps = live
+      .filter((a) => !a.failure)
+      .flatMap((a) =>
+        [...a.historyCursor].map(([repo, cursor]) => ({
+          acc: a,
+          repo,
+          cursor: cursor || null,
+          from: a.historyFrom.get(repo) ?? 'HEAD',
+        })),
+      );
     if (repoFollowUps.length === 0 && historyFollowUps.length === 0) break;
     const tasks: Promise<void>[] = [];
     for (const withHistory of [true, false]) {
@@ -521,14 +762,15 @@ export async function collectOrgs(
           part.forEach((h, i) => {
             variables[`o${i}`] = h.acc.profile.login;
             variables[`n${i}`] = h.repo;
+            variables[`x${i}`] = h.from;
             variables[`c${i}`] = h.cursor;
           });
           try {
             const { data, errors } = await client.graphql<
-              Record<string, { defaultBranchRef: { target: { history?: HistoryConnection } | null } | null } | null>
+              Record<string, { object: { history?: HistoryConnection } | null } | null>
             >(moreHistoryQuery(part.length), variables, part.length === 1 ? part[0]!.acc.meter : batchMeter);
             part.forEach((h, i) => {
-              const history = data?.[`r${i}`]?.defaultBranchRef?.target?.history;
+              const history = data?.[`r${i}`]?.object?.history;
               if (history) {
                 h.acc.notePartial(errors, `r${i}`);
                 h.acc.addHistory(h.repo, history);
@@ -547,6 +789,21 @@ export async function collectOrgs(
     await Promise.all(tasks);
     if (authFailure) throw authFailure;
   }
+
+  // 3b. Releases, tags and deployments paged back to the window's start; the authors' look-back.
+  await followEvents(client, accs, window, batchMeter);
+  await Promise.all(
+    accs
+      .filter((a) => !a.failure)
+      .map(async (a) => {
+        try {
+          await readLookback(client, a, window);
+        } catch (err) {
+          if (err instanceof GitHubAuthError) throw err;
+          a.fail(`the authors' look-back failed: ${(err as Error).message}`);
+        }
+      }),
+  );
 
   // 4. Statistics for overflowing repositories, then the outcome of each organisation.
   await Promise.all(
@@ -583,8 +840,11 @@ export async function collectOrgs(
         requests: acc.meter.requests,
         activity: buildActivity(acc, window, statsDays),
         coversFrom: window.from,
-        coversUntil: window.until,
-        probeEtag: acc.probeEtag,
+        // Nothing pushed since the window's end: the activity holds everything up to now, and a later 304 to the
+        // probe shows it still does. Pushed since: it holds the window only, and the probe's ETag must not vouch
+        // for it.
+        coversUntil: acc.pushedAfterWindow ? window.until : (window.collectedAt ?? window.until),
+        probeEtag: acc.pushedAfterWindow ? null : acc.probeEtag,
       });
     }),
   );

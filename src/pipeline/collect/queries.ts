@@ -27,26 +27,19 @@ export const TOPICS_PER_REPO = 20;
 const FRAGMENTS = `
 fragment History on CommitHistoryConnection {
   pageInfo { hasNextPage endCursor }
-  nodes { oid committedDate author { name email user { login } } }
+  nodes { oid committedDate parents { totalCount } author { name email user { login } } }
 }
 fragment Evidence on Repository {
   releases(first: ${EVENTS_PER_PAGE}, orderBy: { field: CREATED_AT, direction: DESC }) {
-    pageInfo { hasNextPage }
+    pageInfo { hasNextPage endCursor }
     nodes { tagName createdAt publishedAt isDraft }
   }
   tags: refs(refPrefix: "refs/tags/", first: ${EVENTS_PER_PAGE}, orderBy: { field: TAG_COMMIT_DATE, direction: DESC }) {
-    pageInfo { hasNextPage }
-    nodes {
-      name
-      target {
-        __typename
-        ... on Commit { committedDate }
-        ... on Tag { tagger { date } target { ... on Commit { committedDate } } }
-      }
-    }
+    pageInfo { hasNextPage endCursor }
+    nodes { ...TagFields }
   }
   deployments(first: ${DEPLOYMENTS_PER_PAGE}, orderBy: { field: CREATED_AT, direction: DESC }) {
-    pageInfo { hasNextPage }
+    pageInfo { hasNextPage endCursor }
     nodes { createdAt environment }
   }
   languages(first: ${LANGUAGES_PER_REPO}, orderBy: { field: SIZE, direction: DESC }) {
@@ -55,12 +48,21 @@ fragment Evidence on Repository {
   repositoryTopics(first: ${TOPICS_PER_REPO}) { nodes { topic { name } } }
   root: object(expression: "HEAD:") { ... on Tree { entries { name type } } }
 }
+fragment TagFields on Ref {
+  name
+  target {
+    __typename
+    ... on Commit { committedDate }
+    ... on Tag { tagger { date } target { ... on Commit { committedDate } } }
+  }
+}
 fragment RepoPage on RepositoryConnection {
   pageInfo { hasNextPage endCursor }
   nodes {
     name isFork createdAt pushedAt
     primaryLanguage { name }
     defaultBranchRef {
+      name
       target {
         ... on Commit {
           history(first: ${COMMITS_PER_PAGE}, since: $since, until: $until) @include(if: $withHistory) { ...History }
@@ -108,24 +110,82 @@ ${fields}
 ${FRAGMENTS}`;
 }
 
-/** Further pages of commit history for busy repositories, several repositories per query. */
+const HISTORY_FRAGMENT = `fragment History on CommitHistoryConnection {
+  pageInfo { hasNextPage endCursor }
+  nodes { oid committedDate parents { totalCount } author { name email user { login } } }
+}`;
+
+/**
+ * Commit history from a revision (the branch tip at the period's end, or the branch's name), several repositories per
+ * query: further pages for busy repositories, and the first page when the tip then differs from the tip now.
+ * `$c<i>` may be null (first page).
+ */
 export function moreHistoryQuery(count: number): string {
   const fields = Array.from(
     { length: count },
     (_, i) => `  r${i}: repository(owner: $o${i}, name: $n${i}) {
-    defaultBranchRef {
-      target {
-        ... on Commit { history(first: ${COMMITS_PER_PAGE}, since: $since, until: $until, after: $c${i}) { ...History } }
-      }
+    object(expression: $x${i}) {
+      ... on Commit { history(first: ${COMMITS_PER_PAGE}, since: $since, until: $until, after: $c${i}) { ...History } }
     }
   }`,
   ).join('\n');
-  return `query MoreHistory($since: GitTimestamp!, $until: GitTimestamp!, ${declare(['o', 'n', 'c'], count)}) {
+  const vars = Array.from(
+    { length: count },
+    (_, i) => `$o${i}: String!, $n${i}: String!, $x${i}: String!, $c${i}: String`,
+  );
+  return `query MoreHistory($since: GitTimestamp!, $until: GitTimestamp!, ${vars.join(', ')}) {
 ${fields}
 }
-fragment History on CommitHistoryConnection {
-  pageInfo { hasNextPage endCursor }
-  nodes { oid committedDate author { name email user { login } } }
+${HISTORY_FRAGMENT}`;
+}
+
+/** Further pages of a repository's releases, tags or deployments, newest first, several lists per query. */
+export function moreEventsQuery(kinds: readonly ('releases' | 'tags' | 'deployments')[]): string {
+  const fields = kinds.map((kind, i) => {
+    const list =
+      kind === 'releases'
+        ? `releases(first: ${EVENTS_PER_PAGE}, after: $c${i}, orderBy: { field: CREATED_AT, direction: DESC }) {
+      pageInfo { hasNextPage endCursor } nodes { tagName createdAt publishedAt isDraft } }`
+        : kind === 'tags'
+          ? `refs(refPrefix: "refs/tags/", first: ${EVENTS_PER_PAGE}, after: $c${i}, orderBy: { field: TAG_COMMIT_DATE, direction: DESC }) {
+      pageInfo { hasNextPage endCursor } nodes { ...TagFields } }`
+          : `deployments(first: ${DEPLOYMENTS_PER_PAGE}, after: $c${i}, orderBy: { field: CREATED_AT, direction: DESC }) {
+      pageInfo { hasNextPage endCursor } nodes { createdAt environment } }`;
+    return `  r${i}: repository(owner: $o${i}, name: $n${i}) { list: ${list} }`;
+  });
+  const vars = kinds.map((_, i) => `$o${i}: String!, $n${i}: String!, $c${i}: String!`);
+  const tagFields = `fragment TagFields on Ref {
+  name
+  target {
+    __typename
+    ... on Commit { committedDate }
+    ... on Tag { tagger { date } target { ... on Commit { committedDate } } }
+  }
+}`;
+  return `query MoreEvents(${vars.join(', ')}) {
+${fields.join('\n')}
+}${kinds.includes('tags') ? `\n${tagFields}` : ''}`;
+}
+
+/**
+ * The authors' look-back: for each (repository, author) pair, the newest commit by that author's addresses in the
+ * look-back, read from the branch tip at the period's end. One alias per pair; a page of one commit each.
+ */
+export function lookbackQuery(count: number): string {
+  const fields = Array.from(
+    { length: count },
+    (_, i) => `  a${i}: repository(owner: $o${i}, name: $n${i}) {
+    object(expression: $x${i}) {
+      ... on Commit { history(first: 1, since: $since, until: $until, author: { emails: $e${i} }) { nodes { committedDate } } }
+    }
+  }`,
+  ).join('\n');
+  const vars = Array.from(
+    { length: count },
+    (_, i) => `$o${i}: String!, $n${i}: String!, $x${i}: String!, $e${i}: [String!]!`,
+  );
+  return `query AuthorLookback($since: GitTimestamp!, $until: GitTimestamp!, ${vars.join(', ')}) {
+${fields}
 }`;
 }
 
@@ -152,6 +212,8 @@ export interface PageInfo {
 export interface CommitNode {
   oid: string;
   committedDate: string;
+  /** Absent in answers read before merge commits were recorded. */
+  parents?: { totalCount: number } | null;
   author: { name: string | null; email: string | null; user: { login: string } | null } | null;
 }
 
@@ -188,14 +250,19 @@ export interface RepoNode {
   createdAt: string;
   pushedAt: string | null;
   primaryLanguage: { name: string } | null;
-  defaultBranchRef: { target: { history?: HistoryConnection } | null } | null;
+  defaultBranchRef: { name?: string; target: { history?: HistoryConnection } | null } | null;
   /** The evidence fields, present when the page was read with history. */
-  releases?: { pageInfo: { hasNextPage: boolean }; nodes: (ReleaseNode | null)[] };
-  tags?: { pageInfo: { hasNextPage: boolean }; nodes: (TagNode | null)[] } | null;
-  deployments?: { pageInfo: { hasNextPage: boolean }; nodes: (DeploymentNode | null)[] };
+  releases?: EventPage<ReleaseNode>;
+  tags?: EventPage<TagNode> | null;
+  deployments?: EventPage<DeploymentNode>;
   languages?: { edges: ({ size: number; node: { name: string } } | null)[] } | null;
   repositoryTopics?: { nodes: ({ topic: { name: string } } | null)[] };
   root?: { entries?: { name: string; type: string }[] | null } | null;
+}
+
+export interface EventPage<T> {
+  pageInfo: { hasNextPage: boolean; endCursor?: string | null };
+  nodes: (T | null)[];
 }
 
 export interface RepoConnection {

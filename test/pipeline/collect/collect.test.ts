@@ -62,25 +62,28 @@ describe('collect stage against a fake GitHub', () => {
       contributors: 3,
       contributorGrowth: '+33%',
       newRepos: 1,
-      signalType: 'Engineering hiring burst',
+      signalType: 'Framework migration',
       githubUrl: 'https://github.com/acme-labs',
       websiteUrl: 'https://acme.example/',
       linkedinUrl: 'https://www.linkedin.com/search/results/companies/?keywords=Acme%20Labs',
     });
     assert.deepEqual(ranked.startups[0]!.metrics.newLanguages, ['Rust']);
     assert.equal(ranked.startups[0]!.metrics.commitsPrior, 10);
-    // carol is the one new contributor: min(1/2, +33%/25%) = 0.5; no other evidence (10 prior commits are too few to
-    // compare the language mix).
-    assert.equal(ranked.startups[0]!.signalEvidence.strength, 'weak');
-    assert.equal(ranked.startups[0]!.signalEvidence.scores!['Engineering hiring burst'], 0.5);
+    // carol is the one new contributor, with a one-off contribution (5 commits on one day), so no hiring evidence; 10
+    // prior commits are too few to compare the language mix: no type has evidence, the type is a placeholder.
+    assert.equal(ranked.startups[0]!.signalEvidence.strength, 'none');
+    assert.equal(ranked.startups[0]!.signalEvidence.scores!['Engineering hiring burst'], 0);
+    assert.equal(ranked.startups[0]!.metrics.evidence!.newContributors, 1);
+    assert.equal(ranked.startups[0]!.metrics.evidence!.newRegularContributors, 0);
   });
 
   test('evidence comes with the commits: events inside the window, languages, topics and root markers', async () => {
     const { outcomes } = await collectOrgs([launchEntry], new Map(), options());
     const app = outcomes[0]!.activity!.repos.find((r) => r.name === 'app')!;
-    assert.equal(outcomes[0]!.activity!.version, 2);
+    assert.equal(outcomes[0]!.activity!.version, 3);
     assert.deepEqual(app, {
       name: 'app',
+      defaultBranch: 'main',
       fork: false,
       createdAt: '2024-02-01T00:00:00Z',
       language: 'TypeScript',
@@ -106,7 +109,8 @@ describe('collect stage against a fake GitHub', () => {
         { date: '2026-03-05', environment: 'production' },
       ],
     });
-    assert.equal(fake.counts.graphql, 1);
+    // The organisation's query, and one look-back query for its four authors in its three repositories.
+    assert.equal(fake.counts.graphql, 2);
   });
 
   test('the evidence of the launch fixture equals the hand-computed values and names a strong deploy spike', async () => {
@@ -128,9 +132,34 @@ describe('collect stage against a fake GitHub', () => {
       ecosystemShiftPct: 0,
       risingLanguage: 'Go Template',
       risingEcosystem: null,
+      newRegularContributors: 0,
+      returningContributors: 0,
+      lookbackDays: 365,
+      automationCommits: 0,
+      mergeCommits: 0,
+      people: [
+        {
+          login: 'cy',
+          kind: 'new',
+          regular: false,
+          firstCommit: '2026-03-04',
+          commits: 4,
+          activeDays: 1,
+          lastSeenBefore: null,
+        },
+      ],
+      deployEvents: [
+        { repo: 'app', kind: 'deployment', name: 'production', date: '2026-03-05' },
+        { repo: 'app', kind: 'release', name: 'v1.6.0', date: '2026-03-05' },
+        { repo: 'app', kind: 'release', name: 'v1.5.0', date: '2026-03-02' },
+        { repo: 'app', kind: 'tag', name: 'nightly-0301', date: '2026-03-01' },
+        { repo: 'app', kind: 'deployment', name: 'production', date: '2026-02-26' },
+        { repo: 'app', kind: 'release', name: 'v1.4.0', date: '2026-02-25' },
+      ],
+      newRepoNames: ['helm-charts'],
     });
     assert.deepEqual(s.signalEvidence.scores, {
-      'Engineering hiring burst': 0.5,
+      'Engineering hiring burst': 0,
       'Infrastructure buildout': 0.65,
       'Framework migration': 0.33,
       'Deploy frequency spike': 1.25,
@@ -139,7 +168,7 @@ describe('collect stage against a fake GitHub', () => {
     assert.equal(s.signalEvidence.strength, 'strong');
   });
 
-  test('a list of events longer than one page says from when it is whole, and its repository leaves the deploy count', async () => {
+  test('a list of events longer than one page is read back to the window start, so a busy repository keeps its deploy days', async () => {
     const busy: FakeOrg = {
       login: 'release-co',
       repos: [
@@ -160,14 +189,15 @@ describe('collect stage against a fake GitHub', () => {
     const entry = { login: 'release-co', displayName: 'Release Co', sector: 'robotics' as const };
     const { outcomes } = await collectOrgs([entry], new Map(), options());
     const cli = outcomes[0]!.activity!.repos[0]!;
-    assert.equal(cli.releases!.length, 20);
-    assert.equal(cli.eventsFrom, '2026-02-13');
+    assert.equal(cli.releases!.length, 25);
+    assert.equal(cli.eventsFrom, undefined);
     const s = computePeriod([{ entry, raw: outcomes[0]!.activity! }], PERIOD).startups[0]!;
-    assert.deepEqual(s.metrics.evidence!.deployIncompleteRepos, ['cli']);
-    assert.equal(s.metrics.evidence!.deployDaysCurrent, 0);
+    assert.deepEqual(s.metrics.evidence!.deployIncompleteRepos, []);
+    // One release a day from 02-23 to 03-04 in the current window.
+    assert.equal(s.metrics.evidence!.deployDaysCurrent, 10);
   });
 
-  test('three organisations cost one probe each plus one GraphQL query', async () => {
+  test('three organisations cost one probe each, one GraphQL query, and one look-back query for the authors with addresses', async () => {
     const { outcomes, meter } = await collectOrgs(
       [acmeEntry, quietEntry(), { ...quietEntry('gone-org') }],
       new Map(),
@@ -178,8 +208,8 @@ describe('collect stage against a fake GitHub', () => {
       ['collected', 'collected', 'not_found'],
     );
     assert.equal(fake.counts.rest, 3);
-    assert.equal(fake.counts.graphql, 1);
-    assert.equal(meter.requests, 4);
+    assert.equal(fake.counts.graphql, 2);
+    assert.equal(meter.requests, 5);
   });
 
   test('forks are never read and commits before the collect window are not collected', async () => {
