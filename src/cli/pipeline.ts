@@ -154,6 +154,9 @@ async function printSummary(
     run.status === 'published'
       ? (await periodStartups(ctx.db, run.period_slug)).filter((r) => r.rank_overall !== null).slice(0, 5)
       : (published?.ranked.trending.slice(0, 5).map((s) => ({ sector: s.sector, startup: s.startup })) ?? []);
+  if (top.length === 0 && run.status === 'published') {
+    out('  trending       none: no startup above the activity floor has evidence for its signal type this week');
+  }
   if (top.length > 0) {
     out('  trending');
     top.forEach((row, i) => {

@@ -61,6 +61,30 @@ export interface RepoRecord {
    * of pushes does not reach back that far).
    */
   tip?: { oid: string; source: 'activity' | 'history' } | undefined;
+  /**
+   * Version 3: the files that changed on the default branch in each of the period's two windows (prior, current),
+   * from the branch's tips at the windows' bounds: what the window's work changed, as GitHub compares the two tips.
+   */
+  changes?: WindowChanges[] | undefined;
+}
+
+/** One changed file between two tips of a branch. */
+export interface FileChange {
+  path: string;
+  status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed';
+  /** The path before a rename or copy. */
+  previousPath?: string | undefined;
+  additions: number;
+  deletions: number;
+}
+
+/** The files a window changed: from the tip at `from` (00:00 UTC) to the tip at `until` (00:00 UTC, excluded). */
+export interface WindowChanges {
+  from: string;
+  until: string;
+  files: FileChange[];
+  /** GitHub lists at most 300 files of a comparison: more changed than are listed. */
+  truncated: boolean;
 }
 
 /**
@@ -176,6 +200,18 @@ export interface EvidenceMetrics {
   people?: ContributorEvidence[] | undefined;
   deployEvents?: DeployEventEvidence[] | undefined;
   newRepoNames?: string[] | undefined;
+  /**
+   * Version 3, from the files each window changed inside repositories (absent when they are not known for every
+   * active repository): infrastructure files changed in each window and the lines changed in them, a sample of those
+   * paths (`repo:path`), the largest move of files between two languages, and frameworks or build tools replaced.
+   */
+  infraFilesCurrent?: number | undefined;
+  infraFilesPrior?: number | undefined;
+  infraChurnCurrent?: number | undefined;
+  churnCurrent?: number | undefined;
+  infraPaths?: string[] | undefined;
+  languageMove?: { from: string; to: string; files: number } | null | undefined;
+  frameworkSwaps?: { kind: string; from: string; to: string }[] | undefined;
   /** Infrastructure repositories created in the last NEW_REPO_DAYS days, and commits to infrastructure repositories. */
   newInfraRepos: string[];
   infraCommitsCurrent: number;

@@ -22,6 +22,12 @@ export const TRENDING_SIZE = 20;
  * the startup keeps its place in its sector's list.
  */
 export const RANKED_STRENGTHS = ['strong', 'weak'] as const;
+/**
+ * A type's evidence is weak from this fraction of its threshold, strong from 1; below it, the activity does not show
+ * the type and the record says "no clear signal". Three quarters: most of the way, since a label the activity does
+ * not show is worse than none (half of a deploy spike's threshold is two tag days in a fortnight, an ordinary rhythm).
+ */
+export const WEAK_MIN_SCORE = 0.75;
 
 /**
  * Classification (rule `evidence-v2`). Each signal type has its own evidence and a score: the evidence as a fraction
@@ -159,3 +165,100 @@ export const COMPOSITE_WEIGHTS = { growth: 0.5, velocity: 0.3, novelty: 0.2 } as
 /** Authors treated as bots: GitHub App accounts and well-known automation. */
 export const BOT_LOGIN_PATTERN =
   /(\[bot\]$|-bot$|^bot-|^dependabot|^renovate|^github-actions|^greenkeeper|^snyk-bot|^codecov|^mergify|^imgbot|^allcontributors|^pre-commit-ci|^semantic-release-bot)/i;
+
+/**
+ * Work inside repositories (evidence-v3), read from the files each window changed on the default branch. A path is
+ * infrastructure when it is deployment, cloud, container, CI/CD or infrastructure-as-code configuration, wherever it
+ * sits in the repository (a Helm chart below the root, CI inside an application's repository).
+ */
+export const INFRA_PATH_PATTERNS: readonly RegExp[] = [
+  /(^|\/)\.github\/workflows\//,
+  /(^|\/)\.github\/actions\//,
+  /(^|\/)\.circleci\//,
+  /(^|\/)\.buildkite\//,
+  /(^|\/)\.gitlab-ci\.ya?ml$/,
+  /(^|\/)Jenkinsfile[^/]*$/,
+  /(^|\/)azure-pipelines\.ya?ml$/,
+  /(^|\/)(Dockerfile|Containerfile)[^/]*$/,
+  /(^|\/)[^/]*\.dockerfile$/i,
+  /(^|\/)(docker-)?compose[^/]*\.ya?ml$/,
+  /\.(tf|tfvars|hcl)$/,
+  /(^|\/)(Chart|helmfile|kustomization|skaffold)\.ya?ml$/,
+  /(^|\/)(helm|k8s|kubernetes|terraform|pulumi|ansible|kustomize|infra|infrastructure|deploy|deployment|deployments|devops)\//i,
+  /(^|\/)charts\/[^/]+\/(templates\/|values[^/]*\.ya?ml$|Chart\.ya?ml$)/,
+  /(^|\/)(cdk|serverless|fly|render|app|cloudbuild|Pulumi)\.(json|ya?ml|toml)$/,
+  /(^|\/)(netlify\.toml|vercel\.json|Procfile|nixpacks\.toml|railway\.json)$/,
+];
+/**
+ * Infrastructure buildout inside repositories: at least INFRA_PATHS_MIN_FILES infrastructure files changed in the
+ * current window with INFRA_PATHS_MIN_CHURN lines added or removed in them, and at least twice as many files as in
+ * the prior window (floored at INFRA_PATHS_FILES_FLOOR): a surge, not the usual upkeep (a version bump in a few
+ * workflow files changes a line each).
+ */
+export const INFRA_PATHS_MIN_FILES = 5;
+export const INFRA_PATHS_MIN_CHURN = 150;
+export const INFRA_PATHS_MIN_CHANGE_PCT = 100;
+export const INFRA_PATHS_FILES_FLOOR = 2;
+/** …and infrastructure files hold at least this share of all lines the window changed: a tenth of the work. */
+export const INFRA_PATHS_MIN_SHARE_PCT = 10;
+
+/** Languages by file extension, to see code move from one language to another in the files a window changed. */
+export const LANGUAGE_BY_EXTENSION: Readonly<Record<string, string>> = {
+  js: 'JavaScript',
+  jsx: 'JavaScript',
+  mjs: 'JavaScript',
+  cjs: 'JavaScript',
+  ts: 'TypeScript',
+  tsx: 'TypeScript',
+  mts: 'TypeScript',
+  cts: 'TypeScript',
+  coffee: 'CoffeeScript',
+  py: 'Python',
+  rb: 'Ruby',
+  go: 'Go',
+  rs: 'Rust',
+  java: 'Java',
+  kt: 'Kotlin',
+  scala: 'Scala',
+  swift: 'Swift',
+  m: 'Objective-C',
+  c: 'C',
+  cc: 'C++',
+  cpp: 'C++',
+  cxx: 'C++',
+  cs: 'C#',
+  php: 'PHP',
+  ex: 'Elixir',
+  exs: 'Elixir',
+  dart: 'Dart',
+  vue: 'Vue',
+  svelte: 'Svelte',
+  lua: 'Lua',
+  zig: 'Zig',
+};
+/**
+ * Framework migration inside repositories: at least this many files moved from one language to another in the
+ * current window (renamed to another language's extension, or removed in one language and added in the other).
+ */
+export const MIGRATION_MIN_FILES_MOVED = 20;
+/**
+ * Configuration files that name a framework or a build tool, by kind: a window that removes one and adds another of
+ * the same kind replaced the one by the other (a web framework, bundler or build system migration). Swapping a
+ * package manager or a test runner changes how code is installed or checked, not the code: it is not listed.
+ */
+export const FRAMEWORK_CONFIGS: readonly { kind: string; name: string; file: RegExp }[] = [
+  { kind: 'web framework', name: 'Next.js', file: /(^|\/)next\.config\.(js|mjs|cjs|ts)$/ },
+  { kind: 'web framework', name: 'React Router', file: /(^|\/)react-router\.config\.(js|ts)$/ },
+  { kind: 'web framework', name: 'Remix', file: /(^|\/)remix\.config\.(js|mjs|cjs|ts)$/ },
+  { kind: 'web framework', name: 'Nuxt', file: /(^|\/)nuxt\.config\.(js|ts)$/ },
+  { kind: 'web framework', name: 'SvelteKit', file: /(^|\/)svelte\.config\.(js|ts)$/ },
+  { kind: 'web framework', name: 'Astro', file: /(^|\/)astro\.config\.(mjs|js|ts)$/ },
+  { kind: 'web framework', name: 'Angular', file: /(^|\/)angular\.json$/ },
+  { kind: 'web framework', name: 'Gatsby', file: /(^|\/)gatsby-config\.(js|ts)$/ },
+  { kind: 'bundler', name: 'webpack', file: /(^|\/)webpack\.config\.(js|cjs|mjs|ts)$/ },
+  { kind: 'bundler', name: 'Vite', file: /(^|\/)vite\.config\.(js|mjs|cjs|ts|mts)$/ },
+  { kind: 'bundler', name: 'Rollup', file: /(^|\/)rollup\.config\.(js|mjs|cjs|ts)$/ },
+  { kind: 'bundler', name: 'Parcel', file: /(^|\/)\.parcelrc$/ },
+  { kind: 'build system', name: 'Bazel WORKSPACE', file: /(^|\/)WORKSPACE(\.bazel)?$/ },
+  { kind: 'build system', name: 'Bazel modules', file: /(^|\/)MODULE\.bazel$/ },
+];

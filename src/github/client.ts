@@ -109,6 +109,18 @@ function describe(err: HttpishError): string {
   return data?.message ?? err.message;
 }
 
+/** A file of a comparison, as GitHub lists it. */
+export interface CompareFile {
+  filename: string;
+  status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
+  additions: number;
+  deletions: number;
+  previous_filename?: string;
+}
+
+/** GitHub lists at most this many files of a comparison. */
+export const COMPARE_FILES_MAX = 300;
+
 export class GitHubClient {
   readonly total: Meter = newMeter();
   readonly rate: RateLimitState = { remaining: {}, reset: {} };
@@ -320,10 +332,24 @@ export class GitHubClient {
     maxPages: number,
     meter?: Meter,
   ): Promise<{ oid: string | null; reached: boolean; pages: number }> {
+    const [tip] = await this.branchTipsAt(owner, repo, branch, [instant], maxPages, meter);
+    return tip!;
+  }
+
+  /** The tips of a branch at several instants, from one pass over its list of activities (see branchTipAt). */
+  async branchTipsAt(
+    owner: string,
+    repo: string,
+    branch: string,
+    instants: readonly Date[],
+    maxPages: number,
+    meter?: Meter,
+  ): Promise<{ oid: string | null; reached: boolean; pages: number }[]> {
     let after: string | undefined;
     let pages = 0;
-    const at = instant.getTime();
-    while (pages < maxPages) {
+    const out = instants.map(() => ({ oid: null as string | null, reached: false, pages: 0 }));
+    const open = () => out.some((o) => !o.reached);
+    while (pages < maxPages && open()) {
       this.guard();
       try {
         const res = await this.octokit.request('GET /repos/{owner}/{repo}/activity', {
@@ -339,17 +365,52 @@ export class GitHubClient {
         pages++;
         const items = res.data as unknown as { after: string; timestamp: string; activity_type: string }[];
         for (const item of items) {
-          if (Date.parse(item.timestamp) > at) continue;
-          return { oid: item.activity_type === 'branch_deletion' ? null : item.after, reached: true, pages };
+          const t = Date.parse(item.timestamp);
+          instants.forEach((instant, i) => {
+            const o = out[i]!;
+            if (o.reached || t > instant.getTime()) return;
+            o.oid = item.activity_type === 'branch_deletion' ? null : item.after;
+            o.reached = true;
+          });
         }
         const next = /<([^>]+)>;\s*rel="next"/.exec(String(res.headers.link ?? ''))?.[1];
         after = next ? (new URL(next).searchParams.get('after') ?? undefined) : undefined;
-        if (!after) return { oid: null, reached: false, pages };
+        if (!after) break;
       } catch (err) {
         throw this.translate(err, `GET /repos/${owner}/${repo}/activity`);
       }
     }
-    return { oid: null, reached: false, pages };
+    for (const o of out) o.pages = pages;
+    return out;
+  }
+
+  /**
+   * The files changed between two commits of a repository (`GET /repos/{o}/{r}/compare/{base}...{head}`): GitHub
+   * lists up to 300 files; `truncated` says more changed.
+   */
+  async compareFiles(
+    owner: string,
+    repo: string,
+    base: string,
+    head: string,
+    meter?: Meter,
+  ): Promise<{ files: CompareFile[]; truncated: boolean }> {
+    this.guard();
+    try {
+      const res = await this.octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+        owner,
+        repo,
+        basehead: `${base}...${head}`,
+        per_page: 1,
+        headers: { 'x-github-api-version': '2022-11-28' },
+        request: { fetch: this.meteredFetch(meter) },
+      });
+      const data = res.data as unknown as { files?: CompareFile[] };
+      const files = data.files ?? [];
+      return { files, truncated: files.length >= COMPARE_FILES_MAX };
+    } catch (err) {
+      throw this.translate(err, `GET /repos/${owner}/${repo}/compare`);
+    }
   }
 
   /**

@@ -17,6 +17,13 @@ import {
   INFRA_BUILDOUT_MIN_COMMITS,
   INFRA_BUILDOUT_MIN_NEW_REPOS,
   INFRA_COMMIT_CHANGE_FLOOR,
+  INFRA_PATHS_FILES_FLOOR,
+  INFRA_PATHS_MIN_CHANGE_PCT,
+  INFRA_PATHS_MIN_CHURN,
+  INFRA_PATHS_MIN_FILES,
+  INFRA_PATHS_MIN_SHARE_PCT,
+  WEAK_MIN_SCORE,
+  MIGRATION_MIN_FILES_MOVED,
   LEGACY_RULE,
   LEGACY_SIGNAL_RULE,
   SIGNAL_RULE,
@@ -92,14 +99,30 @@ export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e:
             HIRING_BURST_MIN_NEW_SHARE_PCT,
         );
   const infraChange = flooredPercentChange(e.infraCommitsCurrent, e.infraCommitsPrior, INFRA_COMMIT_CHANGE_FLOOR);
+  const infraPathChange =
+    e.infraFilesCurrent === undefined
+      ? 0
+      : flooredPercentChange(e.infraFilesCurrent, e.infraFilesPrior ?? 0, INFRA_PATHS_FILES_FLOOR);
+  const infraInside =
+    e.infraFilesCurrent === undefined
+      ? 0
+      : Math.min(
+          e.infraFilesCurrent / INFRA_PATHS_MIN_FILES,
+          (e.infraChurnCurrent ?? 0) / INFRA_PATHS_MIN_CHURN,
+          infraPathChange / INFRA_PATHS_MIN_CHANGE_PCT,
+          (100 * (e.infraChurnCurrent ?? 0)) / Math.max(e.churnCurrent ?? 0, 1) / INFRA_PATHS_MIN_SHARE_PCT,
+        );
   const infra = Math.max(
     e.newInfraRepos.length / INFRA_BUILDOUT_MIN_NEW_REPOS,
     Math.min(e.infraCommitsCurrent / INFRA_BUILDOUT_MIN_COMMITS, infraChange / INFRA_BUILDOUT_MIN_CHANGE_PCT),
+    infraInside,
   );
   const shift = Math.max(e.languageShiftPct ?? 0, e.ecosystemShiftPct ?? 0);
   const migration = Math.max(
     0,
     (shift - FRAMEWORK_MIGRATION_NOISE_PCT) / (FRAMEWORK_MIGRATION_MIN_SHIFT_PCT - FRAMEWORK_MIGRATION_NOISE_PCT),
+    (e.languageMove?.files ?? 0) / MIGRATION_MIN_FILES_MOVED,
+    e.frameworkSwaps?.length ? 1 : 0,
   );
 
   const deployKinds = `${plural(e.releasesCurrent, 'release')}, ${plural(e.tagsCurrent, 'other tag')}, ${plural(e.deploymentsCurrent, 'deployment')}`;
@@ -119,8 +142,8 @@ export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e:
     },
     reasons: {
       'Engineering hiring burst': hiringReason(metrics, acceleration, e),
-      'Infrastructure buildout': `${plural(e.newInfraRepos.length, 'new infrastructure repository', 'new infrastructure repositories')}${e.newInfraRepos.length ? ` (${e.newInfraRepos.join(', ')})` : ''}; ${plural(e.infraCommitsCurrent, 'commit')} to infrastructure repositories against ${e.infraCommitsPrior} (${signedPercent(infraChange)})`,
-      'Framework migration': `${moved('language', e.languageShiftPct, e.risingLanguage)}; ${moved('dependency ecosystem', e.ecosystemShiftPct, e.risingEcosystem)}`,
+      'Infrastructure buildout': `${plural(e.newInfraRepos.length, 'new infrastructure repository', 'new infrastructure repositories')}${e.newInfraRepos.length ? ` (${e.newInfraRepos.join(', ')})` : ''}; ${plural(e.infraCommitsCurrent, 'commit')} to infrastructure repositories against ${e.infraCommitsPrior}${e.infraCommitsCurrent || e.infraCommitsPrior ? ` (${signedPercent(infraChange)})` : ''}${e.infraFilesCurrent === undefined ? '' : `; ${plural(e.infraFilesCurrent, 'infrastructure file')} changed inside repositories (${plural(e.infraChurnCurrent ?? 0, 'line')}, ${Math.round((100 * (e.infraChurnCurrent ?? 0)) / Math.max(e.churnCurrent ?? 0, 1))}% of the lines changed) against ${e.infraFilesPrior ?? 0}`}`,
+      'Framework migration': `${moved('language', e.languageShiftPct, e.risingLanguage)}; ${moved('dependency ecosystem', e.ecosystemShiftPct, e.risingEcosystem)}${e.languageMove ? `; ${plural(e.languageMove.files, 'file')} moved from ${e.languageMove.from} to ${e.languageMove.to}` : ''}${e.frameworkSwaps?.length ? `; ${e.frameworkSwaps.map((w) => `${w.kind} ${w.from} replaced by ${w.to}`).join(', ')}` : ''}`,
       'Deploy frequency spike': `${plural(e.deployDaysCurrent, 'deploy day')} in the last ${WINDOW_DAYS} days (${deployKinds}) against ${e.deployDaysPrior} (${signedPercent(deployChange)})${incomplete}`,
     },
   };
@@ -145,7 +168,7 @@ export function strongestSignal(scores: Record<SignalType, number>): { type: Sig
   let best: SignalType = SIGNAL_TIE_ORDER[0];
   for (const type of SIGNAL_TIE_ORDER) if (scores[type] > scores[best]) best = type;
   const score = scores[best];
-  return { type: best, strength: score >= 1 ? 'strong' : score > 0 ? 'weak' : 'none' };
+  return { type: best, strength: score >= 1 ? 'strong' : score >= WEAK_MIN_SCORE ? 'weak' : 'none' };
 }
 
 /** The signal type and the evidence behind it: rule evidence-v2 when the activity carries evidence, else the legacy rule. */

@@ -1,4 +1,5 @@
 import { addDays } from '../domain/periods.js';
+import { pathEvidence } from './changes.js';
 import {
   FRAMEWORK_MIGRATION_MIN_COMMITS,
   NEW_CONTRIBUTOR_LOOKBACK_DAYS,
@@ -181,6 +182,20 @@ export function peopleEvidence(activity: FilteredActivity, windowEnd: string, au
   return out;
 }
 
+function pathFields(activity: FilteredActivity, windowEnd: string): Partial<EvidenceMetrics> {
+  const p = pathEvidence(activity, windowEnd);
+  if (!p.known) return {};
+  return {
+    infraFilesCurrent: p.infraFilesCurrent,
+    infraFilesPrior: p.infraFilesPrior,
+    infraChurnCurrent: p.infraChurnCurrent,
+    churnCurrent: p.churnCurrent,
+    infraPaths: p.infraPaths,
+    languageMove: p.moved,
+    frameworkSwaps: p.swaps,
+  };
+}
+
 export function evidenceMetrics(
   activity: FilteredActivity,
   windowEnd: string,
@@ -313,6 +328,7 @@ export function evidenceMetrics(
             .map((r) => r.name)
             .sort()
             .slice(0, EVIDENCE_LIST_MAX),
+          ...pathFields(activity, windowEnd),
         }
       : {}),
   };

@@ -43,6 +43,16 @@ export interface FakeCommit {
    * before it was merged later, and the repository's list of pushes shows it.
    */
   landedAt?: string;
+  /** Files the commit changed, for `GET /repos/{o}/{r}/compare/{base}...{head}`. */
+  files?: FakeFileChange[];
+}
+
+export interface FakeFileChange {
+  path: string;
+  status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed';
+  previousPath?: string;
+  additions: number;
+  deletions: number;
 }
 
 export interface FakeRepo {
@@ -541,6 +551,13 @@ export class FakeGitHub {
       if (!repo) return notFound;
       return this.commitActivity(repo);
     }
+    m = /^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]+)\.\.\.([0-9a-f]+)$/.exec(url.pathname);
+    if (m) {
+      const org = this.org(decodeURIComponent(m[1]!));
+      const repo = org?.repos.find((r) => r.name === decodeURIComponent(m![2]!));
+      if (!org || !repo) return notFound;
+      return this.compare(org, repo, m[3]!, m[4]!);
+    }
     m = /^\/repos\/([^/]+)\/([^/]+)\/activity$/.exec(url.pathname);
     if (m) {
       const org = this.org(decodeURIComponent(m[1]!));
@@ -626,6 +643,54 @@ export class FakeGitHub {
       headers.link = `<${next.toString()}>; rel="next"`;
     }
     return { status: 200, body: page, headers };
+  }
+
+  /**
+   * A comparison of two tips of the default branch: the files changed by the commits that landed after the base and
+   * up to the head, folded per path (added then removed: gone; renamed: the first name it had), at most 300 listed.
+   */
+  private compare(org: FakeOrg, repo: FakeRepo, base: string, head: string) {
+    const { commits, landed } = commitGraph(org, repo);
+    const b = landed.get(base);
+    const h = landed.get(head);
+    if (b === undefined || h === undefined) return { status: 404, body: { message: 'Not Found' } };
+    const range = commits.filter((x) => landed.get(x.oid)! > b && landed.get(x.oid)! <= h).reverse();
+    const byPath = new Map<string, FakeFileChange & { first: FakeFileChange['status'] }>();
+    for (const { c } of range) {
+      for (const f of c.files ?? []) {
+        const from = f.previousPath ? byPath.get(f.previousPath) : undefined;
+        if (from) byPath.delete(f.previousPath!);
+        const known = from ?? byPath.get(f.path);
+        if (!known) {
+          byPath.set(f.path, { ...f, first: f.status });
+          continue;
+        }
+        known.additions += f.additions;
+        known.deletions += f.deletions;
+        const status =
+          known.first === 'added'
+            ? 'added'
+            : f.status === 'removed'
+              ? 'removed'
+              : known.first === 'renamed' || f.status === 'renamed'
+                ? 'renamed'
+                : 'modified';
+        if (known.first === 'added' && f.status === 'removed') byPath.delete(f.path);
+        else byPath.set(f.path, { ...known, path: f.path, status, previousPath: known.previousPath ?? f.previousPath });
+      }
+    }
+    const files = [...byPath.values()].slice(0, 300).map((f) => ({
+      filename: f.path,
+      status: f.status,
+      additions: f.additions,
+      deletions: f.deletions,
+      changes: f.additions + f.deletions,
+      ...(f.previousPath ? { previous_filename: f.previousPath } : {}),
+    }));
+    return {
+      status: 200,
+      body: { status: 'ahead', ahead_by: range.length, behind_by: 0, total_commits: range.length, commits: [], files },
+    };
   }
 
   private starred(user: FakeUser, url: URL, ifNoneMatch: string | undefined, withTimes: boolean) {

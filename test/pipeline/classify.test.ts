@@ -102,18 +102,29 @@ describe('classify stage (rule evidence-v2)', () => {
     assert.equal(c.signalType, 'Deploy frequency spike');
   });
 
-  test('evidence below every threshold gives the strongest type, marked weak', () => {
+  test('evidence below every threshold but at least three quarters of one gives that type, marked weak', () => {
     // deploy: 3 against 2 → min(3/4, +50%/100%) = 0.5; hiring: 1 new, 4 → 5 → min(1/2, +25%/25%) = 0.5 ...
+    const c = classified(
+      metrics(
+        { contributorsCurrent: 5, contributorsPrior: 4 },
+        { deployDaysCurrent: 3, deployDaysPrior: 2, newContributors: 1, languageShiftPct: 27 },
+      ),
+    );
+    // ... migration: (27 − 15) / 15 = 0.8, the strongest.
+    assert.equal(c.signalType, 'Framework migration');
+    assert.equal(c.evidence.strength, 'weak');
+    assert.match(c.evidence.summary!, /^Framework migration \(weak evidence\)/);
+  });
+
+  test('evidence under three quarters of every threshold is no clear signal', () => {
     const c = classified(
       metrics(
         { contributorsCurrent: 5, contributorsPrior: 4 },
         { deployDaysCurrent: 3, deployDaysPrior: 2, newContributors: 1, languageShiftPct: 24 },
       ),
     );
-    // ... migration: (24 − 15) / 15 = 0.6, the strongest.
-    assert.equal(c.signalType, 'Framework migration');
-    assert.equal(c.evidence.strength, 'weak');
-    assert.match(c.evidence.summary!, /^Framework migration \(weak evidence\)/);
+    assert.equal(c.evidence.strength, 'none');
+    assert.equal(c.evidence.scores!['Framework migration'], 0.6);
   });
 
   test('falling deploys and falling commits never make a deploy frequency spike', () => {

@@ -6,12 +6,12 @@ import { percentileRanks, rank, websiteFromBlog } from '../../src/pipeline/rank.
 import type { EvidenceMetrics, OrgMetrics, ScoredOrg } from '../../src/domain/records.js';
 import type { SectorSlug } from '../../src/schemas/enums.js';
 
-/** Evidence that supports a weak Deploy frequency spike: 2 deploy days against none. */
+/** Evidence that supports a weak Deploy frequency spike: 3 deploy days against none (min(3/4, +150%/100%) = 0.75). */
 function someEvidence(over: Partial<EvidenceMetrics> = {}): EvidenceMetrics {
   return {
-    deployDaysCurrent: 2,
+    deployDaysCurrent: 3,
     deployDaysPrior: 0,
-    releasesCurrent: 2,
+    releasesCurrent: 3,
     tagsCurrent: 0,
     deploymentsCurrent: 0,
     deployIncompleteRepos: [],

@@ -5,7 +5,7 @@ import { executeRun } from '../../src/pipeline/queue/index.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { acmeEntry, acmeOrg, NOW, PERIOD, quietEntry, quietOrg } from './fixtures.js';
+import { launchEntry, launchOrg, NOW, PERIOD, quietEntry, quietOrg } from './fixtures.js';
 
 describe('publishing to a running server', () => {
   let fake: FakeGitHub;
@@ -13,7 +13,7 @@ describe('publishing to a running server', () => {
   let store: Store;
 
   before(async () => {
-    fake = await FakeGitHub.start({ orgs: [acmeOrg(), quietOrg()] });
+    fake = await FakeGitHub.start({ orgs: [launchOrg(), quietOrg()] });
     svc = await startTestService({ GITHUB_TOKEN: fake.token, GITHUB_API_URL: fake.url, GITHUB_QUERY_INTERVAL_MS: '0' });
     // A second connection, as the CLI would open it: the embedded database is reached through the server's socket.
     store = await openStore({ dataDir: svc.config.database.dataDir, databaseUrl: svc.config.database.url });
@@ -36,7 +36,7 @@ describe('publishing to a running server', () => {
     };
     const prepared = await prepareRun(ctx, {
       period: PERIOD,
-      entries: [acmeEntry, quietEntry()],
+      entries: [launchEntry, quietEntry()],
       dryRun: false,
       fullRefresh: false,
     });
@@ -52,7 +52,7 @@ describe('publishing to a running server', () => {
     assert.equal(body!.meta.totalStartups, 2);
     assert.deepEqual(
       body!.trending.map((s) => s.name),
-      ['Acme Labs'],
+      ['Launch Co'],
     );
   });
 

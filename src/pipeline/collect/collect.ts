@@ -7,7 +7,15 @@ import {
   NEW_CONTRIBUTOR_LOOKBACK_DAYS,
   WINDOW_DAYS,
 } from '../../domain/rules.js';
-import type { AuthorLookback, DailyCommits, RawOrgActivity, RepoRecord, WatchlistEntry } from '../../domain/records.js';
+import type {
+  AuthorLookback,
+  DailyCommits,
+  FileChange,
+  RawOrgActivity,
+  RepoRecord,
+  WatchlistEntry,
+  WindowChanges,
+} from '../../domain/records.js';
 import { authorKey, UNATTRIBUTED_AUTHOR } from './authors.js';
 import {
   GitHubAuthError,
@@ -62,8 +70,8 @@ export interface CollectWindow {
   collectedAt?: Date | undefined;
 }
 
-/** Pages of a repository's list of pushes read to find its tip at the period's end (100 pushes a page). */
-export const MAX_TIP_PAGES = 10;
+/** Pages of a repository's list of pushes read to find its tips (100 pushes a page): a busy repository collected a year later needs dozens. */
+export const MAX_TIP_PAGES = 50;
 /** Further pages of a repository's releases, tags or deployments read to reach back to the window's start. */
 export const MAX_EVENT_PAGES = 10;
 /** (repository, author) pairs per look-back query. */
@@ -230,6 +238,7 @@ class OrgAccumulator {
   readonly pushedAt = new Map<string, string>();
   pushedAfterWindow = false;
   lookback: AuthorLookback | undefined;
+  readonly changes = new Map<string, WindowChanges[]>();
   nextRepoCursor: string | null = null;
   nextRepoWithHistory = false;
   failure: string | undefined;
@@ -382,6 +391,7 @@ function buildActivity(acc: OrgAccumulator, window: CollectWindow, statsDays: Ma
         ...repoEvidence(node, window),
         ...(branch ? { defaultBranch: branch } : {}),
         ...(tip ? { tip } : {}),
+        ...(acc.changes.has(r.name) ? { changes: acc.changes.get(r.name) } : {}),
       };
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -593,6 +603,50 @@ async function readLookback(client: GitHubClient, acc: OrgAccumulator, window: C
   acc.lookback = lookback;
 }
 
+const COMPARE_STATUSES = new Set(['added', 'removed', 'modified', 'renamed', 'copied', 'changed']);
+
+/**
+ * The files each of the period's two windows changed, in every repository with commits in them: the branch's tips at
+ * the windows' bounds (from its list of pushes, in one pass), then one comparison per window. A window whose tips
+ * are not known (the list does not reach back) or whose branch did not exist at its start is left out: its evidence
+ * then rests on whole repositories only.
+ */
+async function readChanges(client: GitHubClient, acc: OrgAccumulator, window: CollectWindow): Promise<void> {
+  const end = window.until;
+  const day = 86_400_000;
+  const bounds = [new Date(end.getTime() - 2 * WINDOW_DAYS * day), new Date(end.getTime() - WINDOW_DAYS * day), end];
+  for (const [repo, nodes] of acc.commits) {
+    const branch = acc.branches.get(repo);
+    if (!branch || !nodes.some((n) => Date.parse(n.committedDate) >= bounds[0]!.getTime())) continue;
+    const tips = await client.branchTipsAt(acc.profile.login, repo, branch, bounds, MAX_TIP_PAGES, acc.meter);
+    const windows: WindowChanges[] = [];
+    for (let i = 0; i < 2; i++) {
+      const base = tips[i]!;
+      const head = tips[i + 1]!;
+      if (!base.reached || !head.reached || !base.oid || !head.oid) continue;
+      const from = isoDay(bounds[i]!);
+      const until = isoDay(bounds[i + 1]!);
+      if (base.oid === head.oid) {
+        windows.push({ from, until, files: [], truncated: false });
+        continue;
+      }
+      const compared = await client.compareFiles(acc.profile.login, repo, base.oid, head.oid, acc.meter);
+      const files: FileChange[] = compared.files
+        .filter((f) => COMPARE_STATUSES.has(f.status))
+        .map((f) => ({
+          path: f.filename,
+          status: f.status as FileChange['status'],
+          ...(f.previous_filename ? { previousPath: f.previous_filename } : {}),
+          additions: f.additions,
+          deletions: f.deletions,
+        }))
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      windows.push({ from, until, files, truncated: compared.truncated });
+    }
+    if (windows.length) acc.changes.set(repo, windows);
+  }
+}
+
 export async function collectOrgs(
   entries: readonly WatchlistEntry[],
   cache: ReadonlyMap<string, CachedOrg>,
@@ -798,9 +852,10 @@ export async function collectOrgs(
       .map(async (a) => {
         try {
           await readLookback(client, a, window);
+          await readChanges(client, a, window);
         } catch (err) {
           if (err instanceof GitHubAuthError) throw err;
-          a.fail(`the authors' look-back failed: ${(err as Error).message}`);
+          a.fail(`the authors' look-back or the changed files failed: ${(err as Error).message}`);
         }
       }),
   );

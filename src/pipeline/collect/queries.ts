@@ -20,6 +20,8 @@ export const COMMITS_PER_PAGE = 100;
  * price). Each connection adds one request per repository to GitHub's price of the query.
  */
 export const EVENTS_PER_PAGE = 20;
+/** Further pages of events are read 100 at a time: a week collected months later pages past every later event. */
+export const MORE_EVENTS_PER_PAGE = 100;
 export const DEPLOYMENTS_PER_PAGE = 50;
 export const LANGUAGES_PER_REPO = 10;
 export const TOPICS_PER_REPO = 20;
@@ -144,12 +146,12 @@ export function moreEventsQuery(kinds: readonly ('releases' | 'tags' | 'deployme
   const fields = kinds.map((kind, i) => {
     const list =
       kind === 'releases'
-        ? `releases(first: ${EVENTS_PER_PAGE}, after: $c${i}, orderBy: { field: CREATED_AT, direction: DESC }) {
+        ? `releases(first: ${MORE_EVENTS_PER_PAGE}, after: $c${i}, orderBy: { field: CREATED_AT, direction: DESC }) {
       pageInfo { hasNextPage endCursor } nodes { tagName createdAt publishedAt isDraft } }`
         : kind === 'tags'
-          ? `refs(refPrefix: "refs/tags/", first: ${EVENTS_PER_PAGE}, after: $c${i}, orderBy: { field: TAG_COMMIT_DATE, direction: DESC }) {
+          ? `refs(refPrefix: "refs/tags/", first: ${MORE_EVENTS_PER_PAGE}, after: $c${i}, orderBy: { field: TAG_COMMIT_DATE, direction: DESC }) {
       pageInfo { hasNextPage endCursor } nodes { ...TagFields } }`
-          : `deployments(first: ${DEPLOYMENTS_PER_PAGE}, after: $c${i}, orderBy: { field: CREATED_AT, direction: DESC }) {
+          : `deployments(first: ${MORE_EVENTS_PER_PAGE}, after: $c${i}, orderBy: { field: CREATED_AT, direction: DESC }) {
       pageInfo { hasNextPage endCursor } nodes { createdAt environment } }`;
     return `  r${i}: repository(owner: $o${i}, name: $n${i}) { list: ${list} }`;
   });

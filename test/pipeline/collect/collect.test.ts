@@ -108,6 +108,9 @@ describe('collect stage against a fake GitHub', () => {
         { date: '2026-02-26', environment: 'production' },
         { date: '2026-03-05', environment: 'production' },
       ],
+      // The files of the current window, from the tips at its bounds (the branch's pushes begin inside the prior
+      // window, so its start has no tip and the prior window is left out).
+      changes: [{ from: '2026-02-23', until: '2026-03-09', files: [], truncated: false }],
     });
     // The organisation's query, and one look-back query for its four authors in its three repositories.
     assert.equal(fake.counts.graphql, 2);
@@ -197,7 +200,7 @@ describe('collect stage against a fake GitHub', () => {
     assert.equal(s.metrics.evidence!.deployDaysCurrent, 10);
   });
 
-  test('three organisations cost one probe each, one GraphQL query, and one look-back query for the authors with addresses', async () => {
+  test('three organisations cost one probe each, one GraphQL query, one look-back query, and per active repository its list of pushes and a comparison per window it spans', async () => {
     const { outcomes, meter } = await collectOrgs(
       [acmeEntry, quietEntry(), { ...quietEntry('gone-org') }],
       new Map(),
@@ -207,9 +210,11 @@ describe('collect stage against a fake GitHub', () => {
       outcomes.map((o) => o.status),
       ['collected', 'collected', 'not_found'],
     );
-    assert.equal(fake.counts.rest, 3);
+    // REST: 3 probes; acme's api (pushes since 2026-01-15: both windows) 1 + 2, engine (pushes from 03-03: no tip at
+    // either window's start) 1; quiet's core (pushes from 02-12: the current window only) 1 + 1.
+    assert.equal(fake.counts.rest, 9);
     assert.equal(fake.counts.graphql, 2);
-    assert.equal(meter.requests, 5);
+    assert.equal(meter.requests, 11);
   });
 
   test('forks are never read and commits before the collect window are not collected', async () => {

@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { parse } from 'yaml';
+import { addDays, isoDay, parsePeriodSlug, periodEnd, type PeriodRef } from '../src/domain/periods.js';
+import { SIGNAL_TYPES, type SignalType } from '../src/schemas/enums.js';
+
+/**
+ * The real-activity evaluation set (data/eval/real-activity): organisation-weeks of watchlist organisations, their
+ * default-branch git history with people pseudonymised, and the label an independent reader gave each week before
+ * the rules were changed. This module reads the set and turns a fixture into what the tests' fake GitHub serves.
+ */
+
+export const REAL_ACTIVITY_DIR = join(import.meta.dirname, '..', 'data', 'eval', 'real-activity');
+
+export type RealLabel = SignalType | 'none';
+
+export interface RealWeek {
+  org: string;
+  period: string;
+  label: RealLabel;
+  clarity: 'clear' | 'unclear';
+  split: 'dev' | 'test';
+  rationale: string;
+}
+
+export interface FixturePerson {
+  name: string;
+  email: string;
+  login: string | null;
+}
+
+export interface FixtureCommit {
+  oid: string;
+  parents: string[];
+  authorDate: string;
+  committedDate: string;
+  author: FixturePerson;
+  committer: FixturePerson;
+  coAuthors: FixturePerson[];
+  files?: { path: string; status: string; previousPath?: string; additions: number; deletions: number }[];
+}
+
+export interface FixtureRepo {
+  name: string;
+  defaultBranch: string;
+  headOid: string;
+  createdAt: string;
+  commits: FixtureCommit[];
+  tags: { name: string; oid: string; date: string; annotated: boolean }[];
+}
+
+export interface OrgFixture {
+  org: string;
+  extractedFrom: { repo: string; snapshotHead: string; snapshotDate: string }[];
+  repos: FixtureRepo[];
+}
+
+export function realWeeks(): RealWeek[] {
+  const weeks = parse(readFileSync(join(REAL_ACTIVITY_DIR, 'labels.yaml'), 'utf8')) as RealWeek[];
+  for (const w of weeks) {
+    if (w.label !== 'none' && !SIGNAL_TYPES.includes(w.label)) throw new Error(`unknown label ${w.label} (${w.org})`);
+  }
+  return weeks;
+}
+
+export function loadFixture(org: string): OrgFixture {
+  return JSON.parse(
+    gunzipSync(readFileSync(join(REAL_ACTIVITY_DIR, 'orgs', `${org.toLowerCase()}.json.gz`))).toString(),
+  );
+}
+
+/**
+ * When each commit reached the default branch, from the graph alone (git keeps no push times): a commit on the
+ * first-parent chain of the tip landed at its own committer date; a commit brought in by a merge landed when that
+ * merge was committed (the earliest such merge). This is how the branch's history reads in git, and what the fake's
+ * list of pushes replays.
+ */
+export function landingTimes(repo: FixtureRepo): Map<string, string> {
+  const byOid = new Map(repo.commits.map((c) => [c.oid, c]));
+  const chain: FixtureCommit[] = [];
+  for (let c = byOid.get(branchTip(repo)); c; c = byOid.get(c.parents[0] ?? '')) chain.push(c);
+  const landed = new Map<string, string>();
+  for (const m of chain.reverse()) {
+    landed.set(m.oid, m.committedDate);
+    const queue = m.parents.slice(1);
+    while (queue.length) {
+      const oid = queue.pop()!;
+      const c = byOid.get(oid);
+      if (!c || landed.has(oid)) continue;
+      landed.set(oid, m.committedDate);
+      queue.push(...c.parents);
+    }
+  }
+  return landed;
+}
+
+/**
+ * The newest kept commit of the branch: the snapshot's tip when it is kept, else (the fixture stops before the
+ * snapshot's end) the newest commit that no kept commit has as a parent.
+ */
+function branchTip(repo: FixtureRepo): string {
+  if (repo.commits.some((c) => c.oid === repo.headOid)) return repo.headOid;
+  const parents = new Set(repo.commits.flatMap((c) => c.parents));
+  const heads = repo.commits.filter((c) => !parents.has(c.oid));
+  heads.sort((a, b) => (a.committedDate < b.committedDate ? 1 : a.committedDate > b.committedDate ? -1 : 0));
+  return heads[0]?.oid ?? '';
+}
+
+/** A repository's name without its owner (the fixture names it `owner/name`). */
+export function repoName(repo: FixtureRepo): string {
+  return repo.name.split('/').at(-1)!;
+}
+
+/** The collect window of a week as a run collects it: 35 days up to the period's end. */
+export function collectWindowOf(period: PeriodRef): { from: string; until: Date } {
+  return { from: addDays(isoDay(periodEnd(period)), -35), until: periodEnd(period) };
+}
+
+export function periodOf(week: RealWeek): PeriodRef {
+  return parsePeriodSlug(week.period);
+}
