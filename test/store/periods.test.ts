@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parsePeriodSlug } from '../../src/domain/periods.js';
-import { generateDemoDataset } from '../../src/pipeline/demo/generate.js';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.js';
 import {
   iterateAllPeriodStartups,
@@ -11,6 +10,7 @@ import {
   publishPeriod,
 } from '../../src/store/periods.js';
 import { createTestStorage, type TestStorage } from '../helpers/database.js';
+import { generatedDemo } from '../helpers/demo.js';
 
 const modes = [
   { forceEmbedded: true, name: 'embedded' },
@@ -21,7 +21,7 @@ for (const mode of modes) {
   describe(`period store (${mode.name})`, () => {
     let storage: TestStorage;
     let store: Store;
-    const dataset = generateDemoDataset({
+    const dataset = generatedDemo({
       seed: 'store-test',
       startups: 45,
       periods: 3,
@@ -31,7 +31,7 @@ for (const mode of modes) {
       publishPeriod(store.db, { ...dataset.periods[i]!, dataset: 'synthetic-demo', datasetName: 'test', publishedAt });
 
     before(async () => {
-      storage = await createTestStorage({ forceEmbedded: mode.forceEmbedded });
+      storage = await createTestStorage({ forceEmbedded: mode.forceEmbedded, contents: 'migrated' });
       store = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
       await migrateToLatest(store.db);
     });
@@ -71,7 +71,7 @@ for (const mode of modes) {
     });
 
     test('republishing a period replaces it whole', async () => {
-      const smaller = generateDemoDataset({
+      const smaller = generatedDemo({
         seed: 'other',
         startups: 15,
         periods: 1,
