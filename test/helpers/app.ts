@@ -5,7 +5,7 @@ import { createApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
-import { DEMO_PERIODS, demoPublishedAt } from '../../src/pipeline/demo/seed.js';
+import { DEMO_PERIODS, DEMO_STARTUPS, demoPublishedAt } from '../../src/pipeline/demo/seed.js';
 import type { RunningService } from '../../src/service.js';
 import type { DemoDataset } from '../../src/pipeline/demo/generate.js';
 import { lastCompletePeriod } from '../../src/domain/periods.js';
@@ -87,6 +87,12 @@ export function demoPeriod(config: Config, options: { startups?: number; periods
     publishedAt: (period) => demoPublishedAt(period),
   }).snapshot;
 }
+
+/**
+ * The in-memory equal of the demo data a first start stores: all its startups, weeks and publication times. For
+ * route tests whose assertions name startups beyond the first TEST_STARTUPS, or count the stored demo's.
+ */
+export const storedDemoPeriod = (config: Config): Snapshot => demoPeriod(config, { startups: DEMO_STARTUPS });
 
 /**
  * Builds the application (createApp) over its own storage, serving an in-memory period, and its HTTP server

@@ -3,16 +3,16 @@ import { after, before, describe, test } from 'node:test';
 import { AnswerHit, AnswersCorpus, AskResponse, FaqPage } from '../../../src/schemas/answers.js';
 import { parsePeriodSlug, shiftPeriod } from '../../../src/domain/periods.js';
 import { publishPeriod } from '../../../src/store/periods.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, storedDemoPeriod, type TestApp } from '../../helpers/app.js';
 import { generatedDemo } from '../../helpers/demo.js';
 
 const HIT_FIELDS = ['answer', 'confidence', 'facts', 'question', 'related', 'source', 'url'];
 const q = (text: string) => encodeURIComponent(text);
 
 describe('answer routes', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp({}, { snapshot: storedDemoPeriod, watchPeriods: true });
   });
   after(() => svc.close());
 
