@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parsePeriodSlug } from '../../src/domain/periods.js';
+import { sql } from 'kysely';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.js';
+import { migrationProvider } from '../../src/store/migrations/index.js';
 import {
   iterateAllPeriodStartups,
   latestPeriod,
@@ -40,8 +42,15 @@ for (const mode of modes) {
       await storage.cleanup();
     });
 
-    test('migrations are idempotent', async () => {
+    test('migrating a migrated store again applies nothing and records every migration once', async () => {
+      const recorded = () => sql<{ name: string }>`select name from kysely_migration order by name`.execute(store.db);
+      const before = (await recorded()).rows;
       await migrateToLatest(store.db);
+      assert.deepEqual((await recorded()).rows, before);
+      assert.deepEqual(
+        before.map((r) => r.name),
+        Object.keys(await migrationProvider.getMigrations()).sort(),
+      );
     });
 
     test('a published period stores every startup in ranking order', async () => {

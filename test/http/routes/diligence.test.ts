@@ -186,6 +186,8 @@ describe('diligence routes', () => {
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
     assert.equal(((await res.json()) as { dossier: { entity: string } }).dossier.entity, hostile);
     const sql = await svc.get(`/api/diligence.json?company=${encodeURIComponent("x'; DROP TABLE periods; --")}`);
-    assert.ok(sql.status === 404 || sql.status === 200);
+    assert.equal(sql.status, 404);
+    assert.match(sql.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(((await sql.json()) as { dossier: { entity: string } }).dossier.entity, "x'; DROP TABLE periods; --");
   });
 });
