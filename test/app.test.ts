@@ -18,7 +18,7 @@ describe('the composition root', () => {
   const period = demoSnapshot({ startups: 45, periods: 1 });
 
   before(async () => {
-    storage = await createTestStorage();
+    storage = await createTestStorage({ contents: 'migrated' });
     const config = loadConfig({
       DATA_DIR: storage.dataDir,
       BASE_URL: BASE,

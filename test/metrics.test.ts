@@ -38,7 +38,7 @@ describe('pipeline figures come from the database the pipeline writes to', () =>
   let storage: TestStorage;
   let store: Store;
   before(async () => {
-    storage = await createTestStorage();
+    storage = await createTestStorage({ contents: 'migrated' });
     store = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
     await migrateToLatest(store.db);
   });

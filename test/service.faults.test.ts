@@ -47,7 +47,7 @@ describe('PostgreSQL cut under load', { skip: !postgresUrl && 'needs DATABASE_UR
   let proxy: TcpProxy;
   let svc: RunningService;
   before(async () => {
-    storage = await createTestStorage();
+    storage = await createTestStorage({ contents: 'demo' });
     proxy = await startTcpProxy(storage.databaseUrl!);
     svc = await start(storage, {
       DATABASE_URL: proxy.url,
@@ -153,7 +153,7 @@ describe('Redis cut', { skip: !redisUrl && 'needs REDIS_URL (real Redis)' }, () 
   let proxy: TcpProxy;
   let svc: RunningService;
   before(async () => {
-    storage = await createTestStorage();
+    storage = await createTestStorage({ contents: 'demo' });
     proxy = await startTcpProxy(redisUrl!);
     svc = await start(storage, {
       REDIS_URL: proxy.url,
@@ -206,7 +206,7 @@ describe('Redis cut', { skip: !redisUrl && 'needs REDIS_URL (real Redis)' }, () 
 
 describe('SIGTERM under load', () => {
   test('every response that started completes whole, paid calls are charged exactly when answered, exit 0', async () => {
-    const storage = await createTestStorage();
+    const storage = await createTestStorage({ contents: 'demo' });
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sigsvc-term-'));
     const port = 20000 + Math.floor(Math.random() * 20000);
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {

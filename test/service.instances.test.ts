@@ -41,7 +41,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
   let a: RunningService;
   let b: RunningService;
   before(async () => {
-    storage = await createTestStorage();
+    storage = await createTestStorage({ contents: 'demo' });
     const env = { REDIS_URL: redisUrl!, RATE_LIMIT: 'on', RATE_LIMIT_SIGNAL: '3/3', RATE_LIMIT_REDIS_PREFIX: prefix };
     a = await startInstance(storage.databaseUrl!, env);
     b = await startInstance(storage.databaseUrl!, env);

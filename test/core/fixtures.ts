@@ -1,7 +1,7 @@
 import { lastCompletePeriod, type PeriodRef } from '../../src/domain/periods.js';
-import { generateDemoDataset } from '../../src/pipeline/demo/generate.js';
 import { datasetSnapshot } from '../../src/snapshot/generated.js';
 import type { Snapshot } from '../../src/snapshot/snapshot.js';
+import { generatedDemo } from '../helpers/demo.js';
 
 export const BASE = 'https://signals.test';
 
@@ -12,7 +12,7 @@ export const BASE = 'https://signals.test';
 export function demoSnapshot(
   options: { startups?: number; periods?: number; seed?: string; endPeriod?: PeriodRef; synthetic?: boolean } = {},
 ): Snapshot {
-  const dataset = generateDemoDataset({
+  const dataset = generatedDemo({
     seed: options.seed ?? 'core-tests',
     startups: options.startups ?? 315,
     periods: options.periods ?? 2,

@@ -5,7 +5,7 @@ import { createApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
-import { DEMO_PERIODS, demoPublishedAt, generateDemo } from '../../src/pipeline/demo/seed.js';
+import { DEMO_PERIODS, DEMO_STARTUPS, demoPublishedAt } from '../../src/pipeline/demo/seed.js';
 import type { RunningService } from '../../src/service.js';
 import type { DemoDataset } from '../../src/pipeline/demo/generate.js';
 import { lastCompletePeriod } from '../../src/domain/periods.js';
@@ -14,6 +14,8 @@ import { startPeriodPoller } from '../../src/snapshot/holder.js';
 import type { Snapshot } from '../../src/snapshot/snapshot.js';
 import { createStore, storeOptions } from '../../src/store/database.js';
 import { createTestStorage, type TestStorage } from './database.js';
+import { startingContents } from './service.js';
+import { generatedDemo } from './demo.js';
 import { freePort } from './net.js';
 
 /**
@@ -69,15 +71,16 @@ const generated = new Map<string, DemoDataset>();
  * the last complete week and its publication times, and `startups` startups (the demo seed's first ones).
  */
 export function demoPeriod(config: Config, options: { startups?: number; periods?: number } = {}): Snapshot {
-  const seed = {
+  const demo = {
     seed: config.demo.seed,
     startups: options.startups ?? TEST_STARTUPS,
     periods: options.periods ?? DEMO_PERIODS,
+    endPeriod: lastCompletePeriod(new Date()),
   };
-  // The generated data is only read: a file that starts several apps generates it once.
-  const key = JSON.stringify({ ...seed, end: lastCompletePeriod(new Date()).slug });
+  // The generated data is only read: a file that starts several apps reads it once.
+  const key = JSON.stringify({ ...demo, endPeriod: demo.endPeriod.slug });
   let dataset = generated.get(key);
-  if (!dataset) generated.set(key, (dataset = generateDemo(seed)));
+  if (!dataset) generated.set(key, (dataset = generatedDemo(demo)));
   return datasetSnapshot(dataset, {
     baseUrl: config.server.baseUrl,
     hashPrefix: 'demo',
@@ -86,12 +89,22 @@ export function demoPeriod(config: Config, options: { startups?: number; periods
 }
 
 /**
+ * The in-memory equal of the demo data a first start stores: all its startups, weeks and publication times. For
+ * route tests whose assertions name startups beyond the first TEST_STARTUPS, or count the stored demo's.
+ */
+export const storedDemoPeriod = (config: Config): Snapshot => demoPeriod(config, { startups: DEMO_STARTUPS });
+
+/**
  * Builds the application (createApp) over its own storage, serving an in-memory period, and its HTTP server
  * (buildServer), reached through inject(): no demo data written, no port, no socket. `env` overrides configuration
  * variables, as for startTestService. One per test file (`before`/`after`).
  */
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const storage = await createTestStorage({ forceEmbedded: options.forceEmbedded });
+  // Served from the store, it holds what a first start stores; beside an in-memory period, no period at all.
+  const storage = await createTestStorage({
+    forceEmbedded: options.forceEmbedded,
+    contents: options.store ? startingContents(env) : 'migrated',
+  });
   const port = options.listen ? await freePort() : undefined;
   const url = port ? `http://127.0.0.1:${port}` : IN_PROCESS_URL;
   const config = loadConfig({

@@ -1,7 +1,7 @@
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService, type RunningService } from '../../src/service.js';
-import { createTestStorage, type TestStorage } from './database.js';
+import { createTestStorage, DEFAULT_DEMO_SEED, type StorageContents, type TestStorage } from './database.js';
 
 export interface TestService {
   /** Where the test talks to the server, e.g. http://127.0.0.1:41234 (also the configured BASE_URL). */
@@ -14,14 +14,24 @@ export interface TestService {
 }
 
 /**
+ * What a start finds in a test's storage: the demo data a first start would store (`demo`) when the configuration
+ * is the demo's own, else a migrated store with no period.
+ */
+export function startingContents(env: Record<string, string>): StorageContents {
+  const demo = (env.DEMO_DATA ?? 'on') === 'on' && (env.DEMO_SEED ?? DEFAULT_DEMO_SEED) === DEFAULT_DEMO_SEED;
+  return demo ? 'demo' : 'migrated';
+}
+
+/**
  * Starts the real service on a free port over its own storage (embedded, or a fresh PostgreSQL database when
- * DATABASE_URL is set). `env` overrides configuration variables.
+ * DATABASE_URL is set), prepared as `startingContents` says unless `contents` is given. `env` overrides
+ * configuration variables.
  */
 export async function startTestService(
   env: Record<string, string> = {},
-  options: { forceEmbedded?: boolean } = {},
+  options: { forceEmbedded?: boolean; contents?: StorageContents } = {},
 ): Promise<TestService> {
-  const storage = await createTestStorage(options);
+  const storage = await createTestStorage({ contents: startingContents(env), ...options });
   // Find a free port first so BASE_URL (used in every canonical URL) names the address the test calls.
   const { createServer } = await import('node:net');
   const port = await new Promise<number>((resolve, reject) => {

@@ -101,7 +101,10 @@ describe('idle connections', () => {
       await sleep(150);
     }
     assert.equal(c.socket.destroyed, false);
-    assert.equal(c.received().match(/HTTP\/1\.1 200/g)?.length, 8);
+    // The last answer may still be on its way on a loaded machine: wait for it, not for a fixed time.
+    const answers = () => c.received().match(/HTTP\/1\.1 200/g)?.length ?? 0;
+    for (let waited = 0; answers() < 8 && waited < 5_000; waited += 20) await sleep(20);
+    assert.equal(answers(), 8);
     c.socket.destroy();
   });
 

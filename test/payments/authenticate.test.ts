@@ -63,7 +63,7 @@ describe('authenticate', () => {
   let store: Store;
 
   before(async () => {
-    storage = await createTestStorage({ forceEmbedded: true });
+    storage = await createTestStorage({ forceEmbedded: true, contents: 'migrated' });
     store = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
     await migrateToLatest(store.db);
   });

@@ -27,7 +27,7 @@ for (const mode of modes) {
     let store: Store;
 
     before(async () => {
-      storage = await createTestStorage({ forceEmbedded: mode.forceEmbedded });
+      storage = await createTestStorage({ forceEmbedded: mode.forceEmbedded, contents: 'migrated' });
       store = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl, poolSize: 20 });
       await migrateToLatest(store.db);
     });

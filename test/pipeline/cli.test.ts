@@ -42,7 +42,7 @@ describe('signal-service pipeline (command line)', () => {
     fake = await FakeGitHub.start({
       orgs: [acmeOrg(), quietOrg(), ...Array.from({ length: 6 }, (_, i) => quietOrg(`kill-${i}`))],
     });
-    storage = await createTestStorage();
+    storage = await createTestStorage({ contents: 'migrated' });
     watchlist = path.join(storage.dataDir, 'watchlist.yaml');
     await fs.writeFile(
       watchlist,

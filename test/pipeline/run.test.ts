@@ -37,7 +37,7 @@ interface Harness {
 }
 
 async function harness(fake: FakeGitHub, env: Record<string, string> = {}): Promise<Harness> {
-  const storage = await createTestStorage();
+  const storage = await createTestStorage({ contents: 'migrated' });
   const config = loadConfig({
     DATA_DIR: storage.dataDir,
     ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),

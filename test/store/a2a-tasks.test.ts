@@ -41,7 +41,7 @@ describe('A2A tasks in the database', () => {
   let second: SharedTaskStore;
 
   before(async () => {
-    storage = await createTestStorage();
+    storage = await createTestStorage({ contents: 'migrated' });
     store = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl, poolSize: 2 });
     await migrateToLatest(store.db);
     const records = {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parsePeriodSlug } from '../../src/domain/periods.js';
-import { generateDemoDataset } from '../../src/pipeline/demo/generate.js';
 import { loadSnapshot } from '../../src/snapshot/load.js';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.js';
 import { signalLabel } from '../../src/domain/signal-label.js';
@@ -11,6 +10,7 @@ import { loadStartupHistory } from '../../src/store/history.js';
 import { publishPeriod } from '../../src/store/periods.js';
 import { loadSeries } from '../../src/store/series.js';
 import { createTestStorage, type TestStorage } from '../helpers/database.js';
+import { generatedDemo } from '../helpers/demo.js';
 
 const modes = [
   { forceEmbedded: true, name: 'embedded' },
@@ -21,7 +21,7 @@ for (const mode of modes) {
   describe(`startup history (${mode.name})`, () => {
     let storage: TestStorage;
     let store: Store;
-    const dataset = generateDemoDataset({
+    const dataset = generatedDemo({
       seed: 'history-test',
       startups: 30,
       periods: 4,
@@ -37,7 +37,7 @@ for (const mode of modes) {
     const login = dataset.periods[0]!.ranked.startups[7]!.login;
 
     before(async () => {
-      storage = await createTestStorage({ forceEmbedded: mode.forceEmbedded });
+      storage = await createTestStorage({ forceEmbedded: mode.forceEmbedded, contents: 'migrated' });
       store = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
       await migrateToLatest(store.db);
       // Published out of order: history is ordered by ISO week, not by publication.

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parsePeriodSlug } from '../../src/domain/periods.js';
-import { generateDemoDataset } from '../../src/pipeline/demo/generate.js';
+import { sql } from 'kysely';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.js';
+import { migrationProvider } from '../../src/store/migrations/index.js';
 import {
   iterateAllPeriodStartups,
   latestPeriod,
@@ -11,6 +12,7 @@ import {
   publishPeriod,
 } from '../../src/store/periods.js';
 import { createTestStorage, type TestStorage } from '../helpers/database.js';
+import { generatedDemo } from '../helpers/demo.js';
 
 const modes = [
   { forceEmbedded: true, name: 'embedded' },
@@ -21,7 +23,7 @@ for (const mode of modes) {
   describe(`period store (${mode.name})`, () => {
     let storage: TestStorage;
     let store: Store;
-    const dataset = generateDemoDataset({
+    const dataset = generatedDemo({
       seed: 'store-test',
       startups: 45,
       periods: 3,
@@ -31,7 +33,7 @@ for (const mode of modes) {
       publishPeriod(store.db, { ...dataset.periods[i]!, dataset: 'synthetic-demo', datasetName: 'test', publishedAt });
 
     before(async () => {
-      storage = await createTestStorage({ forceEmbedded: mode.forceEmbedded });
+      storage = await createTestStorage({ forceEmbedded: mode.forceEmbedded, contents: 'migrated' });
       store = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
       await migrateToLatest(store.db);
     });
@@ -40,8 +42,15 @@ for (const mode of modes) {
       await storage.cleanup();
     });
 
-    test('migrations are idempotent', async () => {
+    test('migrating a migrated store again applies nothing and records every migration once', async () => {
+      const recorded = () => sql<{ name: string }>`select name from kysely_migration order by name`.execute(store.db);
+      const before = (await recorded()).rows;
       await migrateToLatest(store.db);
+      assert.deepEqual((await recorded()).rows, before);
+      assert.deepEqual(
+        before.map((r) => r.name),
+        Object.keys(await migrationProvider.getMigrations()).sort(),
+      );
     });
 
     test('a published period stores every startup in ranking order', async () => {
@@ -71,7 +80,7 @@ for (const mode of modes) {
     });
 
     test('republishing a period replaces it whole', async () => {
-      const smaller = generateDemoDataset({
+      const smaller = generatedDemo({
         seed: 'other',
         startups: 15,
         periods: 1,

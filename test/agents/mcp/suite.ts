@@ -231,7 +231,7 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
     const rest = await restJson(service(), '/api/signals.json');
     const name = rest.trending[5].name as string;
     const typo = `${name}x`;
-    const response = await fetch(`${service().url}/api/signal?company=${encodeURIComponent(typo)}`);
+    const response = await service().get(`/api/signal?company=${encodeURIComponent(typo)}`);
     const body = (await response.json()) as { candidates?: unknown[] };
     const result = await call(await client(), 'get_startup_signal', { name: typo });
     assert.equal(result.nameMatch, response.headers.get('x-name-match'));

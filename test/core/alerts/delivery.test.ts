@@ -92,7 +92,7 @@ describe('webhook delivery from the durable queue', () => {
   }
 
   before(async () => {
-    storage = await createTestStorage();
+    storage = await createTestStorage({ contents: 'migrated' });
     store = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl, poolSize: 4 });
     await migrateToLatest(store.db);
     accountId = await createAccount(store.db);

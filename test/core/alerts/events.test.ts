@@ -46,7 +46,7 @@ describe('alert events for periods published while no server ran', () => {
   }
 
   before(async () => {
-    storage = await createTestStorage();
+    storage = await createTestStorage({ contents: 'migrated' });
     store = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl, poolSize: 2 });
     await migrateToLatest(store.db);
     periods = generatedPeriods(4).periods;

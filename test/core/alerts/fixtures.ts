@@ -1,11 +1,12 @@
 import { parsePeriodSlug } from '../../../src/domain/periods.js';
 import type { RankedPeriod } from '../../../src/domain/records.js';
-import { generateDemoDataset, type DemoDataset } from '../../../src/pipeline/demo/generate.js';
+import type { DemoDataset } from '../../../src/pipeline/demo/generate.js';
 import type { PeriodState, StartupState } from '../../../src/core/alerts/rules.js';
+import { generatedDemo } from '../../helpers/demo.js';
 
 /** Consecutive generated periods (the demo generator, pushed through the real pipeline stages), ending 2026-w10. */
 export function generatedPeriods(periods = 2, startups = 60): DemoDataset {
-  return generateDemoDataset({ seed: 'alerts-test', startups, periods, endPeriod: parsePeriodSlug('2026-w10') });
+  return generatedDemo({ seed: 'alerts-test', startups, periods, endPeriod: parsePeriodSlug('2026-w10') });
 }
 
 /** A generated period as the rules read it. */

@@ -1,7 +1,7 @@
 import { lastCompletePeriod } from '../../../src/domain/periods.js';
-import { generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
 import { datasetSnapshot } from '../../../src/snapshot/generated.js';
 import type { PeriodInfo, Snapshot } from '../../../src/snapshot/snapshot.js';
+import { generatedDemo } from '../../helpers/demo.js';
 import { BASE } from '../fixtures.js';
 
 /**
@@ -13,7 +13,7 @@ export function demoWeeks(options: { startups?: number; periods?: number } = {})
   snapshot: Snapshot;
   periods: PeriodInfo[];
 } {
-  const dataset = generateDemoDataset({
+  const dataset = generatedDemo({
     seed: 'deep-signal-tests',
     startups: options.startups ?? 315,
     periods: options.periods ?? 6,

@@ -47,7 +47,7 @@ describe('star histories', () => {
         { login: 'few', stars: manyStars(3) },
       ],
     });
-    storage = await createTestStorage();
+    storage = await createTestStorage({ contents: 'migrated' });
     store = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl, poolSize: 2 });
     await migrateToLatest(store.db);
   });

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { ClientFactory, type Client } from '@a2a-js/sdk/client';
 import { issueKey } from '../../../src/payments/keys.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, storedDemoPeriod, type TestApp } from '../../helpers/app.js';
 
 type Json = Record<string, any>;
 
@@ -45,7 +45,7 @@ function statusDataOf(task: Task): Json {
 }
 
 describe('A2A at /api/a2a', () => {
-  let svc: TestService;
+  let svc: TestApp;
   let client: Client;
   let signals: Json;
   const rpc = async (body: unknown, headers: Record<string, string> = {}) => {
@@ -79,7 +79,7 @@ describe('A2A at /api/a2a', () => {
   const skill = (id: string, args: Json = {}) => [data({ skill: id, arguments: args })];
 
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp({}, { snapshot: storedDemoPeriod, listen: true });
     client = await new ClientFactory().createFromUrl(svc.url);
     signals = (await (await svc.get('/api/signals.json')).json()) as Json;
   });

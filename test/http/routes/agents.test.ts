@@ -16,14 +16,14 @@ import { authenticatorFor, runTool } from '../../../src/agents/invoke.js';
 import { SCOUT_USER, scoutEnv, startScoutGitHub } from '../../agents/mcp/suite.js';
 import type { FakeGitHub } from '../../helpers/fake-github.js';
 import { openHoldsSettled } from '../../helpers/holds.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, storedDemoPeriod, type TestApp } from '../../helpers/app.js';
 
 type Json = Record<string, any>;
 
 describe('agents catalog', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp({}, { snapshot: storedDemoPeriod });
   });
   after(() => svc.close());
 
@@ -58,11 +58,11 @@ describe('agents catalog', () => {
 });
 
 describe('function calling: /api/agent/tools and /api/agent/call', () => {
-  let svc: TestService;
+  let svc: TestApp;
   let github: FakeGitHub;
   let signals: Json;
   const call = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${svc.url}/api/agent/call`, {
+    svc.fetch(`${svc.url}/api/agent/call`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
@@ -71,7 +71,7 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
 
   before(async () => {
     github = await startScoutGitHub();
-    svc = await startTestService(scoutEnv(github));
+    svc = await startTestApp(scoutEnv(github), { snapshot: storedDemoPeriod });
     signals = await rest('/api/signals.json');
   });
   after(async () => {
@@ -177,7 +177,7 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
 
   test('a malformed body is 400, never 5xx', async () => {
     for (const body of ['{', '[]', '{"arguments":{}}', '{"name":"get_methodology","extra":1}']) {
-      const response = await fetch(`${svc.url}/api/agent/call`, {
+      const response = await svc.fetch(`${svc.url}/api/agent/call`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body,
@@ -223,7 +223,7 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
     const { key } = await issueKey(svc.service.store.db, { credits: 2, reason: 'test' });
     const auth = { authorization: `Bearer ${key}` };
     const name = signals.trending[0].name as string;
-    const viaRest = await fetch(`${svc.url}/api/agent/deep-signal`, {
+    const viaRest = await svc.fetch(`${svc.url}/api/agent/deep-signal`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...auth },
       body: JSON.stringify({ name }),

@@ -2,17 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AnswerHit, AnswersCorpus, AskResponse, FaqPage } from '../../../src/schemas/answers.js';
 import { parsePeriodSlug, shiftPeriod } from '../../../src/domain/periods.js';
-import { generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
 import { publishPeriod } from '../../../src/store/periods.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, storedDemoPeriod, type TestApp } from '../../helpers/app.js';
+import { generatedDemo } from '../../helpers/demo.js';
 
 const HIT_FIELDS = ['answer', 'confidence', 'facts', 'question', 'related', 'source', 'url'];
 const q = (text: string) => encodeURIComponent(text);
 
 describe('answer routes', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp({}, { snapshot: storedDemoPeriod, watchPeriods: true });
   });
   after(() => svc.close());
 
@@ -233,7 +233,7 @@ describe('answer routes', () => {
   test('the corpus is rebuilt for a newly published period', async () => {
     const before = AnswersCorpus.parse(await (await svc.get('/api/answers.json')).json());
     const next = shiftPeriod(parsePeriodSlug(before.meta.period.slug), 1);
-    const dataset = generateDemoDataset({ seed: 'next-period', startups: 30, periods: 1, endPeriod: next });
+    const dataset = generatedDemo({ seed: 'next-period', startups: 30, periods: 1, endPeriod: next });
     await publishPeriod(svc.service.store.db, {
       period: next,
       ranked: dataset.periods[0]!.ranked,

@@ -13,7 +13,7 @@ describe('credit-pack keys never reach the logs', () => {
   const lines: string[] = [];
 
   before(async () => {
-    storage = await createTestStorage();
+    storage = await createTestStorage({ contents: 'demo' });
     const config = loadConfig({
       PORT: '0',
       HOST: '127.0.0.1',

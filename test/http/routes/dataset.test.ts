@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, storedDemoPeriod, type TestApp } from '../../helpers/app.js';
 
 /** A request without fetch's automatic decompression: status, headers and the bytes as sent. */
 function rawRequest(method: string, url: string, headers: Record<string, string> = {}) {
@@ -21,9 +21,9 @@ function rawRequest(method: string, url: string, headers: Record<string, string>
 const rawGet = (url: string, headers: Record<string, string> = {}) => rawRequest('GET', url, headers);
 
 describe('GET /api/dataset.jsonl from memory', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp({}, { snapshot: storedDemoPeriod, listen: true });
   });
   after(() => svc.close());
 
@@ -106,9 +106,9 @@ describe('GET /api/dataset.jsonl from memory', () => {
 });
 
 describe('the export budget', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService({ RATE_LIMIT: 'on', RATE_LIMIT_EXPORT: '2/2' });
+    svc = await startTestApp({ RATE_LIMIT: 'on', RATE_LIMIT_EXPORT: '2/2' }, { snapshot: storedDemoPeriod });
   });
   after(() => svc.close());
 

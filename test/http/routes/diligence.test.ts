@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DiligenceResponse, DiligenceUsage } from '../../../src/schemas/answers.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, storedDemoPeriod, type TestApp } from '../../helpers/app.js';
 
 const DOSSIER_FIELDS = ['entity', 'found', 'acquiredBy', 'acquisitionsMade', 'backedBy', 'signal', 'notes'];
 
 describe('diligence routes', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp({}, { snapshot: storedDemoPeriod });
   });
   after(() => svc.close());
 
   const post = (body: string, contentType = 'application/json') =>
-    fetch(`${svc.url}/api/diligence.json`, { method: 'POST', headers: { 'content-type': contentType }, body });
+    svc.fetch(`${svc.url}/api/diligence.json`, { method: 'POST', headers: { 'content-type': contentType }, body });
 
   test('GET with a documented company answers the dossier with @type, dossier and citation', async () => {
     const res = await svc.get('/api/diligence.json?company=GitHub');
@@ -186,6 +186,8 @@ describe('diligence routes', () => {
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
     assert.equal(((await res.json()) as { dossier: { entity: string } }).dossier.entity, hostile);
     const sql = await svc.get(`/api/diligence.json?company=${encodeURIComponent("x'; DROP TABLE periods; --")}`);
-    assert.ok(sql.status === 404 || sql.status === 200);
+    assert.equal(sql.status, 404);
+    assert.match(sql.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(((await sql.json()) as { dossier: { entity: string } }).dossier.entity, "x'; DROP TABLE periods; --");
   });
 });

@@ -3,9 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import { PACKAGED_CONTENT_DIR } from '../../../src/core/documents/content.js';
 import { readMarkets } from '../../../src/core/markets/markets.js';
 import { shiftPeriod, parsePeriodSlug } from '../../../src/domain/periods.js';
-import { DEMO_DATASET_NAME, generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
+import { DEMO_DATASET_NAME } from '../../../src/pipeline/demo/generate.js';
 import { publishPeriod } from '../../../src/store/periods.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { generatedDemo } from '../../helpers/demo.js';
 
 type Json = Record<string, any>;
 const definitions = readMarkets(PACKAGED_CONTENT_DIR).markets;
@@ -78,7 +79,7 @@ describe('markets', () => {
   test('markets are recomputed when a new period is published', async () => {
     const before = await market(sectorMarket.slug);
     const next = shiftPeriod(parsePeriodSlug(before.period.slug), 1);
-    const dataset = generateDemoDataset({ seed: 'markets-next-week', startups: 60, periods: 1, endPeriod: next });
+    const dataset = generatedDemo({ seed: 'markets-next-week', startups: 60, periods: 1, endPeriod: next });
     await publishPeriod(svc.service.store.db, {
       ...dataset.periods[0]!,
       dataset: 'synthetic-demo',

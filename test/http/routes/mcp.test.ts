@@ -8,12 +8,12 @@ import { ledgerTotals } from '../../../src/payments/ledger.js';
 import { mcpConformance, scoutEnv, startScoutGitHub } from '../../agents/mcp/suite.js';
 import type { FakeGitHub } from '../../helpers/fake-github.js';
 import { openHoldsSettled } from '../../helpers/holds.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, storedDemoPeriod, type TestApp } from '../../helpers/app.js';
 
 type Json = Record<string, any>;
 const ACCEPT = 'application/json, text/event-stream';
 
-async function connect(svc: TestService, headers: Record<string, string> = {}): Promise<Client> {
+async function connect(svc: TestApp, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'http-test', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${svc.url}/api/mcp/rpc`), { requestInit: { headers } }),
@@ -22,7 +22,7 @@ async function connect(svc: TestService, headers: Record<string, string> = {}): 
 }
 
 describe('MCP over Streamable HTTP at /api/mcp/rpc', () => {
-  let svc: TestService;
+  let svc: TestApp;
   let github: FakeGitHub;
   let client: Client;
   const rpc = (body: unknown, headers: Record<string, string> = {}) =>
@@ -34,7 +34,10 @@ describe('MCP over Streamable HTTP at /api/mcp/rpc', () => {
 
   before(async () => {
     github = await startScoutGitHub();
-    svc = await startTestService({ ...scoutEnv(github), MCP_ALLOWED_ORIGINS: 'https://app.example.test' });
+    svc = await startTestApp(
+      { ...scoutEnv(github), MCP_ALLOWED_ORIGINS: 'https://app.example.test' },
+      { snapshot: storedDemoPeriod, listen: true },
+    );
     client = await connect(svc);
   });
   after(async () => {

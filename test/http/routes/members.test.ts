@@ -6,9 +6,10 @@ import { after, before, describe, test } from 'node:test';
 import { stringify } from 'yaml';
 import { PACKAGED_CONTENT_DIR } from '../../../src/core/documents/content.js';
 import { parsePeriodSlug } from '../../../src/domain/periods.js';
-import { DEMO_DATASET_NAME, generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
+import { DEMO_DATASET_NAME } from '../../../src/pipeline/demo/generate.js';
 import { publishPeriod } from '../../../src/store/periods.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { generatedDemo } from '../../helpers/demo.js';
 
 type Json = Record<string, any>;
 
@@ -17,7 +18,7 @@ type Json = Record<string, any>;
  * service's own store, and every pick graded through GET /api/v1/members.json.
  */
 describe('members ledger over published periods', () => {
-  const dataset = generateDemoDataset({
+  const dataset = generatedDemo({
     seed: 'members-ledger',
     startups: 40,
     periods: 6,

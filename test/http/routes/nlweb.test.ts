@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from '../../helpers/app.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, storedDemoPeriod, type TestApp } from '../../helpers/app.js';
 
 describe('NLWeb route', () => {
-  let svc: TestService;
+  let svc: TestApp;
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp({}, { snapshot: storedDemoPeriod });
   });
   after(() => svc.close());
 
   const ask = (body: string, contentType = 'application/json') =>
-    fetch(`${svc.url}/api/nlweb`, { method: 'POST', headers: { 'content-type': contentType }, body });
+    svc.fetch(`${svc.url}/api/nlweb`, { method: 'POST', headers: { 'content-type': contentType }, body });
 
   async function jsonLd(query: string) {
     const res = await ask(JSON.stringify({ query }));

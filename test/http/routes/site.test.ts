@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestApp, storedDemoPeriod, type TestApp } from '../../helpers/app.js';
 
 type Json = Record<string, any>;
 
@@ -27,14 +27,14 @@ const PAGES = [
 ];
 
 describe('website', () => {
-  let svc: TestService;
+  let svc: TestApp;
   let signals: Json;
   let periods: string[];
   const page = (path: string, init?: RequestInit) =>
     svc.get(path, { ...init, headers: { accept: 'text/html', ...(init?.headers ?? {}) } });
 
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestApp({}, { snapshot: storedDemoPeriod });
     signals = (await (await svc.get('/api/signals.json')).json()) as Json;
     const changelog = (await (await svc.get('/api/changelog.json')).json()) as Json;
     periods = (changelog.periods as Json[]).map((p) => p.slug as string);
@@ -61,7 +61,7 @@ describe('website', () => {
       assert.match(body, /<main id="main"/, path);
       assert.doesNotMatch(
         body,
-        /https?:\/\/(?!127\.0\.0\.1)[^"'\s]+\.(css|js|woff2)/,
+        new RegExp(`https?://(?!${new URL(svc.url).host.replace(/\./g, '\\.')}/)[^"'\\s]+\\.(css|js|woff2)`),
         `${path} loads nothing from another origin`,
       );
     }

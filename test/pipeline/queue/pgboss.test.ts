@@ -26,7 +26,7 @@ describe(
     before(async () => {
       fake = await FakeGitHub.start({ orgs: Array.from({ length: ORGS }, (_, i) => quietOrg(`worker-org-${i}`)) });
       fake.delayMs = 5;
-      storage = await createTestStorage();
+      storage = await createTestStorage({ contents: 'migrated' });
       const config = loadConfig({
         DATA_DIR: storage.dataDir,
         DATABASE_URL: storage.databaseUrl!,
