@@ -1,5 +1,6 @@
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { addDays } from '../../domain/periods.js';
 import { SIGNAL_TYPES, type SignalStrength, type SignalType } from '../../schemas/enums.js';
 import type { BacktestFigure, BacktestSpan } from '../../schemas/backtest.js';
 import { ACQUISITION, type OutcomeStartup } from './outcomes.js';
@@ -51,8 +52,6 @@ export const LEAD_BANDS = [
 ] as const;
 
 const DAY_MS = 86_400_000;
-const addDays = (day: string, days: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
 
 /** How a selection orders a week's universe; a group takes its members whatever their number. */
