@@ -22,7 +22,7 @@ export interface ServedData {
 /** Why no result exists, from what the outcomes file and the served data hold. */
 export function notRunReasons(outcomes: Outcomes, served: ServedData | undefined): string[] {
   const reasons = [
-    `no result has been computed: \`signal-service backtest\` writes it to data/backtest/result.json, which the server publishes`,
+    'no result has been computed (the command signal-service backtest writes one to data/backtest/result.json, which the server publishes)',
   ];
   const events = outcomes.startups.reduce((n, s) => n + s.events.length, 0);
   reasons.push(
