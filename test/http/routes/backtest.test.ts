@@ -46,4 +46,12 @@ describe('the backtest on the API and for agents', () => {
     assert.deepEqual(result.report, await (await svc.get('/api/v1/backtest.json')).json());
     assert.equal(result.url, `${svc.url}/backtest`);
   });
+
+  test('the /backtest page says no backtest has been run on this data yet, and draws no chart', async () => {
+    const res = await svc.get('/backtest');
+    assert.equal(res.status, 200);
+    const page = await res.text();
+    assert.match(page, /No backtest has been run on this data yet/);
+    assert.doesNotMatch(page, /class="band"/);
+  });
 });
