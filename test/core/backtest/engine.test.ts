@@ -54,7 +54,14 @@ function outcomes(n: number, events: Record<number, string[]>, acquisitions: Rec
       sourceKind: 'company',
     }));
     if (acquisitions[i])
-      list.push({ ...list[0]!, announced: acquisitions[i]!, kind: 'acquisition', sourceKind: 'acquirer' });
+      list.push({
+        announced: acquisitions[i]!,
+        kind: 'acquisition',
+        amount: null,
+        source: 'https://example.com/acquired',
+        publisher: 'Acquirer',
+        sourceKind: 'acquirer',
+      });
     map.set(login(i), {
       login: login(i),
       searchedOn: '2026-11-30',
