@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { BacktestResult, type BacktestReport } from '../../schemas/backtest.js';
+import type { BacktestReport, BacktestResult } from '../../schemas/backtest.js';
 import { deriveAsync } from '../../snapshot/derive-async.js';
 import type { PeriodInfo, Snapshot } from '../../snapshot/snapshot.js';
 import { OUTCOMES_FILE, parseOutcomes, readOutcomes, type Outcomes } from './outcomes.js';
-import { BACKTEST_RESULT_FILE, LIMITS, METHOD_DOCUMENT, readBacktestResult, resultSummary } from './run.js';
+import {
+  BACKTEST_RESULT_FILE,
+  LIMITS,
+  METHOD_DOCUMENT,
+  parseBacktestResult,
+  readBacktestResult,
+  resultSummary,
+} from './run.js';
 
 /**
  * What every surface says about the backtest: the published result with its one-sentence summary, or, until one
@@ -87,7 +94,7 @@ export const backtestReport = deriveAsync(async (snapshot: Snapshot): Promise<Ba
 export function backtestStatusSentence(): string {
   let result: BacktestResult | undefined;
   try {
-    result = BacktestResult.parse(JSON.parse(readFileSync(BACKTEST_RESULT_FILE, 'utf8')));
+    result = parseBacktestResult(readFileSync(BACKTEST_RESULT_FILE, 'utf8'), BACKTEST_RESULT_FILE);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }

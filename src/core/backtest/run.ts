@@ -122,7 +122,23 @@ export function resultSummary(result: BacktestResult): string {
   return `${head} ${pct(f.share)} announced a round or acquisition against a base rate of ${pct(f.baseRate)}: lift ${times(f.lift)}, ${ci}; ${verdict}.${data}`;
 }
 
-/** A result file written by the command, checked against the schema; undefined when there is none. */
+/** A result document written by the command, checked against the schema; a problem names the file and field. */
+export function parseBacktestResult(text: string, file: string): BacktestResult {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (err) {
+    throw new ContentError(file, `not readable JSON (${(err as Error).message})`);
+  }
+  const parsed = BacktestResult.safeParse(document);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ContentError(file, `${issue.path.join('.') || 'document'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** The result file written by the command, checked; undefined when there is none. */
 export async function readBacktestResult(file = BACKTEST_RESULT_FILE): Promise<BacktestResult | undefined> {
   let text: string;
   try {
@@ -131,10 +147,5 @@ export async function readBacktestResult(file = BACKTEST_RESULT_FILE): Promise<B
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const parsed = BacktestResult.safeParse(JSON.parse(text));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ContentError(file, `${issue.path.join('.') || 'document'}: ${issue.message}`);
-  }
-  return parsed.data;
+  return parseBacktestResult(text, file);
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { backtestStatusSentence, buildBacktestReport } from '../../../src/core/backtest/report.js';
 import { OUTCOMES_FILE, parseOutcomes } from '../../../src/core/backtest/outcomes.js';
-import { runBacktest } from '../../../src/core/backtest/run.js';
+import { BACKTEST_RESULT_FILE, parseBacktestResult, runBacktest } from '../../../src/core/backtest/run.js';
 import type { BacktestWeek } from '../../../src/core/backtest/engine.js';
 
 const none = parseOutcomes({ startups: [] }, OUTCOMES_FILE);
@@ -91,6 +91,17 @@ describe('the backtest report', () => {
     assert.match(
       backtestStatusSentence(),
       /^No backtest has been run on this data yet: .*outcomes\.yaml holds no entry/,
+    );
+  });
+
+  test('a result file that breaks the schema is refused, naming the file and the field', () => {
+    assert.throws(
+      () =>
+        parseBacktestResult(
+          JSON.stringify({ ...smallResult('github'), computedAt: 'yesterday' }),
+          BACKTEST_RESULT_FILE,
+        ),
+      /data\/backtest\/result\.json: computedAt/,
     );
   });
 });
