@@ -18,7 +18,17 @@ const num = (v: number | null) => (v === null ? '—' : v.toFixed(2));
  * Lift against k for the composite ranking and the random control at one horizon, with the composite's 95% band
  * and the line of no lift. Drawn here rather than by lineChart, which has no band: the band is the point of it.
  */
-function liftChart(figures: readonly BacktestFigure[], horizon: number, id: string): SafeHtml {
+interface Drawing {
+  width: number;
+  height: number;
+  font: number;
+  className: string;
+}
+const WIDE: Drawing = { width: 640, height: 280, font: 12, className: 'chart-wide' };
+/** Phones get a drawing of their own, so its text stays readable (the stylesheet shows one of the two). */
+const NARROW: Drawing = { width: 360, height: 280, font: 13, className: 'chart-narrow' };
+
+function liftChart(figures: readonly BacktestFigure[], horizon: number, id: string, d: Drawing): SafeHtml {
   const of = (selection: string) =>
     figures.filter((f) => f.selection === selection && f.horizonWeeks === horizon && f.k !== null);
   const composite = of('composite');
@@ -26,7 +36,10 @@ function liftChart(figures: readonly BacktestFigure[], horizon: number, id: stri
   const ks = composite.map((f) => String(f.k));
   const values = [...composite, ...random].flatMap((f) => [f.lift, f.liftInterval.low, f.liftInterval.high]);
   const max = Math.max(2, ...values.filter((v): v is number => v !== null));
-  const [width, height, margin] = [640, 280, { top: 28, right: 16, bottom: 44, left: 52 }];
+  const { width, height, font } = d;
+  // The legend takes a line per entry on a narrow drawing.
+  const stacked = width < 500;
+  const margin = { top: stacked ? font * 4 : font * 2.5, right: 16, bottom: font * 3.5, left: font * 4 };
   const x = scalePoint<string>()
     .domain(ks)
     .range([margin.left, width - margin.right])
@@ -90,7 +103,7 @@ function liftChart(figures: readonly BacktestFigure[], horizon: number, id: stri
         y1="${height - margin.bottom}"
         y2="${height - margin.bottom}"
       />
-      ${ks.map((k) => html`<text x="${x(k)!.toFixed(1)}" y="${height - margin.bottom + 18}" text-anchor="middle">top ${k}</text>`)}
+      ${ks.map((k) => html`<text x="${x(k)!.toFixed(1)}" y="${height - margin.bottom + font * 1.5}" text-anchor="middle">top ${k}</text>`)}
     </g>
     <path class="band" d="${band ?? ''}" />
     <line
@@ -108,11 +121,11 @@ function liftChart(figures: readonly BacktestFigure[], horizon: number, id: stri
       <path d="${path(random)}" />
       ${points(random, 'Random ranking')}
     </g>
-    <g class="legend series-a" transform="translate(${margin.left},12)">
+    <g class="legend series-a" transform="translate(${stacked ? 8 : margin.left},${font})">
       <line x1="0" x2="24" y1="0" y2="0" />
       <text x="30" y="0" dominant-baseline="middle">Composite score (shaded: 95% interval)</text>
     </g>
-    <g class="legend series-b" transform="translate(${margin.left + 300},12)">
+    <g class="legend series-b" transform="translate(${stacked ? 8 : margin.left + 300},${stacked ? font * 2.4 : font})">
       <line x1="0" x2="24" y1="0" y2="0" />
       <text x="30" y="0" dominant-baseline="middle">Random ranking · dotted: no lift (1)</text>
     </g>
@@ -140,15 +153,17 @@ function figuresTable(figures: readonly BacktestFigure[]): SafeHtml {
         (f) =>
           html`<tr>
             <th scope="row">${f.selection}${f.role === 'control' ? ' (control)' : ''}</th>
-            <td>${f.k ?? 'all'}</td>
-            <td>${f.horizonWeeks} weeks</td>
-            <td>${f.hits} / ${f.selected}</td>
-            <td>${pct(f.share)}</td>
-            <td>${pct(f.baseRate)}</td>
-            <td>${num(f.lift)}</td>
-            <td>${num(f.liftInterval.low)}–${num(f.liftInterval.high)}</td>
-            <td>${f.leadTimes.flagged} of ${f.leadTimes.events}</td>
-            <td>${f.leadTimes.quartilesDays ? `${f.leadTimes.quartilesDays[1]} days` : '—'}</td>
+            <td data-label="Top k">${f.k ?? 'all'}</td>
+            <td data-label="Horizon">${f.horizonWeeks} weeks</td>
+            <td data-label="Hits / selected">${f.hits} / ${f.selected}</td>
+            <td data-label="Share">${pct(f.share)}</td>
+            <td data-label="Base rate">${pct(f.baseRate)}</td>
+            <td data-label="Lift">${num(f.lift)}</td>
+            <td data-label="95% interval">${num(f.liftInterval.low)}–${num(f.liftInterval.high)}</td>
+            <td data-label="Events flagged">${f.leadTimes.flagged} of ${f.leadTimes.events}</td>
+            <td data-label="Median lead">
+              ${f.leadTimes.quartilesDays ? `${f.leadTimes.quartilesDays[1]} days` : '—'}
+            </td>
           </tr>`,
       )}
     </tbody>
@@ -170,7 +185,10 @@ function computedBody(report: Computed): SafeHtml {
     ${report.method.horizonsWeeks.map(
       (h) =>
         html`<h2>Next ${h} weeks</h2>
-          ${liftChart(all?.figures ?? [], h, `lift-${h}`)}`,
+          <div class="chart-box">
+            ${liftChart(all?.figures ?? [], h, `lift-${h}-wide`, WIDE)}
+            ${liftChart(all?.figures ?? [], h, `lift-${h}-narrow`, NARROW)}
+          </div>`,
     )}
     <h2>Coverage</h2>
     <p>
