@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { diligenceDossier } from '../core/diligence/dossier.js';
+import { backtestReport } from '../core/backtest/report.js';
 import { buildMethodology } from '../core/documents/methodology.js';
 import { signalsSummary } from '../core/signals/summary.js';
 import type { Outcome } from '../domain/errors.js';
@@ -8,6 +9,7 @@ import type { AppContext } from '../app.js';
 import type { KeyAccount } from '../payments/keys.js';
 import { paidDeepSignal } from '../payments/paid-deep-signal.js';
 import { DiligenceResponse } from '../schemas/answers.js';
+import { BacktestReport } from '../schemas/backtest.js';
 import { DeepSignal, DeepSignalMiss } from '../schemas/deep-signal.js';
 import { Methodology } from '../schemas/documents.js';
 import {
@@ -737,6 +739,28 @@ export const agentTools = [
           url: urls.period(p.slug),
         })),
       };
+    },
+  }),
+  tool({
+    name: 'get_backtest',
+    title: 'Backtest against later funding',
+    description:
+      'Does the signal come before funding? The point-in-time backtest of the weekly ranking against the rounds and acquisitions later announced: the share of the top k (by composite score, by each signal type, and for controls by size and at random) that announced within 13 or 26 weeks, against the base rate (lift), with bootstrap confidence intervals, lead times, coverage and limits. Until a backtest has been run on the data, it says so and why, with no figures; figures of the synthetic demo data say they are synthetic.',
+    inputSchema: z.object({}).strict(),
+    outputSchema: z.object({
+      status: z.enum(['computed', 'not-run']),
+      synthetic: z.boolean(),
+      summary: z.string().describe('One sentence: the primary figure and what it shows, or why there is none.'),
+      url: z.url().describe('The page with the lift chart.'),
+      report: BacktestReport,
+    }),
+    annotations: READ,
+    rest: { method: 'GET', path: '/api/v1/backtest.json', note: 'The same report, under `report`.' },
+    paid: false,
+    handler: async (_args, { ctx }) => {
+      const report = await backtestReport(ctx.holder.published());
+      const url = siteUrls(ctx.config.server.baseUrl).api('/backtest');
+      return { status: report.status, synthetic: report.synthetic, summary: report.summary, url, report };
     },
   }),
 ] as const;

@@ -43,6 +43,7 @@ program
 if (process.argv[2] !== 'serve') {
   (await import('./pipeline.js')).registerPipelineCommands(program);
   (await import('./keys.js')).registerKeysCommands(program);
+  (await import('./backtest.js')).registerBacktestCommand(program);
 }
 
 program.parseAsync().catch((err: unknown) => {

@@ -1,4 +1,5 @@
 import { DATA_LICENSE, INTERFACE_VERSION } from '../domain/license.js';
+import { backtestStatusSentence } from '../core/backtest/report.js';
 import { MARKET_TEMPERATURE } from '../core/markets/markets.js';
 import {
   CREDITS_PER_MATCHED_CALL,
@@ -100,6 +101,8 @@ export const CONTENT_VALUES: Readonly<Record<string, string | number>> = {
   RATE_RECEIPTS_PER_MIN: 10,
   RATE_RECEIPTS_BURST: 20,
   CACHE_SHARED_SECONDS: 3600,
+  // The published backtest's one-sentence summary, or why there is none: read from its files at start.
+  BACKTEST_STATUS: backtestStatusSentence(),
 };
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;

@@ -23,6 +23,7 @@ import { answersRoutes } from './routes/answers.js';
 import { searchRoutes } from './routes/search.js';
 import { diligenceRoutes } from './routes/diligence.js';
 import { nlwebRoutes } from './routes/nlweb.js';
+import { backtestRoutes } from './routes/backtest.js';
 import { documentsRoutes } from './routes/documents.js';
 import { feedRoutes } from './routes/feed.js';
 import { citeRoutes } from './routes/cite.js';
@@ -121,6 +122,7 @@ export async function buildServer(
     await diligenceRoutes(scope, ctx);
     await nlwebRoutes(scope, ctx);
     await documentsRoutes(scope, ctx);
+    await backtestRoutes(scope, ctx);
     await feedRoutes(scope, ctx);
     await citeRoutes(scope, ctx);
     await marketsRoutes(scope, ctx);

@@ -21,6 +21,7 @@ describe('agent tool registry', () => {
         'get_startup_history',
         'compare_startups',
         'list_periods',
+        'get_backtest',
       ],
     );
   });

@@ -263,6 +263,7 @@ describe('website in a browser', { skip: missing }, () => {
       ['research', '/research'],
       ['markets', '/markets'],
       ['methodology', '/methodology'],
+      ['backtest', '/backtest'],
       ['glossary', '/glossary'],
       ['blog', '/blog'],
     ];

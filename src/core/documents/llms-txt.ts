@@ -103,6 +103,9 @@ export function buildLlmsTxt(input: LlmsTxtInput): string {
 
   out.push('', '## Optional', '');
   out.push(`- [Methodology](${urls.methodology()}): how the six pipeline steps compute every number`);
+  out.push(
+    `- [Backtest](${urls.api('/backtest')}): whether the weekly ranking comes before funding rounds and acquisitions (${urls.api('/api/v1/backtest.json')})`,
+  );
   out.push(`- [RSS feed](${urls.api('/feed.xml')}): one item per published week`);
   out.push(`- [Full dataset](${urls.api('/api/dataset.jsonl')}): every startup in every stored period, JSON lines`);
   out.push('');

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
+import { backtestReport } from '../../core/backtest/report.js';
 import { loadBlogPosts } from '../../core/documents/blog.js';
 import { readReleaseLog } from '../../core/documents/changelog.js';
 import { documentsDir } from '../../core/documents/content.js';
@@ -37,6 +38,7 @@ import {
   sectorsIndexPage,
   startupPage,
 } from '../../web/pages/data.js';
+import { backtestPage } from '../../web/pages/backtest.js';
 import { notFoundPage, SEARCH_MAX_PAGE, SEARCH_QUERY_MAX, searchPage } from '../../web/pages/utility.js';
 import { ASK_QUERY_MAX, askPage, dossierPage } from '../../web/pages/ask.js';
 import { docsPage, type OpenApiDocument } from '../../web/pages/docs.js';
@@ -389,6 +391,9 @@ export async function siteRoutes(
   });
   r.get('/glossary', page, (q, s) => serve(q, s, '/glossary', (c) => glossaryPage(c, glossary)));
   r.get('/methodology', page, (q, s) => serve(q, s, '/methodology', methodologyPage));
+  r.get('/backtest', page, (q, s) =>
+    serve(q, s, '/backtest', async (c) => backtestPage(await backtestReport(c.snapshot))),
+  );
   r.get('/changelog', page, (q, s) => serve(q, s, '/changelog', (c) => changelogPage(c, releaseLog)));
   r.get('/pricing', page, (q, s) =>
     serve(q, s, '/pricing', (c) => pricingPage(c, { checkoutAvailable: ctx.services.checkout !== undefined })),

@@ -301,7 +301,11 @@ export function methodologyPage(ctx: PageContext): PageInput {
           ${s.formulas.length ? html`<pre><code>${s.formulas.join('\n')}</code></pre>` : ''}
           <p class="muted">Code: ${s.code.map((c, i) => html`${i ? ', ' : ''}<code>${c}</code>`)}</p>
         </section>`,
-    )}`;
+    )}
+    <p>
+      Whether the ranking comes before funding rounds and acquisitions is tested apart:
+      <a href="/backtest">the backtest</a>.
+    </p>`;
   return {
     path: '/methodology',
     title: 'Methodology',
