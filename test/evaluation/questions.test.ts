@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { answerCorpus } from '../../src/core/answers/corpus.js';
 import {
+  BLIND_STRANGER_QUESTIONS_FILE,
   evaluateQuestions,
   FRESH_STRANGER_QUESTIONS_FILE,
   GROWING_STRANGER_QUESTIONS_FILE,
@@ -100,5 +101,24 @@ describe('fresh stranger questions, never tuned on (data/eval/stranger-questions
   test('no wrong answer at confidence 0.7 or more', () => {
     const confidentWrong = result.outcomes.filter((o) => !o.correct && (o.confidence ?? 0) >= 0.7);
     assert.deepEqual(confidentWrong, []);
+  });
+});
+
+describe('blind stranger questions (data/eval/stranger-questions-blind.yaml)', () => {
+  const blind = loadQuestionCases(BLIND_STRANGER_QUESTIONS_FILE);
+
+  test('each expects, and accepts, only answers that exist, comparisons of two tracked startups or stated outcomes', () => {
+    const ids = new Set(answerCorpus(snapshot, EVALUATION_BASE).entries.map((e) => e.id));
+    // A comparison of any two tracked startups is answered, not only the pairs the corpus lists.
+    const comparable = (id: string) => {
+      const pair = /^compare-(.+)-vs-(.+)$/.exec(id);
+      return pair !== null && ids.has(`signal-${pair[1]}`) && ids.has(`signal-${pair[2]}`);
+    };
+    for (const c of blind)
+      for (const id of [c.expect, ...(c.acceptable ?? [])])
+        assert.ok(
+          ids.has(id) || comparable(id) || ['not-tracked', 'no-sector', 'out-of-scope', 'none'].includes(id),
+          id,
+        );
   });
 });
