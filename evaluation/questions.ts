@@ -12,7 +12,10 @@ import type { Snapshot } from '../src/snapshot/snapshot.js';
 export const QuestionCase = z
   .object({
     q: z.string().min(1),
-    expect: z.string().min(1).describe('Answer id, or not-tracked, no-sector, out-of-scope, none.'),
+    expect: z
+      .string()
+      .min(1)
+      .describe('Answer id, or not-tracked, no-sector, out-of-scope, none (no answer: nothing, or an ambiguous name).'),
     class: z.string().min(1),
     /** Other answers that are acceptable (a comparison in the reversed order, the closest sector). */
     acceptable: z.array(z.string().min(1)).optional(),
@@ -40,7 +43,7 @@ export interface QuestionOutcome {
   q: string;
   expect: string;
   class: string;
-  /** The top answer id, or not-tracked / no-sector / none. */
+  /** The top answer id, or not-tracked / ambiguous / no-sector / out-of-scope / none. */
   got: string;
   confidence: number | null;
   /** The labelled answer (good) or one the label accepts. */
@@ -71,8 +74,10 @@ export function evaluateQuestions(
   const outcomes = cases.map((c): QuestionOutcome => {
     const u = understand(snapshot, baseUrl, c.q, 1);
     const hit = u.kind === 'answers' ? u.hits[0] : undefined;
-    const got = u.kind !== 'answers' ? u.kind : (hit?.entry.id ?? 'none');
-    const good = got === c.expect;
+    const got =
+      u.kind === 'not-tracked' && u.ambiguous ? 'ambiguous' : u.kind !== 'answers' ? u.kind : (hit?.entry.id ?? 'none');
+    // A name that fits several entities equally gets no answer, as "none" asks.
+    const good = got === c.expect || (c.expect === 'none' && got === 'ambiguous');
     return {
       ...c,
       got,

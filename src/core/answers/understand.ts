@@ -1,12 +1,13 @@
 import type { Snapshot } from '../../snapshot/snapshot.js';
 import { diligenceIndex, subjectName, type Subject } from '../diligence/dossier.js';
-import { foldName, isGenericWord } from '../../domain/matcher.js';
+import { foldName, isDomain, isGenericWord, PART_OF_NAME, STRICT_NEAR } from '../../domain/matcher.js';
 import { isStopWord } from '../search/text.js';
 import { sectors } from '../../domain/sectors.js';
 import { siteUrls } from '../../domain/urls.js';
 import type { ScoredAnswer } from './answer-index.js';
+import { comparisonAnswer } from './agent-queries.js';
 import { answerCorpus } from './corpus.js';
-import { LIST_KINDS, type AnswerEntry } from './entry.js';
+import { LIST_KINDS, slugify, type AnswerEntry } from './entry.js';
 
 /**
  * What a question is about, before the answer index ranks anything:
@@ -42,6 +43,8 @@ const OUT_OF_SCOPE: RegExp[] = [
   /\b(?:put|invest|place)\s+(?:my\s+|our\s+)?money\b/i,
   /\bpredict(?:s|ion|ions)?\b|\bforecast\b/i,
   /\bnext\s+unicorns?\b|\bbecome\s+a\s+unicorn\b/i,
+  // Facts about a company the service does not hold: its people, valuation, revenue, share price.
+  /\b(?:ceo|cto|cfo|coo|founders?|founded\s+by|executives?|valuation|valued\s+at|revenues?|share\s+price|stock\s+price)\b/i,
 ];
 
 /**
@@ -71,6 +74,8 @@ function rewrite(query: string): string {
 }
 
 const MAX_SPAN = 5;
+/** How sure the comparison is of two tracked startups a question names exactly: the names are the evidence. */
+const NAMED_PAIR_CONFIDENCE = 0.8;
 /** Lower-case words that name companies in the corpus but are everyday words in questions about the service. */
 const COMMON_WORDS = new Set(['sun', 'base', 'index', 'modal', 'temporal', 'neon', 'astro', 'slack', 'loom']);
 
@@ -83,8 +88,13 @@ const NOT_SECTORS = new Set(
   ).split(' '),
 );
 
-const DEAL_VERBS = /^(acquir|acquisit|bought|buy|own|purchas|pay|paid)/;
-const COMPARE_WORDS = /^(vs|versus|compare|compared|comparison|against|and)$/;
+/**
+ * Cue words are whole words of the question outside the names it holds: "Ventetmora Payroll" pays nothing, and a
+ * startup named "… Versus" is compared with nobody.
+ */
+const DEAL_VERBS =
+  /^(?:acquire[sd]?|acquiring|acquirer|acquisitions?|bought|buys?|buying|buyer|owns?|owned|owner|owning|purchase[sd]?|purchasing|pays?|paid|paying)$/;
+const COMPARE_WORDS = /^(vs|versus|compare|compared|comparison|against|and|or)$/;
 /** Answers about one named startup or company: only a question that names it may get them. */
 const NAMED_KINDS = new Set<AnswerEntry['kind']>(['startup', 'comparison', 'diligence']);
 
@@ -174,6 +184,8 @@ function properRun(toks: Token[], start: number, end: number): { start: number; 
   let s = start;
   let e = end;
   while (s > 1 && isProperToken(toks[s - 1]!) && !toks[s - 1]!.possessive) s--;
+  // "The Sun", "The Wiz": a capitalised article inside the question belongs to the name it precedes.
+  if (s > 1 && toks[s - 1]!.text === 'The') s--;
   while (e < toks.length && !toks[e - 1]!.possessive && isProperToken(toks[e]!) && !NAME_FOLLOWERS.test(toks[e]!.lower))
     e++;
   return { start: s, end: e };
@@ -208,8 +220,13 @@ function mentions(
       if (r.status === 'match') {
         if (len === 1 && !capitalised && COMMON_WORDS.has(first.lower)) continue;
         const next = toks[i + len];
-        if (r.item.kind === 'entity' && next && DATA_NOUNS.test(next.lower) && !last.possessive) {
-          taken = len; // "GitHub activity": the service's data, not the company
+        const before = toks[i - 1];
+        if (
+          r.item.kind === 'entity' &&
+          ((next && DATA_NOUNS.test(next.lower) && !last.possessive) ||
+            (before && /^(?:on|from|via|through)$/.test(before.lower) && i + len === toks.length))
+        ) {
+          taken = len; // "GitHub activity", "active on GitHub": the service's data, not the company
           continue;
         }
         const run = properRun(toks, i, i + len);
@@ -219,6 +236,14 @@ function mentions(
           continue;
         }
         found.push({ subject: r.item, start: i, end: i + len });
+        taken = len;
+      } else if (len === 1 && isDomain(first.text)) {
+        // A domain names whoever holds it; only a recorded one resolves (above).
+        unknown.push({ start: i, end: i + 1 });
+        taken = 1;
+      } else if (capitalised && r.candidates.some((c) => c.why.endsWith(PART_OF_NAME) || c.why.endsWith(STRICT_NEAR))) {
+        // A near name or the first words of one ("Zepatra" for "Zepatra Cloud"): asked about, but not that name.
+        unknown.push({ start: i, end: i + len });
         taken = len;
       } else if (r.status === 'none' && r.candidates.length && capitalised) {
         // A documented related name ("Sequoia Capital", "Terraform"): remembered, never answered as the entity.
@@ -294,11 +319,28 @@ function isDefinitionQuestion(query: string): boolean {
 }
 
 /** The entry about `subject` that answers a deal question in the right direction (who acquired X / what X acquired). */
-function dealDirection(toks: Token[], mention: Mention): 'acquired' | 'acquisitions' | undefined {
-  const verb = toks.findIndex((t) => DEAL_VERBS.test(t.lower));
+function dealDirection(
+  toks: Token[],
+  mention: Mention,
+  names: readonly Mention[],
+): 'acquired' | 'acquisitions' | undefined {
+  const verb = cueIndex(toks, names, DEAL_VERBS);
   if (verb < 0) return undefined;
   if (/^(was|is|has)$/.test(toks[0]?.lower ?? '') && mention.start === 1) return 'acquired';
   return verb < mention.start ? 'acquired' : 'acquisitions';
+}
+
+/** The first token matching a cue-word pattern that is not inside a name the question holds, or -1. */
+function cueIndex(toks: Token[], names: readonly Mention[], pattern: RegExp): number {
+  return toks.findIndex((t, i) => pattern.test(t.lower) && !names.some((m) => i >= m.start && i < m.end));
+}
+
+/** The question's words outside the names it holds: what cue-word patterns read. */
+function outsideNames(toks: Token[], names: readonly Mention[]): string {
+  return toks
+    .filter((_, i) => !names.some((m) => i >= m.start && i < m.end))
+    .map((t) => t.text)
+    .join(' ');
 }
 
 function about(entry: AnswerEntry, subject: Subject): boolean {
@@ -309,7 +351,10 @@ function about(entry: AnswerEntry, subject: Subject): boolean {
 
 export function understand(snapshot: Snapshot, baseUrl: string, query: string, limit: number): Understood {
   const corpus = answerCorpus(snapshot, baseUrl);
-  if (OUT_OF_SCOPE.some((pattern) => pattern.test(query))) {
+  const toks = tokens(query);
+  const { found, related, unknown } = mentions(snapshot, baseUrl, toks);
+  const cues = outsideNames(toks, found);
+  if (OUT_OF_SCOPE.some((pattern) => pattern.test(cues))) {
     const urls = siteUrls(baseUrl);
     return {
       kind: 'out-of-scope',
@@ -320,14 +365,12 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       ],
     };
   }
-  const toks = tokens(query);
-  const { found, related, unknown } = mentions(snapshot, baseUrl, toks);
   const asked = rewrite(query);
 
   if (found.length > 0) {
     // Two companies and a deal verb: the one after the verb is the target ("When did Salesforce acquire Tableau?").
     let subjects = found;
-    const verb = toks.findIndex((t) => DEAL_VERBS.test(t.lower));
+    const verb = cueIndex(toks, found, DEAL_VERBS);
     if (found.length > 1 && verb >= 0) {
       const after = found.filter((m) => m.start > verb);
       if (after.length) subjects = [after[0]!];
@@ -336,7 +379,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     const mainName = subjectName(main.subject).toLowerCase();
     if (
       main.subject.kind === 'startup' &&
-      dealDirection(toks, main) &&
+      dealDirection(toks, main, found) &&
       !corpus.entries.some((e) => (e.entities ?? []).some((n) => n.toLowerCase() === mainName))
     ) {
       // A deal question about a tracked startup the diligence corpus does not hold: its signal does not say who
@@ -350,17 +393,37 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
         about: subjectName(main.subject),
       };
     }
+    const startups = [
+      ...new Map(
+        subjects.flatMap((m) => (m.subject.kind === 'startup' ? [[m.subject.startup.login, m.subject.startup]] : [])),
+      ).values(),
+    ];
+    if (startups.length >= 2) {
+      // Two tracked startups named: their comparison, the listed one when the corpus has the pair in either order.
+      const [x, y] = startups as [(typeof startups)[0], (typeof startups)[0]];
+      const listed = [x, y].flatMap((a) => {
+        const b = a === x ? y : x;
+        const entry = corpus.byId.get(`compare-${slugify(a.login)}-vs-${slugify(b.login)}`);
+        return entry ? [entry] : [];
+      })[0];
+      const entry = listed ?? comparisonAnswer(snapshot, baseUrl, x, y);
+      return {
+        kind: 'answers',
+        hits: [{ entry, confidence: NAMED_PAIR_CONFIDENCE, score: 0 }],
+        about: `${x.startup.name} and ${y.startup.name}`,
+      };
+    }
     const ranked = corpus.index.rankAll(asked).filter((s) => subjects.some((m) => about(s.entry, m.subject)));
     // Comparisons name two startups: prefer entries about every subject named; one name and no comparison word
     // asks about that startup alone.
     const all = ranked.filter((s) => subjects.every((m) => about(s.entry, m.subject)));
     let hits = all.length ? all : ranked;
-    if (subjects.length === 1 && !toks.some((t) => COMPARE_WORDS.test(t.lower))) {
+    if (subjects.length === 1 && cueIndex(toks, found, COMPARE_WORDS) < 0) {
       const alone = hits.filter((s) => s.entry.kind !== 'comparison');
       if (alone.length) hits = [...alone, ...hits.filter((s) => s.entry.kind === 'comparison')];
     }
     if (main.subject.kind === 'entity') {
-      const direction = dealDirection(toks, main);
+      const direction = dealDirection(toks, main, found);
       if (direction) {
         const wanted = hits.filter((s) => s.entry.id.startsWith(`${direction}-`));
         if (wanted.length) hits = [...wanted, ...hits.filter((s) => !wanted.includes(s))];
