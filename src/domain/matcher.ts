@@ -116,7 +116,9 @@ const GENERIC_WORDS = new Set(
     'studio lab industries industrial international global group holdings holding partners partner capital ' +
     'ventures venture fund funds management investments investment foundation hq dev developer developers open ' +
     'source business microsystems electronics semiconductor semiconductors communications telecom robotic ' +
-    'automation intelligence research consulting markets market marketplace enterprises'
+    'automation intelligence research consulting markets market marketplace enterprises ' +
+    // an article names nothing on its own; it is kept in a name ("The Sun") but never tells two names apart
+    'the'
   ).split(' '),
 );
 
@@ -159,7 +161,7 @@ export function compactName(text: string): string {
 }
 
 export function isGenericWord(word: string): boolean {
-  return GENERIC_WORDS.has(word) || LEGAL_SUFFIXES.has(word);
+  return GENERIC_WORDS.has(word) || LEGAL_SUFFIXES.has(word) || DOMAIN_ENDINGS.has(word);
 }
 
 /** Edits a typo may make in a word of this length: none up to 3 letters, 1 for 4–8, 2 for 9 or more. */
