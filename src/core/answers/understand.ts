@@ -367,7 +367,9 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   }
   const asked = rewrite(query);
 
-  if (found.length > 0) {
+  // A comparison with a name nothing holds is not answered with the other side alone.
+  const comparesUnknown = (related.length > 0 || unknown.length > 0) && cueIndex(toks, found, COMPARE_WORDS) >= 0;
+  if (found.length > 0 && !comparesUnknown) {
     // Two companies and a deal verb: the one after the verb is the target ("When did Salesforce acquire Tableau?").
     let subjects = found;
     const verb = cueIndex(toks, found, DEAL_VERBS);
@@ -437,14 +439,31 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     };
   }
 
-  if (related.length > 0 || unknown.length > 0 || unknownCompany(query)) {
-    const named = related[0] ?? unknown[0];
+  const named = related[0] ?? unknown[0];
+  // A product or an unknown name inside a question about the service's own method ("Do GitHub Actions commits
+  // count?") is not a question about a company: the method's answer stands when retrieval finds one.
+  const aboutCompany =
+    comparesUnknown ||
+    unknownCompany(query) !== undefined ||
+    cueIndex(toks, [], DEAL_VERBS) >= 0 ||
+    (named !== undefined && (toks[named.end - 1]!.possessive || named.end - named.start >= toks.length - 3));
+  const method = named && !aboutCompany ? methodAnswer(corpus, asked) : undefined;
+  if (method)
+    return {
+      kind: 'answers',
+      hits: [method, ...corpus.index.ask(asked, limit).filter((s) => s !== method && s.entry.kind === 'faq')].slice(
+        0,
+        limit,
+      ),
+    };
+  const possessive = named ? undefined : unknownPossessive(snapshot, baseUrl, toks);
+  if (named || possessive || unknownCompany(query)) {
     const name = named
       ? toks
           .slice(named.start, named.end)
           .map((t) => t.text)
           .join(' ')
-      : unknownCompany(query)!;
+      : (possessive ?? unknownCompany(query)!);
     const resolution = diligenceIndex(snapshot, baseUrl).matcher.resolve(name, { typos: false });
     const urls = siteUrls(baseUrl);
     const candidates =
@@ -521,6 +540,30 @@ function subjectConfidence(scored: ScoredAnswer, toks: Token[], mention: Mention
 /** Words that ask for a startup's own published figures: the startup's answer states every one of them. */
 const FIGURE_WORDS =
   /^(many|commits?|contributors?|repositories|repos?|new|weeks?|days?|last|past|two|fourteen|make|made|have|had|has|count|number|figures?|numbers?)$/;
+
+/** The FAQ answer a question about the service's method gets, when retrieval finds one above the floor. */
+function methodAnswer(corpus: ReturnType<typeof answerCorpus>, asked: string): ScoredAnswer | undefined {
+  return corpus.index.ask(asked, 5).find((s) => s.entry.kind === 'faq');
+}
+
+/**
+ * A capitalised name written with a possessive ("What's Stripe's engineering signal?") that nothing holds: the
+ * question is about it.
+ */
+function unknownPossessive(snapshot: Snapshot, baseUrl: string, toks: Token[]): string | undefined {
+  for (let i = 1; i < toks.length; i++) {
+    const t = toks[i]!;
+    if (!t.possessive || !/^\p{Lu}/u.test(t.text) || isStopWord(t.lower) || isGenericWord(t.lower)) continue;
+    let s = i;
+    while (s > 1 && isProperToken(toks[s - 1]!)) s--;
+    const name = toks
+      .slice(s, i + 1)
+      .map((x) => x.text)
+      .join(' ');
+    if (diligenceIndex(snapshot, baseUrl).matcher.resolve(name, { typos: false }).status !== 'match') return name;
+  }
+  return undefined;
+}
 
 /** One sentence saying why a question that names something unknown has no answer. */
 export function understoodNotice(understood: Exclude<Understood, { kind: 'answers' }>, snapshot: Snapshot): string {
