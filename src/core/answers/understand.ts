@@ -109,6 +109,8 @@ const SECTOR_ALIASES: Record<string, string[]> = {
   edtech: ['education', 'education tech'],
   healthcare: ['health care', 'healthtech', 'health tech', 'digital health'],
   'hr-tech': ['human resources', 'recruiting', 'hiring tech'],
+  // the first words of the sector's own description ("Satellite software, ground systems, …")
+  'space-tech': ['satellite', 'satellites'],
 };
 
 /** Sector slugs by the words and phrases that name them in a question. */
@@ -136,6 +138,13 @@ const STAGE_WORDS: Record<string, RegExp> = {
 function stageNamed(entry: AnswerEntry, query: string): boolean {
   const words = STAGE_WORDS[entry.id];
   return words === undefined || words.test(query);
+}
+
+/** The list a question about a sector asks for: its fastest accelerating, or its top. */
+function sectorWants(query: string): 'fastest-accelerating-' | 'top-' | undefined {
+  if (/\b(?:accelerat\w*|fastest|growing)\b/i.test(query)) return 'fastest-accelerating-';
+  if (/\b(?:top|best|strongest|leading|leads?|trending)\b/i.test(query)) return 'top-';
+  return undefined;
 }
 
 function sectorOf(query: string): string | undefined {
@@ -299,7 +308,8 @@ function missingSector(toks: Token[]): string | undefined {
   for (let i = 0; i + 1 < toks.length; i++) {
     const next = toks[i + 1]!.lower;
     if (!/^(startups?|companies|company|sector|sectors|industry)$/.test(next)) continue;
-    const word = toks[i]!.lower;
+    // "fintech-ish", "fintech-like": the industry with a hedge is still that industry.
+    const word = toks[i]!.lower.replace(/-(?:ish|like|y|related|adjacent)$/, '');
     if (NOT_SECTORS.has(word)) return toks[i]!.text;
     const before = toks[i - 1];
     if (
@@ -490,6 +500,17 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   const promote = (pick: ScoredAnswer | undefined) => {
     if (pick && pick !== hits[0]) hits = [pick, ...hits.filter((s) => s !== pick)];
   };
+  const sectorNamed = sectorOf(asked);
+  if (hits.length <= 1 && sectorNamed) {
+    // A sector named with a request for its top or its fastest is answered with that list even when no question of
+    // the corpus matched the words around it ("strongest real estate software companies").
+    const listed = corpus.byId.get(`${sectorWants(asked) ?? ''}${sectorNamed}`);
+    if (listed && hits[0]?.entry !== listed)
+      hits = [
+        { entry: listed, confidence: Math.max(hits[0]?.confidence ?? 0, SECTOR_LIST_CONFIDENCE), score: 0 },
+        ...hits,
+      ];
+  }
   if (hits.length > 1) {
     const best = hits[0]!.confidence;
     const sector = sectorOf(asked);
@@ -499,11 +520,8 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     } else if (sector) {
       // A question naming a sector is answered about that sector: its ranking when it asks for the top or what is
       // trending, its fastest accelerating when it asks for acceleration, else the closest answer about it.
-      const wants = /\b(?:accelerat\w*|fastest|growing)\b/i.test(asked)
-        ? `fastest-accelerating-${sector}`
-        : /\b(?:top|best|strongest|leading|trending)\b/i.test(asked)
-          ? `top-${sector}`
-          : undefined;
+      const prefix = sectorWants(asked);
+      const wants = prefix ? `${prefix}${sector}` : undefined;
       const close = (s: ScoredAnswer) => s.entry.sector === sector && s.confidence >= best - 0.3;
       // The list asked for is the answer even when the index ranked it low (the sector named by an everyday word).
       const listed = wants ? corpus.byId.get(wants) : undefined;
