@@ -14,7 +14,9 @@ import { LIST_KINDS, slugify, type AnswerEntry } from './entry.js';
  *  - a company it names (a tracked startup or a diligence entity, by the one matching rule): only answers about that
  *    company may answer, never one about another;
  *  - a company it names that is neither tracked nor in the corpus: "not tracked", with "did you mean" candidates;
+ *  - two tracked startups it names: their comparison, built for any pair;
  *  - a sector the service does not have ("fintech startups"): "no such sector", with the sectors it has;
+ *  - a sector it has, with a request for its top or its fastest: that list;
  *  - "what is X": the definition (FAQ) is preferred to a statistic about X.
  * /api/answer, /api/ask and NLWeb all go through `understand`.
  */
