@@ -523,7 +523,7 @@ export class NameMatcher<T> {
       };
     }
     if (near.length > 0 && !typos) {
-      // Strict, or only part of a name: a near name is someone the query may mean, never the answer.
+      // Strict: a near name is someone the query may mean, never the answer.
       return {
         status: 'none',
         candidates: uniqueNear(near)
