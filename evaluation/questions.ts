@@ -12,8 +12,13 @@ import type { Snapshot } from '../src/snapshot/snapshot.js';
 export const QuestionCase = z
   .object({
     q: z.string().min(1),
-    expect: z.string().min(1).describe('Answer id, or not-tracked, no-sector, out-of-scope, none.'),
+    expect: z
+      .string()
+      .min(1)
+      .describe('Answer id, or not-tracked, no-sector, out-of-scope, none (no answer: nothing, or an ambiguous name).'),
     class: z.string().min(1),
+    /** Other answers that are acceptable (a comparison in the reversed order, the closest sector). */
+    acceptable: z.array(z.string().min(1)).optional(),
   })
   .strict();
 export type QuestionCase = z.infer<typeof QuestionCase>;
@@ -27,6 +32,8 @@ export const MORE_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-q
 export const FRESH_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-fresh.yaml');
 /** Stranger questions about growth and industries by everyday names, labelled before the rules for them (issue 33). */
 export const GROWING_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-growing.yaml');
+/** Stranger questions written by someone who had read only the README and the served site, before the rules changed. */
+export const BLIND_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-blind.yaml');
 
 export function loadQuestionCases(file = QUESTIONS_FILE): QuestionCase[] {
   return z.array(QuestionCase).parse(parseYaml(readFileSync(file, 'utf8')));
@@ -36,10 +43,13 @@ export interface QuestionOutcome {
   q: string;
   expect: string;
   class: string;
-  /** The top answer id, or not-tracked / no-sector / none. */
+  /** The top answer id, or not-tracked / ambiguous / no-sector / out-of-scope / none. */
   got: string;
   confidence: number | null;
+  /** The labelled answer (good) or one the label accepts. */
   correct: boolean;
+  /** The labelled answer itself. */
+  good: boolean;
 }
 
 export interface QuestionScore {
@@ -64,8 +74,17 @@ export function evaluateQuestions(
   const outcomes = cases.map((c): QuestionOutcome => {
     const u = understand(snapshot, baseUrl, c.q, 1);
     const hit = u.kind === 'answers' ? u.hits[0] : undefined;
-    const got = u.kind !== 'answers' ? u.kind : (hit?.entry.id ?? 'none');
-    return { ...c, got, confidence: hit?.confidence ?? null, correct: got === c.expect };
+    const got =
+      u.kind === 'not-tracked' && u.ambiguous ? 'ambiguous' : u.kind !== 'answers' ? u.kind : (hit?.entry.id ?? 'none');
+    // A name that fits several entities equally gets no answer, as "none" asks.
+    const good = got === c.expect || (c.expect === 'none' && got === 'ambiguous');
+    return {
+      ...c,
+      got,
+      confidence: hit?.confidence ?? null,
+      good,
+      correct: good || (c.acceptable ?? []).includes(got),
+    };
   });
   const hits = outcomes.filter((o) => o.confidence !== null);
   const confident = hits.filter((o) => o.confidence! >= 0.7);

@@ -6,14 +6,17 @@ import { LRUCache } from 'lru-cache';
  * answers, search, NLWeb, Deep Signal, the agent tools). A wrong company is worse than none, so the rule is strict:
  *
  * 1. Names are folded: Unicode-folded (accents removed), lower case, split into words at anything that is not a
- *    letter or digit; trailing legal suffixes ("Inc", "Corp.", "GmbH", ".com" …) and a leading "The" are dropped.
+ *    letter or digit; trailing legal suffixes ("Inc", "Corp.", "GmbH" …) are dropped. Distinctive words are kept: a
+ *    leading "The" ("The Sun" is a newspaper, not Sun Microsystems) and a domain ending ("Sentry.com" is Sentry
+ *    Insurance's domain): a domain resolves only when it is an entity's recorded name or alias ("salesforce.com").
  * 2. A query MATCHES an entity when its folded letters equal (spaces ignored) the entity's name (`exact`), its GitHub
  *    organisation slug (`slug`) or a documented alias or former name (`alias`);
  * 3. or when it is a confident typo of its name or an alias (`typo`): word by word, in order, each query word is the
  *    entity's word with the same first letter and at most 0 edits for words of up to 3 letters, 1 for 4–8 letters,
- *    2 for 9 or more (insertion, deletion, substitution, or a transposition of neighbours, each one edit). Generic
- *    words of the entity (sector and industry words such as Labs, Health, Cloud, Systems, Capital, and legal
- *    suffixes) may be left out, distinctive words may not, and a query of generic words alone never matches.
+ *    2 for 9 or more (insertion, deletion, substitution, or a transposition of neighbours, each one edit), every word
+ *    of the name there. A query that leaves words out ("Novonix" for "Novonix Commerce") is the first words of a
+ *    name another company may hold in full: a candidate, never the match. A query of generic words alone (sector and
+ *    industry words such as Labs, Health, Cloud, Systems, Capital) never matches.
  * 4. The best kind wins (exact name, then slug, then alias, then the typo with fewest edits). Two different entities
  *    equally good at the best kind are AMBIGUOUS: no match, both offered as candidates.
  *
@@ -75,6 +78,11 @@ export type Resolution<T> = MatchResolution<T> | MissResolution<T>;
 
 const MAX_CANDIDATES = 5;
 
+/** Why a query that is the first words of a longer name is offered it (and not matched to it). */
+export const PART_OF_NAME = 'only the first words of the name, which another company may hold';
+/** Why a strict look-up offers a confident typo (and does not match it). */
+export const STRICT_NEAR = 'close, but only an exact name, slug or alias resolves here';
+
 export interface ResolveOptions {
   /** Accept confident typos and names that leave out generic words (step 3). Default true; false: strict. */
   typos?: boolean;
@@ -83,7 +91,7 @@ export interface ResolveOptions {
 const LEGAL_SUFFIXES = new Set(
   (
     'inc incorporated corp corporation co company llc llp lp ltd limited plc gmbh mbh ag se sa sas sarl bv nv srl ' +
-    'spa pty pte oy ab as kk kg com io'
+    'spa pty pte oy ab as kk kg'
   ).split(' '),
 );
 
@@ -108,7 +116,9 @@ const GENERIC_WORDS = new Set(
     'studio lab industries industrial international global group holdings holding partners partner capital ' +
     'ventures venture fund funds management investments investment foundation hq dev developer developers open ' +
     'source business microsystems electronics semiconductor semiconductors communications telecom robotic ' +
-    'automation intelligence research consulting markets market marketplace enterprises'
+    'automation intelligence research consulting markets market marketplace enterprises ' +
+    // an article names nothing on its own; it is kept in a name ("The Sun") but never tells two names apart
+    'the'
   ).split(' '),
 );
 
@@ -123,14 +133,26 @@ export function nameWords(text: string): string[] {
   );
 }
 
-/** The words a name is compared by: folded, trailing legal suffixes and a leading "the" dropped (never all of them). */
+/** Endings of web domains: a name written as a domain ("brixevik.com") names whoever holds that domain. */
+const DOMAIN_ENDINGS = new Set('com io ai net org co app dev tech xyz so sh'.split(' '));
+const DOMAIN = /^\s*(?:https?:\/\/)?(?:www\.)?[\p{L}\p{N}-]+\.([a-z]{2,6})\/?\s*$/iu;
+
+/** Is `text` written as a web domain ("Sentry.com", "https://astro.com/")? */
+export function isDomain(text: string): boolean {
+  const m = DOMAIN.exec(text);
+  return m !== null && DOMAIN_ENDINGS.has(m[1]!.toLowerCase());
+}
+
+/**
+ * The words a name is compared by: folded, trailing legal suffixes dropped (never all of them). A domain keeps its
+ * ending ("Acme.co" is a domain, not Acme Co.), and a leading "The" is kept.
+ */
 export function foldName(text: string): string[] {
+  if (isDomain(text)) return nameWords(text.replace(/^\s*(?:https?:\/\/)?(?:www\.)?/i, '').replace(/\/\s*$/, ''));
   const words = nameWords(text);
   let end = words.length;
   while (end > 1 && LEGAL_SUFFIXES.has(words[end - 1]!)) end--;
-  let start = 0;
-  if (end - start > 1 && words[0] === 'the') start = 1;
-  return words.slice(start, end);
+  return words.slice(0, end);
 }
 
 /** The compact form: folded words joined without spaces ("Red Hat, Inc." → "redhat"). */
@@ -139,7 +161,7 @@ export function compactName(text: string): string {
 }
 
 export function isGenericWord(word: string): boolean {
-  return GENERIC_WORDS.has(word) || LEGAL_SUFFIXES.has(word);
+  return GENERIC_WORDS.has(word) || LEGAL_SUFFIXES.has(word) || DOMAIN_ENDINGS.has(word);
 }
 
 /** Edits a typo may make in a word of this length: none up to 3 letters, 1 for 4–8, 2 for 9 or more. */
@@ -481,8 +503,25 @@ export class NameMatcher<T> {
     const related = this.relatedCandidates(compact);
     if (related.length > 0 || words.every(isGenericWord)) return { status: 'none', candidates: related };
 
-    // 3. Confident typos (and short names that leave out generic words).
+    // 3. Confident typos of every word of a name. The first words of a name alone are a candidate only: they are
+    // often another company's whole name ("Novonix" is not "Novonix Commerce").
     const near = this.near(words, 0);
+    const whole = near.filter((n) => n.omitted.length === 0);
+    if (whole.length === 0 && near.length > 0) {
+      // The first words of several names equally: ambiguous, each offered; of one name: none, it offered.
+      const least = Math.min(...near.map((n) => n.edits));
+      const top = uniqueNear(near.filter((n) => n.edits === least));
+      return {
+        status: top.length > 1 ? 'ambiguous' : 'none',
+        candidates: uniqueNear(near)
+          .slice(0, MAX_CANDIDATES)
+          .map(({ form, edits, omitted }) => ({
+            item: form.item,
+            name: form.text,
+            why: describeNear(edits, omitted, PART_OF_NAME),
+          })),
+      };
+    }
     if (near.length > 0 && !typos) {
       // Strict: a near name is someone the query may mean, never the answer.
       return {
@@ -492,13 +531,13 @@ export class NameMatcher<T> {
           .map(({ form, edits, omitted }) => ({
             item: form.item,
             name: form.text,
-            why: describeNear(edits, omitted, 'close, but only an exact name, slug or alias resolves here'),
+            why: describeNear(edits, omitted, STRICT_NEAR),
           })),
       };
     }
-    if (near.length > 0) {
-      const least = Math.min(...near.map((n) => n.edits));
-      const top = uniqueNear(near.filter((n) => n.edits === least));
+    if (whole.length > 0) {
+      const least = Math.min(...whole.map((n) => n.edits));
+      const top = uniqueNear(whole.filter((n) => n.edits === least));
       if (top.length === 1) {
         const { form, edits, omitted } = top[0]!;
         return {
@@ -526,7 +565,8 @@ export class NameMatcher<T> {
       };
     }
 
-    // None: related names first, then names one edit beyond the allowance, then shared distinctive words.
+    // None: a name a domain spells, related names, then names one edit beyond the allowance, then shared distinctive
+    // words.
     const candidates: Candidate<number>[] = [];
     const offered = new Set<number>();
     const offer = (item: number, name: string, why: string) => {
@@ -534,6 +574,11 @@ export class NameMatcher<T> {
       offered.add(item);
       candidates.push({ item, name, why });
     };
+    if (words.length > 1 && DOMAIN_ENDINGS.has(words[words.length - 1]!)) {
+      for (const form of this.exact.get(words.slice(0, -1).join('')) ?? []) {
+        offer(form.item, form.text, 'the name a domain spells: only a recorded domain resolves to its holder');
+      }
+    }
     for (const { form, edits, omitted } of this.near(words, 1).sort(byCloseness)) {
       offer(form.item, form.text, describeNear(edits, omitted, 'too far for a confident typo'));
     }

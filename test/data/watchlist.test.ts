@@ -87,4 +87,29 @@ describe('the curated watchlist (data/watchlist.yaml)', () => {
       [],
     );
   });
+  test('no entry is a company the data records as acquired or listed (diligence deals, validated milestones)', async () => {
+    // The inclusion rule admits independent, privately held companies only.
+    const deals = YAML.parse(await fs.readFile('data/diligence/acquisitions.yaml', 'utf8')) as { target: string }[];
+    const milestones = YAML.parse(await fs.readFile('data/scout/validated-companies.yaml', 'utf8')) as {
+      org: string;
+      milestone: string;
+    }[];
+    const acquired = new Set(deals.map((d) => d.target.toLowerCase()));
+    const exited = new Set(
+      milestones.filter((m) => m.milestone === 'acquisition' || m.milestone === 'ipo').map((m) => m.org.toLowerCase()),
+    );
+    for (const e of raw) {
+      assert.ok(!acquired.has(String(e['name']).toLowerCase()), `${String(e['name'])} was acquired`);
+      assert.ok(!exited.has(String(e['login']).toLowerCase()), `${String(e['login'])} was acquired or listed`);
+    }
+  });
+
+  test('where an entry records when it was added, the date is a real day not after today', () => {
+    for (const e of raw.filter((x) => x['added'] !== undefined)) {
+      const added = String(e['added'] instanceof Date ? e['added'].toISOString().slice(0, 10) : e['added']);
+      assert.match(added, /^\d{4}-\d{2}-\d{2}$/, String(e['login']));
+      assert.equal(new Date(`${added}T00:00:00Z`).toISOString().slice(0, 10), added, String(e['login']));
+      assert.ok(added <= new Date().toISOString().slice(0, 10), String(e['login']));
+    }
+  });
 });

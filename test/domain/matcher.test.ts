@@ -38,9 +38,20 @@ describe('name folding', () => {
     assert.equal(compactName('Söderberg AI'), 'soderbergai');
   });
 
-  test('trailing legal suffixes and a leading "The" are dropped', () => {
-    assert.deepEqual(foldName('The Acme Robotics Company, Inc.'), ['acme', 'robotics']);
+  test('trailing legal suffixes are dropped; a leading "The" and a domain ending are kept', () => {
+    assert.deepEqual(foldName('The Acme Robotics Company, Inc.'), ['the', 'acme', 'robotics']);
     assert.deepEqual(foldName('Red Hat, Inc.'), ['red', 'hat']);
+    assert.deepEqual(foldName('Sentry.com'), ['sentry', 'com']);
+    assert.deepEqual(foldName('https://www.Acme.co/'), ['acme', 'co']);
+    assert.deepEqual(foldName('Acme Co.'), ['acme']);
+  });
+
+  test('"The" before a held name, or the name written as a domain, is another name: a candidate, never the match', () => {
+    for (const q of ['The GitHub', 'GitHub.io', 'Microsoft.com']) {
+      const r = matcher.resolve(q, { typos: false });
+      assert.equal(r.status, 'none', q);
+      assert.ok(r.status === 'none' && r.candidates.some((c) => c.item.name === q.replace(/^The |\.\w+$/g, '')), q);
+    }
   });
 
   test('a name made only of legal suffixes keeps its first word, which never matches on its own', () => {
@@ -125,11 +136,11 @@ describe('name matcher: matches', () => {
     assert.equal(matched('Galetra Base'), 'Galettra Base');
   });
 
-  test('generic words of the name may be left out when every distinctive word is there', () => {
+  test('the first words of a name alone are a candidate, never the match, even on the free lookup', () => {
     const r = resolve('Galettra');
-    assert.equal(r.status === 'match' && r.item.name, 'Galettra Base');
-    assert.deepEqual(r.status === 'match' && r.omitted, ['base']);
-    assert.equal(matched('Peak XV'), 'Peak XV Partners');
+    assert.equal(r.status, 'none');
+    assert.deepEqual(r.status === 'none' && r.candidates.map((c) => c.item.name), ['Galettra Base']);
+    assert.equal(matched('Peak XV'), undefined);
   });
 
   test('a typo scores below an exact name', () => {

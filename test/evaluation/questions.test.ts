@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { bestAnswer } from '../../src/core/answers/answer.js';
 import { answerCorpus } from '../../src/core/answers/corpus.js';
+import { nlwebAsk } from '../../src/core/answers/nlweb-ask.js';
 import {
+  BLIND_STRANGER_QUESTIONS_FILE,
   evaluateQuestions,
   FRESH_STRANGER_QUESTIONS_FILE,
   GROWING_STRANGER_QUESTIONS_FILE,
@@ -100,5 +103,62 @@ describe('fresh stranger questions, never tuned on (data/eval/stranger-questions
   test('no wrong answer at confidence 0.7 or more', () => {
     const confidentWrong = result.outcomes.filter((o) => !o.correct && (o.confidence ?? 0) >= 0.7);
     assert.deepEqual(confidentWrong, []);
+  });
+});
+
+describe('blind stranger questions (data/eval/stranger-questions-blind.yaml)', () => {
+  const blind = loadQuestionCases(BLIND_STRANGER_QUESTIONS_FILE);
+  const result = evaluateQuestions(snapshot, EVALUATION_BASE, blind);
+  const named = new Set(
+    answerCorpus(snapshot, EVALUATION_BASE)
+      .entries.filter((e) => e.kind === 'startup' || e.kind === 'comparison' || e.kind === 'diligence')
+      .map((e) => e.id),
+  );
+
+  // The floor is what the rules reach today; nine in ten is the aim (docs/api.md lists the misses' causes).
+  test('at least 80% are answered as labelled or as the label accepts', () => {
+    assert.ok(result.top1 >= 0.8, String(result.top1));
+  });
+
+  test('no wrong answer at confidence 0.7 or more', () => {
+    assert.deepEqual(
+      result.outcomes.filter((o) => !o.correct && (o.confidence ?? 0) >= 0.7),
+      [],
+    );
+  });
+
+  test('no miss is an answer about another company than the one asked about', () => {
+    assert.deepEqual(
+      result.outcomes.filter((o) => !o.correct && (named.has(o.got) || o.got.startsWith('compare-'))),
+      [],
+    );
+  });
+
+  test('NLWeb /ask declines every question the answer service declines, with no result on top', () => {
+    for (const c of blind) {
+      const best = bestAnswer(snapshot, EVALUATION_BASE, c.q);
+      if (best.found || best.reason === 'no-match') continue;
+      const messages = nlwebAsk(snapshot, EVALUATION_BASE, { query: c.q, mode: 'list', limit: 10 });
+      assert.ok(!messages.some((m) => m.message_type === 'result_batch'), c.q);
+      assert.ok(
+        messages.some((m) => m.message_type === 'no_results' && m['message'] === best.detail),
+        c.q,
+      );
+    }
+  });
+
+  test('each expects, and accepts, only answers that exist, comparisons of two tracked startups or stated outcomes', () => {
+    const ids = new Set(answerCorpus(snapshot, EVALUATION_BASE).entries.map((e) => e.id));
+    // A comparison of any two tracked startups is answered, not only the pairs the corpus lists.
+    const comparable = (id: string) => {
+      const pair = /^compare-(.+)-vs-(.+)$/.exec(id);
+      return pair !== null && ids.has(`signal-${pair[1]}`) && ids.has(`signal-${pair[2]}`);
+    };
+    for (const c of blind)
+      for (const id of [c.expect, ...(c.acceptable ?? [])])
+        assert.ok(
+          ids.has(id) || comparable(id) || ['not-tracked', 'no-sector', 'out-of-scope', 'none'].includes(id),
+          id,
+        );
   });
 });

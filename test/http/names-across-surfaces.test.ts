@@ -61,6 +61,8 @@ interface World {
   prefix: { name: string; of: string[] };
   /** A tracked startup by its exact name. */
   exact: string;
+  /** The first word of exactly one tracked startup's name (no other name starts with it), and the startup. */
+  firstWord: { name: string; of: string };
 }
 
 /** What "Who acquired X?" answers for a demo startup, which has no deals: the FAQ saying so. */
@@ -315,6 +317,16 @@ describe('names across surfaces', () => {
         };
       },
     },
+    'NLWeb /ask': {
+      domain: 'none',
+      payment: 'free',
+      // The first result is the answer about the name asked, when there is one; a miss has no results at all.
+      see: async (name) => {
+        const body = await json(await post('/ask', { query: `Tell me about ${name}`, streaming: false }));
+        const first = (body.results as Json[])[0];
+        return { outcome: first === undefined ? 'none' : first.ranking_type === 'answer' ? first.name : 'search hit' };
+      },
+    },
     'POST /api/agent/deep-signal': {
       domain: 'startups',
       payment: 'credits',
@@ -396,6 +408,24 @@ describe('names across surfaces', () => {
       offers: (w) => ({ startups: w.prefix.of, entities: w.prefix.of }),
     },
     {
+      behaviour:
+        'a leading "The" before a held alias (The Sun) is another name: a miss everywhere, offering Sun Microsystems',
+      name: () => 'The Sun',
+      offers: () => ({ startups: [], entities: ['Sun Microsystems'] }),
+    },
+    {
+      behaviour:
+        'a held name written as a domain it is not recorded with (Sentry.com) is a miss everywhere, offering Sentry',
+      name: () => 'Sentry.com',
+      offers: () => ({ startups: [], entities: ['Sentry'] }),
+    },
+    {
+      behaviour:
+        'the first word of one tracked startup is a candidate on every surface, the free lookup included, never the answer',
+      name: (w) => w.firstWord.name,
+      offers: (w) => ({ startups: [w.firstWord.of], entities: [w.firstWord.of] }),
+    },
+    {
       behaviour: 'an exact name is the same startup on every surface, charged once where it is paid',
       name: (w) => w.exact,
       answers: (w) => ({ ...everywhere(w.exact), '/api/answer (deal)': DEMO_DEALS_FAQ }),
@@ -423,7 +453,13 @@ describe('names across surfaces', () => {
       byFirst.set(first, [...(byFirst.get(first) ?? []), String(name)]);
     }
     const [prefix, of] = [...byFirst].find(([, all]) => all.length === 2)!;
-    world = { typo: { name: `${typoOf}x`, of: typoOf }, prefix: { name: prefix, of }, exact: signals.trending[2].name };
+    const [firstWord, [firstOf]] = [...byFirst].find(([, all]) => all.length === 1)!;
+    world = {
+      typo: { name: `${typoOf}x`, of: typoOf },
+      prefix: { name: prefix, of },
+      exact: signals.trending[2].name,
+      firstWord: { name: firstWord, of: firstOf! },
+    };
   });
   after(async () => {
     await mcp?.close();

@@ -379,25 +379,55 @@ export function comparisonSummary(a: SnapshotStartup, b: SnapshotStartup, period
 }
 
 function comparisonEntries(b: Builder): void {
-  for (const [x, y] of comparisonPairs(b.snapshot)) {
-    b.add({
-      id: `compare-${slugify(x.login)}-vs-${slugify(y.login)}`,
-      question: `How does ${x.startup.name} compare with ${y.startup.name}?`,
-      answer: comparisonSummary(x, y, b.period),
-      facts: [
-        b.startupFact(x),
-        b.startupFact(y),
-        {
-          claim: `Side-by-side comparison of ${x.startup.name} and ${y.startup.name} for ${b.period}.`,
-          sourceUrl: b.urls.compare(x.login, y.login),
-        },
-      ],
-      kind: 'comparison',
-      subjects: [x.login, y.login],
-      sector: x.sector === y.sector ? x.sector : undefined,
-      keywords: [x.login, y.login, 'compare', 'comparison', 'versus', 'vs', 'difference'],
-    });
-  }
+  for (const [x, y] of comparisonPairs(b.snapshot)) b.add(comparisonOf(b, x, y));
+}
+
+function comparisonOf(
+  b: Builder,
+  x: SnapshotStartup,
+  y: SnapshotStartup,
+): Omit<AnswerEntry, 'url' | 'source' | 'related'> {
+  return {
+    id: `compare-${slugify(x.login)}-vs-${slugify(y.login)}`,
+    question: `How does ${x.startup.name} compare with ${y.startup.name}?`,
+    answer: comparisonSummary(x, y, b.period),
+    facts: [
+      b.startupFact(x),
+      b.startupFact(y),
+      {
+        claim: `Side-by-side comparison of ${x.startup.name} and ${y.startup.name} for ${b.period}.`,
+        sourceUrl: b.urls.compare(x.login, y.login),
+      },
+    ],
+    kind: 'comparison',
+    subjects: [x.login, y.login],
+    sector: x.sector === y.sector ? x.sector : undefined,
+    keywords: [x.login, y.login, 'compare', 'comparison', 'versus', 'vs', 'difference'],
+  };
+}
+
+/**
+ * The comparison of any two tracked startups, for a question that names both: the corpus holds the pairs its pages
+ * link, a question may ask for any. Its URL is the comparison page, which serves every pair.
+ */
+export function comparisonAnswer(
+  snapshot: Snapshot,
+  baseUrl: string,
+  x: SnapshotStartup,
+  y: SnapshotStartup,
+): AnswerEntry {
+  const b = new Builder(snapshot, baseUrl);
+  const entry = comparisonOf(b, x, y);
+  return {
+    ...entry,
+    answer: entry.answer + b.dataNote,
+    url: b.urls.compare(x.login, y.login),
+    source: 'agent-query',
+    related: [x, y].map((s) => ({
+      question: `What is the engineering signal for ${s.startup.name}?`,
+      url: b.urls.answer(`signal-${slugify(s.login)}`),
+    })),
+  };
 }
 
 function datasetEntries(b: Builder, baseUrl: string): void {

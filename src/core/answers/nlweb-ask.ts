@@ -106,7 +106,11 @@ export function nlwebAsk(snapshot: Snapshot, baseUrl: string, input: NlwebAskInp
     }
   }
 
-  const search = siteSearch(snapshot, baseUrl).search(query, { limit: input.limit });
+  // A question about a name the service does not hold, a sector it does not have or a prediction is answered as
+  // every other surface answers it: no result, the reason and the near names. Search hits would put another
+  // entity's record where the answer about the one asked belongs.
+  const declined = !best.found && best.reason !== 'no-match';
+  const search = declined ? { hits: [] } : siteSearch(snapshot, baseUrl).search(query, { limit: input.limit });
   const top = search.hits[0]?.score ?? 0;
   for (const hit of search.hits) {
     const login = hit.type === 'startup' ? decodeURIComponent(hit.url.split('/').pop() ?? '') : undefined;
@@ -129,6 +133,7 @@ export function nlwebAsk(snapshot: Snapshot, baseUrl: string, input: NlwebAskInp
   else {
     messages.push(
       message('no_results', {
+        // The reason names the near names (not substituted), as the other surfaces' detail does.
         message: best.found ? `No page matches "${query}".` : best.detail,
       }),
     );

@@ -1,19 +1,22 @@
 import type { Snapshot } from '../../snapshot/snapshot.js';
 import { diligenceIndex, subjectName, type Subject } from '../diligence/dossier.js';
-import { foldName, isGenericWord } from '../../domain/matcher.js';
+import { foldName, isDomain, isGenericWord, PART_OF_NAME, STRICT_NEAR } from '../../domain/matcher.js';
 import { isStopWord } from '../search/text.js';
 import { sectors } from '../../domain/sectors.js';
 import { siteUrls } from '../../domain/urls.js';
 import type { ScoredAnswer } from './answer-index.js';
+import { comparisonAnswer } from './agent-queries.js';
 import { answerCorpus } from './corpus.js';
-import { LIST_KINDS, type AnswerEntry } from './entry.js';
+import { LIST_KINDS, slugify, type AnswerEntry } from './entry.js';
 
 /**
  * What a question is about, before the answer index ranks anything:
  *  - a company it names (a tracked startup or a diligence entity, by the one matching rule): only answers about that
  *    company may answer, never one about another;
  *  - a company it names that is neither tracked nor in the corpus: "not tracked", with "did you mean" candidates;
+ *  - two tracked startups it names: their comparison, built for any pair;
  *  - a sector the service does not have ("fintech startups"): "no such sector", with the sectors it has;
+ *  - a sector it has, with a request for its top or its fastest: that list;
  *  - "what is X": the definition (FAQ) is preferred to a statistic about X.
  * /api/answer, /api/ask and NLWeb all go through `understand`.
  */
@@ -42,6 +45,8 @@ const OUT_OF_SCOPE: RegExp[] = [
   /\b(?:put|invest|place)\s+(?:my\s+|our\s+)?money\b/i,
   /\bpredict(?:s|ion|ions)?\b|\bforecast\b/i,
   /\bnext\s+unicorns?\b|\bbecome\s+a\s+unicorn\b/i,
+  // Facts about a company the service does not hold: its people, valuation, revenue, share price.
+  /\b(?:ceo|cto|cfo|coo|founders?|founded\s+by|executives?|valuation|valued\s+at|revenues?|share\s+price|stock\s+price)\b/i,
 ];
 
 /**
@@ -71,6 +76,8 @@ function rewrite(query: string): string {
 }
 
 const MAX_SPAN = 5;
+/** How sure the comparison is of two tracked startups a question names exactly: the names are the evidence. */
+const NAMED_PAIR_CONFIDENCE = 0.8;
 /** Lower-case words that name companies in the corpus but are everyday words in questions about the service. */
 const COMMON_WORDS = new Set(['sun', 'base', 'index', 'modal', 'temporal', 'neon', 'astro', 'slack', 'loom']);
 
@@ -83,8 +90,13 @@ const NOT_SECTORS = new Set(
   ).split(' '),
 );
 
-const DEAL_VERBS = /^(acquir|acquisit|bought|buy|own|purchas|pay|paid)/;
-const COMPARE_WORDS = /^(vs|versus|compare|compared|comparison|against|and)$/;
+/**
+ * Cue words are whole words of the question outside the names it holds: "Ventetmora Payroll" pays nothing, and a
+ * startup named "… Versus" is compared with nobody.
+ */
+const DEAL_VERBS =
+  /^(?:acquire[sd]?|acquiring|acquirer|acquisitions?|bought|buys?|buying|buyer|owns?|owned|owner|owning|purchase[sd]?|purchasing|pays?|paid|paying)$/;
+const COMPARE_WORDS = /^(vs|versus|compare|compared|comparison|against|and|or)$/;
 /** Answers about one named startup or company: only a question that names it may get them. */
 const NAMED_KINDS = new Set<AnswerEntry['kind']>(['startup', 'comparison', 'diligence']);
 
@@ -99,6 +111,8 @@ const SECTOR_ALIASES: Record<string, string[]> = {
   edtech: ['education', 'education tech'],
   healthcare: ['health care', 'healthtech', 'health tech', 'digital health'],
   'hr-tech': ['human resources', 'recruiting', 'hiring tech'],
+  // the first words of the sector's own description ("Satellite software, ground systems, …")
+  'space-tech': ['satellite', 'satellites'],
 };
 
 /** Sector slugs by the words and phrases that name them in a question. */
@@ -126,6 +140,13 @@ const STAGE_WORDS: Record<string, RegExp> = {
 function stageNamed(entry: AnswerEntry, query: string): boolean {
   const words = STAGE_WORDS[entry.id];
   return words === undefined || words.test(query);
+}
+
+/** The list a question about a sector asks for: its fastest accelerating, or its top. */
+function sectorWants(query: string): 'fastest-accelerating-' | 'top-' | undefined {
+  if (/\b(?:accelerat\w*|fastest|growing)\b/i.test(query)) return 'fastest-accelerating-';
+  if (/\b(?:top|best|strongest|leading|leads?|trending)\b/i.test(query)) return 'top-';
+  return undefined;
 }
 
 function sectorOf(query: string): string | undefined {
@@ -174,6 +195,8 @@ function properRun(toks: Token[], start: number, end: number): { start: number; 
   let s = start;
   let e = end;
   while (s > 1 && isProperToken(toks[s - 1]!) && !toks[s - 1]!.possessive) s--;
+  // "The Sun", "The Wiz": a capitalised article inside the question belongs to the name it precedes.
+  if (s > 1 && toks[s - 1]!.text === 'The') s--;
   while (e < toks.length && !toks[e - 1]!.possessive && isProperToken(toks[e]!) && !NAME_FOLLOWERS.test(toks[e]!.lower))
     e++;
   return { start: s, end: e };
@@ -208,8 +231,13 @@ function mentions(
       if (r.status === 'match') {
         if (len === 1 && !capitalised && COMMON_WORDS.has(first.lower)) continue;
         const next = toks[i + len];
-        if (r.item.kind === 'entity' && next && DATA_NOUNS.test(next.lower) && !last.possessive) {
-          taken = len; // "GitHub activity": the service's data, not the company
+        const before = toks[i - 1];
+        if (
+          r.item.kind === 'entity' &&
+          ((next && DATA_NOUNS.test(next.lower) && !last.possessive) ||
+            (before && /^(?:on|from|via|through)$/.test(before.lower) && i + len === toks.length))
+        ) {
+          taken = len; // "GitHub activity", "active on GitHub": the service's data, not the company
           continue;
         }
         const run = properRun(toks, i, i + len);
@@ -219,6 +247,14 @@ function mentions(
           continue;
         }
         found.push({ subject: r.item, start: i, end: i + len });
+        taken = len;
+      } else if (len === 1 && isDomain(first.text)) {
+        // A domain names whoever holds it; only a recorded one resolves (above).
+        unknown.push({ start: i, end: i + 1 });
+        taken = 1;
+      } else if (capitalised && r.candidates.some((c) => c.why.endsWith(PART_OF_NAME) || c.why.endsWith(STRICT_NEAR))) {
+        // A near name or the first words of one ("Zepatra" for "Zepatra Cloud"): asked about, but not that name.
+        unknown.push({ start: i, end: i + len });
         taken = len;
       } else if (r.status === 'none' && r.candidates.length && capitalised) {
         // A documented related name ("Sequoia Capital", "Terraform"): remembered, never answered as the entity.
@@ -274,7 +310,8 @@ function missingSector(toks: Token[]): string | undefined {
   for (let i = 0; i + 1 < toks.length; i++) {
     const next = toks[i + 1]!.lower;
     if (!/^(startups?|companies|company|sector|sectors|industry)$/.test(next)) continue;
-    const word = toks[i]!.lower;
+    // "fintech-ish", "fintech-like": the industry with a hedge is still that industry.
+    const word = toks[i]!.lower.replace(/-(?:ish|like|y|related|adjacent)$/, '');
     if (NOT_SECTORS.has(word)) return toks[i]!.text;
     const before = toks[i - 1];
     if (
@@ -294,11 +331,28 @@ function isDefinitionQuestion(query: string): boolean {
 }
 
 /** The entry about `subject` that answers a deal question in the right direction (who acquired X / what X acquired). */
-function dealDirection(toks: Token[], mention: Mention): 'acquired' | 'acquisitions' | undefined {
-  const verb = toks.findIndex((t) => DEAL_VERBS.test(t.lower));
+function dealDirection(
+  toks: Token[],
+  mention: Mention,
+  names: readonly Mention[],
+): 'acquired' | 'acquisitions' | undefined {
+  const verb = cueIndex(toks, names, DEAL_VERBS);
   if (verb < 0) return undefined;
   if (/^(was|is|has)$/.test(toks[0]?.lower ?? '') && mention.start === 1) return 'acquired';
   return verb < mention.start ? 'acquired' : 'acquisitions';
+}
+
+/** The first token matching a cue-word pattern that is not inside a name the question holds, or -1. */
+function cueIndex(toks: Token[], names: readonly Mention[], pattern: RegExp): number {
+  return toks.findIndex((t, i) => pattern.test(t.lower) && !names.some((m) => i >= m.start && i < m.end));
+}
+
+/** The question's words outside the names it holds: what cue-word patterns read. */
+function outsideNames(toks: Token[], names: readonly Mention[]): string {
+  return toks
+    .filter((_, i) => !names.some((m) => i >= m.start && i < m.end))
+    .map((t) => t.text)
+    .join(' ');
 }
 
 function about(entry: AnswerEntry, subject: Subject): boolean {
@@ -309,7 +363,10 @@ function about(entry: AnswerEntry, subject: Subject): boolean {
 
 export function understand(snapshot: Snapshot, baseUrl: string, query: string, limit: number): Understood {
   const corpus = answerCorpus(snapshot, baseUrl);
-  if (OUT_OF_SCOPE.some((pattern) => pattern.test(query))) {
+  const toks = tokens(query);
+  const { found, related, unknown } = mentions(snapshot, baseUrl, toks);
+  const cues = outsideNames(toks, found);
+  if (OUT_OF_SCOPE.some((pattern) => pattern.test(cues))) {
     const urls = siteUrls(baseUrl);
     return {
       kind: 'out-of-scope',
@@ -320,14 +377,14 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       ],
     };
   }
-  const toks = tokens(query);
-  const { found, related, unknown } = mentions(snapshot, baseUrl, toks);
   const asked = rewrite(query);
 
-  if (found.length > 0) {
+  // A comparison with a name nothing holds is not answered with the other side alone.
+  const comparesUnknown = (related.length > 0 || unknown.length > 0) && cueIndex(toks, found, COMPARE_WORDS) >= 0;
+  if (found.length > 0 && !comparesUnknown) {
     // Two companies and a deal verb: the one after the verb is the target ("When did Salesforce acquire Tableau?").
     let subjects = found;
-    const verb = toks.findIndex((t) => DEAL_VERBS.test(t.lower));
+    const verb = cueIndex(toks, found, DEAL_VERBS);
     if (found.length > 1 && verb >= 0) {
       const after = found.filter((m) => m.start > verb);
       if (after.length) subjects = [after[0]!];
@@ -336,7 +393,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     const mainName = subjectName(main.subject).toLowerCase();
     if (
       main.subject.kind === 'startup' &&
-      dealDirection(toks, main) &&
+      dealDirection(toks, main, found) &&
       !corpus.entries.some((e) => (e.entities ?? []).some((n) => n.toLowerCase() === mainName))
     ) {
       // A deal question about a tracked startup the diligence corpus does not hold: its signal does not say who
@@ -350,17 +407,37 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
         about: subjectName(main.subject),
       };
     }
+    const startups = [
+      ...new Map(
+        subjects.flatMap((m) => (m.subject.kind === 'startup' ? [[m.subject.startup.login, m.subject.startup]] : [])),
+      ).values(),
+    ];
+    if (startups.length >= 2) {
+      // Two tracked startups named: their comparison, the listed one when the corpus has the pair in either order.
+      const [x, y] = startups as [(typeof startups)[0], (typeof startups)[0]];
+      const listed = [x, y].flatMap((a) => {
+        const b = a === x ? y : x;
+        const entry = corpus.byId.get(`compare-${slugify(a.login)}-vs-${slugify(b.login)}`);
+        return entry ? [entry] : [];
+      })[0];
+      const entry = listed ?? comparisonAnswer(snapshot, baseUrl, x, y);
+      return {
+        kind: 'answers',
+        hits: [{ entry, confidence: NAMED_PAIR_CONFIDENCE, score: 0 }],
+        about: `${x.startup.name} and ${y.startup.name}`,
+      };
+    }
     const ranked = corpus.index.rankAll(asked).filter((s) => subjects.some((m) => about(s.entry, m.subject)));
     // Comparisons name two startups: prefer entries about every subject named; one name and no comparison word
     // asks about that startup alone.
     const all = ranked.filter((s) => subjects.every((m) => about(s.entry, m.subject)));
     let hits = all.length ? all : ranked;
-    if (subjects.length === 1 && !toks.some((t) => COMPARE_WORDS.test(t.lower))) {
+    if (subjects.length === 1 && cueIndex(toks, found, COMPARE_WORDS) < 0) {
       const alone = hits.filter((s) => s.entry.kind !== 'comparison');
       if (alone.length) hits = [...alone, ...hits.filter((s) => s.entry.kind === 'comparison')];
     }
     if (main.subject.kind === 'entity') {
-      const direction = dealDirection(toks, main);
+      const direction = dealDirection(toks, main, found);
       if (direction) {
         const wanted = hits.filter((s) => s.entry.id.startsWith(`${direction}-`));
         if (wanted.length) hits = [...wanted, ...hits.filter((s) => !wanted.includes(s))];
@@ -374,14 +451,31 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     };
   }
 
-  if (related.length > 0 || unknown.length > 0 || unknownCompany(query)) {
-    const named = related[0] ?? unknown[0];
+  const named = related[0] ?? unknown[0];
+  // A product or an unknown name inside a question about the service's own method ("Do GitHub Actions commits
+  // count?") is not a question about a company: the method's answer stands when retrieval finds one.
+  const aboutCompany =
+    comparesUnknown ||
+    unknownCompany(query) !== undefined ||
+    cueIndex(toks, [], DEAL_VERBS) >= 0 ||
+    (named !== undefined && (toks[named.end - 1]!.possessive || named.end - named.start >= toks.length - 3));
+  const method = named && !aboutCompany ? methodAnswer(corpus, asked) : undefined;
+  if (method)
+    return {
+      kind: 'answers',
+      hits: [method, ...corpus.index.ask(asked, limit).filter((s) => s !== method && s.entry.kind === 'faq')].slice(
+        0,
+        limit,
+      ),
+    };
+  const possessive = named ? undefined : unknownPossessive(snapshot, baseUrl, toks);
+  if (named || possessive || unknownCompany(query)) {
     const name = named
       ? toks
           .slice(named.start, named.end)
           .map((t) => t.text)
           .join(' ')
-      : unknownCompany(query)!;
+      : (possessive ?? unknownCompany(query)!);
     const resolution = diligenceIndex(snapshot, baseUrl).matcher.resolve(name, { typos: false });
     const urls = siteUrls(baseUrl);
     const candidates =
@@ -408,6 +502,17 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   const promote = (pick: ScoredAnswer | undefined) => {
     if (pick && pick !== hits[0]) hits = [pick, ...hits.filter((s) => s !== pick)];
   };
+  const sectorNamed = sectorOf(asked);
+  if (hits.length <= 1 && sectorNamed) {
+    // A sector named with a request for its top or its fastest is answered with that list even when no question of
+    // the corpus matched the words around it ("strongest real estate software companies").
+    const listed = corpus.byId.get(`${sectorWants(asked) ?? ''}${sectorNamed}`);
+    if (listed && hits[0]?.entry !== listed)
+      hits = [
+        { entry: listed, confidence: Math.max(hits[0]?.confidence ?? 0, SECTOR_LIST_CONFIDENCE), score: 0 },
+        ...hits,
+      ];
+  }
   if (hits.length > 1) {
     const best = hits[0]!.confidence;
     const sector = sectorOf(asked);
@@ -417,11 +522,8 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     } else if (sector) {
       // A question naming a sector is answered about that sector: its ranking when it asks for the top or what is
       // trending, its fastest accelerating when it asks for acceleration, else the closest answer about it.
-      const wants = /\b(?:accelerat\w*|fastest|growing)\b/i.test(asked)
-        ? `fastest-accelerating-${sector}`
-        : /\b(?:top|best|strongest|leading|trending)\b/i.test(asked)
-          ? `top-${sector}`
-          : undefined;
+      const prefix = sectorWants(asked);
+      const wants = prefix ? `${prefix}${sector}` : undefined;
       const close = (s: ScoredAnswer) => s.entry.sector === sector && s.confidence >= best - 0.3;
       // The list asked for is the answer even when the index ranked it low (the sector named by an everyday word).
       const listed = wants ? corpus.byId.get(wants) : undefined;
@@ -458,6 +560,30 @@ function subjectConfidence(scored: ScoredAnswer, toks: Token[], mention: Mention
 /** Words that ask for a startup's own published figures: the startup's answer states every one of them. */
 const FIGURE_WORDS =
   /^(many|commits?|contributors?|repositories|repos?|new|weeks?|days?|last|past|two|fourteen|make|made|have|had|has|count|number|figures?|numbers?)$/;
+
+/** The FAQ answer a question about the service's method gets, when retrieval finds one above the floor. */
+function methodAnswer(corpus: ReturnType<typeof answerCorpus>, asked: string): ScoredAnswer | undefined {
+  return corpus.index.ask(asked, 5).find((s) => s.entry.kind === 'faq');
+}
+
+/**
+ * A capitalised name written with a possessive ("What's Stripe's engineering signal?") that nothing holds: the
+ * question is about it.
+ */
+function unknownPossessive(snapshot: Snapshot, baseUrl: string, toks: Token[]): string | undefined {
+  for (let i = 1; i < toks.length; i++) {
+    const t = toks[i]!;
+    if (!t.possessive || !/^\p{Lu}/u.test(t.text) || isStopWord(t.lower) || isGenericWord(t.lower)) continue;
+    let s = i;
+    while (s > 1 && isProperToken(toks[s - 1]!)) s--;
+    const name = toks
+      .slice(s, i + 1)
+      .map((x) => x.text)
+      .join(' ');
+    if (diligenceIndex(snapshot, baseUrl).matcher.resolve(name, { typos: false }).status !== 'match') return name;
+  }
+  return undefined;
+}
 
 /** One sentence saying why a question that names something unknown has no answer. */
 export function understoodNotice(understood: Exclude<Understood, { kind: 'answers' }>, snapshot: Snapshot): string {

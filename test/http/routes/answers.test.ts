@@ -155,7 +155,7 @@ describe('answer routes', () => {
     const first = [...byFirst].find(([, n]) => n === 2)![0];
     const res = await svc.get(`/api/answer?q=${q(`What is the engineering signal for ${first}?`)}`);
     const body = await problem(res, 404);
-    assert.equal(body.reason, 'not-tracked');
+    assert.equal(body.reason, 'ambiguous');
     const offered = (body.candidates as { name: string }[]).map((c) => c.name.split(' ')[0]);
     assert.equal(offered.filter((word) => word === first).length, 2, 'both startups are offered');
   });

@@ -66,7 +66,7 @@ describe('diligence routes', () => {
     );
   });
 
-  test('a first name shared by two startups is 404 offering both, never one of them', async () => {
+  test('a first name shared by two startups is an ambiguous 404 offering both, never one of them', async () => {
     const signals = (await (await svc.get('/api/signals.json')).json()) as {
       sectors: { startups: { name: string }[] }[];
     };
@@ -78,7 +78,7 @@ describe('diligence routes', () => {
     const [first, names] = [...byFirst].find(([, list]) => list.length === 2)!;
     const res = await svc.get(`/api/diligence.json?company=${encodeURIComponent(first)}`);
     assert.equal(res.status, 404);
-    assert.equal(res.headers.get('x-name-match'), 'none');
+    assert.equal(res.headers.get('x-name-match'), 'ambiguous');
     const body = DiligenceResponse.parse(await res.json());
     assert.deepEqual(body.candidates?.map((c) => c.name).sort(), names.sort());
     assert.ok(body.candidates?.every((c) => c.kind === 'demo-startup'));
