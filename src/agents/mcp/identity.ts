@@ -14,7 +14,7 @@ export const MCP_CAPABILITIES: ServerCapabilities = { tools: {}, resources: {}, 
 export const MCP_INSTRUCTIONS =
   'Startup engineering-acceleration signals from public GitHub activity. Start with get_signals_summary or ' +
   'get_trending_startups; look one startup up with get_startup_signal; ask answers questions with citations; ' +
-  'list_periods names the stored weeks, which the read tools take as `period`. get_deep_signal is paid (a ' +
+  'list_periods names the stored weeks, which the *_in_period tools take as `period`. get_deep_signal is paid (a ' +
   'credit-pack key); send `_meta.idempotencyKey` with it so that a retry is charged once.';
 
 /** The server with its identity and capabilities, and no handlers yet. */

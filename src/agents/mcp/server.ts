@@ -78,7 +78,7 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSch
 /** tools/list, rendered once: the registry does not change while the process runs. */
 let toolList: Tool[] | undefined;
 function listTools(): Tool[] {
-  // The interface's eight tools, then the alerts tool (src/agents/alert-tools.ts).
+  // The interface's eight tools, the further ones, then the alerts tools (src/agents/alert-tools.ts).
   return (toolList ??= [...(agentTools as readonly AnyAgentTool[]), ...alertAgentTools].map((tool) => ({
     name: tool.name,
     title: tool.title,

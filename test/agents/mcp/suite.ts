@@ -50,7 +50,7 @@ async function call(client: Client, name: string, args: Json = {}): Promise<Json
 export function mcpConformance(connect: () => Promise<Client>, service: () => TestService): void {
   const client = () => connect();
 
-  test('lists every registry tool and the alerts tool with their annotations and object output schemas', async () => {
+  test('lists every registry tool and the alerts tools with their annotations and object output schemas', async () => {
     const { tools } = await (await client()).listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
@@ -74,7 +74,9 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
     const readOnly = tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name);
     assert.deepEqual(
       readOnly,
-      agentTools.filter((t) => t.name !== 'get_deep_signal').map((t) => t.name),
+      [...agentTools, ...alertAgentTools]
+        .map((t) => t.name)
+        .filter((n) => !['get_deep_signal', 'create_alert_subscription', 'delete_alert_subscription'].includes(n)),
     );
   });
 
@@ -119,7 +121,7 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
     const c = await client();
     const prompt = await c.getPrompt({ name: 'weekly_sector_brief', arguments: { sector: 'robotics' } });
     const text = (prompt.messages[0]!.content as { text: string }).text;
-    const ranking = await call(c, 'search_startups_by_sector', { sector: 'robotics', limit: 10 });
+    const ranking = await call(c, 'search_startups_by_sector_in_period', { sector: 'robotics', limit: 10 });
     assert.ok(text.includes(JSON.stringify(ranking, null, 2)));
     assert.equal(prompt.messages[0]!.role, 'user');
   });
