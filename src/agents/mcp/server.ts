@@ -20,7 +20,7 @@ import { jsonRpcError, toolErrorResult, ProtocolError } from './errors.js';
 import { findPrompt, promptArguments, promptList } from './prompts.js';
 import { agentTools, findTool, type AnyAgentTool } from '../registry.js';
 import { alertAgentTools, findAlertTool } from '../alert-tools.js';
-import { createBareMcpServer, MCP_CAPABILITIES, MCP_SERVER_NAME } from './identity.js';
+import { createBareMcpServer, MCP_CAPABILITIES, MCP_SERVER_NAME, type McpMethod } from './identity.js';
 
 export { MCP_CAPABILITIES, MCP_SERVER_NAME };
 
@@ -68,6 +68,8 @@ export interface McpServerOptions {
   /** The Idempotency-Key of the HTTP request carrying the messages (a tools/call's `_meta` takes precedence). */
   idempotencyKey?: string | undefined;
   version?: string | undefined;
+  /** The deployment's address: the server's website URL and icon, and the links in tool results. */
+  baseUrl?: string | undefined;
 }
 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
@@ -134,9 +136,37 @@ export function createMcpServer(
   completions: CompletionSource,
   options: McpServerOptions = {},
 ): Server {
-  const server = createBareMcpServer(options.version);
+  const server = createBareMcpServer(options.version, options.baseUrl);
   registerMcpHandlers(server, invoke, completions, options);
   return server;
+}
+
+export type McpHandler = (request: unknown, extra: unknown) => unknown;
+
+/** Every request handler registerMcpHandlers sets, by method: for servers that register by method name. */
+export function mcpHandlersByMethod(
+  invoke: ToolInvoker,
+  completions: CompletionSource,
+  options: McpServerOptions = {},
+): Map<McpMethod, McpHandler> {
+  const byMethod = new Map<McpMethod, McpHandler>();
+  const target = {
+    setRequestHandler: (schema: { shape: { method: { value: McpMethod } } }, handler: McpHandler) =>
+      byMethod.set(schema.shape.method.value, handler),
+  } as unknown as HandlerTarget;
+  registerMcpHandlers(target, invoke, completions, options);
+  return byMethod;
+}
+
+/**
+ * Every list fits in one page, so the server never hands out a cursor and any cursor sent is not one of its own:
+ * −32602, as the specification asks for an invalid cursor (rather than silently answering the first page).
+ */
+function noCursor(params: { cursor?: string | undefined } | undefined): Record<string, never> {
+  if (params?.cursor !== undefined) {
+    throw new ProtocolError(ErrorCode.InvalidParams, 'Invalid cursor: this server answers every list in one page.');
+  }
+  return {};
 }
 
 /** What registerMcpHandlers needs of a server: a place to put each request handler. */
@@ -149,7 +179,10 @@ export function registerMcpHandlers(
   completions: CompletionSource,
   options: McpServerOptions = {},
 ): void {
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    noCursor(request.params);
+    return { tools: listTools() };
+  });
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const { name, arguments: args, _meta: meta } = request.params;
     // An unknown tool is a protocol error, not a tool result (MCP 2025-11-25, server/tools).
@@ -159,7 +192,8 @@ export function registerMcpHandlers(
     return callTool(invoke, name, args ?? {}, meta?.idempotencyKey ?? options.idempotencyKey);
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+  server.setRequestHandler(ListResourcesRequestSchema, (request) => ({
+    ...noCursor(request.params),
     resources: MCP_RESOURCES.map(({ name, uri, title, description }) => ({
       name,
       uri,
@@ -168,7 +202,8 @@ export function registerMcpHandlers(
       mimeType: 'application/json',
     })),
   }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => ({
+    ...noCursor(request.params),
     resourceTemplates: [
       {
         name: MCP_STARTUP_TEMPLATE.name,
@@ -190,7 +225,10 @@ export function registerMcpHandlers(
     throw new ProtocolError(ErrorCode.InvalidParams, `Resource ${uri.slice(0, 200)} not found.`);
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: promptList() }));
+  server.setRequestHandler(ListPromptsRequestSchema, (request) => ({
+    ...noCursor(request.params),
+    prompts: promptList(),
+  }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const prompt = findPrompt(request.params.name);
     const args = promptArguments(prompt, request.params.arguments);

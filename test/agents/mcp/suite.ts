@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+
+/** A JSON-RPC −32602 as either SDK's client throws it (1.x McpError, 2.x ProtocolError). */
+function isInvalidParams(err: unknown): err is Error & { code: number } {
+  return err instanceof Error && (err as { code?: unknown }).code === ErrorCode.InvalidParams;
+}
 import { agentTools } from '../../../src/agents/registry.js';
 import { alertAgentTools } from '../../../src/agents/alert-tools.js';
 import { FakeGitHub } from '../../helpers/fake-github.js';
@@ -88,8 +93,7 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
   test('an unknown tool is a JSON-RPC protocol error (−32602), not a tool result', async () => {
     await assert.rejects(
       (await client()).callTool({ name: 'get_everything', arguments: {} }),
-      (err: unknown) =>
-        err instanceof McpError && err.code === ErrorCode.InvalidParams && /get_everything/.test(err.message),
+      (err: unknown) => isInvalidParams(err) && /get_everything/.test(err.message),
     );
   });
 
@@ -137,17 +141,13 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
   });
 
   test('a prompt without its required argument is a JSON-RPC error (−32602)', async () => {
-    await assert.rejects(
-      (await client()).getPrompt({ name: 'weekly_sector_brief', arguments: {} }),
-      (err: unknown) => err instanceof McpError && err.code === ErrorCode.InvalidParams,
+    await assert.rejects((await client()).getPrompt({ name: 'weekly_sector_brief', arguments: {} }), (err: unknown) =>
+      isInvalidParams(err),
     );
   });
 
   test('an unknown prompt is a JSON-RPC error (−32602)', async () => {
-    await assert.rejects(
-      (await client()).getPrompt({ name: 'nope' }),
-      (err: unknown) => err instanceof McpError && err.code === ErrorCode.InvalidParams,
-    );
+    await assert.rejects((await client()).getPrompt({ name: 'nope' }), (err: unknown) => isInvalidParams(err));
   });
 
   test('completes sector slugs for a prompt argument', async () => {
