@@ -68,15 +68,18 @@ const rest = (method: RestAnalog['method'], path: string, note: string) => ({ me
 const KEYED = 'With the credit-pack key (Authorization: Bearer); no credit spent.';
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
 
+/** Each tool's output schema names only the fields it answers, so tools/list does not repeat the others. */
 function alertTool<I extends z.ZodObject>(
+  fields: readonly ('subscriptions' | 'subscription' | 'webhookSecret' | 'deliveries' | 'deleted')[],
   definition: Omit<AgentToolDefinition<I, typeof Output>, 'paid' | 'outputSchema'>,
 ): AnyAgentTool {
-  return { ...definition, outputSchema: Output, paid: false } as unknown as AnyAgentTool;
+  const outputSchema = Output.pick({ action: true, ...Object.fromEntries(fields.map((f) => [f, true])) });
+  return { ...definition, outputSchema, paid: false } as unknown as AnyAgentTool;
 }
 
 /** Tools offered over MCP beside the registry's. */
 export const alertAgentTools: readonly AnyAgentTool[] = [
-  alertTool({
+  alertTool(['subscriptions'], {
     name: 'list_alert_subscriptions',
     title: 'List alert subscriptions',
     description: `The alert subscriptions of your key, each with what it watches, where it delivers and its feedUrl. ${KEYED}`,
@@ -88,7 +91,7 @@ export const alertAgentTools: readonly AnyAgentTool[] = [
       return { action: 'list', subscriptions: await alerts.list(account.id) };
     },
   }),
-  alertTool({
+  alertTool(['subscription'], {
     name: 'get_alert_subscription',
     title: 'Get an alert subscription',
     description: `One alert subscription of your key, by id. ${KEYED}`,
@@ -100,7 +103,7 @@ export const alertAgentTools: readonly AnyAgentTool[] = [
       return { action: 'get', subscription: need(await alerts.get(account.id, id)) };
     },
   }),
-  alertTool({
+  alertTool(['deliveries'], {
     name: 'list_alert_deliveries',
     title: 'Alert delivery log',
     description: `The delivery log of one alert subscription of your key, newest first. ${KEYED}`,
@@ -112,7 +115,7 @@ export const alertAgentTools: readonly AnyAgentTool[] = [
       return { action: 'deliveries', deliveries: need(await alerts.deliveries(account.id, id)) };
     },
   }),
-  alertTool({
+  alertTool(['subscription', 'webhookSecret'], {
     name: 'create_alert_subscription',
     title: 'Create an alert subscription',
     description: `Subscribes to changes of startups (GitHub organisations), sectors, signal types or the trending top 20, with optional percent thresholds; each published period's matching changes go to a webhook (Standard Webhooks, signed), an e-mail digest and the subscription's Atom feed (feedUrl). ${KEYED}`,
@@ -133,7 +136,7 @@ export const alertAgentTools: readonly AnyAgentTool[] = [
       return { action: 'create', subscription, webhookSecret };
     },
   }),
-  alertTool({
+  alertTool(['deleted'], {
     name: 'delete_alert_subscription',
     title: 'Delete an alert subscription',
     description: `Deletes one alert subscription of your key, by id; its deliveries stop. ${KEYED}`,

@@ -91,6 +91,41 @@ function listTools(): Tool[] {
   })));
 }
 
+type ResourceLink = { type: 'resource_link'; uri: string; name: string; title?: string; mimeType: string };
+
+function startupLink(name: unknown): ResourceLink[] {
+  if (typeof name !== 'string' || name.length === 0) return [];
+  const uri = `${STARTUP_PREFIX}${encodeURIComponent(name)}`;
+  return [{ type: 'resource_link', uri, name: `startup ${name}`, title: name, mimeType: 'application/json' }];
+}
+
+/**
+ * The resources a tool's answer describes, linked beside it (`resource_link`), so a client can read or subscribe to
+ * them later without calling the tool again: the period's summary and trending list, and each startup found.
+ */
+export function resourceLinksOf(tool: string, result: Record<string, any>): ResourceLink[] {
+  const fixed = MCP_RESOURCES.find((r) => r.tool === tool);
+  if (fixed)
+    return [
+      { type: 'resource_link', uri: fixed.uri, name: fixed.name, title: fixed.title, mimeType: 'application/json' },
+    ];
+  if (result.found !== true && tool !== 'compare_startups') return [];
+  switch (tool) {
+    case 'get_startup_signal':
+    case 'get_startup_signal_in_period':
+      return startupLink(result.startup?.name);
+    case 'get_deep_signal':
+    case 'get_startup_history':
+      return startupLink(result.name);
+    case 'compare_startups':
+      return ((result.startups ?? []) as Record<string, any>[])
+        .filter((s) => s.found === true)
+        .flatMap((s) => startupLink(s.startup?.name));
+    default:
+      return [];
+  }
+}
+
 async function callTool(
   invoke: ToolInvoker,
   name: string,
@@ -100,8 +135,11 @@ async function callTool(
   try {
     const key = idempotencyKeyOf(idempotencyKey, 'The Idempotency-Key');
     const result = await invoke(name, args, { idempotencyKey: key });
-    // structuredContent for current clients, the same JSON as text for older ones.
-    return { structuredContent: result, content: [{ type: 'text', text: JSON.stringify(result) }] };
+    // structuredContent for current clients, the same JSON as text for older ones, then the resources it describes.
+    return {
+      structuredContent: result,
+      content: [{ type: 'text', text: JSON.stringify(result) }, ...resourceLinksOf(name, result)],
+    };
   } catch (err) {
     if (err instanceof ServiceError) return toolErrorResult(err);
     throw err;

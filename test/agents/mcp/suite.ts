@@ -97,6 +97,23 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
     );
   });
 
+  test('tool results link the resources they describe, and each link reads', async () => {
+    const c = await client();
+    const rest = await restJson(service(), '/api/signals.json');
+    const name = rest.trending[0].name as string;
+    const links = async (tool: string, args: Json) =>
+      ((await c.callTool({ name: tool, arguments: args })).content as Json[]).filter((p) => p.type === 'resource_link');
+    assert.deepEqual(
+      (await links('get_trending_startups', {})).map((l) => l.uri),
+      ['signal://trending'],
+    );
+    const [startup] = await links('get_startup_signal', { name });
+    assert.equal(startup!.uri, `signal://startup/${encodeURIComponent(name)}`);
+    const read = await c.readResource({ uri: startup!.uri });
+    assert.equal(JSON.parse((read.contents[0] as { text: string }).text).startup.name, name);
+    assert.deepEqual(await links('get_startup_signal', { name: 'Zorblax Qwerty Unknown' }), []);
+  });
+
   test('get_startup_signal gives the candidates of a miss, as /api/signal does', async () => {
     const rest = await restJson(service(), '/api/signals.json');
     const name = rest.trending[2].name as string;
