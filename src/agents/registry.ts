@@ -39,8 +39,8 @@ import type { SnapshotStartup } from '../snapshot/snapshot.js';
 
 /**
  * The agent tools, declared once: the interface's eight with exactly the interface's arguments, then the service's
- * own (the period-aware and paged forms of three of them, search, ask, history, compare, periods). MCP tools (stdio and HTTP), the OpenAI / Anthropic / Gemini function
- * definitions, A2A skills, /api/agent/call, the MCP manifest, the agents catalog (/api/agents.json) and the OpenAPI
+ * own (the period-aware and paged forms of three of them, search, ask, history, compare, periods). MCP tools (stdio
+ * and HTTP), the OpenAI / Anthropic / Gemini function definitions, A2A skills, /api/agent/call, the MCP manifest, the agents catalog (/api/agents.json) and the OpenAPI
  * `x-mcp-tool` links are all generated from this list. Each entry holds what every surface must agree on: name,
  * title, description, argument schema (a strict object with the interface's bounds), output schema, annotations, the
  * REST analog, and the handler, which calls the same core function as the REST route.
@@ -785,7 +785,7 @@ const contractSignal = contractForm('get_startup_signal_in_period', {
   inputSchema: z.object({ name: name.describe('Startup display name or GitHub organisation slug.') }).strict(),
 });
 
-/** The tools in the order every surface lists them: the interface's eight, then the further ones. */
+/** After those three, in the order every surface lists them: the interface's other five, then the further tools. */
 const ORDER = [
   'get_diligence_dossier',
   'get_signals_summary',

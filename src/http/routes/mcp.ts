@@ -1,4 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { readFileSync } from 'node:fs';
@@ -10,7 +11,6 @@ import { localCompletions } from '../../agents/mcp/completions.js';
 import { buildMcpManifest } from '../../agents/mcp/manifest.js';
 import { buildServerJson, SERVER_JSON_PATH } from '../../agents/mcp/server-json.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
-import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { answerModernRequest } from '../../agents/mcp/modern.js';
 import { createMcpServer } from '../../agents/mcp/server.js';
 import { rendered } from '../../snapshot/snapshot.js';
@@ -28,7 +28,10 @@ export const JsonRpcMessage = z
     params: z.record(z.string(), z.unknown()).optional(),
   })
   .loose()
-  .meta({ id: 'JsonRpcMessage', description: 'A JSON-RPC 2.0 request or notification (or a batch of them).' });
+  .meta({
+    id: 'JsonRpcMessage',
+    description: 'A JSON-RPC 2.0 request or notification (one per POST: batches are refused).',
+  });
 
 const JsonRpcResponse = z
   .object({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.int(), z.null()]) })
@@ -191,7 +194,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
                 ? 'MCP over Streamable HTTP at the path MCP clients try by default (same as /api/mcp/rpc)'
                 : 'MCP over Streamable HTTP (stateless, JSON responses)',
             description:
-              'Send JSON-RPC 2.0 MCP messages (initialize, tools/list, tools/call, resources/list, resources/read, resources/templates/list, prompts/list, prompts/get, completion/complete) with `Accept: application/json, text/event-stream`. Browser requests must come from an allowed Origin. An unknown tool is a JSON-RPC error (−32602); a known tool that fails is a result with `isError: true`. get_deep_signal takes `Authorization: Bearer <API_KEY>`, and an `Idempotency-Key` header (or `_meta.idempotencyKey` in the tools/call) so that a retry is answered once and charged once.',
+              'Send one JSON-RPC 2.0 MCP message per POST (batches are refused), in revision 2025-11-25 (initialize first) or 2026-07-28 (server/discover, each request with its `_meta` envelope and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers): initialize, tools/list, tools/call, resources/list, resources/read, resources/templates/list, prompts/list, prompts/get, completion/complete) with `Accept: application/json, text/event-stream`. Browser requests must come from an allowed Origin. An unknown tool is a JSON-RPC error (−32602); a known tool that fails is a result with `isError: true`. get_deep_signal takes `Authorization: Bearer <API_KEY>`, and an `Idempotency-Key` header (or `_meta.idempotencyKey` in the tools/call) so that a retry is answered once and charged once.',
             tags: ['agents'],
             operationId: path === '/mcp' ? 'postMcp' : 'postMcpRpc',
             headers: z.object({
@@ -199,11 +202,13 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
                 'Optional, for get_deep_signal: a retry with the same key within 24 hours replays the first answer and is not charged again.',
               ),
             }),
-            body: z.union([JsonRpcMessage, z.array(JsonRpcMessage)]),
+            body: JsonRpcMessage,
             response: {
               200: JsonRpcResponse,
               202: z.null().describe('A notification or response was accepted (no body).'),
-              400: JsonRpcResponse.describe('Parse error, invalid request or unsupported MCP-Protocol-Version.'),
+              400: JsonRpcResponse.describe(
+                'Parse error, invalid request (a batch included), unsupported MCP-Protocol-Version, or 2026-07-28 headers that disagree with the body.',
+              ),
               403: JsonRpcResponse.describe('Origin not allowed.'),
               406: JsonRpcResponse.describe('The Accept header lacks application/json and text/event-stream.'),
               ...errorResponses(413, 415),
