@@ -1,27 +1,41 @@
 import { z } from 'zod';
 import { ServiceError } from '../domain/errors.js';
+import { GITHUB_USERNAME_SCHEMA_PATTERN } from '../schemas/enums.js';
 import { AlertDelivery, AlertSubscription, AlertSubscriptionRequest, AlertWatch } from '../schemas/alerts.js';
-import type { AgentToolDefinition, AnyAgentTool, ToolEnv } from './registry.js';
+import type { AgentToolDefinition, AnyAgentTool, RestAnalog, ToolEnv } from './registry.js';
 
 /**
- * The alerts tool for agents: manage the caller's alert subscriptions (docs/alerts.md) with its credit-pack key, no
- * credit spent. Offered over MCP (beside the interface's eight tools, which stay the registry's `agentTools`) and
- * answered by the same core service as /api/alerts/subscriptions.
+ * The alerts tools for agents: the caller's alert subscriptions (docs/alerts.md), opened with its credit-pack key, no
+ * credit spent. One tool per operation, so that each carries its own annotations (a host asks for confirmation before
+ * a delete, never before a list) and each argument schema is a plain strict object that OpenAI's strict mode takes.
+ * Offered over MCP beside the registry's tools and answered by the same core service as /api/alerts/subscriptions.
+ * There is no update: the service has none (delete and create again).
  */
 const Id = z
   .string()
   .regex(/^sub_[0-9a-f]{20}$/)
-  .describe('The subscription id (sub_ and 20 hex digits); for get, delete and deliveries.');
+  .describe('The subscription id: sub_ and 20 hex digits.');
 
-const Input = z.strictObject({
-  action: z
-    .enum(['create', 'list', 'get', 'delete', 'deliveries'])
-    .describe('create a subscription, list them, get one, delete one, or read its delivery log.'),
-  id: Id.optional(),
+const ById = z.strictObject({ id: Id });
+const NoArguments = z.strictObject({});
+const CreateInput = z.strictObject({
   label: AlertSubscriptionRequest.shape.label,
-  watch: AlertWatch.optional().describe('For create: what to watch (see AlertWatch).'),
+  // A copy without the registry id, so the argument schema is inline (no $ref) in every format.
+  watch: AlertWatch.extend({
+    // The GitHub rule written without look-ahead (the same logins), which OpenAI's strict mode refuses.
+    startups: z
+      .array(z.string().min(1).max(39).regex(GITHUB_USERNAME_SCHEMA_PATTERN))
+      .max(200)
+      .optional()
+      .describe(AlertWatch.shape.startups.description ?? 'GitHub organisation logins.'),
+  }).describe('What to watch: startups, sectors, signalTypes, trendingTop20, thresholds.'),
   webhookUrl: AlertSubscriptionRequest.shape.webhookUrl,
-  email: AlertSubscriptionRequest.shape.email,
+  // The HTML form's rule: the default pattern uses look-ahead, which OpenAI's strict mode refuses.
+  email: z
+    .email({ pattern: z.regexes.html5Email })
+    .max(254)
+    .optional()
+    .describe(AlertSubscriptionRequest.shape.email.description ?? 'An address for the digest.'),
 });
 
 const Output = z.object({
@@ -43,29 +57,74 @@ function need<T>(outcome: { ok: true; value: T } | { ok: false; error: ServiceEr
   return outcome.value;
 }
 
-async function manage(args: z.output<typeof Input>, env: ToolEnv): Promise<Output> {
+async function openAlerts(env: ToolEnv) {
   const alerts = env.ctx.services.alerts;
   if (!alerts)
     throw new ServiceError('unavailable', 'Alerts are off on this server: its operator has not set ALERTS_SECRET.');
-  const account = need(await env.authenticate());
-  const requireId = () => {
-    if (!args.id) throw new ServiceError('invalid-arguments', `The ${args.action} action needs an id.`);
-    return args.id;
-  };
-  switch (args.action) {
-    case 'list':
+  return { alerts, account: need(await env.authenticate()) };
+}
+
+const rest = (method: RestAnalog['method'], path: string, note: string) => ({ method, path, note });
+const KEYED = 'With the credit-pack key (Authorization: Bearer); no credit spent.';
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false };
+
+/** Each tool's output schema names only the fields it answers, so tools/list does not repeat the others. */
+function alertTool<I extends z.ZodObject>(
+  fields: readonly ('subscriptions' | 'subscription' | 'webhookSecret' | 'deliveries' | 'deleted')[],
+  definition: Omit<AgentToolDefinition<I, typeof Output>, 'paid' | 'outputSchema'>,
+): AnyAgentTool {
+  const outputSchema = Output.pick({ action: true, ...Object.fromEntries(fields.map((f) => [f, true])) });
+  return { ...definition, outputSchema, paid: false } as unknown as AnyAgentTool;
+}
+
+/** Tools offered over MCP beside the registry's. */
+export const alertAgentTools: readonly AnyAgentTool[] = [
+  alertTool(['subscriptions'], {
+    name: 'list_alert_subscriptions',
+    title: 'List alert subscriptions',
+    description: `The alert subscriptions of your key, each with what it watches, where it delivers and its feedUrl. ${KEYED}`,
+    inputSchema: NoArguments,
+    annotations: READ_ONLY,
+    rest: rest('GET', '/api/alerts/subscriptions', 'The same list.'),
+    handler: async (_args, env) => {
+      const { alerts, account } = await openAlerts(env);
       return { action: 'list', subscriptions: await alerts.list(account.id) };
-    case 'get':
-      return { action: 'get', subscription: need(await alerts.get(account.id, requireId())) };
-    case 'delete': {
-      const id = requireId();
-      need(await alerts.delete(account.id, id));
-      return { action: 'delete', deleted: id };
-    }
-    case 'deliveries':
-      return { action: 'deliveries', deliveries: need(await alerts.deliveries(account.id, requireId())) };
-    case 'create': {
-      if (!args.watch) throw new ServiceError('invalid-arguments', 'The create action needs a watch.');
+    },
+  }),
+  alertTool(['subscription'], {
+    name: 'get_alert_subscription',
+    title: 'Get an alert subscription',
+    description: `One alert subscription of your key, by id. ${KEYED}`,
+    inputSchema: ById,
+    annotations: READ_ONLY,
+    rest: rest('GET', '/api/alerts/subscriptions/{id}', 'The same subscription.'),
+    handler: async ({ id }, env) => {
+      const { alerts, account } = await openAlerts(env);
+      return { action: 'get', subscription: need(await alerts.get(account.id, id)) };
+    },
+  }),
+  alertTool(['deliveries'], {
+    name: 'list_alert_deliveries',
+    title: 'Alert delivery log',
+    description: `The delivery log of one alert subscription of your key, newest first. ${KEYED}`,
+    inputSchema: ById,
+    annotations: READ_ONLY,
+    rest: rest('GET', '/api/alerts/subscriptions/{id}/deliveries', 'The same log.'),
+    handler: async ({ id }, env) => {
+      const { alerts, account } = await openAlerts(env);
+      return { action: 'deliveries', deliveries: need(await alerts.deliveries(account.id, id)) };
+    },
+  }),
+  alertTool(['subscription', 'webhookSecret'], {
+    name: 'create_alert_subscription',
+    title: 'Create an alert subscription',
+    description: `Subscribes to changes of startups (GitHub organisations), sectors, signal types or the trending top 20, with optional percent thresholds; each published period's matching changes go to a webhook (Standard Webhooks, signed), an e-mail digest and the subscription's Atom feed (feedUrl). ${KEYED}`,
+    inputSchema: CreateInput,
+    // Creates something new on each call, and a webhook or an address outside this service is then written to.
+    annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: true },
+    rest: rest('POST', '/api/alerts/subscriptions', 'The same body.'),
+    handler: async (args, env) => {
+      const { alerts, account } = await openAlerts(env);
       const { webhookSecret, ...subscription } = need(
         await alerts.create(account.id, {
           watch: args.watch,
@@ -75,25 +134,23 @@ async function manage(args: z.output<typeof Input>, env: ToolEnv): Promise<Outpu
         }),
       );
       return { action: 'create', subscription, webhookSecret };
-    }
-  }
-}
-
-const manageAlertSubscriptions: AgentToolDefinition<typeof Input, typeof Output> = {
-  name: 'manage_alert_subscriptions',
-  title: 'Manage alert subscriptions',
-  description:
-    "Create, list, get, delete alert subscriptions of your credit-pack key (no credit spent), or read one's delivery log. A subscription watches startups (GitHub organisations), sectors, signal types or any startup entering the trending top 20, with optional percent thresholds for commit velocity change and contributor growth; each published period's matching changes go to a webhook (Standard Webhooks, signed), an e-mail digest, and the subscription's Atom feed (feedUrl).",
-  inputSchema: Input,
-  outputSchema: Output,
-  annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: true },
-  rest: { method: 'POST', path: '/api/alerts/subscriptions', note: 'Also GET, DELETE and …/deliveries, …/feed.atom.' },
-  paid: false,
-  handler: manage,
-};
-
-/** Tools offered over MCP beside the registry's eight. */
-export const alertAgentTools: readonly AnyAgentTool[] = [manageAlertSubscriptions as unknown as AnyAgentTool];
+    },
+  }),
+  alertTool(['deleted'], {
+    name: 'delete_alert_subscription',
+    title: 'Delete an alert subscription',
+    description: `Deletes one alert subscription of your key, by id; its deliveries stop. ${KEYED}`,
+    inputSchema: ById,
+    // Removes what cannot be restored; deleting it again changes nothing more.
+    annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
+    rest: rest('DELETE', '/api/alerts/subscriptions/{id}', 'The same deletion.'),
+    handler: async ({ id }, env) => {
+      const { alerts, account } = await openAlerts(env);
+      need(await alerts.delete(account.id, id));
+      return { action: 'delete', deleted: id };
+    },
+  }),
+];
 
 export function findAlertTool(name: string): AnyAgentTool | undefined {
   return alertAgentTools.find((t) => t.name === name);

@@ -40,8 +40,9 @@ import { PERIOD_SLUG_PATTERN, periodInfo, periodRef, periodView, type PeriodStar
 import type { SnapshotStartup } from '../snapshot/snapshot.js';
 
 /**
- * The agent tools, declared once: the interface's eight, then the service's own (search, ask, history, compare, periods). MCP tools (stdio and HTTP), the OpenAI / Anthropic / Gemini function
- * definitions, A2A skills, /api/agent/call, the MCP manifest, the agents catalog (/api/agents.json) and the OpenAPI
+ * The agent tools, declared once: the interface's eight with exactly the interface's arguments, then the service's
+ * own (the period-aware and paged forms of three of them, search, ask, history, compare, periods). MCP tools (stdio
+ * and HTTP), the OpenAI / Anthropic / Gemini function definitions, A2A skills, /api/agent/call, the MCP manifest, the agents catalog (/api/agents.json) and the OpenAPI
  * `x-mcp-tool` links are all generated from this list. Each entry holds what every surface must agree on: name,
  * title, description, argument schema (a strict object with the interface's bounds), output schema, annotations, the
  * REST analog, and the handler, which calls the same core function as the REST route.
@@ -61,7 +62,7 @@ export interface ToolAnnotations {
 }
 
 export interface RestAnalog {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Path on the service, relative to the base URL. */
   path: string;
   note: string;
@@ -136,7 +137,7 @@ function tool<Input extends z.ZodObject, Output extends z.ZodObject>(
 const periodArg = z
   .string()
   .regex(PERIOD_SLUG_PATTERN)
-  .describe('ISO week slug of a stored period, e.g. 2026-w47 (list_periods names them). Absent: the current period.');
+  .describe('ISO week slug of a stored period, e.g. 2026-w47 (list_periods names them). Absent: the current one.');
 
 const nameMatch = z
   .enum(NAME_MATCH_VALUES)
@@ -346,12 +347,12 @@ function figures(s: PeriodStartup) {
 const notTrackedIn = (name: string, period: string) =>
   `${name} is a tracked startup, but was not tracked in ${period}.`;
 
-export const agentTools = [
+const declaredTools = [
   tool({
-    name: 'get_trending_startups',
-    title: 'Trending startups',
+    name: 'get_trending_startups_in_period',
+    title: 'Trending startups of a period',
     description:
-      'The top 20 startups across all sectors for the current weekly period (or a stored `period`), ranked by composite engineering-acceleration signal, each with its commit velocity, contributor growth, new repositories and signal type; beside them, the strength of and evidence for each signal type (labels).',
+      'The top 20 (or the first `limit`) of a stored weekly `period`, ranked by composite signal, with the strength of and evidence for each signal type (labels). Absent `period`: the current one.',
     inputSchema: z
       .object({
         period: periodArg.optional(),
@@ -378,10 +379,10 @@ export const agentTools = [
     },
   }),
   tool({
-    name: 'search_startups_by_sector',
-    title: 'Startups in a sector',
+    name: 'search_startups_by_sector_in_period',
+    title: 'Startups in a sector, by period and page',
     description:
-      'The ranked startups of one of the 15 sectors for the current period (or a stored `period`); beside them, the strength of and evidence for each signal type (labels).',
+      'The ranked startups of one of the 15 sectors in a stored weekly `period` (absent: the current one), the first `limit` of them, with labels (signal strength and evidence).',
     inputSchema: z
       .object({
         sector: z.enum(SECTOR_SLUGS).describe('Sector slug, one of the 15.'),
@@ -419,10 +420,10 @@ export const agentTools = [
     },
   }),
   tool({
-    name: 'get_startup_signal',
-    title: 'Signal of one startup',
+    name: 'get_startup_signal_in_period',
+    title: 'Signal of one startup in a period',
     description:
-      'The current signal of one tracked startup (or its signal in a stored `period`), found by display name or GitHub organisation (case-insensitive; an exact name, slug or alias, or a confident typo of one; never another company). Says how the name matched (nameMatch); answers found: false with candidates when no tracked startup matches.',
+      'The signal of one tracked startup in a stored weekly `period` (absent: the current one), matched as get_startup_signal matches; found: false with `detail` when it was not tracked that week.',
     inputSchema: z
       .object({
         name: name.describe('Startup display name or GitHub organisation slug.'),
@@ -765,7 +766,86 @@ export const agentTools = [
   }),
 ] as const;
 
-export type AgentToolName = (typeof agentTools)[number]['name'];
+type DeclaredName = (typeof declaredTools)[number]['name'];
+
+function declared(toolName: DeclaredName): AnyAgentTool {
+  return (declaredTools as readonly AnyAgentTool[]).find((t) => t.name === toolName)!;
+}
+
+/**
+ * One of the interface's tools as a narrower form of a further tool: the interface's name and exact arguments, the
+ * further tool's output schema, annotations and handler (which reads an absent `period` or `limit` as the current
+ * period, whole). So the contract's argument lists stay exact in every format while both answer alike.
+ */
+function contractForm(
+  of: DeclaredName,
+  form: Pick<AgentToolDefinition, 'name' | 'title' | 'description' | 'inputSchema'> & { rest?: RestAnalog },
+): AnyAgentTool {
+  const full = declared(of);
+  return { ...full, ...form, rest: form.rest ?? full.rest, handler: (args, env) => full.handler(args, env) };
+}
+
+const contractTrending = contractForm('get_trending_startups_in_period', {
+  name: 'get_trending_startups',
+  title: 'Trending startups',
+  description:
+    'The top 20 startups across all sectors in the current weekly period, ranked by composite engineering-acceleration signal (commit velocity, contributor growth, new repositories, signal type), with the strength of and evidence for each signal type (labels).',
+  inputSchema: z.object({}).strict(),
+});
+
+const contractSector = contractForm('search_startups_by_sector_in_period', {
+  name: 'search_startups_by_sector',
+  title: 'Startups in a sector',
+  description:
+    'The ranked startups of one of the 15 sectors in the current period, with the strength of and evidence for each signal type (labels).',
+  inputSchema: z.object({ sector: z.enum(SECTOR_SLUGS).describe('Sector slug, one of the 15.') }).strict(),
+});
+
+const contractSignal = contractForm('get_startup_signal_in_period', {
+  name: 'get_startup_signal',
+  title: 'Signal of one startup',
+  description:
+    'The current signal of one tracked startup by display name or GitHub organisation (case-insensitive: an exact name, slug or alias, or a confident typo of one; never another company). nameMatch says how it matched; a miss is found: false with candidates.',
+  inputSchema: z.object({ name: name.describe('Startup display name or GitHub organisation slug.') }).strict(),
+});
+
+/** After those three, in the order every surface lists them: the interface's other five, then the further tools. */
+const ORDER = [
+  'get_diligence_dossier',
+  'get_signals_summary',
+  'get_scout_receipts',
+  'get_methodology',
+  'get_deep_signal',
+  'get_trending_startups_in_period',
+  'search_startups_by_sector_in_period',
+  'get_startup_signal_in_period',
+  'search_site',
+  'ask',
+  'get_startup_history',
+  'compare_startups',
+  'list_periods',
+] as const satisfies readonly DeclaredName[];
+
+export const agentTools: readonly AnyAgentTool[] = [
+  contractTrending,
+  contractSector,
+  contractSignal,
+  ...ORDER.map(declared),
+];
+
+/** The interface's eight tools, whose names and arguments are the contract's. */
+export const CONTRACT_TOOL_NAMES = [
+  'get_trending_startups',
+  'search_startups_by_sector',
+  'get_startup_signal',
+  'get_diligence_dossier',
+  'get_signals_summary',
+  'get_scout_receipts',
+  'get_methodology',
+  'get_deep_signal',
+] as const;
+
+export type AgentToolName = (typeof CONTRACT_TOOL_NAMES)[number] | DeclaredName;
 
 /** Any tool, with its handler seen through its own schemas (what the surfaces call). */
 export type AnyAgentTool = Omit<AgentToolDefinition, 'handler'> & {

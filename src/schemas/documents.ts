@@ -630,7 +630,7 @@ export const AgentCatalogTool = z
       destructiveHint: z.boolean(),
       openWorldHint: z.boolean(),
     }),
-    rest: z.object({ method: z.enum(['GET', 'POST']), url: z.url(), note: z.string() }),
+    rest: z.object({ method: z.enum(['GET', 'POST', 'DELETE']), url: z.url(), note: z.string() }),
     paid: z.boolean(),
   })
   .meta({ id: 'AgentCatalogTool' });

@@ -9,7 +9,7 @@ type Json = Record<string, any>;
 /** Set, so the tests run the same on PostgreSQL (where alerts are off without it). */
 const ALERTS_SECRET = 'test-alerts-secret-0123456789-abcdefghijkl';
 
-describe('the manage_alert_subscriptions tool over MCP', () => {
+describe('the alert subscription tools over MCP', () => {
   let app: TestApp;
   let client: Client;
   let key: string;
@@ -29,12 +29,29 @@ describe('the manage_alert_subscriptions tool over MCP', () => {
     await app.close();
   });
 
-  const call = async (args: Json) =>
-    (await client.callTool({ name: 'manage_alert_subscriptions', arguments: args })) as Json;
+  const call = async (name: string, args: Json = {}) => (await client.callTool({ name, arguments: args })) as Json;
+
+  test('one tool per operation; reads are read-only and idempotent, only delete is destructive', async () => {
+    const { tools } = await client.listTools();
+    const hints = Object.fromEntries(
+      tools
+        .filter((t) => t.name.includes('alert'))
+        .map((t) => [
+          t.name,
+          [t.annotations?.readOnlyHint, t.annotations?.idempotentHint, t.annotations?.destructiveHint],
+        ]),
+    );
+    assert.deepEqual(hints, {
+      list_alert_subscriptions: [true, true, false],
+      get_alert_subscription: [true, true, false],
+      list_alert_deliveries: [true, true, false],
+      create_alert_subscription: [false, false, false],
+      delete_alert_subscription: [false, true, true],
+    });
+  });
 
   test("creates, lists, reads the log of and deletes a subscription with the caller's key, spending no credit", async () => {
-    const created = await call({
-      action: 'create',
+    const created = await call('create_alert_subscription', {
       label: 'agent',
       watch: { sectors: ['robotics'], trendingTop20: true },
     });
@@ -42,13 +59,14 @@ describe('the manage_alert_subscriptions tool over MCP', () => {
     const id = created.structuredContent.subscription.id as string;
     assert.match(id, /^sub_/);
     assert.equal(created.structuredContent.webhookSecret, null);
-    const listed = await call({ action: 'list' });
+    const listed = await call('list_alert_subscriptions');
     assert.deepEqual(
       listed.structuredContent.subscriptions.map((s: Json) => s.id),
       [id],
     );
-    assert.deepEqual((await call({ action: 'deliveries', id })).structuredContent.deliveries, []);
-    assert.equal((await call({ action: 'delete', id })).structuredContent.deleted, id);
+    assert.equal((await call('get_alert_subscription', { id })).structuredContent.subscription.label, 'agent');
+    assert.deepEqual((await call('list_alert_deliveries', { id })).structuredContent.deliveries, []);
+    assert.equal((await call('delete_alert_subscription', { id })).structuredContent.deleted, id);
     const credits = (await (
       await app.get('/api/account/credits', { headers: { authorization: `Bearer ${key}` } })
     ).json()) as Json;
@@ -56,8 +74,7 @@ describe('the manage_alert_subscriptions tool over MCP', () => {
   });
 
   test('a refused webhook URL is an isError result with the reason', async () => {
-    const result = await call({
-      action: 'create',
+    const result = await call('create_alert_subscription', {
       watch: { trendingTop20: true },
       webhookUrl: 'http://169.254.169.254/',
     });
@@ -70,8 +87,8 @@ describe('the manage_alert_subscriptions tool over MCP', () => {
     await anonymous.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/api/mcp/rpc`)));
     try {
       const result = (await anonymous.callTool({
-        name: 'manage_alert_subscriptions',
-        arguments: { action: 'list' },
+        name: 'list_alert_subscriptions',
+        arguments: {},
       })) as Json;
       assert.equal(result.isError, true);
     } finally {

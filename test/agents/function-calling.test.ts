@@ -11,8 +11,10 @@ import {
   openAiTools,
   toolCallOf,
 } from '../../src/agents/function-calling.js';
+import { toStrictJsonSchema } from 'openai/lib/transform';
+import { alertAgentTools } from '../../src/agents/alert-tools.js';
 import { runTool } from '../../src/agents/invoke.js';
-import { agentTools, findTool, type ToolEnv } from '../../src/agents/registry.js';
+import { agentTools, findTool, toolJsonSchema, type ToolEnv } from '../../src/agents/registry.js';
 import { ServiceError } from '../../src/domain/errors.js';
 
 type Json = Record<string, any>;
@@ -102,6 +104,19 @@ describe('function-calling definitions', () => {
     for (const tool of tools) assert.deepEqual(lintOpenAi(tool), [], tool.function.name);
   });
 
+  test("every tool, the alert tools included, is taken by the openai package's strict-schema conversion unchanged", () => {
+    for (const t of [...agentTools, ...alertAgentTools]) {
+      const strict = openAiStrictSchema(toolJsonSchema(t));
+      // The SDK's converter throws on what strict mode cannot represent, and rewrites what it would have to change.
+      assert.deepEqual(toStrictJsonSchema(structuredClone(strict) as never), strict, t.name);
+      assert.deepEqual(
+        lintOpenAi({ type: 'function', function: { name: t.name, strict: true, parameters: strict } }),
+        [],
+        t.name,
+      );
+    }
+  });
+
   test('Anthropic: every tool passes the lint', () => {
     const { tools } = anthropicTools() as { tools: Json[] };
     assert.equal(tools.length, agentTools.length);
@@ -157,7 +172,7 @@ describe('function-calling definitions', () => {
   });
 
   test('the server reads an optional argument sent as null (OpenAI strict mode) as absent', async () => {
-    const trending = findTool('get_trending_startups')!;
+    const trending = findTool('get_trending_startups_in_period')!;
     const calls: unknown[] = [];
     const probe = {
       ...trending,

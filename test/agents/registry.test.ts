@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { z } from 'zod';
-import { agentTools, findTool, GITHUB_USERNAME_PATTERN, toolJsonSchema } from '../../src/agents/registry.js';
+import {
+  agentTools,
+  CONTRACT_TOOL_NAMES,
+  findTool,
+  GITHUB_USERNAME_PATTERN,
+  toolJsonSchema,
+} from '../../src/agents/registry.js';
 
 describe('agent tool registry', () => {
   test("declares the interface's eight tools first, then the service's own", () => {
@@ -16,6 +22,9 @@ describe('agent tool registry', () => {
         'get_scout_receipts',
         'get_methodology',
         'get_deep_signal',
+        'get_trending_startups_in_period',
+        'search_startups_by_sector_in_period',
+        'get_startup_signal_in_period',
         'search_site',
         'ask',
         'get_startup_history',
@@ -26,38 +35,46 @@ describe('agent tool registry', () => {
     );
   });
 
-  test("the interface's tools keep their required arguments; what was added is optional", () => {
-    const required = (name: string) => (toolJsonSchema(findTool(name)!).required as string[] | undefined) ?? [];
-    assert.deepEqual(required('get_trending_startups'), []);
-    assert.deepEqual(required('search_startups_by_sector'), ['sector']);
-    assert.deepEqual(required('get_startup_signal'), ['name']);
-    assert.deepEqual(required('get_diligence_dossier'), ['company']);
-    assert.deepEqual(required('get_signals_summary'), []);
-    assert.deepEqual(required('get_scout_receipts'), ['github_username']);
-    assert.deepEqual(required('get_methodology'), []);
-    assert.deepEqual(required('get_deep_signal'), ['name']);
+  test("the interface's eight tools take exactly the interface's arguments, each required", () => {
+    const contract: Record<string, string[]> = {
+      get_trending_startups: [],
+      search_startups_by_sector: ['sector'],
+      get_startup_signal: ['name'],
+      get_diligence_dossier: ['company'],
+      get_signals_summary: [],
+      get_scout_receipts: ['github_username'],
+      get_methodology: [],
+      get_deep_signal: ['name'],
+    };
+    assert.deepEqual([...CONTRACT_TOOL_NAMES], Object.keys(contract));
+    for (const [name, args] of Object.entries(contract)) {
+      const schema = toolJsonSchema(findTool(name)!);
+      assert.deepEqual(Object.keys(schema.properties as object), args, name);
+      assert.deepEqual((schema.required as string[] | undefined) ?? [], args, name);
+    }
+    assert.equal(findTool('get_trending_startups')!.inputSchema.safeParse({ period: '2026-w07' }).success, false);
   });
 
   test('read tools take a period as an ISO week slug; the listing ones a limit', () => {
     for (const name of [
-      'get_trending_startups',
-      'search_startups_by_sector',
-      'get_startup_signal',
+      'get_trending_startups_in_period',
+      'search_startups_by_sector_in_period',
+      'get_startup_signal_in_period',
       'compare_startups',
     ]) {
       const period = (toolJsonSchema(findTool(name)!).properties as Record<string, { pattern?: string }>).period;
       assert.ok(period?.pattern, name);
     }
     for (const name of [
-      'get_trending_startups',
-      'search_startups_by_sector',
+      'get_trending_startups_in_period',
+      'search_startups_by_sector_in_period',
       'search_site',
       'get_startup_history',
       'list_periods',
     ]) {
       assert.ok((toolJsonSchema(findTool(name)!).properties as Record<string, unknown>).limit, name);
     }
-    const trending = findTool('get_trending_startups')!.inputSchema;
+    const trending = findTool('get_trending_startups_in_period')!.inputSchema;
     assert.equal(trending.safeParse({ period: '2026-w07' }).success, true);
     assert.equal(trending.safeParse({ period: 'last week' }).success, false);
     assert.equal(trending.safeParse({ limit: 21 }).success, false);

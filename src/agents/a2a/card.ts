@@ -12,13 +12,34 @@ import { A2A_SKILLS } from './skills.js';
  */
 export const A2A_PATH = '/api/a2a';
 
+/** The name the card gives the credit-pack key's scheme. */
+export const A2A_BEARER_SCHEME = 'creditPackKey';
+
+/** The skill whose paid form (`deep: true`, the Deep Signal) takes the key; every other answer is free. */
+export const A2A_KEYED_SKILL = 'startup-signal';
+
+const BEARER_DESCRIPTION =
+  'The credit-pack key (Authorization: Bearer <API_KEY>), needed only for the paid Deep Signal (skill startup-signal with deep: true); every other request is answered without it.';
+
+/**
+ * The Bearer scheme in both generations' shapes, side by side in one object: A2A 1.0 reads `httpAuthSecurityScheme`
+ * (its protobuf JSON), 0.3 reads `type` and `scheme` (OpenAPI's); each ignores the other's fields.
+ */
+const bearerScheme = {
+  httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'API key', description: BEARER_DESCRIPTION },
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'API key',
+  description: BEARER_DESCRIPTION,
+};
+
 export function buildAgentCardJson(baseUrl: string): Record<string, unknown> {
   const urls = siteUrls(baseUrl);
   const endpoint = urls.api(A2A_PATH);
   return {
     name: 'Signal Service',
     description:
-      'Startup engineering-acceleration signals from public GitHub activity: trending startups, sector rankings, single-startup lookup (with its history over the stored weeks, a comparison, or the paid Deep Signal), a period summary (with the stored periods, questions answered with citations and site search) and the methodology. Ask in plain text or send a data part {"skill": …, "arguments": {…}}. Every message is answered by a task (completed, failed with its reason, or rejected when the request is not one this agent serves) that tasks/get can fetch again for an hour.',
+      'Startup engineering-acceleration signals from public GitHub activity: trending startups, sector rankings, single-startup lookup (with its history over the stored weeks, a comparison, or the paid Deep Signal), a period summary (with the stored periods, questions answered with citations and site search) and the methodology. Ask in plain text or send a data part {"skill": …, "arguments": {…}}. Every message is answered by a task (completed, failed with its reason, or rejected when the request is not one this agent serves) that tasks/get can fetch again for a day.',
     version: INTERFACE_VERSION,
     provider: { organization: 'Signal Service', url: urls.home() },
     documentationUrl: urls.api('/api/openapi.json'),
@@ -32,6 +53,7 @@ export function buildAgentCardJson(baseUrl: string): Record<string, unknown> {
     preferredTransport: 'JSONRPC',
     additionalInterfaces: [{ url: endpoint, transport: 'JSONRPC' }],
     capabilities: { streaming: false, pushNotifications: false },
+    securitySchemes: { [A2A_BEARER_SCHEME]: bearerScheme },
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
     skills: A2A_SKILLS.map((s) => ({
@@ -42,6 +64,13 @@ export function buildAgentCardJson(baseUrl: string): Record<string, unknown> {
       examples: s.examples,
       inputModes: ['text/plain', 'application/json'],
       outputModes: ['text/plain', 'application/json'],
+      // Without a key, or with it: the empty alternative keeps the skill's free answers open to everyone.
+      ...(s.id === A2A_KEYED_SKILL
+        ? {
+            securityRequirements: [{ schemes: {} }, { schemes: { [A2A_BEARER_SCHEME]: { list: [] } } }],
+            security: [{}, { [A2A_BEARER_SCHEME]: [] }],
+          }
+        : {}),
     })),
   };
 }

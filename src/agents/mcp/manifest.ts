@@ -34,7 +34,12 @@ export function buildMcpManifest(baseUrl: string) {
     capabilities: MCP_CAPABILITIES,
     authentication: {
       get_deep_signal: 'Authorization: Bearer <API_KEY> (HTTP) or SIGNAL_API_KEY (stdio)',
-      manage_alert_subscriptions: 'Authorization: Bearer <API_KEY> (HTTP) or SIGNAL_API_KEY (stdio); no credit spent',
+      ...Object.fromEntries(
+        alertAgentTools.map((t) => [
+          t.name,
+          'Authorization: Bearer <API_KEY> (HTTP) or SIGNAL_API_KEY (stdio); no credit spent',
+        ]),
+      ),
     },
     idempotency: {
       get_deep_signal:

@@ -46,7 +46,7 @@ export const PROMPTS: readonly PromptDefinition[] = [
       },
     ],
     async render(invoke, args) {
-      const ranking = (await invoke('search_startups_by_sector', {
+      const ranking = (await invoke('search_startups_by_sector_in_period', {
         sector: args.sector,
         limit: 10,
         ...(args.period ? { period: args.period } : {}),
@@ -63,7 +63,7 @@ export const PROMPTS: readonly PromptDefinition[] = [
               'strength of its evidence (labels). Say plainly when the evidence is weak.\n' +
               '- Use only the data below; do not add companies, funding or news it does not contain. ' +
               `Cite the sector page (${ranking.url}).\n\n` +
-              `The sector ranking (top 10, from the tool search_startups_by_sector):\n\n${json(ranking)}`,
+              `The sector ranking (top 10, from the tool search_startups_by_sector_in_period):\n\n${json(ranking)}`,
           ),
         ],
       };

@@ -20,7 +20,7 @@ import { jsonRpcError, toolErrorResult, ProtocolError } from './errors.js';
 import { findPrompt, promptArguments, promptList } from './prompts.js';
 import { agentTools, findTool, type AnyAgentTool } from '../registry.js';
 import { alertAgentTools, findAlertTool } from '../alert-tools.js';
-import { createBareMcpServer, MCP_CAPABILITIES, MCP_SERVER_NAME } from './identity.js';
+import { createBareMcpServer, MCP_CAPABILITIES, MCP_SERVER_NAME, type McpMethod } from './identity.js';
 
 export { MCP_CAPABILITIES, MCP_SERVER_NAME };
 
@@ -68,6 +68,8 @@ export interface McpServerOptions {
   /** The Idempotency-Key of the HTTP request carrying the messages (a tools/call's `_meta` takes precedence). */
   idempotencyKey?: string | undefined;
   version?: string | undefined;
+  /** The deployment's address: the server's website URL and icon, and the links in tool results. */
+  baseUrl?: string | undefined;
 }
 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
@@ -78,7 +80,7 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSch
 /** tools/list, rendered once: the registry does not change while the process runs. */
 let toolList: Tool[] | undefined;
 function listTools(): Tool[] {
-  // The interface's eight tools, then the alerts tool (src/agents/alert-tools.ts).
+  // The interface's eight tools, the further ones, then the alerts tools (src/agents/alert-tools.ts).
   return (toolList ??= [...(agentTools as readonly AnyAgentTool[]), ...alertAgentTools].map((tool) => ({
     name: tool.name,
     title: tool.title,
@@ -87,6 +89,41 @@ function listTools(): Tool[] {
     outputSchema: jsonSchemaOf(tool.outputSchema, 'output'),
     annotations: { title: tool.title, ...tool.annotations },
   })));
+}
+
+type ResourceLink = { type: 'resource_link'; uri: string; name: string; title?: string; mimeType: string };
+
+function startupLink(name: unknown): ResourceLink[] {
+  if (typeof name !== 'string' || name.length === 0) return [];
+  const uri = `${STARTUP_PREFIX}${encodeURIComponent(name)}`;
+  return [{ type: 'resource_link', uri, name: `startup ${name}`, title: name, mimeType: 'application/json' }];
+}
+
+/**
+ * The resources a tool's answer describes, linked beside it (`resource_link`), so a client can read or subscribe to
+ * them later without calling the tool again: the period's summary and trending list, and each startup found.
+ */
+export function resourceLinksOf(tool: string, result: Record<string, any>): ResourceLink[] {
+  const fixed = MCP_RESOURCES.find((r) => r.tool === tool);
+  if (fixed)
+    return [
+      { type: 'resource_link', uri: fixed.uri, name: fixed.name, title: fixed.title, mimeType: 'application/json' },
+    ];
+  if (result.found !== true && tool !== 'compare_startups') return [];
+  switch (tool) {
+    case 'get_startup_signal':
+    case 'get_startup_signal_in_period':
+      return startupLink(result.startup?.name);
+    case 'get_deep_signal':
+    case 'get_startup_history':
+      return startupLink(result.name);
+    case 'compare_startups':
+      return ((result.startups ?? []) as Record<string, any>[])
+        .filter((s) => s.found === true)
+        .flatMap((s) => startupLink(s.startup?.name));
+    default:
+      return [];
+  }
 }
 
 async function callTool(
@@ -98,8 +135,11 @@ async function callTool(
   try {
     const key = idempotencyKeyOf(idempotencyKey, 'The Idempotency-Key');
     const result = await invoke(name, args, { idempotencyKey: key });
-    // structuredContent for current clients, the same JSON as text for older ones.
-    return { structuredContent: result, content: [{ type: 'text', text: JSON.stringify(result) }] };
+    // structuredContent for current clients, the same JSON as text for older ones, then the resources it describes.
+    return {
+      structuredContent: result,
+      content: [{ type: 'text', text: JSON.stringify(result) }, ...resourceLinksOf(name, result)],
+    };
   } catch (err) {
     if (err instanceof ServiceError) return toolErrorResult(err);
     throw err;
@@ -134,9 +174,37 @@ export function createMcpServer(
   completions: CompletionSource,
   options: McpServerOptions = {},
 ): Server {
-  const server = createBareMcpServer(options.version);
+  const server = createBareMcpServer(options.version, options.baseUrl);
   registerMcpHandlers(server, invoke, completions, options);
   return server;
+}
+
+export type McpHandler = (request: unknown, extra: unknown) => unknown;
+
+/** Every request handler registerMcpHandlers sets, by method: for servers that register by method name. */
+export function mcpHandlersByMethod(
+  invoke: ToolInvoker,
+  completions: CompletionSource,
+  options: McpServerOptions = {},
+): Map<McpMethod, McpHandler> {
+  const byMethod = new Map<McpMethod, McpHandler>();
+  const target = {
+    setRequestHandler: (schema: { shape: { method: { value: McpMethod } } }, handler: McpHandler) =>
+      byMethod.set(schema.shape.method.value, handler),
+  } as unknown as HandlerTarget;
+  registerMcpHandlers(target, invoke, completions, options);
+  return byMethod;
+}
+
+/**
+ * Every list fits in one page, so the server never hands out a cursor and any cursor sent is not one of its own:
+ * −32602, as the specification asks for an invalid cursor (rather than silently answering the first page).
+ */
+function noCursor(params: { cursor?: string | undefined } | undefined): Record<string, never> {
+  if (params?.cursor !== undefined) {
+    throw new ProtocolError(ErrorCode.InvalidParams, 'Invalid cursor: this server answers every list in one page.');
+  }
+  return {};
 }
 
 /** What registerMcpHandlers needs of a server: a place to put each request handler. */
@@ -149,7 +217,10 @@ export function registerMcpHandlers(
   completions: CompletionSource,
   options: McpServerOptions = {},
 ): void {
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    noCursor(request.params);
+    return { tools: listTools() };
+  });
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const { name, arguments: args, _meta: meta } = request.params;
     // An unknown tool is a protocol error, not a tool result (MCP 2025-11-25, server/tools).
@@ -159,7 +230,8 @@ export function registerMcpHandlers(
     return callTool(invoke, name, args ?? {}, meta?.idempotencyKey ?? options.idempotencyKey);
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+  server.setRequestHandler(ListResourcesRequestSchema, (request) => ({
+    ...noCursor(request.params),
     resources: MCP_RESOURCES.map(({ name, uri, title, description }) => ({
       name,
       uri,
@@ -168,7 +240,8 @@ export function registerMcpHandlers(
       mimeType: 'application/json',
     })),
   }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => ({
+    ...noCursor(request.params),
     resourceTemplates: [
       {
         name: MCP_STARTUP_TEMPLATE.name,
@@ -190,7 +263,10 @@ export function registerMcpHandlers(
     throw new ProtocolError(ErrorCode.InvalidParams, `Resource ${uri.slice(0, 200)} not found.`);
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: promptList() }));
+  server.setRequestHandler(ListPromptsRequestSchema, (request) => ({
+    ...noCursor(request.params),
+    prompts: promptList(),
+  }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const prompt = findPrompt(request.params.name);
     const args = promptArguments(prompt, request.params.arguments);

@@ -1,21 +1,8 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import { ServiceError } from '../../domain/errors.js';
 import type { ToolInvoker } from '../invoke.js';
 import type { CompletionSource } from './completions.js';
-import { createBareMcpServer } from './identity.js';
-import type { HandlerTarget } from './server.js';
 
 export interface StdioSession {
   /** Resolves when the client closes stdin (or close() is called). */
@@ -103,61 +90,46 @@ function openSource(config: Config, logger: Logger): { source: DataSource; openi
   };
 }
 
-/** The requests the server answers, each by the handler registerMcpHandlers sets for it. */
-const REQUESTS = [
-  ['tools/list', ListToolsRequestSchema],
-  ['tools/call', CallToolRequestSchema],
-  ['resources/list', ListResourcesRequestSchema],
-  ['resources/templates/list', ListResourceTemplatesRequestSchema],
-  ['resources/read', ReadResourceRequestSchema],
-  ['prompts/list', ListPromptsRequestSchema],
-  ['prompts/get', GetPromptRequestSchema],
-  ['completion/complete', CompleteRequestSchema],
-] as const;
-
-type Handler = (request: unknown, extra: unknown) => unknown;
-
 /**
- * MCP over stdin/stdout. Only protocol messages go to stdout; logs go to stderr.
+ * MCP over stdin/stdout, in both revisions: the SDK's stdio entry reads the opening message (an `initialize`, or a
+ * 2026-07-28 request carrying its `_meta` envelope, `server/discover` first) and pins the connection to one server
+ * of that revision. Only protocol messages go to stdout; logs go to stderr.
  *
- * `initialize` is answered at once: the server that answers it knows only its identity and capabilities
+ * The opening is answered at once: the server that answers it knows only its identity and capabilities
  * (./identity.ts). The tool registry with its schemas and handlers is loaded behind it, and the data (the local
  * store, whose first opening on a fresh DATA_DIR migrates and loads the demo data, or a remote deployment) is
  * opened behind that; a request that arrives earlier waits for what it needs.
  */
 export async function runStdioServer(config: Config, logger: Logger): Promise<StdioSession> {
   const { source, opening } = openSource(config, logger);
-  const server = createBareMcpServer();
-  const handlers = import('./server.js').then(({ registerMcpHandlers }) => {
-    const byMethod = new Map<string, Handler>();
-    const target = {
-      setRequestHandler: (schema: { shape: { method: { value: string } } }, handler: Handler) =>
-        byMethod.set(schema.shape.method.value, handler),
-    } as unknown as HandlerTarget;
-    registerMcpHandlers(target, source.invoke, source.completions);
-    return byMethod;
-  });
-  for (const [method, schema] of REQUESTS) {
-    server.setRequestHandler(schema, async (request, extra) => {
-      const handler = (await handlers).get(method);
-      if (!handler) throw new Error(`No handler for ${method}`);
-      return handler(request, extra) as never;
-    });
-  }
-  const transport = new StdioServerTransport();
+  const { baseUrl } = config.server;
+  const [{ serveStdio }, { createLazyServer }] = await Promise.all([
+    import('@modelcontextprotocol/server/stdio'),
+    import('./modern-lazy.js'),
+  ]);
+  const handlers = import('./server.js').then(({ mcpHandlersByMethod }) =>
+    mcpHandlersByMethod(source.invoke, source.completions, { baseUrl }),
+  );
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   let closing: Promise<void> | undefined;
-  // Deferred by one tick so the re-entrant call (server.close() fires the transport's onclose) finds it set.
+  let handle: { close(): Promise<void> } | undefined;
+  // Deferred by one tick so the re-entrant call (closing the server fires its onclose) finds it set.
   const close = () =>
     (closing ??= Promise.resolve().then(async () => {
-      await server.close().catch(() => {});
+      await handle?.close().catch(() => {});
       await source.close();
       resolveClosed();
     }));
   process.stdin.once('end', () => void close());
-  await server.connect(transport);
-  server.onclose = () => void close();
+  handle = serveStdio(
+    () => {
+      const server = createLazyServer(handlers, baseUrl);
+      server.onclose = () => void close();
+      return server;
+    },
+    { onerror: (err) => logger.debug({ err }, 'signal-mcp: protocol error') },
+  );
   return {
     closed,
     ready: opening.then(

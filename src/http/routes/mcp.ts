@@ -1,11 +1,17 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { IdempotencyKey, idempotencyKeyOf, localInvoker } from '../../agents/invoke.js';
 import { settleOnDelivery } from '../credit-hold.js';
 import { localCompletions } from '../../agents/mcp/completions.js';
 import { buildMcpManifest } from '../../agents/mcp/manifest.js';
+import { buildServerJson, SERVER_JSON_PATH } from '../../agents/mcp/server-json.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
+import { answerModernRequest } from '../../agents/mcp/modern.js';
 import { createMcpServer } from '../../agents/mcp/server.js';
 import { rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
@@ -22,7 +28,10 @@ export const JsonRpcMessage = z
     params: z.record(z.string(), z.unknown()).optional(),
   })
   .loose()
-  .meta({ id: 'JsonRpcMessage', description: 'A JSON-RPC 2.0 request or notification (or a batch of them).' });
+  .meta({
+    id: 'JsonRpcMessage',
+    description: 'A JSON-RPC 2.0 request or notification (one per POST: batches are refused).',
+  });
 
 const JsonRpcResponse = z
   .object({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.int(), z.null()]) })
@@ -52,6 +61,20 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
   return reply.send(text);
 }
 
+/** A JSON-RPC error answered before any server sees the message. */
+function jsonRpcRefusal(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .type('application/json')
+    .send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}
+
+/** True for a body that is a JSON array: a JSON-RPC batch, which neither revision served here allows. */
+function isBatch(body: unknown): boolean {
+  return typeof body === 'string' && body.trimStart().startsWith('[');
+}
+
 /** The Streamable HTTP endpoint: the interface's path, and /mcp, where MCP clients look by default. */
 export const MCP_HTTP_PATHS = ['/api/mcp/rpc', '/mcp'] as const;
 
@@ -62,10 +85,31 @@ export const MCP_HTTP_PATHS = ['/api/mcp/rpc', '/mcp'] as const;
  * event stream, which a stateless server has no use for: 405.
  */
 export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const allowedOrigins = [new URL(ctx.config.server.baseUrl).origin, ...ctx.config.agents.mcpAllowedOrigins];
+  const { baseUrl } = ctx.config.server;
+  const allowedOrigins = [new URL(baseUrl).origin, ...ctx.config.agents.mcpAllowedOrigins];
   const manifest = rendered(
     JSON.stringify(buildMcpManifest(ctx.config.server.baseUrl)),
     'application/json; charset=utf-8',
+  );
+
+  const packageVersion = (
+    JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
+  ).version;
+  const serverJson = rendered(
+    JSON.stringify(buildServerJson(baseUrl, packageVersion), null, 2),
+    'application/json; charset=utf-8',
+  );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    SERVER_JSON_PATH,
+    {
+      schema: {
+        summary: 'server.json for the official MCP Registry: the remote endpoint and the signal-mcp package',
+        tags: ['agents'],
+        operationId: 'getMcpServerJson',
+        response: { 200: z.record(z.string(), z.unknown()) },
+      },
+    },
+    (request, reply) => sendRendered(request, reply, serverJson),
   );
 
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -97,7 +141,22 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         settle: (hold: number) => settleOnDelivery(ctx.store.db, reply.raw, hold),
       };
       const invoker = localInvoker(ctx, { authorization: request.headers.authorization }, holdCharge);
-      const server = createMcpServer(invoker, completions, { idempotencyKey });
+      // 2025-06-18 removed JSON-RPC batching and 2026-07-28 keeps it out: one message per POST.
+      if (isBatch(request.body)) {
+        return jsonRpcRefusal(reply, 400, -32600, 'JSON-RPC batches are not supported: send one message per POST.');
+      }
+      const web = webRequest(request, baseUrl);
+      // The revision is told by the request itself (its _meta envelope and MCP-Protocol-Version), as 2026-07-28
+      // specifies: 2026-07-28 requests go to the stateless server of that revision, everything else to 2025-11-25.
+      if (!(await isLegacyRequest(web))) {
+        const origin = request.headers.origin;
+        if (origin !== undefined && !allowedOrigins.includes(origin)) {
+          return jsonRpcRefusal(reply, 403, -32600, `Origin ${origin.slice(0, 200)} is not allowed.`);
+        }
+        const options = { idempotencyKey, baseUrl };
+        return sendWebResponse(reply, await answerModernRequest(web, invoker, completions, options));
+      }
+      const server = createMcpServer(invoker, completions, { idempotencyKey, baseUrl });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
@@ -106,7 +165,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       });
       try {
         await server.connect(transport);
-        const response = await transport.handleRequest(webRequest(request, ctx.config.server.baseUrl));
+        const response = await transport.handleRequest(web);
         return await sendWebResponse(reply, response);
       } finally {
         await server.close().catch(() => {});
@@ -135,7 +194,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
                 ? 'MCP over Streamable HTTP at the path MCP clients try by default (same as /api/mcp/rpc)'
                 : 'MCP over Streamable HTTP (stateless, JSON responses)',
             description:
-              'Send JSON-RPC 2.0 MCP messages (initialize, tools/list, tools/call, resources/list, resources/read, resources/templates/list, prompts/list, prompts/get, completion/complete) with `Accept: application/json, text/event-stream`. Browser requests must come from an allowed Origin. An unknown tool is a JSON-RPC error (−32602); a known tool that fails is a result with `isError: true`. get_deep_signal takes `Authorization: Bearer <API_KEY>`, and an `Idempotency-Key` header (or `_meta.idempotencyKey` in the tools/call) so that a retry is answered once and charged once.',
+              'Send one JSON-RPC 2.0 MCP message per POST (batches are refused), in revision 2025-11-25 (initialize first) or 2026-07-28 (server/discover, each request with its `_meta` envelope and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers): initialize, tools/list, tools/call, resources/list, resources/read, resources/templates/list, prompts/list, prompts/get, completion/complete) with `Accept: application/json, text/event-stream`. Browser requests must come from an allowed Origin. An unknown tool is a JSON-RPC error (−32602); a known tool that fails is a result with `isError: true`. get_deep_signal takes `Authorization: Bearer <API_KEY>`, and an `Idempotency-Key` header (or `_meta.idempotencyKey` in the tools/call) so that a retry is answered once and charged once.',
             tags: ['agents'],
             operationId: path === '/mcp' ? 'postMcp' : 'postMcpRpc',
             headers: z.object({
@@ -143,11 +202,13 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
                 'Optional, for get_deep_signal: a retry with the same key within 24 hours replays the first answer and is not charged again.',
               ),
             }),
-            body: z.union([JsonRpcMessage, z.array(JsonRpcMessage)]),
+            body: JsonRpcMessage,
             response: {
               200: JsonRpcResponse,
               202: z.null().describe('A notification or response was accepted (no body).'),
-              400: JsonRpcResponse.describe('Parse error, invalid request or unsupported MCP-Protocol-Version.'),
+              400: JsonRpcResponse.describe(
+                'Parse error, invalid request (a batch included), unsupported MCP-Protocol-Version, or 2026-07-28 headers that disagree with the body.',
+              ),
               403: JsonRpcResponse.describe('Origin not allowed.'),
               406: JsonRpcResponse.describe('The Accept header lacks application/json and text/event-stream.'),
               ...errorResponses(413, 415),

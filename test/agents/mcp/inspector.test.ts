@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { agentTools } from '../../../src/agents/registry.js';
+import { alertAgentTools } from '../../../src/agents/alert-tools.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
 /**
@@ -40,7 +41,7 @@ describe('MCP Inspector CLI', () => {
     const result = await inspect([`${svc.url}/mcp`, '--method', 'tools/list']);
     assert.deepEqual(
       result.tools.map((t: Json) => t.name),
-      [...agentTools.map((t) => t.name), 'manage_alert_subscriptions'],
+      [...agentTools, ...alertAgentTools].map((t) => t.name),
     );
   });
 
@@ -82,6 +83,6 @@ describe('MCP Inspector CLI', () => {
       'LOG_LEVEL=warn',
     ];
     const result = await inspect([...env, TSX, path.join(ROOT, 'src/cli/mcp.ts'), '--method', 'tools/list']);
-    assert.equal(result.tools.length, agentTools.length + 1); // and the alerts tool
+    assert.equal(result.tools.length, agentTools.length + alertAgentTools.length);
   });
 });

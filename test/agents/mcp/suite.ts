@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+
+/** A JSON-RPC −32602 as either SDK's client throws it (1.x McpError, 2.x ProtocolError). */
+function isInvalidParams(err: unknown): err is Error & { code: number } {
+  return err instanceof Error && (err as { code?: unknown }).code === ErrorCode.InvalidParams;
+}
 import { agentTools } from '../../../src/agents/registry.js';
 import { alertAgentTools } from '../../../src/agents/alert-tools.js';
 import { FakeGitHub } from '../../helpers/fake-github.js';
@@ -50,7 +55,7 @@ async function call(client: Client, name: string, args: Json = {}): Promise<Json
 export function mcpConformance(connect: () => Promise<Client>, service: () => TestService): void {
   const client = () => connect();
 
-  test('lists every registry tool and the alerts tool with their annotations and object output schemas', async () => {
+  test('lists every registry tool and the alerts tools with their annotations and object output schemas', async () => {
     const { tools } = await (await client()).listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
@@ -74,7 +79,9 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
     const readOnly = tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name);
     assert.deepEqual(
       readOnly,
-      agentTools.filter((t) => t.name !== 'get_deep_signal').map((t) => t.name),
+      [...agentTools, ...alertAgentTools]
+        .map((t) => t.name)
+        .filter((n) => !['get_deep_signal', 'create_alert_subscription', 'delete_alert_subscription'].includes(n)),
     );
   });
 
@@ -86,9 +93,25 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
   test('an unknown tool is a JSON-RPC protocol error (−32602), not a tool result', async () => {
     await assert.rejects(
       (await client()).callTool({ name: 'get_everything', arguments: {} }),
-      (err: unknown) =>
-        err instanceof McpError && err.code === ErrorCode.InvalidParams && /get_everything/.test(err.message),
+      (err: unknown) => isInvalidParams(err) && /get_everything/.test(err.message),
     );
+  });
+
+  test('tool results link the resources they describe, and each link reads', async () => {
+    const c = await client();
+    const rest = await restJson(service(), '/api/signals.json');
+    const name = rest.trending[0].name as string;
+    const links = async (tool: string, args: Json) =>
+      ((await c.callTool({ name: tool, arguments: args })).content as Json[]).filter((p) => p.type === 'resource_link');
+    assert.deepEqual(
+      (await links('get_trending_startups', {})).map((l) => l.uri),
+      ['signal://trending'],
+    );
+    const [startup] = await links('get_startup_signal', { name });
+    assert.equal(startup!.uri, `signal://startup/${encodeURIComponent(name)}`);
+    const read = await c.readResource({ uri: startup!.uri });
+    assert.equal(JSON.parse((read.contents[0] as { text: string }).text).startup.name, name);
+    assert.deepEqual(await links('get_startup_signal', { name: 'Zorblax Qwerty Unknown' }), []);
   });
 
   test('get_startup_signal gives the candidates of a miss, as /api/signal does', async () => {
@@ -119,7 +142,7 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
     const c = await client();
     const prompt = await c.getPrompt({ name: 'weekly_sector_brief', arguments: { sector: 'robotics' } });
     const text = (prompt.messages[0]!.content as { text: string }).text;
-    const ranking = await call(c, 'search_startups_by_sector', { sector: 'robotics', limit: 10 });
+    const ranking = await call(c, 'search_startups_by_sector_in_period', { sector: 'robotics', limit: 10 });
     assert.ok(text.includes(JSON.stringify(ranking, null, 2)));
     assert.equal(prompt.messages[0]!.role, 'user');
   });
@@ -135,17 +158,13 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
   });
 
   test('a prompt without its required argument is a JSON-RPC error (−32602)', async () => {
-    await assert.rejects(
-      (await client()).getPrompt({ name: 'weekly_sector_brief', arguments: {} }),
-      (err: unknown) => err instanceof McpError && err.code === ErrorCode.InvalidParams,
+    await assert.rejects((await client()).getPrompt({ name: 'weekly_sector_brief', arguments: {} }), (err: unknown) =>
+      isInvalidParams(err),
     );
   });
 
   test('an unknown prompt is a JSON-RPC error (−32602)', async () => {
-    await assert.rejects(
-      (await client()).getPrompt({ name: 'nope' }),
-      (err: unknown) => err instanceof McpError && err.code === ErrorCode.InvalidParams,
-    );
+    await assert.rejects((await client()).getPrompt({ name: 'nope' }), (err: unknown) => isInvalidParams(err));
   });
 
   test('completes sector slugs for a prompt argument', async () => {

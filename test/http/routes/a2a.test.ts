@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
+import { AgentCard, Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { ClientFactory, type Client } from '@a2a-js/sdk/client';
 import { issueKey } from '../../../src/payments/keys.js';
 import { startTestApp, storedDemoPeriod, type TestApp } from '../../helpers/app.js';
@@ -119,6 +119,21 @@ describe('A2A at /api/a2a', () => {
       card.skills.map((s: Json) => s.id),
       ['trending', 'sector', 'startup-signal', 'summary', 'methodology'],
     );
+  });
+
+  test('the card declares the Bearer key in both generations, required only as an option of startup-signal', async () => {
+    const card = (await (await svc.get('/.well-known/agent-card.json')).json()) as Json;
+    const scheme = card.securitySchemes.creditPackKey;
+    assert.deepEqual([scheme.httpAuthSecurityScheme.scheme, scheme.type, scheme.scheme], ['Bearer', 'http', 'bearer']);
+    assert.equal(card.securityRequirements, undefined, 'no card-wide requirement: the free skills need no key');
+    const keyed = card.skills.filter((s: Json) => s.securityRequirements).map((s: Json) => s.id);
+    assert.deepEqual(keyed, ['startup-signal']);
+    const skill = card.skills.find((s: Json) => s.id === 'startup-signal');
+    assert.deepEqual(skill.securityRequirements, [{ schemes: {} }, { schemes: { creditPackKey: { list: [] } } }]);
+    assert.deepEqual(skill.security, [{}, { creditPackKey: [] }]);
+    // The SDK's 1.0 card type reads its form of the scheme from the same document.
+    const parsed = AgentCard.fromJSON(card);
+    assert.equal(parsed.securitySchemes.creditPackKey?.scheme?.$case, 'httpAuthSecurityScheme');
   });
 
   test('a v0.3 message/send without A2A-Version picks the sector skill from the text and answers a task', async () => {

@@ -274,11 +274,13 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
   test('OpenAPI operations with an agent analog link their tools (x-mcp-tool)', async () => {
     const doc = await rest('/api/openapi.json');
     const names = (op: Json) => (op['x-mcp-tool'] as Json[]).map((l) => l.name);
-    assert.deepEqual(names(doc.paths['/api/signal'].get), ['get_startup_signal']);
+    assert.deepEqual(names(doc.paths['/api/signal'].get), ['get_startup_signal', 'get_startup_signal_in_period']);
     assert.deepEqual(names(doc.paths['/api/signals.json'].get), [
       'get_trending_startups',
       'search_startups_by_sector',
       'get_signals_summary',
+      'get_trending_startups_in_period',
+      'search_startups_by_sector_in_period',
       'compare_startups',
     ]);
     assert.deepEqual(names(doc.paths['/api/llms-search'].get), ['search_site']);
@@ -295,7 +297,7 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
     const item: OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall = {
       id: 'call_abc',
       type: 'function',
-      function: { name: 'get_startup_signal', arguments: JSON.stringify({ name: mcpName(), period: null }) },
+      function: { name: 'get_startup_signal_in_period', arguments: JSON.stringify({ name: mcpName(), period: null }) },
     };
     const response = await call(item);
     assert.equal(response.status, 200);
@@ -307,7 +309,7 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
       type: 'function_call',
       id: 'fc_1',
       call_id: 'call_1',
-      name: 'get_trending_startups',
+      name: 'get_trending_startups_in_period',
       arguments: JSON.stringify({ period: null, limit: 3 }),
       status: 'completed',
     };
@@ -432,13 +434,16 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
     assert.ok(periods.total >= 2, 'the test data stores more than one week');
     const earlier = periods.periods[1].slug as string;
     const trending = (await (
-      await call({ name: 'get_trending_startups', arguments: { period: earlier, limit: 5 } })
+      await call({ name: 'get_trending_startups_in_period', arguments: { period: earlier, limit: 5 } })
     ).json()) as Json;
     assert.equal(trending.period.slug, earlier);
     assert.equal(trending.startups.length, trending.labels.length);
     assert.ok(trending.startups.length <= 5);
     const sector = (await (
-      await call({ name: 'search_startups_by_sector', arguments: { sector: 'robotics', period: earlier, limit: 2 } })
+      await call({
+        name: 'search_startups_by_sector_in_period',
+        arguments: { sector: 'robotics', period: earlier, limit: 2 },
+      })
     ).json()) as Json;
     assert.equal(sector.period.slug, earlier);
     assert.ok(sector.startups.length <= 2 && sector.startupCount >= sector.startups.length);
@@ -449,7 +454,7 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
     const top = lines.find((l) => l.period === earlier && l.rank === 1)!;
     assert.equal(trending.startups[0].name, top.name);
     const one = (await (
-      await call({ name: 'get_startup_signal', arguments: { name: top.org, period: earlier } })
+      await call({ name: 'get_startup_signal_in_period', arguments: { name: top.org, period: earlier } })
     ).json()) as Json;
     assert.deepEqual(
       [one.found, one.period.slug, one.startup.commitVelocity14d],
@@ -458,7 +463,7 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
   });
 
   test('a period that is not stored is 404 naming list_periods', async () => {
-    const response = await call({ name: 'get_trending_startups', arguments: { period: '1999-w01' } });
+    const response = await call({ name: 'get_trending_startups_in_period', arguments: { period: '1999-w01' } });
     assert.equal(response.status, 404);
     assert.match(((await response.json()) as Json).detail, /list_periods/);
   });

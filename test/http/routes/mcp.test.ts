@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { agentTools } from '../../../src/agents/registry.js';
+import { alertAgentTools } from '../../../src/agents/alert-tools.js';
 import { issueKey } from '../../../src/payments/keys.js';
 import { ledgerTotals } from '../../../src/payments/ledger.js';
 import { mcpConformance, scoutEnv, startScoutGitHub } from '../../agents/mcp/suite.js';
@@ -124,7 +125,7 @@ describe('MCP over Streamable HTTP at /api/mcp/rpc', () => {
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
     assert.equal(response.headers.get('mcp-session-id'), null);
     const body = (await response.json()) as Json;
-    assert.equal(body.result.tools.length, agentTools.length + 1); // and the alerts tool
+    assert.equal(body.result.tools.length, agentTools.length + alertAgentTools.length);
   });
 
   test('a browser Origin outside the allowed list is 403; BASE_URL and configured origins pass', async () => {
@@ -188,7 +189,7 @@ describe('MCP over Streamable HTTP at /api/mcp/rpc', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`)));
     try {
       const { tools } = await client.listTools();
-      assert.equal(tools.length, agentTools.length + 1); // and the alerts tool
+      assert.equal(tools.length, agentTools.length + alertAgentTools.length);
     } finally {
       await client.close();
     }
@@ -271,7 +272,7 @@ describe('MCP over Streamable HTTP at /api/mcp/rpc', () => {
     );
     assert.deepEqual(
       manifest.tools.map((t: Json) => t.name),
-      [...agentTools.map((t) => t.name), 'manage_alert_subscriptions'],
+      [...agentTools, ...alertAgentTools].map((t) => t.name),
     );
     assert.deepEqual(
       manifest.resourceTemplates.map((t: Json) => t.uriTemplate),
