@@ -514,7 +514,74 @@ interface WeekFigures {
   composite: number;
   /** The week's signal label: its type's evidence strength and line. */
   label: SignalLabel;
+  /** The classifier's evidence per type that week. */
+  evidence: SignalEvidence | undefined;
 }
+
+/** The signal label's line and, when the week's rule recorded it, the evidence measured for every type. */
+function evidenceSection(week: WeekFigures): SafeHtml {
+  const evidence = week.evidence;
+  return html`<p>${week.label.signalEvidence}</p>
+    ${
+      evidence?.reasons
+        ? html`<details>
+            <summary>Evidence for every type</summary>
+            <ul>
+              ${Object.entries(evidence.reasons).map(
+                ([type, reason]) =>
+                  html`<li>
+                    <strong>${type}</strong> (score ${evidence.scores?.[type as keyof typeof evidence.scores] ?? '—'}):
+                    ${reason}
+                  </li>`,
+              )}
+            </ul>
+          </details>`
+        : html`<p class="muted">
+            This week was classified by the earlier rule (${evidence?.rule ?? 'unknown'}), before evidence per type was
+            collected.
+          </p>`
+    }`;
+}
+
+/**
+ * On a past week's page, the startups ranked next to it in its sector that week, from that week's stored rows: the
+ * comparables are computed for the current week only, and showing them there would mix two weeks on one page.
+ */
+async function pastNeighbours(
+  ctx: PageContext,
+  s: SnapshotStartup,
+  periodSlug: string,
+  week: WeekFigures,
+): Promise<SafeHtml> {
+  const rows = await ctx.periodRows(periodSlug);
+  const own = rows.find((r) => r.org_login.toLowerCase() === s.login.toLowerCase());
+  if (!own) return html``;
+  const sectorName = sectorInfo(own.sector as SectorSlug).name;
+  const near = rows
+    .filter(
+      (r) => r.sector === own.sector && r !== own && Math.abs(r.rank_in_sector - own.rank_in_sector) <= NEIGHBOUR_RANKS,
+    )
+    .sort((a, b) => a.rank_in_sector - b.rank_in_sector);
+  return html`<h2 id="comparables">Ranked next to it in ${sectorName}, ${week.periodName}</h2>
+    ${
+      near.length
+        ? html`<ul>
+            ${near.map((r) => {
+              const name = canonicalStartup(r.startup).name;
+              const now = ctx.snapshot.byLogin.get(r.org_login.toLowerCase());
+              return html`<li>
+                ${now ? html`<a href="${startupPath(now)}?period=${encodeURIComponent(periodSlug)}">${name}</a>` : name}
+                (rank ${r.rank_in_sector}, score ${r.score_composite},
+                ${formatInt(canonicalStartup(r.startup).commitVelocity14d)} commits in ${WINDOW_DAYS} days)
+              </li>`;
+            })}
+          </ul>`
+        : html`<p class="muted">No other ${sectorName} startup was stored that week.</p>`
+    }`;
+}
+
+/** How many sector ranks either side a past week's page lists as its neighbours. */
+const NEIGHBOUR_RANKS = 2;
 
 export async function startupPage(
   ctx: PageContext,
@@ -544,6 +611,7 @@ export async function startupPage(
     rankOverall: s.rankOverall,
     composite: s.scores.composite,
     label,
+    evidence,
   };
   const past = periodSlug !== undefined && periodSlug !== snapshot.period.slug;
   if (past) {
@@ -556,6 +624,7 @@ export async function startupPage(
       rankOverall: row.rankOverall,
       composite: row.compositeScore,
       label: row.label,
+      evidence: row.evidence,
     };
   }
   const w = week.startup;
@@ -674,42 +743,27 @@ export async function startupPage(
             </details>`
         : html`<p class="muted">No stored history yet.</p>`
     }
-    <h2 id="evidence">Why ${t.signalType}</h2>
-    <p>${label.signalEvidence}</p>
+    <h2 id="evidence">Why ${w.signalType}${past ? `, ${week.periodName}` : ''}</h2>
+    ${evidenceSection(week)}
     ${
-      evidence?.reasons
-        ? html`<details>
-            <summary>Evidence for every type</summary>
+      past
+        ? await pastNeighbours(ctx, s, periodSlug!, week)
+        : html`<h2 id="comparables">Comparables in ${info.name}</h2>
             <ul>
-              ${Object.entries(evidence.reasons).map(
-                ([type, reason]) =>
-                  html`<li>
-                    <strong>${type}</strong> (score ${evidence.scores?.[type as keyof typeof evidence.scores] ?? '—'}):
-                    ${reason}
-                  </li>`,
+              ${peers.map(({ comparable: c, peer }) =>
+                peer
+                  ? html`<li>
+                      <a href="${startupPath(peer)}">${c.name}</a> (rank ${c.rankInSector},
+                      ${signalWithStrength(c.signalType, c)}): ${c.reason} ·
+                      <a
+                        href="/compare/${encodeURIComponent(s.login.toLowerCase())}-vs-${encodeURIComponent(peer.login.toLowerCase())}"
+                        >compare</a
+                      >
+                    </li>`
+                  : html`<li>${c.name}: ${c.reason}</li>`,
               )}
-            </ul>
-          </details>`
-        : html`<p class="muted">
-            This week was classified by the earlier rule (${evidence?.rule ?? 'unknown'}), before evidence per type was
-            collected.
-          </p>`
+            </ul>`
     }
-    <h2 id="comparables">Comparables in ${info.name}</h2>
-    <ul>
-      ${peers.map(({ comparable: c, peer }) =>
-        peer
-          ? html`<li>
-              <a href="${startupPath(peer)}">${c.name}</a> (rank ${c.rankInSector},
-              ${signalWithStrength(c.signalType, c)}): ${c.reason} ·
-              <a
-                href="/compare/${encodeURIComponent(s.login.toLowerCase())}-vs-${encodeURIComponent(peer.login.toLowerCase())}"
-                >compare</a
-              >
-            </li>`
-          : html`<li>${c.name}: ${c.reason}</li>`,
-      )}
-    </ul>
     <h2 id="links">Links and data</h2>
     <ul>
       <li>
@@ -737,7 +791,7 @@ export async function startupPage(
       alt: `${t.name}, ${snapshot.period.name}: ${t.signalType}, ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days, ${t.contributors} contributors, score ${s.scores.composite}.`,
     },
     title: past ? `${t.name}, ${week.periodName}` : `${t.name}: ${t.signalType}`,
-    description: `${t.name} (${info.name}, ${t.stage}): ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days (${t.commitVelocityChange}), ${t.contributors} contributors (${t.contributorGrowth}), ${snapshot.period.name}.`,
+    description: `${t.name} (${info.name}, ${w.stage}): ${w.commitVelocity14d} commits in ${WINDOW_DAYS} days (${w.commitVelocityChange}), ${w.contributors} contributors (${w.contributorGrowth}), ${week.periodName}.`,
     body,
     jsonLd: {
       '@context': 'https://schema.org',
