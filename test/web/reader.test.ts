@@ -38,6 +38,41 @@ describe('pages as a reader meets them', { skip: missing }, () => {
   }
   const loginOf = (s: Json): string => String(s.githubUrl).split('/')[3]!.toLowerCase();
 
+  /** One page of each type a reader meets. */
+  async function pageTypes(): Promise<string[]> {
+    const [a, b] = (signals.trending as Json[]).map(loginOf);
+    const answer = ((await (await svc.get('/api/answer?q=which%20startups%20are%20trending')).json()) as Json).url;
+    const periods = ((await (await svc.get('/api/changelog.json')).json()) as Json).periods as Json[];
+    const oldest = periods.map((p) => p.slug as string).sort()[0]!;
+    return [
+      '/',
+      '/startups',
+      '/sectors',
+      '/sectors/robotics',
+      `/sectors/robotics?period=${oldest}`,
+      `/startups/${a}`,
+      `/startups/${a}?period=${oldest}`,
+      `/compare/${a}-vs-${b}`,
+      '/compare',
+      '/ask?q=who%20acquired%20github',
+      new URL(answer).pathname,
+      '/diligence/GitHub',
+      '/search?q=robotics',
+      '/faq',
+      '/docs',
+      '/pricing',
+      '/agents/credits',
+      '/alerts',
+      '/scout',
+      '/periods',
+      '/research',
+      '/markets',
+      '/methodology',
+      '/glossary',
+      '/blog',
+    ];
+  }
+
   before(async () => {
     svc = await startTestService();
     signals = (await (await svc.get('/api/signals.json')).json()) as Json;
@@ -79,6 +114,115 @@ describe('pages as a reader meets them', { skip: missing }, () => {
       .locator('h2#comparables + ul a')
       .evaluateAll((all: any[]) => all.map((a) => a.getAttribute('href'))))
       assert.match(href, new RegExp(`\\?period=${found.week.period}$`));
+    await page.context().close();
+  });
+
+  test('on a 360 px phone the header is one row and the first screen reaches the title, on the home page a ranking row', async () => {
+    const page = await newPage(PHONE);
+    const problems: string[] = [];
+    // After a first visit, which shows the synthetic-data notice in full.
+    await page.goto(`${svc.url}/faq`);
+    for (const p of await pageTypes()) {
+      await page.goto(`${svc.url}${p}`);
+      const header = (await page.locator('header.site').boundingBox())!;
+      if (header.height > 60) problems.push(`${p}: header ${header.height}px tall`);
+      const h1 = (await page.locator('h1').first().boundingBox())!;
+      if (h1.y > 200) problems.push(`${p}: title at y=${h1.y}`);
+    }
+    await page.goto(`${svc.url}/`);
+    const row = (await page.locator('main table tbody tr').first().boundingBox())!;
+    if (row.y + 40 > PHONE.height) problems.push(`/: first ranking row at y=${row.y}`);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'home-first-screen-360.png') });
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+
+  test("on a phone the menu opens the site's navigation and search", async () => {
+    const page = await newPage(PHONE);
+    await page.goto(`${svc.url}/`);
+    assert.equal(await page.locator('header .nav-narrow nav a').first().isVisible(), false);
+    await page.locator('header .nav-narrow summary').click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sectors' }).click();
+    await page.waitForURL(/\/sectors$/);
+    await page.locator('header .nav-narrow summary').click();
+    await page.getByRole('searchbox').fill('robotics');
+    await page.getByRole('searchbox').press('Enter');
+    await page.waitForURL(/\/search\?q=robotics/);
+    await page.context().close();
+  });
+
+  test("the synthetic notice is in full on a first visit, one line after it, and 'Got it' shortens it at once", async () => {
+    const page = await newPage(PHONE);
+    const notice = page.locator('.notice.synthetic');
+    await page.goto(`${svc.url}/sectors`);
+    assert.ok(await notice.getByText('they are not real companies or real GitHub data').isVisible());
+    const full = (await notice.boundingBox())!.height;
+    await page.getByRole('button', { name: 'Got it' }).click();
+    const brief = (await notice.boundingBox())!.height;
+    assert.ok(brief < 40 && brief < full, `${full}px → ${brief}px`);
+    assert.match((await notice.innerText())!, /^Synthetic demo data\. Not real companies\.$/);
+    await page.goto(`${svc.url}/`);
+    assert.ok((await notice.boundingBox())!.height < 40);
+    await page.context().close();
+
+    // A first visit that is not dismissed is remembered too: the next page shows the one line.
+    const other = await newPage(PHONE);
+    await other.goto(`${svc.url}/`);
+    assert.ok(await other.locator('.notice-long').isVisible());
+    await other.goto(`${svc.url}/sectors/robotics`);
+    assert.equal(await other.locator('.notice-long').isVisible(), false);
+    assert.ok(await other.locator('.notice-short').isVisible());
+    assert.equal(await other.evaluate(() => localStorage.getItem('signal-service.synthetic-notice')), 'seen');
+    await other.context().close();
+
+    // Without script nothing is remembered and there is no button that would do nothing.
+    const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
+    const plain = await context.newPage();
+    await plain.goto(`${svc.url}/`);
+    await plain.goto(`${svc.url}/sectors`);
+    assert.ok(await plain.locator('.notice-long').isVisible());
+    assert.equal(await plain.getByRole('button', { name: 'Got it' }).isVisible(), false);
+    await context.close();
+  });
+
+  test('at 1366 px the header is one row of the same height on every page type', async () => {
+    const page = await newPage(DESKTOP);
+    const heights = new Map<string, number>();
+    for (const p of await pageTypes()) {
+      await page.goto(`${svc.url}${p}`);
+      heights.set(p, Math.round((await page.locator('header.site').boundingBox())!.height));
+    }
+    const distinct = new Set(heights.values());
+    assert.equal(distinct.size, 1, JSON.stringify(Object.fromEntries(heights)));
+    assert.ok([...distinct][0]! <= 64, `${[...distinct][0]}px`);
+    await page.context().close();
+  });
+
+  test('on a 360 px phone no link of the header menu or the footer and no form control is under 24 px', async () => {
+    const page = await newPage(PHONE);
+    const problems: string[] = [];
+    for (const p of await pageTypes()) {
+      await page.goto(`${svc.url}${p}`);
+      const menu = page.locator('header .nav-narrow summary');
+      if (await menu.isVisible()) await menu.click();
+      const small = (await page.evaluate(() => {
+        const found: string[] = [];
+        const targets = document.querySelectorAll(
+          'header a, header summary, header button, header input, footer a, main button, main input:not([type="hidden"]), main select, main summary',
+        );
+        for (const el of targets) {
+          const box = el.getBoundingClientRect();
+          if (box.width === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+          if (box.height < 24 || box.width < 24)
+            found.push(
+              `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute('name') || '').trim().slice(0, 30)}" ${Math.round(box.width)}×${Math.round(box.height)}`,
+            );
+        }
+        return found;
+      })) as string[];
+      for (const x of small) problems.push(`${p}: ${x}`);
+    }
+    assert.deepEqual(problems, []);
     await page.context().close();
   });
 });

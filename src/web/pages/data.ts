@@ -169,8 +169,6 @@ export async function homePage(ctx: PageContext): Promise<PageInput> {
       ${formatInt(snapshot.startups.length)} tracked startups in ${sectors.length} sectors. ${snapshot.period.name},
       published ${snapshot.period.publishedAt.toISOString().slice(0, 10)}.
     </p>
-    <h2 id="ask">Ask a question</h2>
-    ${askForm('', 'ask')}
     <h2 id="trending">Trending: the top ${snapshot.trending.length}</h2>
     ${rankingTable(ctx, snapshot.trending, series, {
       caption: `Top ${snapshot.trending.length} across all sectors by composite signal, ${snapshot.period.name}, with movement since the previous week.`,
@@ -181,6 +179,8 @@ export async function homePage(ctx: PageContext): Promise<PageInput> {
       <a href="/startups">All ${formatInt(snapshot.startups.length)} tracked startups</a>, filterable by sector, stage,
       signal type and country · <a href="/compare">compare two startups</a>
     </p>
+    <h2 id="ask">Ask a question</h2>
+    ${askForm('', 'ask')}
     <h2 id="sectors">Sectors</h2>
     <ul class="cards">
       ${sectors.map((info) => {
