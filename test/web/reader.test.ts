@@ -225,4 +225,29 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     assert.deepEqual(problems, []);
     await page.context().close();
   });
+
+  test('on a 360 px phone no table scrolls sideways inside its box, so no column is off-screen', async () => {
+    const page = await newPage(PHONE);
+    const problems: string[] = [];
+    for (const p of await pageTypes()) {
+      await page.goto(`${svc.url}${p}`);
+      const hidden = (await page.evaluate(() => {
+        const found: string[] = [];
+        for (const t of document.querySelectorAll('main table')) {
+          const box = t.parentElement;
+          if (t.getBoundingClientRect().width === 0) continue;
+          const last = t.querySelector('thead th:last-child');
+          const right = last ? last.getBoundingClientRect().right : 0;
+          if (box.scrollWidth > box.clientWidth + 1 || right > window.innerWidth + 1)
+            found.push(
+              `${(t.querySelector('caption')?.textContent ?? '').trim().slice(0, 50)} (${box.scrollWidth} > ${box.clientWidth})`,
+            );
+        }
+        return found;
+      })) as string[];
+      for (const x of hidden) problems.push(`${p}: ${x}`);
+    }
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
 });

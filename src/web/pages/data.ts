@@ -242,7 +242,7 @@ export function sectorsIndexPage(ctx: PageContext): PageInput {
             <th scope="col">Sector</th>
             <th scope="col" class="num">Startups</th>
             <th scope="col">Leader</th>
-            <th scope="col">Description</th>
+            <th scope="col" class="hide-phone">Description</th>
           </tr>
         </thead>
         <tbody>
@@ -252,7 +252,7 @@ export function sectorsIndexPage(ctx: PageContext): PageInput {
               <td><a href="/sectors/${info.slug}">${info.name}</a></td>
               <td class="num">${list.length}</td>
               <td>${list[0] ? html`<a href="${startupPath(list[0])}">${list[0].startup.name}</a>` : '—'}</td>
-              <td>${info.description}</td>
+              <td class="hide-phone">${info.description}</td>
             </tr>`;
           })}
         </tbody>
