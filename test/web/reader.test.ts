@@ -250,4 +250,67 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     assert.deepEqual(problems, []);
     await page.context().close();
   });
+
+  test('at 1366 px a ranking row keeps its name, signal and movement on one line, and a screen shows ten rows or more', async () => {
+    const page = await newPage(DESKTOP);
+    const problems: string[] = [];
+    for (const p of ['/', '/startups', '/sectors/robotics']) {
+      await page.goto(`${svc.url}${p}`);
+      const r = (await page.evaluate(() => {
+        const wrapped: string[] = [];
+        const rows = [...document.querySelectorAll('table.stack tbody tr')];
+        for (const tr of rows)
+          for (const td of tr.querySelectorAll('td.lead, td.signal, td.nowrap')) {
+            const range = document.createRange();
+            range.selectNodeContents(td);
+            // Lines are told apart by the middle of each box: smaller text on the same line sits a little lower.
+            const middles = [...range.getClientRects()]
+              .filter((x: any) => x.width > 1)
+              .map((x: any) => (x.top + x.bottom) / 2);
+            if (Math.max(...middles) - Math.min(...middles) > 8)
+              wrapped.push(td.textContent.trim().replace(/\s+/g, ' '));
+          }
+        const box = document.querySelector('table.stack').parentElement;
+        return {
+          wrapped,
+          visible: rows.filter((tr) => tr.getBoundingClientRect().bottom <= window.innerHeight).length,
+          scrolls: box.scrollWidth > box.clientWidth + 1,
+        };
+      })) as { wrapped: string[]; visible: number; scrolls: boolean };
+      if (r.wrapped.length) problems.push(`${p}: wraps ${r.wrapped.slice(0, 3).join(' | ')}`);
+      if (r.scrolls) problems.push(`${p}: the table scrolls sideways`);
+      if (p === '/' && r.visible < 10) problems.push(`${p}: ${r.visible} rows on the first screen`);
+    }
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+
+  test('a sector ranking marks the startups below the activity floor and says why they rank below lower scores', async () => {
+    const all = (await (await svc.get('/api/signals.json')).json()) as Json;
+    const sector = (all.sectors as Json[]).find((x) =>
+      (x.startups as Json[]).some((r) => r.commitVelocity14d < 20 || r.contributors < 2),
+    )?.slug as string;
+    assert.ok(sector, 'a sector with a startup below the activity floor');
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/sectors/${sector}`);
+    const table = (await page.evaluate(() =>
+      [...document.querySelectorAll('table.stack tbody tr')].map((tr: any) => ({
+        score: Number(tr.querySelector('td[data-label="Score"]').getAttribute('data-value')),
+        marked: /below floor/.test(tr.textContent),
+      })),
+    )) as { score: number; marked: boolean }[];
+    assert.ok(table.some((r) => r.marked));
+    // Every marked row comes after every unmarked one, and a score above the row before it is always explained.
+    const firstMarked = table.findIndex((r) => r.marked);
+    assert.ok(table.slice(firstMarked).every((r) => r.marked));
+    table.forEach((r, i) => {
+      if (i > 0 && r.score > table[i - 1]!.score && !table[i - 1]!.marked) assert.ok(r.marked, `row ${i + 1}`);
+    });
+    const note = page.locator('#below-floor');
+    assert.ok(await note.isVisible());
+    assert.match((await note.textContent())!, /fewer than 20 commits in 14 days or fewer\s+than 2 contributors/);
+    await page.locator('tr.below-floor a.floor-tag').first().click();
+    assert.match(page.url(), /#below-floor$/);
+    await page.context().close();
+  });
 });

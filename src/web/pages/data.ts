@@ -5,7 +5,12 @@ import { comparablesOf } from '../../core/deep-signal/comparables.js';
 import type { SignalEvidence } from '../../domain/records.js';
 import type { SignalLabel } from '../../domain/signal-label.js';
 import { DATA_LICENSE } from '../../domain/license.js';
-import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../domain/rules.js';
+import {
+  WINDOW_DAYS,
+  NEW_REPO_DAYS,
+  MIN_COMMITS_FOR_RANKING,
+  MIN_CONTRIBUTORS_FOR_RANKING,
+} from '../../domain/rules.js';
 import { SECTOR_SLUGS, type SectorSlug } from '../../schemas/enums.js';
 import { canonicalStartup } from '../../schemas/signals.js';
 import type { RankRow, SnapshotStartup } from '../../snapshot/snapshot.js';
@@ -16,7 +21,7 @@ import { change, dossierPath, formatInt, movement, previousRank, startupPath, ty
 import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 import { askForm } from './ask.js';
-import { labelOf, signalOf, signalWithStrength, strengthText } from '../signal-label.js';
+import { labelOf, signalCell, signalOf, signalWithStrength, strengthText } from '../signal-label.js';
 
 type Figures = Pick<
   SnapshotStartup['startup'],
@@ -45,8 +50,9 @@ export function rankingTable(
 ): SafeHtml {
   const period = ctx.snapshot.period.slug;
   const ties = tiedScores(rows);
+  const anyBelowFloor = rows.some((s) => belowActivityFloor(s.startup));
   return html`<div class="table-scroll">
-      <table data-sortable class="stack">
+      <table data-sortable class="stack ranking">
         <caption>
           ${options.caption}
         </caption>
@@ -61,7 +67,7 @@ export function rankingTable(
             <th scope="col" class="num" data-type="number">Contributors</th>
             <th scope="col" class="num" data-type="number">Growth</th>
             <th scope="col" class="num" data-type="number">Score</th>
-            <th scope="col" data-type="text">Signal</th>
+            <th scope="col" data-type="text">Signal, evidence</th>
             <th scope="col" class="col-trend">Trend</th>
             ${options.showSector ? html`<th scope="col">Since last week</th>` : ''}
           </tr>
@@ -71,12 +77,15 @@ export function rankingTable(
             const t = s.startup;
             const rank = options.rank(s);
             const history = series.get(s.login.toLowerCase());
-            return html`<tr>
+            const below = belowActivityFloor(t);
+            return html`<tr ${below ? html`class="below-floor"` : ''}>
               <td class="num rank" data-value="${rank ?? 9999}">${rank ?? '—'}</td>
               <td class="lead"><a href="${startupPath(s)}">${t.name}</a></td>
               ${
                 options.showSector
-                  ? html`<td data-label="Sector"><a href="/sectors/${s.sector}">${sectorInfo(s.sector).name}</a></td>`
+                  ? html`<td data-label="Sector" class="sector">
+                      <a href="/sectors/${s.sector}">${sectorInfo(s.sector).name}</a>
+                    </td>`
                   : ''
               }
               ${figureCells(t)}
@@ -85,15 +94,15 @@ export function rankingTable(
                   ties.has(s.scores.composite)
                     ? html`<abbr class="muted" title="Tied score: ordered by commits, then commit change">*</abbr>`
                     : ''
-                }
+                }${below ? html` <a class="floor-tag" href="#below-floor">below floor</a>` : ''}
               </td>
-              <td data-label="Signal">${signalOf(s)}</td>
+              <td data-label="Signal" class="signal">${signalCell(s)}</td>
               <td data-label="Trend" class="col-trend">
                 ${sparkline(history?.commits ?? [], `Commits per ${WINDOW_DAYS} days of ${t.name} over ${history?.commits.length ?? 0} weeks`)}
               </td>
               ${
                 options.showSector
-                  ? html`<td data-label="Since last week">
+                  ? html`<td data-label="Since last week" class="nowrap">
                       ${movement(previousRank(history, period), s.rankOverall)}
                     </td>`
                   : ''
@@ -104,6 +113,15 @@ export function rankingTable(
       </table>
     </div>
     ${
+      anyBelowFloor
+        ? html`<p class="muted" id="below-floor">
+            <strong>Below floor</strong>: fewer than ${MIN_COMMITS_FOR_RANKING} commits in ${WINDOW_DAYS} days or fewer
+            than ${MIN_CONTRIBUTORS_FOR_RANKING} contributors. Such a startup is listed after every startup above the
+            floor, whatever its score, and is not ranked across sectors (<a href="/methodology">methodology</a>).
+          </p>`
+        : ''
+    }
+    ${
       ties.size
         ? html`<p class="muted">
             * Equal composite scores: the startup with more commits in ${WINDOW_DAYS} days ranks first, then the larger
@@ -111,6 +129,11 @@ export function rankingTable(
           </p>`
         : ''
     }`;
+}
+
+/** Too little activity to be ranked across sectors: the ranking lists such a startup after all the others. */
+function belowActivityFloor(t: Figures): boolean {
+  return t.commitVelocity14d < MIN_COMMITS_FOR_RANKING || t.contributors < MIN_CONTRIBUTORS_FOR_RANKING;
 }
 
 /** Composite scores held by more than one of `rows`: their order comes from the tie rule, which the page states. */
@@ -402,7 +425,7 @@ function pastRankingTable(
 ): SafeHtml {
   if (rows.length === 0) return html`<p class="muted">No ${sectorName} startup was stored that week.</p>`;
   return html`<div class="table-scroll">
-      <table data-sortable class="stack">
+      <table data-sortable class="stack ranking">
         <caption>
           ${sectorName} ranking, ${period.name}. Select a column heading to sort; the default order is the ranking.
         </caption>
