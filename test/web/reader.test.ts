@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { issueKey } from '../../src/payments/keys.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -74,7 +75,7 @@ describe('pages as a reader meets them', { skip: missing }, () => {
   }
 
   before(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ ALERTS_SECRET: 'reader-test-alerts-secret-0123456789-abcdef' });
     signals = (await (await svc.get('/api/signals.json')).json()) as Json;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -311,6 +312,50 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     assert.match((await note.textContent())!, /fewer than 20 commits in 14 days or fewer\s+than 2 contributors/);
     await page.locator('tr.below-floor a.floor-tag').first().click();
     assert.match(page.url(), /#below-floor$/);
+    await page.context().close();
+  });
+
+  test('the alerts form: large labelled boxes on one line, a refusal in plain words, success and delete styled as such', async () => {
+    const { key } = await issueKey(svc.service.store.db, { credits: 1, reason: 'test' });
+    const page = await newPage(PHONE);
+    await page.goto(`${svc.url}/alerts`);
+    assert.doesNotMatch((await page.locator('.lede').textContent())!, /e-mail/);
+    await page.getByLabel('Your credit-pack key').fill(key);
+    await page.getByRole('button', { name: 'Show my subscriptions' }).click();
+    await page.waitForLoadState();
+    const boxes = (await page.evaluate(() =>
+      [...document.querySelectorAll('input[type="checkbox"]')].map((b: any) => {
+        // The box and the first line of its label share a line.
+        const text = [...b.closest('label').childNodes].find((n: any) => n.nodeType === 3 && n.textContent.trim());
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        const first = [...range.getClientRects()].find((x: any) => x.width > 1);
+        const box = b.getBoundingClientRect();
+        return { size: box.height, spread: Math.abs((first.top + first.bottom) / 2 - (box.top + box.bottom) / 2) };
+      }),
+    )) as { size: number; spread: number }[];
+    assert.ok(boxes.length > 10);
+    for (const b of boxes) assert.ok(b.size >= 24 && b.spread <= 8, JSON.stringify(b));
+
+    await page.getByRole('checkbox', { name: 'Any startup entering the trending top 20' }).check();
+    await page.getByLabel('Webhook URL').evaluate((el: any) => el.setAttribute('type', 'text'));
+    await page.getByLabel('Webhook URL').fill('not a web address');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForLoadState();
+    const refusal = page.getByRole('alert');
+    const text = (await refusal.textContent())!;
+    assert.match(text, /^Not created\. Webhook URL: /);
+    assert.doesNotMatch(text, /webhookUrl|watch\./);
+    assert.match((await refusal.getAttribute('class'))!, /\bdanger\b/);
+
+    await page.getByRole('checkbox', { name: 'Any startup entering the trending top 20' }).check();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForLoadState();
+    const done = page.getByRole('status').filter({ hasText: 'created' });
+    assert.match((await done.getAttribute('class'))!, /\bsuccess\b/);
+    const del = page.getByRole('button', { name: 'Delete' });
+    const look = (await del.evaluate((b: any) => getComputedStyle(b).backgroundColor)) as string;
+    assert.equal(look, 'rgba(0, 0, 0, 0)', 'Delete is outlined, not the primary filled button');
     await page.context().close();
   });
 });

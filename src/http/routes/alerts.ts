@@ -89,6 +89,28 @@ function requestOfForm(form: Form): z.ZodSafeParseResult<AlertSubscriptionReques
   });
 }
 
+/** The form's own words for each field, so a refusal names what the person filled in, not the API's field path. */
+const FIELD_WORDS: Record<string, string> = {
+  label: 'Label',
+  startups: 'Startups',
+  sectors: 'Sectors',
+  signalTypes: 'Signal types',
+  trendingTop20: 'Trending top 20',
+  commitVelocityChange: 'Commit velocity change threshold',
+  contributorGrowth: 'Contributor growth threshold',
+  webhookUrl: 'Webhook URL',
+  email: 'E-mail address',
+  watch: 'What to watch',
+};
+
+/** A refused form in plain words: the field's label and the rule it broke. */
+export function formProblem(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return 'Not created: the form could not be read.';
+  const field = [...issue.path].reverse().find((p) => typeof p === 'string' && p in FIELD_WORDS) as string | undefined;
+  const message = issue.message.replace(/^Invalid input: /, '');
+  return `Not created. ${field ? `${FIELD_WORDS[field]}: ` : ''}${message.charAt(0).toUpperCase()}${message.slice(1)}`;
+}
+
 export async function alertsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const authenticate = creditKeyHook(ctx);
   const baseUrl = ctx.config.server.baseUrl;
@@ -379,7 +401,7 @@ export async function alertsRoutes(app: FastifyInstance, ctx: AppContext): Promi
           const parsed = requestOfForm(form);
           if (!parsed.success) {
             const issue = parsed.error.issues[0];
-            return show({ error: `Not created: ${issue?.path.join('.') || 'form'}: ${issue?.message}` }, 400);
+            return show({ error: formProblem(issue) }, 400);
           }
           const created = await alerts.create(accountId, parsed.data);
           if (!created.ok) return show({ error: `Not created: ${created.error.detail}` }, created.error.status);
