@@ -358,4 +358,32 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     assert.equal(look, 'rgba(0, 0, 0, 0)', 'Delete is outlined, not the primary filled button');
     await page.context().close();
   });
+
+  test("an alert for a startup's name watches that one tracked startup and says so; an untracked name is refused", async () => {
+    const { key } = await issueKey(svc.service.store.db, { credits: 1, reason: 'test' });
+    const name: string = signals.trending[0].name;
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/alerts`);
+    await page.getByLabel('Your credit-pack key').fill(key);
+    await page.getByRole('button', { name: 'Show my subscriptions' }).click();
+    await page.waitForLoadState();
+    await page.getByLabel(/^Startups/).fill('Nobody Tracks This Org');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForLoadState();
+    assert.match(
+      (await page.getByRole('alert').textContent())!,
+      /“Nobody Tracks This Org” is not a startup this service tracks/,
+    );
+    assert.equal(await page.locator('main tbody tr').count(), 0);
+    await page.getByLabel(/^Startups/).fill(name);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForLoadState();
+    assert.match(
+      (await page.getByRole('status').filter({ hasText: 'created' }).textContent())!,
+      new RegExp(`You are watching ${name}\\.`),
+    );
+    const watches = (await page.locator('main tbody tr td:nth-child(2)').allTextContents()).map((t) => t.trim());
+    assert.deepEqual(watches, [`startups: ${signals.trending[0].githubUrl.split('/')[3].toLowerCase()}`]);
+    await page.context().close();
+  });
 });

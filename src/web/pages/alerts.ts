@@ -72,7 +72,7 @@ function createForm(key: string, mail: boolean): SafeHtml {
       </p>
       <p>
         <label
-          >Startups (GitHub organisations, separated by commas or spaces)
+          >Startups (names or GitHub organisations, separated by commas)
           <input name="startups" maxlength="4000" size="60"
         /></label>
       </p>
@@ -126,7 +126,7 @@ export interface AlertsPageInput {
   /** A problem to show (a refused URL, a bad key). */
   error?: string;
   /** Just created: its webhook secret, shown this once. */
-  created?: { subscription: AlertSubscription; webhookSecret: string | null };
+  created?: { subscription: AlertSubscription; webhookSecret: string | null; names?: readonly string[] };
   deleted?: string;
 }
 
@@ -172,6 +172,7 @@ export function alertsPage(input: AlertsPageInput): string {
     ? html`<div class="notice success" role="status">
         <p>
           <strong>Subscription ${input.created.subscription.label ?? input.created.subscription.id} created.</strong>
+          ${input.created.names?.length ? html`You are watching ${input.created.names.join(', ')}.` : ''}
         </p>
         ${
           input.created.webhookSecret
