@@ -45,7 +45,6 @@ export async function loadTrendingHistory(db: Kysely<Database>, maxRank = TRENDI
       sector: r.sector as SectorSlug,
       startup,
       label: signalLabel(startup.signalType, r.metrics as Record<string, unknown>),
-      evidence: (r.metrics as Record<string, unknown> | null)?.['signalEvidence'] as SignalEvidence | undefined,
     };
   });
 }
