@@ -7,7 +7,7 @@ import { sectors } from '../domain/sectors.js';
 import { siteUrls } from '../domain/urls.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import type { DatasetRecord, Meta, Sector, SignalsResponse, Startup } from '../schemas/signals.js';
-import type { Scores } from '../domain/records.js';
+import type { Scores, SignalEvidence } from '../domain/records.js';
 import type { StartupPeriodRow, TrendingRow } from '../store/history.js';
 import { SeriesTable } from '../domain/series.js';
 import type { PeriodStartupRow } from '../store/schema.js';
@@ -286,6 +286,7 @@ export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
             compositeScore: s.scores.composite,
             startup: s.startup,
             label: signalLabel(s.startup.signalType, s.metrics),
+            evidence: s.metrics['signalEvidence'] as SignalEvidence | undefined,
           })),
       ),
     series: async () => {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { TRENDING_SIZE } from '../domain/rules.js';
 import { signalLabel, type SignalLabel } from '../domain/signal-label.js';
+import type { SignalEvidence } from '../domain/records.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import { canonicalStartup, type Startup } from '../schemas/signals.js';
 import type { Database } from './schema.js';
@@ -59,6 +60,8 @@ export interface StartupPeriodRow {
   startup: Startup;
   /** The strength of and evidence for its signal type that period, read from the metrics stored with it. */
   label: SignalLabel;
+  /** The classifier's evidence per type that period, when the rule of that week recorded it. */
+  evidence?: SignalEvidence | undefined;
 }
 
 /** Every stored period one organisation appears in, oldest first. */
@@ -91,6 +94,7 @@ export async function loadStartupHistory(db: Kysely<Database>, login: string): P
       compositeScore: r.score_composite,
       startup,
       label: signalLabel(startup.signalType, r.metrics as Record<string, unknown>),
+      evidence: (r.metrics as Record<string, unknown> | null)?.['signalEvidence'] as SignalEvidence | undefined,
     };
   });
 }

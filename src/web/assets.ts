@@ -25,6 +25,8 @@ export interface SiteAssets {
   chartScript: string;
   /** Progress of slow look-ups (data-busy forms and links); the Scout pages load it. */
   busyScript: string;
+  /** Shortens the synthetic-data notice after a first visit (pages of the demo dataset load it). */
+  noticeScript: string;
   icon: string;
   /** The font the stylesheet uses, preloaded by every page. */
   font: string;
@@ -62,6 +64,7 @@ function readSiteAssets(): SiteAssets {
     ['/assets/sort.js', repoPath('src', 'web', 'assets', 'sort.js')],
     ['/assets/chart.js', repoPath('src', 'web', 'assets', 'chart.js')],
     ['/assets/busy.js', repoPath('src', 'web', 'assets', 'busy.js')],
+    ['/assets/notice.js', repoPath('src', 'web', 'assets', 'notice.js')],
   ];
   const byPath = new Map<string, StaticAsset>();
   for (const [urlPath, file] of files) {
@@ -82,6 +85,7 @@ function readSiteAssets(): SiteAssets {
     sortScript: url('/assets/sort.js'),
     chartScript: url('/assets/chart.js'),
     busyScript: url('/assets/busy.js'),
+    noticeScript: url('/assets/notice.js'),
     icon: url('/assets/icon.svg'),
     font: url(FONT_PATH),
   };

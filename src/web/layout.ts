@@ -9,6 +9,8 @@ export interface AssetPaths {
   sortScript: string;
   chartScript: string;
   busyScript: string;
+  /** Shortens the synthetic-data notice after a first visit; loaded in the head so the page is drawn once. */
+  noticeScript: string;
   icon: string;
   font: string;
 }
@@ -63,10 +65,44 @@ const NAV: readonly [NavSection, string, string][] = [
   ['pricing', '/pricing', 'Pricing'],
 ];
 
-export const SYNTHETIC_BANNER = html`<p class="notice" role="note">
-  <strong>Synthetic demo data.</strong> The startups on this page are fictional and their activity is generated; they
-  are not real companies or real GitHub data. Real figures come from running the pipeline against the GitHub API.
-</p>`;
+/**
+ * The synthetic-data notice. In full on a first visit; once a visit is remembered (`assets/notice.js`, localStorage,
+ * nothing the server reads) or the reader dismisses it, one line that still says what the data is.
+ */
+export const SYNTHETIC_BANNER = html`<div class="notice synthetic" role="note">
+  <p>
+    <strong>Synthetic demo data.</strong>
+    <span class="notice-long"
+      >The startups on this page are fictional and their activity is generated; they are not real companies or real
+      GitHub data. Real figures come from running the pipeline against the GitHub API.</span
+    ><span class="notice-short">Not real companies.</span>
+  </p>
+  <button type="button" class="notice-dismiss" data-notice-dismiss>Got it</button>
+</div>`;
+
+const navList = (page: PageInput) =>
+  html`<ul>
+    ${NAV.map(
+      ([key, href, label]) =>
+        html`<li>
+          <a href="${href}" ${page.section === key ? html` aria-current="page"` : ''}>${label}</a>
+        </li>`,
+    )}
+  </ul>`;
+
+const searchForm = (page: PageInput, id: string) =>
+  html`<form role="search" action="/search" method="get" aria-label="Site search">
+    <label class="visually-hidden" for="${id}">Search</label>
+    <input
+      id="${id}"
+      type="search"
+      name="q"
+      maxlength="280"
+      value="${page.query ?? ''}"
+      placeholder="Startups, sectors, answers…"
+    />
+    <button type="submit">Search</button>
+  </form>`;
 
 /** The one layout every page uses: landmarks, a skip link, navigation, the page, and a footer. */
 export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): string {
@@ -101,35 +137,23 @@ export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): st
         <link rel="stylesheet" href="${assets.css}" />
         <link rel="alternate" type="application/rss+xml" title="${SITE_NAME} weekly feed" href="/feed.xml" />
         <link rel="alternate" type="application/json" title="Signals (JSON)" href="/api/signals.json" />
-        ${page.head ?? ''} ${page.jsonLd ? jsonLdScript(page.jsonLd) : ''}
+        ${page.synthetic ? html`<script src="${assets.noticeScript}"></script>` : ''} ${page.head ?? ''}
+        ${page.jsonLd ? jsonLdScript(page.jsonLd) : ''}
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>
         <header class="site">
           <div class="wrap">
             <a class="brand" href="/">${SITE_NAME}</a>
-            <nav aria-label="Main">
-              <ul>
-                ${NAV.map(
-                  ([key, href, label]) =>
-                    html`<li>
-                      <a href="${href}" ${page.section === key ? html` aria-current="page"` : ''}>${label}</a>
-                    </li>`,
-                )}
-              </ul>
-            </nav>
-            <form role="search" action="/search" method="get" aria-label="Site search">
-              <label class="hide-narrow" for="site-search">Search</label>
-              <input
-                id="site-search"
-                type="search"
-                name="q"
-                maxlength="280"
-                value="${page.query ?? ''}"
-                placeholder="Startups, sectors, answers…"
-              />
-              <button type="submit">Search</button>
-            </form>
+            <nav class="nav-wide" aria-label="Main">${navList(page)}</nav>
+            <div class="nav-wide">${searchForm(page, 'site-search')}</div>
+            <details class="nav-narrow">
+              <summary>Menu</summary>
+              <div class="menu">
+                <nav aria-label="Main">${navList(page)}</nav>
+                ${searchForm(page, 'site-search-menu')}
+              </div>
+            </details>
           </div>
         </header>
         <main id="main" class="wrap">${page.synthetic ? SYNTHETIC_BANNER : ''} ${page.body}</main>

@@ -36,3 +36,21 @@ export function signalWithStrength(type: SignalType, label: SignalLabel): SafeHt
 export function signalOf(s: SnapshotStartup): SafeHtml {
   return signalWithStrength(s.startup.signalType, labelOf(s));
 }
+
+/**
+ * The same in a ranking row, on one line: the strength as one word beside the type ("weak", "strong", "no
+ * evidence"), the word "evidence" kept for screen readers, the column heading saying what the word is.
+ */
+export function signalCell(s: SnapshotStartup): SafeHtml {
+  const label = labelOf(s);
+  return html`<span title="${label.signalEvidence}" data-strength="${label.signalStrength}"
+    >${s.startup.signalType}
+    <span class="strength"
+      >${
+        label.signalStrength === 'none'
+          ? 'no evidence'
+          : html`${label.signalStrength}<span class="visually-hidden"> evidence</span>`
+      }</span
+    ></span
+  >`;
+}

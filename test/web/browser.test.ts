@@ -127,7 +127,7 @@ describe('website in a browser', { skip: missing }, () => {
     const res = await page.goto(`${svc.url}/agents/credits`);
     assert.equal(res?.status(), 200);
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Deep Signal credit pack');
-    assert.equal(await page.locator('header.site nav').count(), 1);
+    assert.equal(await page.locator('header.site nav.nav-wide').count(), 1);
     assert.match((await page.locator('main').textContent()) ?? '', /Card checkout is unavailable on this server/);
     await page.context().close();
   });

@@ -16,6 +16,7 @@ import type { AppContext } from '../context.js';
 import { CREDIT_KEY_SECURITY, creditAccountOf, creditKeyHook } from '../credit-key.js';
 import { errorResponses, textContent } from '../openapi.js';
 import { HTML_CSP } from './site.js';
+import type { Snapshot } from '../../snapshot/snapshot.js';
 
 /**
  * Alerts (docs/alerts.md): the subscriptions API for credit-pack key holders (no credit spent), each
@@ -64,12 +65,41 @@ const many = (form: Form, name: string): string[] => {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 };
 
-/** The website's create form as the API's request (validated by the same schema). */
-function requestOfForm(form: Form): z.ZodSafeParseResult<AlertSubscriptionRequest> {
-  const int = (name: string) => (one(form, name) === '' ? undefined : Number(one(form, name)));
-  const startups = one(form, 'startups')
-    .split(/[\s,]+/)
+/**
+ * The form's startups, one per comma or line (a name has spaces: "Zepatra Cloud" is one startup, not two), each
+ * resolved by the strict name rule the paid surfaces use (exact name, organisation or alias; a typo is only offered):
+ * the tracked organisations, or the first entry that is not one, with its near names.
+ */
+export function resolveWatchedStartups(
+  snapshot: Snapshot | undefined,
+  text: string,
+): { ok: true; logins: string[]; names: string[] } | { ok: false; problem: string } {
+  const entries = text
+    .split(/[,\n]+/)
+    .map((e) => e.trim())
     .filter(Boolean);
+  const logins: string[] = [];
+  const names: string[] = [];
+  for (const entry of entries) {
+    const resolution = snapshot?.matcher.resolve(entry, { typos: false });
+    if (resolution?.status !== 'match') {
+      const near = (resolution?.candidates ?? []).map((c) => c.item.startup.name);
+      return {
+        ok: false,
+        problem: `Not created. Startups: “${entry}” is not a startup this service tracks.${near.length ? ` Did you mean ${near.join(', ')}?` : ''}`,
+      };
+    }
+    if (!logins.includes(resolution.item.login.toLowerCase())) {
+      logins.push(resolution.item.login.toLowerCase());
+      names.push(resolution.item.startup.name);
+    }
+  }
+  return { ok: true, logins, names };
+}
+
+/** The website's create form as the API's request (validated by the same schema); `startups` already resolved. */
+function requestOfForm(form: Form, startups: readonly string[]): z.ZodSafeParseResult<AlertSubscriptionRequest> {
+  const int = (name: string) => (one(form, name) === '' ? undefined : Number(one(form, name)));
   const thresholds = { commitVelocityChange: int('commitVelocityChange'), contributorGrowth: int('contributorGrowth') };
   return AlertSubscriptionRequest.safeParse({
     ...(one(form, 'label') ? { label: one(form, 'label') } : {}),
@@ -87,6 +117,28 @@ function requestOfForm(form: Form): z.ZodSafeParseResult<AlertSubscriptionReques
     ...(one(form, 'webhookUrl') ? { webhookUrl: one(form, 'webhookUrl') } : {}),
     ...(one(form, 'email') ? { email: one(form, 'email') } : {}),
   });
+}
+
+/** The form's own words for each field, so a refusal names what the person filled in, not the API's field path. */
+const FIELD_WORDS: Record<string, string> = {
+  label: 'Label',
+  startups: 'Startups',
+  sectors: 'Sectors',
+  signalTypes: 'Signal types',
+  trendingTop20: 'Trending top 20',
+  commitVelocityChange: 'Commit velocity change threshold',
+  contributorGrowth: 'Contributor growth threshold',
+  webhookUrl: 'Webhook URL',
+  email: 'E-mail address',
+  watch: 'What to watch',
+};
+
+/** A refused form in plain words: the field's label and the rule it broke. */
+export function formProblem(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return 'Not created: the form could not be read.';
+  const field = [...issue.path].reverse().find((p) => typeof p === 'string' && p in FIELD_WORDS) as string | undefined;
+  const message = issue.message.replace(/^Invalid input: /, '');
+  return `Not created. ${field ? `${FIELD_WORDS[field]}: ` : ''}${message.charAt(0).toUpperCase()}${message.slice(1)}`;
 }
 
 export async function alertsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -376,14 +428,18 @@ export async function alertsRoutes(app: FastifyInstance, ctx: AppContext): Promi
         };
         const action = one(form, 'action');
         if (action === 'create') {
-          const parsed = requestOfForm(form);
+          const watched = resolveWatchedStartups(ctx.holder.current, one(form, 'startups'));
+          if (!watched.ok) return show({ error: watched.problem }, 400);
+          const parsed = requestOfForm(form, watched.logins);
           if (!parsed.success) {
             const issue = parsed.error.issues[0];
-            return show({ error: `Not created: ${issue?.path.join('.') || 'form'}: ${issue?.message}` }, 400);
+            return show({ error: formProblem(issue) }, 400);
           }
           const created = await alerts.create(accountId, parsed.data);
           if (!created.ok) return show({ error: `Not created: ${created.error.detail}` }, created.error.status);
-          return show({ created: { subscription: created.value, webhookSecret: created.value.webhookSecret } });
+          return show({
+            created: { subscription: created.value, webhookSecret: created.value.webhookSecret, names: watched.names },
+          });
         }
         if (action === 'delete') {
           const id = one(form, 'id');

@@ -57,7 +57,7 @@ function subscriptionRow(key: string, s: AlertSubscription, log: readonly AlertD
       <form method="post" action="/alerts">
         ${keyField(key)}<input type="hidden" name="action" value="delete" />
         <input type="hidden" name="id" value="${s.id}" />
-        <button type="submit">Delete</button>
+        <button type="submit" class="danger">Delete</button>
       </form>
     </td>
   </tr>`;
@@ -72,21 +72,25 @@ function createForm(key: string, mail: boolean): SafeHtml {
       </p>
       <p>
         <label
-          >Startups (GitHub organisations, separated by commas or spaces)
+          >Startups (names or GitHub organisations, separated by commas)
           <input name="startups" maxlength="4000" size="60"
         /></label>
       </p>
       <fieldset>
         <legend>Sectors</legend>
-        ${sectors.map(
-          (s) => html`<label><input type="checkbox" name="sectors" value="${s.slug}" /> ${s.name}</label> `,
-        )}
+        <div class="choices">
+          ${sectors.map(
+            (s) => html`<label><input type="checkbox" name="sectors" value="${s.slug}" /> ${s.name}</label>`,
+          )}
+        </div>
       </fieldset>
       <fieldset>
         <legend>Signal types</legend>
-        ${SIGNAL_TYPES.map((t) => html`<label><input type="checkbox" name="signalTypes" value="${t}" /> ${t}</label> `)}
+        <div class="choices">
+          ${SIGNAL_TYPES.map((t) => html`<label><input type="checkbox" name="signalTypes" value="${t}" /> ${t}</label>`)}
+        </div>
       </fieldset>
-      <p>
+      <p class="choices">
         <label
           ><input type="checkbox" name="trendingTop20" value="on" /> Any startup entering the trending top 20</label
         >
@@ -122,7 +126,7 @@ export interface AlertsPageInput {
   /** A problem to show (a refused URL, a bad key). */
   error?: string;
   /** Just created: its webhook secret, shown this once. */
-  created?: { subscription: AlertSubscription; webhookSecret: string | null };
+  created?: { subscription: AlertSubscription; webhookSecret: string | null; names?: readonly string[] };
   deleted?: string;
 }
 
@@ -130,9 +134,9 @@ export function alertsPage(input: AlertsPageInput): string {
   const intro = html`<h1>Alerts</h1>
     <p class="lede">
       Watch startups, sectors or signal types, or every startup entering the trending top 20. When a period is
-      published, each change is sent to your webhook (signed, Standard Webhooks), in one e-mail digest, and to the
-      subscription's Atom feed. Managing subscriptions needs a credit-pack key and spends no credit. The API:
-      <a href="/docs#tag-alerts">/api/alerts/subscriptions</a>.
+      published, each change is sent to your webhook (signed, Standard Webhooks),
+      ${input.mail ? 'in one e-mail digest, ' : ''}and to the subscription's Atom feed. Managing subscriptions needs a
+      credit-pack key and spends no credit. The API: <a href="/docs#tag-alerts">/api/alerts/subscriptions</a>.
     </p>`;
   if (!input.available) {
     return page(
@@ -145,7 +149,7 @@ export function alertsPage(input: AlertsPageInput): string {
         </p>`,
     );
   }
-  const error = input.error ? html`<p class="notice" role="alert"><strong>${input.error}</strong></p>` : '';
+  const error = input.error ? html`<p class="notice danger" role="alert"><strong>${input.error}</strong></p>` : '';
   if (!input.key) {
     return page(
       input.baseUrl,
@@ -165,9 +169,10 @@ export function alertsPage(input: AlertsPageInput): string {
     );
   }
   const created = input.created
-    ? html`<div class="notice" role="status">
+    ? html`<div class="notice success" role="status">
         <p>
           <strong>Subscription ${input.created.subscription.label ?? input.created.subscription.id} created.</strong>
+          ${input.created.names?.length ? html`You are watching ${input.created.names.join(', ')}.` : ''}
         </p>
         ${
           input.created.webhookSecret
@@ -179,7 +184,9 @@ export function alertsPage(input: AlertsPageInput): string {
         }
       </div>`
     : '';
-  const deleted = input.deleted ? html`<p class="notice" role="status">Subscription ${input.deleted} deleted.</p>` : '';
+  const deleted = input.deleted
+    ? html`<p class="notice success" role="status">Subscription ${input.deleted} deleted.</p>`
+    : '';
   const list = input.subscriptions ?? [];
   return page(
     input.baseUrl,

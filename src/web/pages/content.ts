@@ -423,8 +423,7 @@ export function marketsPage(ctx: PageContext, markets: readonly Market[]): PageI
               <thead>
                 <tr>
                   <th scope="col" class="num">#</th>
-                  <th scope="col">Startup</th>
-                  <th scope="col">Sector</th>
+                  <th scope="col">Startup and sector</th>
                   <th scope="col" class="num">Composite</th>
                   <th scope="col" class="num">Implied probability</th>
                 </tr>
@@ -434,8 +433,9 @@ export function marketsPage(ctx: PageContext, markets: readonly Market[]): PageI
                   (c) =>
                     html`<tr>
                       <td class="num">${c.position}</td>
-                      <td>${link(ctx, c.url, c.name)}</td>
-                      <td>${sectorInfo(c.sector).name}</td>
+                      <td>
+                        ${link(ctx, c.url, c.name)}<br /><span class="muted small">${sectorInfo(c.sector).name}</span>
+                      </td>
                       <td class="num">${c.compositeScore}</td>
                       <td class="num">${(c.impliedProbability * 100).toFixed(1)}%</td>
                     </tr>`,

@@ -5,7 +5,12 @@ import { comparablesOf } from '../../core/deep-signal/comparables.js';
 import type { SignalEvidence } from '../../domain/records.js';
 import type { SignalLabel } from '../../domain/signal-label.js';
 import { DATA_LICENSE } from '../../domain/license.js';
-import { WINDOW_DAYS, NEW_REPO_DAYS } from '../../domain/rules.js';
+import {
+  WINDOW_DAYS,
+  NEW_REPO_DAYS,
+  MIN_COMMITS_FOR_RANKING,
+  MIN_CONTRIBUTORS_FOR_RANKING,
+} from '../../domain/rules.js';
 import { SECTOR_SLUGS, type SectorSlug } from '../../schemas/enums.js';
 import { canonicalStartup } from '../../schemas/signals.js';
 import type { RankRow, SnapshotStartup } from '../../snapshot/snapshot.js';
@@ -16,7 +21,7 @@ import { change, dossierPath, formatInt, movement, previousRank, startupPath, ty
 import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 import { askForm } from './ask.js';
-import { labelOf, signalOf, signalWithStrength, strengthText } from '../signal-label.js';
+import { labelOf, signalCell, signalOf, signalWithStrength, strengthText } from '../signal-label.js';
 
 type Figures = Pick<
   SnapshotStartup['startup'],
@@ -45,8 +50,9 @@ export function rankingTable(
 ): SafeHtml {
   const period = ctx.snapshot.period.slug;
   const ties = tiedScores(rows);
+  const anyBelowFloor = rows.some((s) => belowActivityFloor(s.startup));
   return html`<div class="table-scroll">
-      <table data-sortable class="stack">
+      <table data-sortable class="stack ranking">
         <caption>
           ${options.caption}
         </caption>
@@ -61,7 +67,7 @@ export function rankingTable(
             <th scope="col" class="num" data-type="number">Contributors</th>
             <th scope="col" class="num" data-type="number">Growth</th>
             <th scope="col" class="num" data-type="number">Score</th>
-            <th scope="col" data-type="text">Signal</th>
+            <th scope="col" data-type="text">Signal, evidence</th>
             <th scope="col" class="col-trend">Trend</th>
             ${options.showSector ? html`<th scope="col">Since last week</th>` : ''}
           </tr>
@@ -71,12 +77,15 @@ export function rankingTable(
             const t = s.startup;
             const rank = options.rank(s);
             const history = series.get(s.login.toLowerCase());
-            return html`<tr>
+            const below = belowActivityFloor(t);
+            return html`<tr ${below ? html`class="below-floor"` : ''}>
               <td class="num rank" data-value="${rank ?? 9999}">${rank ?? '—'}</td>
               <td class="lead"><a href="${startupPath(s)}">${t.name}</a></td>
               ${
                 options.showSector
-                  ? html`<td data-label="Sector"><a href="/sectors/${s.sector}">${sectorInfo(s.sector).name}</a></td>`
+                  ? html`<td data-label="Sector" class="sector">
+                      <a href="/sectors/${s.sector}">${sectorInfo(s.sector).name}</a>
+                    </td>`
                   : ''
               }
               ${figureCells(t)}
@@ -85,15 +94,15 @@ export function rankingTable(
                   ties.has(s.scores.composite)
                     ? html`<abbr class="muted" title="Tied score: ordered by commits, then commit change">*</abbr>`
                     : ''
-                }
+                }${below ? html` <a class="floor-tag" href="#below-floor">below floor</a>` : ''}
               </td>
-              <td data-label="Signal">${signalOf(s)}</td>
+              <td data-label="Signal" class="signal">${signalCell(s)}</td>
               <td data-label="Trend" class="col-trend">
                 ${sparkline(history?.commits ?? [], `Commits per ${WINDOW_DAYS} days of ${t.name} over ${history?.commits.length ?? 0} weeks`)}
               </td>
               ${
                 options.showSector
-                  ? html`<td data-label="Since last week">
+                  ? html`<td data-label="Since last week" class="nowrap">
                       ${movement(previousRank(history, period), s.rankOverall)}
                     </td>`
                   : ''
@@ -104,6 +113,15 @@ export function rankingTable(
       </table>
     </div>
     ${
+      anyBelowFloor
+        ? html`<p class="muted" id="below-floor">
+            <strong>Below floor</strong>: fewer than ${MIN_COMMITS_FOR_RANKING} commits in ${WINDOW_DAYS} days or fewer
+            than ${MIN_CONTRIBUTORS_FOR_RANKING} contributors. Such a startup is listed after every startup above the
+            floor, whatever its score, and is not ranked across sectors (<a href="/methodology">methodology</a>).
+          </p>`
+        : ''
+    }
+    ${
       ties.size
         ? html`<p class="muted">
             * Equal composite scores: the startup with more commits in ${WINDOW_DAYS} days ranks first, then the larger
@@ -111,6 +129,11 @@ export function rankingTable(
           </p>`
         : ''
     }`;
+}
+
+/** Too little activity to be ranked across sectors: the ranking lists such a startup after all the others. */
+function belowActivityFloor(t: Figures): boolean {
+  return t.commitVelocity14d < MIN_COMMITS_FOR_RANKING || t.contributors < MIN_CONTRIBUTORS_FOR_RANKING;
 }
 
 /** Composite scores held by more than one of `rows`: their order comes from the tie rule, which the page states. */
@@ -169,8 +192,6 @@ export async function homePage(ctx: PageContext): Promise<PageInput> {
       ${formatInt(snapshot.startups.length)} tracked startups in ${sectors.length} sectors. ${snapshot.period.name},
       published ${snapshot.period.publishedAt.toISOString().slice(0, 10)}.
     </p>
-    <h2 id="ask">Ask a question</h2>
-    ${askForm('', 'ask')}
     <h2 id="trending">Trending: the top ${snapshot.trending.length}</h2>
     ${rankingTable(ctx, snapshot.trending, series, {
       caption: `Top ${snapshot.trending.length} across all sectors by composite signal, ${snapshot.period.name}, with movement since the previous week.`,
@@ -181,6 +202,8 @@ export async function homePage(ctx: PageContext): Promise<PageInput> {
       <a href="/startups">All ${formatInt(snapshot.startups.length)} tracked startups</a>, filterable by sector, stage,
       signal type and country · <a href="/compare">compare two startups</a>
     </p>
+    <h2 id="ask">Ask a question</h2>
+    ${askForm('', 'ask')}
     <h2 id="sectors">Sectors</h2>
     <ul class="cards">
       ${sectors.map((info) => {
@@ -242,7 +265,7 @@ export function sectorsIndexPage(ctx: PageContext): PageInput {
             <th scope="col">Sector</th>
             <th scope="col" class="num">Startups</th>
             <th scope="col">Leader</th>
-            <th scope="col">Description</th>
+            <th scope="col" class="hide-phone">Description</th>
           </tr>
         </thead>
         <tbody>
@@ -252,7 +275,7 @@ export function sectorsIndexPage(ctx: PageContext): PageInput {
               <td><a href="/sectors/${info.slug}">${info.name}</a></td>
               <td class="num">${list.length}</td>
               <td>${list[0] ? html`<a href="${startupPath(list[0])}">${list[0].startup.name}</a>` : '—'}</td>
-              <td>${info.description}</td>
+              <td class="hide-phone">${info.description}</td>
             </tr>`;
           })}
         </tbody>
@@ -402,7 +425,7 @@ function pastRankingTable(
 ): SafeHtml {
   if (rows.length === 0) return html`<p class="muted">No ${sectorName} startup was stored that week.</p>`;
   return html`<div class="table-scroll">
-      <table data-sortable class="stack">
+      <table data-sortable class="stack ranking">
         <caption>
           ${sectorName} ranking, ${period.name}. Select a column heading to sort; the default order is the ranking.
         </caption>
@@ -514,7 +537,74 @@ interface WeekFigures {
   composite: number;
   /** The week's signal label: its type's evidence strength and line. */
   label: SignalLabel;
+  /** The classifier's evidence per type that week. */
+  evidence: SignalEvidence | undefined;
 }
+
+/** The signal label's line and, when the week's rule recorded it, the evidence measured for every type. */
+function evidenceSection(week: WeekFigures): SafeHtml {
+  const evidence = week.evidence;
+  return html`<p>${week.label.signalEvidence}</p>
+    ${
+      evidence?.reasons
+        ? html`<details>
+            <summary>Evidence for every type</summary>
+            <ul>
+              ${Object.entries(evidence.reasons).map(
+                ([type, reason]) =>
+                  html`<li>
+                    <strong>${type}</strong> (score ${evidence.scores?.[type as keyof typeof evidence.scores] ?? '—'}):
+                    ${reason}
+                  </li>`,
+              )}
+            </ul>
+          </details>`
+        : html`<p class="muted">
+            This week was classified by the earlier rule (${evidence?.rule ?? 'unknown'}), before evidence per type was
+            collected.
+          </p>`
+    }`;
+}
+
+/**
+ * On a past week's page, the startups ranked next to it in its sector that week, from that week's stored rows: the
+ * comparables are computed for the current week only, and showing them there would mix two weeks on one page.
+ */
+async function pastNeighbours(
+  ctx: PageContext,
+  s: SnapshotStartup,
+  periodSlug: string,
+  week: WeekFigures,
+): Promise<SafeHtml> {
+  const rows = await ctx.periodRows(periodSlug);
+  const own = rows.find((r) => r.org_login.toLowerCase() === s.login.toLowerCase());
+  if (!own) return html``;
+  const sectorName = sectorInfo(own.sector as SectorSlug).name;
+  const near = rows
+    .filter(
+      (r) => r.sector === own.sector && r !== own && Math.abs(r.rank_in_sector - own.rank_in_sector) <= NEIGHBOUR_RANKS,
+    )
+    .sort((a, b) => a.rank_in_sector - b.rank_in_sector);
+  return html`<h2 id="comparables">Ranked next to it in ${sectorName}, ${week.periodName}</h2>
+    ${
+      near.length
+        ? html`<ul>
+            ${near.map((r) => {
+              const name = canonicalStartup(r.startup).name;
+              const now = ctx.snapshot.byLogin.get(r.org_login.toLowerCase());
+              return html`<li>
+                ${now ? html`<a href="${startupPath(now)}?period=${encodeURIComponent(periodSlug)}">${name}</a>` : name}
+                (rank ${r.rank_in_sector}, score ${r.score_composite},
+                ${formatInt(canonicalStartup(r.startup).commitVelocity14d)} commits in ${WINDOW_DAYS} days)
+              </li>`;
+            })}
+          </ul>`
+        : html`<p class="muted">No other ${sectorName} startup was stored that week.</p>`
+    }`;
+}
+
+/** How many sector ranks either side a past week's page lists as its neighbours. */
+const NEIGHBOUR_RANKS = 2;
 
 export async function startupPage(
   ctx: PageContext,
@@ -544,6 +634,7 @@ export async function startupPage(
     rankOverall: s.rankOverall,
     composite: s.scores.composite,
     label,
+    evidence,
   };
   const past = periodSlug !== undefined && periodSlug !== snapshot.period.slug;
   if (past) {
@@ -556,6 +647,7 @@ export async function startupPage(
       rankOverall: row.rankOverall,
       composite: row.compositeScore,
       label: row.label,
+      evidence: row.evidence,
     };
   }
   const w = week.startup;
@@ -674,42 +766,27 @@ export async function startupPage(
             </details>`
         : html`<p class="muted">No stored history yet.</p>`
     }
-    <h2 id="evidence">Why ${t.signalType}</h2>
-    <p>${label.signalEvidence}</p>
+    <h2 id="evidence">Why ${w.signalType}${past ? `, ${week.periodName}` : ''}</h2>
+    ${evidenceSection(week)}
     ${
-      evidence?.reasons
-        ? html`<details>
-            <summary>Evidence for every type</summary>
+      past
+        ? await pastNeighbours(ctx, s, periodSlug!, week)
+        : html`<h2 id="comparables">Comparables in ${info.name}</h2>
             <ul>
-              ${Object.entries(evidence.reasons).map(
-                ([type, reason]) =>
-                  html`<li>
-                    <strong>${type}</strong> (score ${evidence.scores?.[type as keyof typeof evidence.scores] ?? '—'}):
-                    ${reason}
-                  </li>`,
+              ${peers.map(({ comparable: c, peer }) =>
+                peer
+                  ? html`<li>
+                      <a href="${startupPath(peer)}">${c.name}</a> (rank ${c.rankInSector},
+                      ${signalWithStrength(c.signalType, c)}): ${c.reason} ·
+                      <a
+                        href="/compare/${encodeURIComponent(s.login.toLowerCase())}-vs-${encodeURIComponent(peer.login.toLowerCase())}"
+                        >compare</a
+                      >
+                    </li>`
+                  : html`<li>${c.name}: ${c.reason}</li>`,
               )}
-            </ul>
-          </details>`
-        : html`<p class="muted">
-            This week was classified by the earlier rule (${evidence?.rule ?? 'unknown'}), before evidence per type was
-            collected.
-          </p>`
+            </ul>`
     }
-    <h2 id="comparables">Comparables in ${info.name}</h2>
-    <ul>
-      ${peers.map(({ comparable: c, peer }) =>
-        peer
-          ? html`<li>
-              <a href="${startupPath(peer)}">${c.name}</a> (rank ${c.rankInSector},
-              ${signalWithStrength(c.signalType, c)}): ${c.reason} ·
-              <a
-                href="/compare/${encodeURIComponent(s.login.toLowerCase())}-vs-${encodeURIComponent(peer.login.toLowerCase())}"
-                >compare</a
-              >
-            </li>`
-          : html`<li>${c.name}: ${c.reason}</li>`,
-      )}
-    </ul>
     <h2 id="links">Links and data</h2>
     <ul>
       <li>
@@ -737,7 +814,7 @@ export async function startupPage(
       alt: `${t.name}, ${snapshot.period.name}: ${t.signalType}, ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days, ${t.contributors} contributors, score ${s.scores.composite}.`,
     },
     title: past ? `${t.name}, ${week.periodName}` : `${t.name}: ${t.signalType}`,
-    description: `${t.name} (${info.name}, ${t.stage}): ${t.commitVelocity14d} commits in ${WINDOW_DAYS} days (${t.commitVelocityChange}), ${t.contributors} contributors (${t.contributorGrowth}), ${snapshot.period.name}.`,
+    description: `${t.name} (${info.name}, ${w.stage}): ${w.commitVelocity14d} commits in ${WINDOW_DAYS} days (${w.commitVelocityChange}), ${w.contributors} contributors (${w.contributorGrowth}), ${week.periodName}.`,
     body,
     jsonLd: {
       '@context': 'https://schema.org',

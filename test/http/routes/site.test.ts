@@ -121,7 +121,7 @@ describe('website', () => {
       ranks,
       [...ranks].sort((a, b) => a - b),
     );
-    assert.match(body, /<table data-sortable class="stack">/);
+    assert.match(body, /<table data-sortable class="stack ranking">/);
     assert.match(body, /<script src="\/assets\/sort\.js\?v=[0-9a-f]+" defer><\/script>/);
   });
 

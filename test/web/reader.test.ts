@@ -1,0 +1,389 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { issueKey } from '../../src/payments/keys.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+/**
+ * The pages as an investor reads them on a Monday, in Debian's Chromium through playwright-core: each test names what
+ * a person sees. Skipped, with the reason, where no Chromium is installed (CI requires it, REQUIRE_BROWSER=1).
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const missing =
+  fs.existsSync(CHROMIUM) || process.env.REQUIRE_BROWSER === '1'
+    ? false
+    : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
+const ARTIFACTS = path.resolve('test-artifacts', 'reader');
+
+type Json = Record<string, any>;
+
+// Page-side code runs in the browser; the project compiles without the DOM library.
+declare const document: any;
+declare const window: any;
+declare const localStorage: any;
+declare const getComputedStyle: any;
+
+const PHONE = { width: 360, height: 740 };
+const DESKTOP = { width: 1366, height: 900 };
+
+describe('pages as a reader meets them', { skip: missing }, () => {
+  let svc: TestService;
+  let browser: Browser;
+  let signals: Json;
+
+  async function newPage(viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
+    const context = await browser.newContext({ viewport });
+    return context.newPage();
+  }
+  const loginOf = (s: Json): string => String(s.githubUrl).split('/')[3]!.toLowerCase();
+
+  /** One page of each type a reader meets. */
+  async function pageTypes(): Promise<string[]> {
+    const [a, b] = (signals.trending as Json[]).map(loginOf);
+    const answer = ((await (await svc.get('/api/answer?q=which%20startups%20are%20trending')).json()) as Json).url;
+    const periods = ((await (await svc.get('/api/changelog.json')).json()) as Json).periods as Json[];
+    const oldest = periods.map((p) => p.slug as string).sort()[0]!;
+    return [
+      '/',
+      '/startups',
+      '/sectors',
+      '/sectors/robotics',
+      `/sectors/robotics?period=${oldest}`,
+      `/startups/${a}`,
+      `/startups/${a}?period=${oldest}`,
+      `/compare/${a}-vs-${b}`,
+      '/compare',
+      '/ask?q=who%20acquired%20github',
+      new URL(answer).pathname,
+      '/diligence/GitHub',
+      '/search?q=robotics',
+      '/faq',
+      '/docs',
+      '/pricing',
+      '/agents/credits',
+      '/alerts',
+      '/scout',
+      '/periods',
+      '/research',
+      '/markets',
+      '/methodology',
+      '/glossary',
+      '/blog',
+    ];
+  }
+
+  before(async () => {
+    svc = await startTestService({ ALERTS_SECRET: 'reader-test-alerts-secret-0123456789-abcdef' });
+    signals = (await (await svc.get('/api/signals.json')).json()) as Json;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-gpu'],
+    });
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await svc?.close();
+  });
+
+  test("a past week's startup page shows that week's signal type, evidence and sector neighbours, not this week's", async () => {
+    // A startup whose signal type that week differs from its type now, so the two weeks cannot be confused.
+    let found: { login: string; week: Json; now: Json } | undefined;
+    for (const s of signals.trending as Json[]) {
+      const history = (await (await svc.get(`/startups/${loginOf(s)}/history.json`)).json()) as Json;
+      const week = (history.weeks as Json[]).find((w) => w.signalType !== s.signalType);
+      if (week) {
+        found = { login: loginOf(s), week, now: s };
+        break;
+      }
+    }
+    assert.ok(found, 'a trending startup whose signal type changed over the stored weeks');
+    const page = await newPage();
+    await page.goto(`${svc.url}/startups/${found.login}?period=${found.week.period}`);
+    const why = (await page.locator('h2#evidence').textContent())!;
+    assert.match(why, new RegExp(`^Why ${found.week.signalType}`));
+    const main = (await page.locator('main').textContent())!;
+    assert.doesNotMatch(main, new RegExp(`Why ${found.now.signalType}`));
+    // The evidence line is the week's label, which names the week's type.
+    const line = (await page.locator('h2#evidence + p').textContent())!;
+    assert.ok(line.startsWith(found.week.signalType), line);
+    // The neighbours are that week's, each linked to its page for that week.
+    assert.match((await page.locator('h2#comparables').textContent())!, /Ranked next to it in .+, /);
+    for (const href of await page
+      .locator('h2#comparables + ul a')
+      .evaluateAll((all: any[]) => all.map((a) => a.getAttribute('href'))))
+      assert.match(href, new RegExp(`\\?period=${found.week.period}$`));
+    await page.context().close();
+  });
+
+  test('on a 360 px phone the header is one row and the first screen reaches the title, on the home page a ranking row', async () => {
+    const page = await newPage(PHONE);
+    const problems: string[] = [];
+    // After a first visit, which shows the synthetic-data notice in full.
+    await page.goto(`${svc.url}/faq`);
+    for (const p of await pageTypes()) {
+      await page.goto(`${svc.url}${p}`);
+      const header = (await page.locator('header.site').boundingBox())!;
+      if (header.height > 60) problems.push(`${p}: header ${header.height}px tall`);
+      const h1 = (await page.locator('h1').first().boundingBox())!;
+      if (h1.y > 200) problems.push(`${p}: title at y=${h1.y}`);
+    }
+    await page.goto(`${svc.url}/`);
+    const row = (await page.locator('main table tbody tr').first().boundingBox())!;
+    if (row.y + 40 > PHONE.height) problems.push(`/: first ranking row at y=${row.y}`);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'home-first-screen-360.png') });
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+
+  test("on a phone the menu opens the site's navigation and search", async () => {
+    const page = await newPage(PHONE);
+    await page.goto(`${svc.url}/`);
+    assert.equal(await page.locator('header .nav-narrow nav a').first().isVisible(), false);
+    await page.locator('header .nav-narrow summary').click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sectors' }).click();
+    await page.waitForURL(/\/sectors$/);
+    await page.locator('header .nav-narrow summary').click();
+    await page.getByRole('searchbox').fill('robotics');
+    await page.getByRole('searchbox').press('Enter');
+    await page.waitForURL(/\/search\?q=robotics/);
+    await page.context().close();
+  });
+
+  test("the synthetic notice is in full on a first visit, one line after it, and 'Got it' shortens it at once", async () => {
+    const page = await newPage(PHONE);
+    const notice = page.locator('.notice.synthetic');
+    await page.goto(`${svc.url}/sectors`);
+    assert.ok(await notice.getByText('they are not real companies or real GitHub data').isVisible());
+    const full = (await notice.boundingBox())!.height;
+    await page.getByRole('button', { name: 'Got it' }).click();
+    const brief = (await notice.boundingBox())!.height;
+    assert.ok(brief < 40 && brief < full, `${full}px → ${brief}px`);
+    assert.match((await notice.innerText())!, /^Synthetic demo data\. Not real companies\.$/);
+    await page.goto(`${svc.url}/`);
+    assert.ok((await notice.boundingBox())!.height < 40);
+    await page.context().close();
+
+    // A first visit that is not dismissed is remembered too: the next page shows the one line.
+    const other = await newPage(PHONE);
+    await other.goto(`${svc.url}/`);
+    assert.ok(await other.locator('.notice-long').isVisible());
+    await other.goto(`${svc.url}/sectors/robotics`);
+    assert.equal(await other.locator('.notice-long').isVisible(), false);
+    assert.ok(await other.locator('.notice-short').isVisible());
+    assert.equal(await other.evaluate(() => localStorage.getItem('signal-service.synthetic-notice')), 'seen');
+    await other.context().close();
+
+    // Without script nothing is remembered and there is no button that would do nothing.
+    const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
+    const plain = await context.newPage();
+    await plain.goto(`${svc.url}/`);
+    await plain.goto(`${svc.url}/sectors`);
+    assert.ok(await plain.locator('.notice-long').isVisible());
+    assert.equal(await plain.getByRole('button', { name: 'Got it' }).isVisible(), false);
+    await context.close();
+  });
+
+  test('at 1366 px the header is one row of the same height on every page type', async () => {
+    const page = await newPage(DESKTOP);
+    const heights = new Map<string, number>();
+    for (const p of await pageTypes()) {
+      await page.goto(`${svc.url}${p}`);
+      heights.set(p, Math.round((await page.locator('header.site').boundingBox())!.height));
+    }
+    const distinct = new Set(heights.values());
+    assert.equal(distinct.size, 1, JSON.stringify(Object.fromEntries(heights)));
+    assert.ok([...distinct][0]! <= 64, `${[...distinct][0]}px`);
+    await page.context().close();
+  });
+
+  test('on a 360 px phone no link of the header menu or the footer and no form control is under 24 px', async () => {
+    const page = await newPage(PHONE);
+    const problems: string[] = [];
+    for (const p of await pageTypes()) {
+      await page.goto(`${svc.url}${p}`);
+      const menu = page.locator('header .nav-narrow summary');
+      if (await menu.isVisible()) await menu.click();
+      const small = (await page.evaluate(() => {
+        const found: string[] = [];
+        const targets = document.querySelectorAll(
+          'header a, header summary, header button, header input, footer a, main button, main input:not([type="hidden"]), main select, main summary',
+        );
+        for (const el of targets) {
+          const box = el.getBoundingClientRect();
+          if (box.width === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+          if (box.height < 24 || box.width < 24)
+            found.push(
+              `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute('name') || '').trim().slice(0, 30)}" ${Math.round(box.width)}×${Math.round(box.height)}`,
+            );
+        }
+        return found;
+      })) as string[];
+      for (const x of small) problems.push(`${p}: ${x}`);
+    }
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+
+  test('on a 360 px phone no table scrolls sideways inside its box, so no column is off-screen', async () => {
+    const page = await newPage(PHONE);
+    const problems: string[] = [];
+    for (const p of await pageTypes()) {
+      await page.goto(`${svc.url}${p}`);
+      const hidden = (await page.evaluate(() => {
+        const found: string[] = [];
+        for (const t of document.querySelectorAll('main table')) {
+          const box = t.parentElement;
+          if (t.getBoundingClientRect().width === 0) continue;
+          const last = t.querySelector('thead th:last-child');
+          const right = last ? last.getBoundingClientRect().right : 0;
+          if (box.scrollWidth > box.clientWidth + 1 || right > window.innerWidth + 1)
+            found.push(
+              `${(t.querySelector('caption')?.textContent ?? '').trim().slice(0, 50)} (${box.scrollWidth} > ${box.clientWidth})`,
+            );
+        }
+        return found;
+      })) as string[];
+      for (const x of hidden) problems.push(`${p}: ${x}`);
+    }
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+
+  test('at 1366 px a ranking row keeps its name, signal and movement on one line, and a screen shows ten rows or more', async () => {
+    const page = await newPage(DESKTOP);
+    const problems: string[] = [];
+    for (const p of ['/', '/startups', '/sectors/robotics']) {
+      await page.goto(`${svc.url}${p}`);
+      const r = (await page.evaluate(() => {
+        const wrapped: string[] = [];
+        const rows = [...document.querySelectorAll('table.stack tbody tr')];
+        for (const tr of rows)
+          for (const td of tr.querySelectorAll('td.lead, td.signal, td.nowrap')) {
+            const range = document.createRange();
+            range.selectNodeContents(td);
+            // Lines are told apart by the middle of each box: smaller text on the same line sits a little lower.
+            const middles = [...range.getClientRects()]
+              .filter((x: any) => x.width > 1)
+              .map((x: any) => (x.top + x.bottom) / 2);
+            if (Math.max(...middles) - Math.min(...middles) > 8)
+              wrapped.push(td.textContent.trim().replace(/\s+/g, ' '));
+          }
+        const box = document.querySelector('table.stack').parentElement;
+        return {
+          wrapped,
+          visible: rows.filter((tr) => tr.getBoundingClientRect().bottom <= window.innerHeight).length,
+          scrolls: box.scrollWidth > box.clientWidth + 1,
+        };
+      })) as { wrapped: string[]; visible: number; scrolls: boolean };
+      if (r.wrapped.length) problems.push(`${p}: wraps ${r.wrapped.slice(0, 3).join(' | ')}`);
+      if (r.scrolls) problems.push(`${p}: the table scrolls sideways`);
+      if (p === '/' && r.visible < 10) problems.push(`${p}: ${r.visible} rows on the first screen`);
+    }
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+
+  test('a sector ranking marks the startups below the activity floor and says why they rank below lower scores', async () => {
+    const all = (await (await svc.get('/api/signals.json')).json()) as Json;
+    const sector = (all.sectors as Json[]).find((x) =>
+      (x.startups as Json[]).some((r) => r.commitVelocity14d < 20 || r.contributors < 2),
+    )?.slug as string;
+    assert.ok(sector, 'a sector with a startup below the activity floor');
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/sectors/${sector}`);
+    const table = (await page.evaluate(() =>
+      [...document.querySelectorAll('table.stack tbody tr')].map((tr: any) => ({
+        score: Number(tr.querySelector('td[data-label="Score"]').getAttribute('data-value')),
+        marked: /below floor/.test(tr.textContent),
+      })),
+    )) as { score: number; marked: boolean }[];
+    assert.ok(table.some((r) => r.marked));
+    // Every marked row comes after every unmarked one, and a score above the row before it is always explained.
+    const firstMarked = table.findIndex((r) => r.marked);
+    assert.ok(table.slice(firstMarked).every((r) => r.marked));
+    table.forEach((r, i) => {
+      if (i > 0 && r.score > table[i - 1]!.score && !table[i - 1]!.marked) assert.ok(r.marked, `row ${i + 1}`);
+    });
+    const note = page.locator('#below-floor');
+    assert.ok(await note.isVisible());
+    assert.match((await note.textContent())!, /fewer than 20 commits in 14 days or fewer\s+than 2 contributors/);
+    await page.locator('tr.below-floor a.floor-tag').first().click();
+    assert.match(page.url(), /#below-floor$/);
+    await page.context().close();
+  });
+
+  test('the alerts form: large labelled boxes on one line, a refusal in plain words, success and delete styled as such', async () => {
+    const { key } = await issueKey(svc.service.store.db, { credits: 1, reason: 'test' });
+    const page = await newPage(PHONE);
+    await page.goto(`${svc.url}/alerts`);
+    assert.doesNotMatch((await page.locator('.lede').textContent())!, /e-mail/);
+    await page.getByLabel('Your credit-pack key').fill(key);
+    await page.getByRole('button', { name: 'Show my subscriptions' }).click();
+    await page.waitForLoadState();
+    const boxes = (await page.evaluate(() =>
+      [...document.querySelectorAll('input[type="checkbox"]')].map((b: any) => {
+        // The box and the first line of its label share a line.
+        const text = [...b.closest('label').childNodes].find((n: any) => n.nodeType === 3 && n.textContent.trim());
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        const first = [...range.getClientRects()].find((x: any) => x.width > 1);
+        const box = b.getBoundingClientRect();
+        return { size: box.height, spread: Math.abs((first.top + first.bottom) / 2 - (box.top + box.bottom) / 2) };
+      }),
+    )) as { size: number; spread: number }[];
+    assert.ok(boxes.length > 10);
+    for (const b of boxes) assert.ok(b.size >= 24 && b.spread <= 8, JSON.stringify(b));
+
+    await page.getByRole('checkbox', { name: 'Any startup entering the trending top 20' }).check();
+    await page.getByLabel('Webhook URL').evaluate((el: any) => el.setAttribute('type', 'text'));
+    await page.getByLabel('Webhook URL').fill('not a web address');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForLoadState();
+    const refusal = page.getByRole('alert');
+    const text = (await refusal.textContent())!;
+    assert.match(text, /^Not created\. Webhook URL: /);
+    assert.doesNotMatch(text, /webhookUrl|watch\./);
+    assert.match((await refusal.getAttribute('class'))!, /\bdanger\b/);
+
+    await page.getByRole('checkbox', { name: 'Any startup entering the trending top 20' }).check();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForLoadState();
+    const done = page.getByRole('status').filter({ hasText: 'created' });
+    assert.match((await done.getAttribute('class'))!, /\bsuccess\b/);
+    const del = page.getByRole('button', { name: 'Delete' });
+    const look = (await del.evaluate((b: any) => getComputedStyle(b).backgroundColor)) as string;
+    assert.equal(look, 'rgba(0, 0, 0, 0)', 'Delete is outlined, not the primary filled button');
+    await page.context().close();
+  });
+
+  test("an alert for a startup's name watches that one tracked startup and says so; an untracked name is refused", async () => {
+    const { key } = await issueKey(svc.service.store.db, { credits: 1, reason: 'test' });
+    const name: string = signals.trending[0].name;
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/alerts`);
+    await page.getByLabel('Your credit-pack key').fill(key);
+    await page.getByRole('button', { name: 'Show my subscriptions' }).click();
+    await page.waitForLoadState();
+    await page.getByLabel(/^Startups/).fill('Nobody Tracks This Org');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForLoadState();
+    assert.match(
+      (await page.getByRole('alert').textContent())!,
+      /“Nobody Tracks This Org” is not a startup this service tracks/,
+    );
+    assert.equal(await page.locator('main tbody tr').count(), 0);
+    await page.getByLabel(/^Startups/).fill(name);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForLoadState();
+    assert.match(
+      (await page.getByRole('status').filter({ hasText: 'created' }).textContent())!,
+      new RegExp(`You are watching ${name}\\.`),
+    );
+    const watches = (await page.locator('main tbody tr td:nth-child(2)').allTextContents()).map((t) => t.trim());
+    assert.deepEqual(watches, [`startups: ${signals.trending[0].githubUrl.split('/')[3].toLowerCase()}`]);
+    await page.context().close();
+  });
+});
