@@ -160,6 +160,7 @@ const SignalResult = z.object({
     'Beside the startup: how strongly the evidence supports its signalType.',
   ),
   signalEvidence: signalLabelFields.signalEvidence.optional(),
+  signalFinding: signalLabelFields.signalFinding.optional(),
   candidates: candidates.describe(
     'On a miss, the "did you mean" startups GET /api/signal offers; absent when nothing is close.',
   ),
@@ -286,6 +287,7 @@ const Compared = z.object({
   startup: Startup.optional(),
   signalStrength: SignalStrength.optional(),
   signalEvidence: signalLabelFields.signalEvidence.optional(),
+  signalFinding: signalLabelFields.signalFinding.optional(),
 });
 
 const CompareResult = z.object({
@@ -341,6 +343,7 @@ function figures(s: PeriodStartup) {
     startup: s.startup,
     signalStrength: s.label.signalStrength,
     signalEvidence: s.label.signalEvidence,
+    signalFinding: s.label.signalFinding,
   };
 }
 
@@ -462,13 +465,14 @@ const declaredTools = [
           detail: notTrackedIn(resolution.item.startup.name, view.info.slug),
         };
       }
-      const { signalStrength, signalEvidence } = row.label;
+      const { signalStrength, signalEvidence, signalFinding } = row.label;
       return {
         found: true,
         nameMatch: header,
         startup: row.startup,
         signalStrength,
         signalEvidence,
+        signalFinding,
         period: periodRef(view.info),
       };
     },
@@ -824,6 +828,7 @@ const ORDER = [
   'get_startup_history',
   'compare_startups',
   'list_periods',
+  'get_backtest',
 ] as const satisfies readonly DeclaredName[];
 
 export const agentTools: readonly AnyAgentTool[] = [

@@ -52,7 +52,8 @@ describe('agent tool results carry signal labels', () => {
     );
     const label = r.labels.find((l: { name: string }) => l.name === noEvidence.startup.name)!;
     assert.equal(label.signalStrength, 'none');
-    assert.match(label.signalEvidence, /no evidence/);
+    assert.equal(label.signalFinding, 'No clear signal this week');
+    assert.match(label.signalEvidence, /^No clear signal this week/);
   });
 
   test('get_startup_signal carries the strength and evidence beside the Startup', async () => {
@@ -66,6 +67,7 @@ describe('agent tool results carry signal labels', () => {
     const target = snapshot.startups.find((s) => labelOf(s.login).signalStrength === 'none')!;
     const r = await call('get_startup_signal', { name: target.login });
     assert.equal(r.signalStrength, 'none');
-    assert.match(r.signalEvidence, /^Framework migration: no evidence/);
+    assert.equal(r.signalFinding, 'No clear signal this week');
+    assert.match(r.signalEvidence, /^No clear signal this week/);
   });
 });

@@ -37,6 +37,7 @@ describe('deepSignal', () => {
       'signalType',
       'signalStrength',
       'signalEvidence',
+      'signalFinding',
       'collection',
       'collectionNote',
       'scores',
@@ -68,7 +69,7 @@ describe('deepSignal', () => {
     const target = middle(snapshot.bySector.get('healthcare')!);
     const { body } = await hit(target.login);
     assert.deepEqual(
-      { signalStrength: body.signalStrength, signalEvidence: body.signalEvidence },
+      { signalStrength: body.signalStrength, signalEvidence: body.signalEvidence, signalFinding: body.signalFinding },
       signalLabel(target.startup.signalType, target.metrics),
     );
     assert.deepEqual([body.evidence.strength, body.evidence.summary], [body.signalStrength, body.signalEvidence]);
@@ -76,11 +77,16 @@ describe('deepSignal', () => {
     for (const c of body.comparables) {
       const peer = snapshot.startups.find((s) => s.startup.githubUrl === c.githubUrl)!;
       assert.deepEqual(
-        { signalStrength: c.signalStrength, signalEvidence: c.signalEvidence },
+        { signalStrength: c.signalStrength, signalEvidence: c.signalEvidence, signalFinding: c.signalFinding },
         signalLabel(peer.startup.signalType, peer.metrics),
       );
     }
-    for (const h of body.history) assert.ok(h.signalEvidence.startsWith(h.signalType), h.signalEvidence);
+    for (const h of body.history) {
+      assert.ok(
+        h.signalEvidence.startsWith(h.signalStrength === 'none' ? 'No clear signal' : h.signalType),
+        h.signalEvidence,
+      );
+    }
     assert.deepEqual(
       [body.history.at(-1)!.signalStrength, body.history.at(-1)!.signalEvidence],
       [body.signalStrength, body.signalEvidence],
@@ -93,8 +99,9 @@ describe('deepSignal', () => {
     )!;
     const { body } = await hit(target.login);
     assert.equal(body.signalStrength, 'none');
-    assert.match(body.signalEvidence, /no evidence/);
-    assert.match(body.thesis, /without evidence/);
+    assert.equal(body.signalFinding, 'No clear signal this week');
+    assert.match(body.signalEvidence, /^No clear signal this week/);
+    assert.match(body.thesis, /no clear signal this week/);
     assert.equal(body.rank.inSector, target.rankInSector);
   });
 
