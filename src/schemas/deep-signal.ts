@@ -2,6 +2,37 @@ import { z } from 'zod';
 import { SectorSlug, SignalStrength, SignalType, Stage } from './enums.js';
 import { SignalCandidate, SignedPercent, collectionFields, signalLabelFields } from './signals.js';
 
+const link = z.url();
+const EvidenceDetails = z
+  .object({
+    people: z.array(
+      z.object({
+        login: z.string().nullable(),
+        url: link.nullable(),
+        kind: z.enum(['new', 'returning']),
+        regular: z.boolean(),
+        firstCommit: z.string(),
+        commits: z.int().min(0),
+        activeDays: z.int().min(0),
+        lastSeenBefore: z.string().nullable(),
+      }),
+    ),
+    events: z.array(
+      z.object({
+        repo: z.string(),
+        kind: z.enum(['release', 'tag', 'deployment']),
+        name: z.string(),
+        date: z.string(),
+        url: link,
+      }),
+    ),
+    newRepositories: z.array(z.object({ name: z.string(), url: link })),
+    infrastructurePaths: z.array(z.object({ repo: z.string(), path: z.string(), url: link })),
+    languageMove: z.object({ from: z.string(), to: z.string(), files: z.int().min(0) }).nullable(),
+    frameworksReplaced: z.array(z.object({ kind: z.string(), from: z.string(), to: z.string() })),
+  })
+  .meta({ id: 'EvidenceDetails' });
+
 /**
  * The paid Deep Signal payload. The interface names found, name, sector, stage, geography, signalType, scores and
  * rank; it describes a thesis, comparables, history and a charged count without naming them, so their names are
@@ -89,6 +120,9 @@ export const DeepSignal = z
         rule: z.string().describe('The classification rule the type was assigned by (older weeks keep their rule).'),
         strength: SignalStrength.describe('The same as signalStrength.'),
         summary: z.string().describe('The evidence behind signalType, in one sentence: the same as signalEvidence.'),
+        details: EvidenceDetails.describe(
+          'What the counts rest on, each with its link on GitHub: new and returning people (public login, first commit of the window, commits, active days; never a name or an e-mail address), the window releases, tags and deployments, new repositories, infrastructure paths, files moved between languages and frameworks replaced. Empty lists for weeks collected before these were recorded.',
+        ),
       })
       .describe('Why the startup has its signalType: the evidence the pipeline measured (see the methodology).'),
     comparables: z

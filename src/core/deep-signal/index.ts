@@ -1,3 +1,4 @@
+import { evidenceDetails } from '../../domain/evidence-links.js';
 import type { SignalEvidence } from '../../domain/records.js';
 import { signalLabel } from '../../domain/signal-label.js';
 import { collectionOf } from '../../domain/collection.js';
@@ -33,7 +34,12 @@ export const DEEP_SIGNAL_MISS: DeepSignalMiss = Object.freeze({ found: false, ch
 export function evidenceOf(startup: SnapshotStartup): DeepSignal['evidence'] {
   const e = startup.metrics['signalEvidence'] as SignalEvidence | undefined;
   const label = signalLabel(startup.startup.signalType, startup.metrics);
-  return { rule: e?.rule ?? 'unknown', strength: label.signalStrength, summary: label.signalEvidence };
+  return {
+    rule: e?.rule ?? 'unknown',
+    strength: label.signalStrength,
+    summary: label.signalEvidence,
+    details: evidenceDetails(startup.startup.githubUrl, startup.metrics),
+  };
 }
 
 /** The history entries of the payload: every stored period the startup appears in, oldest first. */

@@ -1,3 +1,4 @@
+import { evidenceDetails } from '../../../src/domain/evidence-links.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { deepSignal } from '../../../src/core/deep-signal/index.js';
@@ -61,7 +62,9 @@ describe('deepSignal', () => {
     const target = middle(snapshot.bySector.get('healthcare')!);
     const stored = target.metrics['signalEvidence'] as { rule: string; strength?: string; summary?: string };
     const { body } = await hit(target.startup.name);
-    assert.deepEqual(body.evidence, { rule: stored.rule, strength: stored.strength, summary: stored.summary });
+    const { details, ...evidence } = body.evidence;
+    assert.deepEqual(evidence, { rule: stored.rule, strength: stored.strength, summary: stored.summary });
+    assert.deepEqual(details, evidenceDetails(target.startup.githubUrl, target.metrics));
     assert.ok(body.evidence.summary.includes(target.startup.signalType), body.evidence.summary);
   });
 
