@@ -18,6 +18,7 @@ const DEEP_SIGNAL_KEYS = [
   'signalType',
   'signalStrength',
   'signalEvidence',
+  'signalFinding',
   'collection',
   'collectionNote',
   'scores',
