@@ -38,19 +38,19 @@ export function signalOf(s: SnapshotStartup): SafeHtml {
 }
 
 /**
- * The same in a ranking row, on one line: the strength as one word beside the type ("weak", "strong", "no
- * evidence"), the word "evidence" kept for screen readers, the column heading saying what the word is.
+ * The same in a ranking row, on one line: the strength as one word beside the type ("weak", "strong"), the word
+ * "evidence" kept for screen readers, the column heading saying what the word is; "No clear signal" without evidence.
  */
 export function signalCell(s: SnapshotStartup): SafeHtml {
   const label = labelOf(s);
+  if (label.signalStrength === 'none') {
+    // The type of a week without evidence is a placeholder: the row says there is no clear signal.
+    return html`<span title="${label.signalEvidence}" data-strength="none" data-signal-type="${s.startup.signalType}"
+      >No clear signal</span
+    >`;
+  }
   return html`<span title="${label.signalEvidence}" data-strength="${label.signalStrength}"
     >${s.startup.signalType}
-    <span class="strength"
-      >${
-        label.signalStrength === 'none'
-          ? 'no evidence'
-          : html`${label.signalStrength}<span class="visually-hidden"> evidence</span>`
-      }</span
-    ></span
+    <span class="strength">${label.signalStrength}<span class="visually-hidden"> evidence</span></span></span
   >`;
 }

@@ -14,9 +14,9 @@ const noEvidence = snapshot.startups.find((s) => labelOf(s).signalStrength === '
 const text = (body: { value: string }) => body.value.replace(/&#39;|&apos;/g, "'").replace(/&quot;/g, '"');
 
 describe('signal labels on the site', () => {
-  test('a startup without evidence says so on its page', async () => {
+  test('a startup without evidence shows no clear signal on its page, not its placeholder type', async () => {
     const page = text((await startupPage(ctx, noEvidence))!.body);
-    assert.ok(page.includes('no evidence'), 'the badge beside the type');
+    assert.ok(page.includes('No clear signal this week'), 'the label in place of the type');
     assert.ok(page.includes(labelOf(noEvidence).signalEvidence), 'the evidence line');
     assert.ok(page.includes('unranked (no evidence for its type)'));
   });
@@ -36,11 +36,12 @@ describe('signal labels on the site', () => {
     assert.ok(!page.includes('data-strength="none"'));
   });
 
-  test("a sector table says which startups' types have no evidence", async () => {
+  test('a sector table shows no clear signal for the startups whose types have no evidence', async () => {
     const page = text((await sectorPage(ctx, noEvidence.sector))!.body);
     const row = page.split('<tr').find((r) => r.includes(`>${noEvidence.startup.name}<`))!;
     assert.match(row, /data-strength="none"/);
-    assert.match(row, /<span class="strength"\s*>no evidence<\/span/);
+    assert.match(row, />No clear signal<\/span/);
+    assert.ok(!row.includes(`>${noEvidence.startup.signalType}`), 'the placeholder type is not shown as a finding');
   });
 
   test('the trending list of a stored week shows each type with its strength', async () => {
