@@ -57,10 +57,17 @@ describe('the history of a period built in memory', () => {
     for (const record of records) {
       const s = snapshot.byLogin.get(record.org.toLowerCase())!;
       assert.deepEqual(
-        { signalStrength: record.signalStrength, signalEvidence: record.signalEvidence },
+        {
+          signalStrength: record.signalStrength,
+          signalEvidence: record.signalEvidence,
+          signalFinding: record.signalFinding,
+        },
         signalLabel(s.startup.signalType, s.metrics),
       );
-      assert.ok(record.signalEvidence.startsWith(record.signalType), record.signalEvidence);
+      assert.ok(
+        record.signalEvidence.startsWith(record.signalStrength === 'none' ? 'No clear signal' : record.signalType),
+        record.signalEvidence,
+      );
     }
   });
 
@@ -74,7 +81,8 @@ describe('the history of a period built in memory', () => {
       .filter((r) => r.signalStrength === 'none');
     assert.ok(none.length > 0, 'the demo week has startups without evidence');
     for (const r of none) {
-      assert.match(r.signalEvidence, /no evidence/);
+      assert.match(r.signalEvidence, /^No clear signal this week/);
+      assert.equal(r.signalFinding, 'No clear signal this week');
       assert.equal(r.rank, null, 'not ranked across sectors');
     }
   });

@@ -72,6 +72,8 @@ for (const mode of modes) {
         assert.deepEqual(row.label, {
           signalStrength: published.signalEvidence.strength,
           signalEvidence: published.signalEvidence.summary,
+          signalFinding:
+            published.signalEvidence.strength === 'none' ? 'No clear signal this week' : published.startup.signalType,
         });
       });
     });
@@ -86,7 +88,11 @@ for (const mode of modes) {
             .find((p) => p.period.slug === record.period)!
             .ranked.startups.find((s) => s.login === record.org)!;
           assert.deepEqual(
-            { signalStrength: record.signalStrength, signalEvidence: record.signalEvidence },
+            {
+              signalStrength: record.signalStrength,
+              signalEvidence: record.signalEvidence,
+              signalFinding: record.signalFinding,
+            },
             signalLabel(published.startup.signalType, { signalEvidence: published.signalEvidence }),
           );
           lines++;

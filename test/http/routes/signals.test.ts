@@ -282,7 +282,7 @@ describe('signals read API', () => {
           'synthetic',
         ]);
         const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...rest } = l;
-        const { signalStrength, signalEvidence, collection, collectionNote, ...startup } = rest;
+        const { signalStrength, signalEvidence, signalFinding, collection, collectionNote, ...startup } = rest;
         assert.equal(synthetic, true, 'the demo dataset is labelled synthetic on every record');
         assert.ok(['strong', 'weak', 'none'].includes(signalStrength) && typeof signalEvidence === 'string');
         assert.deepEqual([collection, collectionNote], ['complete', null], 'the demo is generated whole');
@@ -298,7 +298,7 @@ describe('signals read API', () => {
       const current = lines.filter((l) => l.period === body.meta.period.slug);
       const top = current.find((l) => l.rank === 1)!;
       const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...rest } = top;
-      const { signalStrength, signalEvidence, collection, collectionNote, ...startup } = rest;
+      const { signalStrength, signalEvidence, signalFinding, collection, collectionNote, ...startup } = rest;
       assert.deepEqual(startup, body.trending[0]);
     });
 

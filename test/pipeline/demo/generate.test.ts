@@ -100,7 +100,12 @@ describe('synthetic demo dataset', () => {
   test('every record carries the evidence behind its type under the current rule', () => {
     for (const s of dataset.periods.at(-1)!.ranked.startups) {
       assert.equal(s.signalEvidence.rule, 'evidence-v2');
-      assert.ok(s.signalEvidence.summary!.startsWith(s.startup.signalType), s.signalEvidence.summary);
+      assert.ok(
+        s.signalEvidence.summary!.startsWith(
+          s.signalEvidence.strength === 'none' ? 'No clear signal' : s.startup.signalType,
+        ),
+        s.signalEvidence.summary,
+      );
     }
   });
 
