@@ -93,7 +93,10 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     let found: { login: string; week: Json; now: Json } | undefined;
     for (const s of signals.trending as Json[]) {
       const history = (await (await svc.get(`/startups/${loginOf(s)}/history.json`)).json()) as Json;
-      const week = (history.weeks as Json[]).find((w) => w.signalType !== s.signalType);
+      // A week with evidence for its type: a week without any shows "No clear signal" instead of its type.
+      const week = (history.weeks as Json[]).find(
+        (w) => w.signalType !== s.signalType && (w.signalStrength ?? 'strong') !== 'none',
+      );
       if (week) {
         found = { login: loginOf(s), week, now: s };
         break;
