@@ -191,6 +191,8 @@ export async function historyRows(ctx: PageContext, s: SnapshotStartup) {
     contributorGrowth: r.startup.contributorGrowth,
     newRepos: r.startup.newRepos,
     signalType: r.startup.signalType,
+    signalStrength: r.label.signalStrength,
+    signalFinding: r.label.signalFinding,
     stage: r.startup.stage,
   }));
 }
