@@ -13,7 +13,7 @@ export interface PeriodRef {
   endsOn: string;
 }
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 const SLUG_PATTERN = /^(\d{4})-w(\d{2})$/;
 
 export function isoDay(date: Date): string {

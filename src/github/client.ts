@@ -110,6 +110,13 @@ function describe(err: HttpishError): string {
 }
 
 /** A file of a comparison, as GitHub lists it. */
+/** A branch's tip at an instant, as its list of activities tells it (see GitHubClient.branchTipsAt). */
+export interface BranchTip {
+  oid: string | null;
+  reached: boolean;
+  pages: number;
+}
+
 export interface CompareFile {
   filename: string;
   status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
@@ -319,24 +326,11 @@ export class GitHubClient {
   }
 
   /**
-   * The tip of a branch at an instant, from the repository's list of activities (pushes, merges, force pushes),
-   * newest first: the commit the last activity on the branch at or before `instant` left it at. Pages of 100 are read
-   * until one reaches back to the instant, at most `maxPages`. `reached` is false when the list ended (or the page
-   * budget did) before the instant: the tip then is not known from it.
+   * The tips of a branch at several instants, from one pass over the repository's list of activities (pushes, merges,
+   * force pushes), newest first: for each instant, the commit the last activity on the branch at or before it left
+   * the branch at. Pages of 100 are read until every instant is reached, at most `maxPages`. `reached` is false for
+   * an instant the list (or the page budget) ended before: the tip then is not known from it.
    */
-  async branchTipAt(
-    owner: string,
-    repo: string,
-    branch: string,
-    instant: Date,
-    maxPages: number,
-    meter?: Meter,
-  ): Promise<{ oid: string | null; reached: boolean; pages: number }> {
-    const [tip] = await this.branchTipsAt(owner, repo, branch, [instant], maxPages, meter);
-    return tip!;
-  }
-
-  /** The tips of a branch at several instants, from one pass over its list of activities (see branchTipAt). */
   async branchTipsAt(
     owner: string,
     repo: string,
@@ -344,10 +338,10 @@ export class GitHubClient {
     instants: readonly Date[],
     maxPages: number,
     meter?: Meter,
-  ): Promise<{ oid: string | null; reached: boolean; pages: number }[]> {
+  ): Promise<BranchTip[]> {
     let after: string | undefined;
     let pages = 0;
-    const out = instants.map(() => ({ oid: null as string | null, reached: false, pages: 0 }));
+    const out = instants.map((): BranchTip => ({ oid: null, reached: false, pages: 0 }));
     const open = () => out.some((o) => !o.reached);
     while (pages < maxPages && open()) {
       this.guard();

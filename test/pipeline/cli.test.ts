@@ -94,10 +94,10 @@ describe('signal-service pipeline (command line)', () => {
     assert.match(run.stdout, /organisations {2}2 collected \(2 in the run\)/);
     // Per organisation: its probe and its share of the GraphQL query; Acme, pushed since the week, also its list of
     // pushes and history from the tip then; both, the look-back and the files each window changed.
-    assert.match(run.stdout, /requests {7}12 \(6\.00 per organisation\), 0 answered 304 Not Modified/);
+    assert.match(run.stdout, /requests {7}11 \(5\.50 per organisation\), 0 answered 304 Not Modified/);
     // Acme's one newcomer made a one-off contribution: no startup has evidence for its type, so nothing trends.
     assert.match(run.stdout, /trending {7}none: no startup above the activity floor has evidence/);
-    assert.match(run.stderr, /2026-w10 .* 2\/2 orgs \| 12 requests/);
+    assert.match(run.stderr, /2026-w10 .* 2\/2 orgs \| 11 requests/);
 
     const status = await cli(['pipeline', 'status'], env);
     assert.equal(status.code, 0);

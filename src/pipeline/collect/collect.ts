@@ -1,4 +1,4 @@
-import { addDays, isoDay } from '../../domain/periods.js';
+import { addDays, DAY_MS, isoDay } from '../../domain/periods.js';
 import { isAutomationAuthor } from '../../domain/automation.js';
 import type { OrgOutcome } from '../../store/pipeline.js';
 import {
@@ -21,6 +21,7 @@ import {
   GitHubAuthError,
   GitHubNotFoundError,
   newMeter,
+  type BranchTip,
   type GitHubClient,
   type GraphqlErrorItem,
   type Meter,
@@ -230,6 +231,8 @@ class OrgAccumulator {
   /** Repositories pushed after the window's end, whose tip at the end is still to be read. */
   readonly tipPending = new Set<string>();
   readonly tips = new Map<string, { oid: string; source: 'activity' | 'history' }>();
+  /** Tips at the period's three window bounds, for repositories whose list of pushes was read (see windowBounds). */
+  readonly boundTips = new Map<string, BranchTip[]>();
   /** The expression history pages are read from: the tip at the window's end, or the branch's name. */
   readonly historyFrom = new Map<string, string>();
   /** Addresses of each author key, for the look-back (kept in memory only, never stored). */
@@ -463,7 +466,16 @@ async function resolveTips(client: GitHubClient, acc: OrgAccumulator, window: Co
   for (const repo of pending) {
     const branch = acc.branches.get(repo)!;
     try {
-      const tip = await client.branchTipAt(acc.profile.login, repo, branch, window.until, MAX_TIP_PAGES, acc.meter);
+      const tips = await client.branchTipsAt(
+        acc.profile.login,
+        repo,
+        branch,
+        windowBounds(window),
+        MAX_TIP_PAGES,
+        acc.meter,
+      );
+      acc.boundTips.set(repo, tips);
+      const tip = tips[2]!;
       if (tip.reached) {
         if (!tip.oid) continue;
         acc.tips.set(repo, { oid: tip.oid, source: 'activity' });
@@ -603,6 +615,12 @@ async function readLookback(client: GitHubClient, acc: OrgAccumulator, window: C
   acc.lookback = lookback;
 }
 
+/** The start of the period's earlier window, the start of its later window, and the period's end. */
+function windowBounds(window: CollectWindow): Date[] {
+  const end = window.until.getTime();
+  return [new Date(end - 2 * WINDOW_DAYS * DAY_MS), new Date(end - WINDOW_DAYS * DAY_MS), window.until];
+}
+
 const COMPARE_STATUSES = new Set(['added', 'removed', 'modified', 'renamed', 'copied', 'changed']);
 
 /**
@@ -612,13 +630,13 @@ const COMPARE_STATUSES = new Set(['added', 'removed', 'modified', 'renamed', 'co
  * then rests on whole repositories only.
  */
 async function readChanges(client: GitHubClient, acc: OrgAccumulator, window: CollectWindow): Promise<void> {
-  const end = window.until;
-  const day = 86_400_000;
-  const bounds = [new Date(end.getTime() - 2 * WINDOW_DAYS * day), new Date(end.getTime() - WINDOW_DAYS * day), end];
+  const bounds = windowBounds(window);
   for (const [repo, nodes] of acc.commits) {
     const branch = acc.branches.get(repo);
     if (!branch || !nodes.some((n) => Date.parse(n.committedDate) >= bounds[0]!.getTime())) continue;
-    const tips = await client.branchTipsAt(acc.profile.login, repo, branch, bounds, MAX_TIP_PAGES, acc.meter);
+    const tips =
+      acc.boundTips.get(repo) ??
+      (await client.branchTipsAt(acc.profile.login, repo, branch, bounds, MAX_TIP_PAGES, acc.meter));
     const windows: WindowChanges[] = [];
     for (let i = 0; i < 2; i++) {
       const base = tips[i]!;
