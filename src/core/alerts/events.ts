@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isFinding, signalLabel } from '../../domain/signal-label.js';
 import { siteUrls } from '../../domain/urls.js';
 import { canonicalStartup } from '../../schemas/signals.js';
 import type { AlertEvent, AlertWatch } from '../../schemas/alerts.js';
@@ -29,6 +30,7 @@ async function periodState(db: Executor, period: PeriodRow): Promise<PeriodState
       sector: row.sector as SectorSlug,
       rank: row.rank_overall,
       signalType: startup.signalType,
+      finding: isFinding(signalLabel(startup.signalType, row.metrics as Record<string, unknown>)),
       commitVelocityChange: startup.commitVelocityChange,
       contributorGrowth: startup.contributorGrowth,
     });

@@ -15,6 +15,12 @@ export interface StartupState {
   /** Rank across all sectors; null when not ranked. */
   rank: number | null;
   signalType: SignalType;
+  /**
+   * Whether evidence stands behind the signal type (its strength is strong or weak). Without it the type is the tie
+   * order's placeholder, not a finding: a change between two such placeholders is no event, and a watch of signal
+   * types does not match it.
+   */
+  finding: boolean;
   /** The published signed percents ("+42%") and their numbers. */
   commitVelocityChange: string;
   contributorGrowth: string;
@@ -53,9 +59,8 @@ function watched(watch: AlertWatch, before: StartupState | undefined, after: Sta
   if (watch.startups?.some((login) => login.toLowerCase() === any.login.toLowerCase())) return true;
   if (watch.sectors?.includes(any.sector)) return true;
   const types = watch.signalTypes;
-  return Boolean(
-    types && ((after && types.includes(after.signalType)) || (before && types.includes(before.signalType))),
-  );
+  const matches = (s: StartupState | undefined) => s !== undefined && s.finding && types!.includes(s.signalType);
+  return Boolean(types && (matches(after) || matches(before)));
 }
 
 function crossing(
@@ -88,7 +93,7 @@ export function changesFor(watch: AlertWatch, previous: PeriodState, current: Pe
     if (entered && (isWatched || watch.trendingTop20)) changes.push({ type: 'trending.entered', login, before, after });
     if (!isWatched) continue;
     if (inTop(before) && !inTop(after)) changes.push({ type: 'trending.left', login, before, after });
-    if (before && after && before.signalType !== after.signalType) {
+    if (before && after && before.signalType !== after.signalType && (before.finding || after.finding)) {
       changes.push({ type: 'signal_type.changed', login, before, after });
     }
     for (const change of [

@@ -1,5 +1,6 @@
 import { parsePeriodSlug } from '../../../src/domain/periods.js';
-import type { RankedPeriod } from '../../../src/domain/records.js';
+import { isFinding, signalLabel } from '../../../src/domain/signal-label.js';
+import { recordMetrics, type RankedPeriod } from '../../../src/domain/records.js';
 import type { DemoDataset } from '../../../src/pipeline/demo/generate.js';
 import type { PeriodState, StartupState } from '../../../src/core/alerts/rules.js';
 import { generatedDemo } from '../../helpers/demo.js';
@@ -19,6 +20,7 @@ export function stateOf(slug: string, name: string, ranked: RankedPeriod): Perio
       sector: s.sector,
       rank: s.rankOverall,
       signalType: s.startup.signalType,
+      finding: isFinding(signalLabel(s.startup.signalType, recordMetrics(s))),
       commitVelocityChange: s.startup.commitVelocityChange,
       contributorGrowth: s.startup.contributorGrowth,
     });

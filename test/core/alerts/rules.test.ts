@@ -56,7 +56,7 @@ describe('alert event rules on consecutive generated periods', () => {
   test('a watched startup whose signal type changed is one signal_type.changed event', () => {
     const s = all(previous)[0]!;
     const other = SIGNAL_TYPES.find((t) => t !== s.signalType)!;
-    const current = withChange(unchanged, key(s), { signalType: other });
+    const current = withChange(unchanged, key(s), { signalType: other, finding: true });
     const changes = changesFor({ startups: [s.login.toUpperCase()] }, previous, current);
     assert.deepEqual(
       changes.map((c) => [c.type, c.before?.signalType, c.after?.signalType]),
@@ -67,18 +67,45 @@ describe('alert event rules on consecutive generated periods', () => {
   test('watching a signal type covers a startup changing to it and one changing from it', () => {
     const [a, b] = all(previous);
     const target = SIGNAL_TYPES.find((t) => t !== a!.signalType && t !== b!.signalType)!;
-    let current = withChange(unchanged, key(a!), { signalType: target });
+    let current = withChange(unchanged, key(a!), { signalType: target, finding: true });
     const watch = { signalTypes: [target] };
     assert.deepEqual(
       changesFor(watch, previous, current).map((c) => c.login),
       [key(a!)],
     );
-    const before = withChange(previous, key(b!), { signalType: target });
+    const before = withChange(previous, key(b!), { signalType: target, finding: true });
     current = withChange(unchanged, key(b!), { signalType: b!.signalType });
     assert.deepEqual(
       changesFor(watch, before, current).map((c) => [c.type, c.login]),
       [['signal_type.changed', key(b!)]],
     );
+  });
+
+  test('a signal type changing between two weeks without evidence for either is no event', () => {
+    const s = all(previous)[0]!;
+    const before = withChange(previous, key(s), { finding: false });
+    const other = SIGNAL_TYPES.find((t) => t !== s.signalType)!;
+    const current = withChange(unchanged, key(s), { signalType: other, finding: false });
+    assert.deepEqual(changesFor({ startups: [s.login] }, before, current), []);
+  });
+
+  test('a signal type changing into a week with evidence for it is an event, from a week without any', () => {
+    const s = all(previous)[0]!;
+    const before = withChange(previous, key(s), { finding: false });
+    const other = SIGNAL_TYPES.find((t) => t !== s.signalType)!;
+    const current = withChange(unchanged, key(s), { signalType: other, finding: true });
+    assert.deepEqual(
+      changesFor({ startups: [s.login] }, before, current).map((c) => c.type),
+      ['signal_type.changed'],
+    );
+  });
+
+  test('watching a signal type does not match a startup whose type is a placeholder without evidence', () => {
+    const s = unranked[0]!;
+    const target = SIGNAL_TYPES.find((t) => t !== s.signalType)!;
+    const before = withChange(previous, key(s), { signalType: target, finding: false });
+    const current = withChange(unchanged, key(s), { signalType: target, finding: false, rank: 3 });
+    assert.deepEqual(changesFor({ signalTypes: [target] }, before, current), []);
   });
 
   test('commit velocity crossing the threshold upwards is one commit_velocity.crossed event', () => {
