@@ -23,7 +23,9 @@ import {
 } from '../pipeline/run.js';
 import { chooseWatchlist, readWatchlist, watchlistYaml, WatchlistError } from '../pipeline/watchlist.js';
 import type { Startup } from '../schemas/signals.js';
-import { latestPeriod, periodStartups } from '../store/periods.js';
+import { shiftPeriod, type PeriodRef } from '../domain/periods.js';
+import type { WatchlistEntry } from '../domain/records.js';
+import { latestPeriod, listPeriods, periodStartups } from '../store/periods.js';
 import { withMigratedStore } from '../app.js';
 import { migrateToLatest, type Store } from '../store/database.js';
 import { getRun, listRuns, runProblems, statusCounts, type OrgStatus, type RunRow } from '../store/pipeline.js';
@@ -53,6 +55,12 @@ function parseSectors(value: string, previous: SectorSlug[] = []): SectorSlug[] 
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+function backfillWeeks(value: string): number {
+  const n = positiveInt(value);
+  if (n > MAX_BACKFILL_WEEKS) throw new InvalidArgumentError(`at most ${MAX_BACKFILL_WEEKS} weeks`);
   return n;
 }
 
@@ -218,12 +226,28 @@ interface RunFlags {
   sector?: SectorSlug[];
   dryRun?: boolean;
   fullRefresh?: boolean;
+  backfill?: number;
+}
+
+/** At most this many weeks in one backfill: a year. */
+export const MAX_BACKFILL_WEEKS = 52;
+
+/**
+ * The weeks a run publishes, oldest first: the one week asked for, or with `--backfill N` the N weeks ending with it
+ * (each collected as it stood at its own end, like any past week).
+ */
+export function runPeriods(last: PeriodRef, backfill: number | undefined): PeriodRef[] {
+  const weeks = backfill ?? 1;
+  return Array.from({ length: weeks }, (_, i) => shiftPeriod(last, i - (weeks - 1)));
 }
 
 async function runCommand(flags: RunFlags): Promise<number> {
   const config = loadConfig();
-  const startedAt = Date.now();
-  const period = resolvePeriod(flags.period, new Date());
+  const last = resolvePeriod(flags.period, new Date());
+  if (flags.backfill !== undefined && flags.sector?.length) {
+    throw new PipelineError('--backfill collects every sector of each week; run it without --sector');
+  }
+  const periods = runPeriods(last, flags.backfill);
   const watchlistFile = watchlistFor(flags.watchlist, config.pipeline.watchlist);
   const entries = await readWatchlist(watchlistFile);
   let waitNote = 0;
@@ -239,43 +263,94 @@ async function runCommand(flags: RunFlags): Promise<number> {
     const ctx: PipelineContext = { db: store.db, config, client };
     const unlock = await lockEmbeddedPipeline(config.database);
     try {
-      const prepared = await prepareRun(ctx, {
-        period,
-        entries,
-        sectors: flags.sector,
-        dryRun: Boolean(flags.dryRun),
-        fullRefresh: Boolean(flags.fullRefresh),
-      });
-      for (const line of prepared.notes) note(line);
+      if (periods.length === 1)
+        return (await runWeek(ctx, periods[0]!, entries, flags, watchlistFile, store.mode)).code;
+      const startedAt = Date.now();
+      const published = new Map((await listPeriods(store.db)).map((p) => [p.slug, p]));
       note(
-        `collecting ${period.slug} (${period.name}) for ${fmt.format(prepared.run.total_orgs)} organisations from ${watchlistFile} (${store.mode} store)`,
+        `backfill: ${periods.length} weeks, ${periods[0]!.slug} to ${last.slug}, oldest first, each as it stood at its own end`,
       );
-      const stopProgress = startProgress(ctx, prepared.run, client);
-      const controller = new AbortController();
-      const onSignal = () => {
-        note('stopping: finishing the batches in flight; run the same command again to resume');
-        controller.abort();
-      };
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      let result: SettleResult;
-      try {
-        result = await executeRun(ctx, prepared.run.id, { signal: controller.signal });
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-        await stopProgress();
+      let done = 0;
+      let skipped = 0;
+      let requests = 0;
+      for (const period of periods) {
+        const existing = published.get(period.slug);
+        if (existing?.dataset === 'github' && !flags.fullRefresh && !flags.dryRun) {
+          note(
+            `${period.slug} is already published from GitHub activity (${new Date(existing.published_at).toISOString()}): kept (--full-refresh collects it again)`,
+          );
+          skipped++;
+          continue;
+        }
+        const week = await runWeek(ctx, period, entries, flags, watchlistFile, store.mode);
+        requests += week.requests;
+        const code = week.code;
+        if (code !== 0) {
+          note(
+            `backfill stopped at ${period.slug}; ${done} week(s) published before it. Run the same command again: published weeks are kept and the unfinished one resumes`,
+          );
+          return code;
+        }
+        done++;
       }
-      await printSummary(ctx, prepared.run.id, result, startedAt);
-      if (result.state === 'collecting') {
-        note(`run ${prepared.run.id} stopped before the end; run the same command again to resume it`);
-        return 130;
-      }
-      return result.state === 'published' || result.state === 'complete' ? 0 : 1;
+      out(
+        `Backfill ${periods[0]!.slug} – ${last.slug}: ${done} week(s) ${flags.dryRun ? 'computed (dry run)' : 'published'}, ${skipped} already published; ${fmt.format(requests)} requests in ${seconds(Date.now() - startedAt)}`,
+      );
+      return 0;
     } finally {
       await unlock();
     }
   });
+}
+
+/**
+ * Collects one week (or resumes its unfinished run) and publishes it: the command's exit code and the requests its
+ * run spent.
+ */
+async function runWeek(
+  ctx: PipelineContext,
+  period: PeriodRef,
+  entries: WatchlistEntry[],
+  flags: RunFlags,
+  watchlistFile: string,
+  mode: Store['mode'],
+): Promise<{ code: number; requests: number }> {
+  const startedAt = Date.now();
+  const client = ctx.client!;
+  const prepared = await prepareRun(ctx, {
+    period,
+    entries,
+    sectors: flags.sector,
+    dryRun: Boolean(flags.dryRun),
+    fullRefresh: Boolean(flags.fullRefresh),
+  });
+  for (const line of prepared.notes) note(line);
+  note(
+    `collecting ${period.slug} (${period.name}) for ${fmt.format(prepared.run.total_orgs)} organisations from ${watchlistFile} (${mode} store)`,
+  );
+  const stopProgress = startProgress(ctx, prepared.run, client);
+  const controller = new AbortController();
+  const onSignal = () => {
+    note('stopping: finishing the batches in flight; run the same command again to resume');
+    controller.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let result: SettleResult;
+  try {
+    result = await executeRun(ctx, prepared.run.id, { signal: controller.signal });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await stopProgress();
+  }
+  await printSummary(ctx, prepared.run.id, result, startedAt);
+  const requests = Number((await getRun(ctx.db, prepared.run.id))?.requests ?? 0);
+  if (result.state === 'collecting') {
+    note(`run ${prepared.run.id} stopped before the end; run the same command again to resume it`);
+    return { code: 130, requests };
+  }
+  return { code: result.state === 'published' || result.state === 'complete' ? 0 : 1, requests };
 }
 
 async function rebuildCommand(flags: { period?: string; dryRun?: boolean }): Promise<number> {
@@ -446,6 +521,11 @@ export function registerPipelineCommands(program: Command): void {
     )
     .option('--dry-run', 'collect and compute, print the result, publish nothing')
     .option('--full-refresh', 'ignore stored ETags and read every organisation again')
+    .option(
+      '--backfill <weeks>',
+      `publish the N weeks ending with --period (default: the last complete week), oldest first, each as it stood at its own end; weeks already published from GitHub are kept (at most ${MAX_BACKFILL_WEEKS})`,
+      backfillWeeks,
+    )
     .action((flags: RunFlags) => guarded(() => runCommand(flags)));
 
   pipeline

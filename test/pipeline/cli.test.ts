@@ -139,3 +139,77 @@ describe('signal-service pipeline (command line)', () => {
     assert.ok(reads >= 6 && reads <= 8, `GraphQL reads ${reads}`);
   });
 });
+
+describe('signal-service pipeline run --backfill', () => {
+  let fake: FakeGitHub;
+  let storage: TestStorage;
+  let env: Record<string, string>;
+  let watchlist: string;
+
+  before(async () => {
+    fake = await FakeGitHub.start({ orgs: [acmeOrg(), quietOrg()] });
+    storage = await createTestStorage({ contents: 'migrated' });
+    watchlist = path.join(storage.dataDir, 'watchlist.yaml');
+    await fs.writeFile(
+      watchlist,
+      'orgs:\n  - login: acme-labs\n    name: Acme Labs\n    sector: data-infrastructure\n  - login: quiet-co\n    name: Quiet Co\n    sector: healthcare\n',
+    );
+    env = {
+      DATA_DIR: storage.dataDir,
+      ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
+      GITHUB_TOKEN: fake.token,
+      GITHUB_API_URL: fake.url,
+      GITHUB_QUERY_INTERVAL_MS: '0',
+      GITHUB_RETRY_BASE_MS: '2',
+    };
+  });
+  after(async () => {
+    await storage.cleanup();
+    await fake.close();
+  });
+
+  test('publishes the N weeks ending with --period, oldest first, and states the requests it spent', async () => {
+    fake.resetCounts();
+    const res = await cli(
+      ['pipeline', 'run', '--backfill', '3', '--period', '2026-w07', '--watchlist', watchlist],
+      env,
+    );
+    assert.equal(res.code, 0, res.stderr);
+    const order = [...res.stdout.matchAll(/^Run \d+ · (2026-w\d\d) · published$/gm)].map((m) => m[1]);
+    assert.deepEqual(order, ['2026-w05', '2026-w06', '2026-w07']);
+    const summary = /^Backfill 2026-w05 – 2026-w07: 3 week\(s\) published, 0 already published; (\d+) requests/m.exec(
+      res.stdout,
+    );
+    assert.ok(summary, res.stdout);
+    assert.equal(Number(summary[1]), fake.counts.total);
+  });
+
+  test('a longer backfill over published weeks collects only the missing ones and keeps the rest', async () => {
+    fake.resetCounts();
+    const res = await cli(
+      ['pipeline', 'run', '--backfill', '4', '--period', '2026-w07', '--watchlist', watchlist],
+      env,
+    );
+    assert.equal(res.code, 0, res.stderr);
+    const order = [...res.stdout.matchAll(/^Run \d+ · (2026-w\d\d) · published$/gm)].map((m) => m[1]);
+    assert.deepEqual(order, ['2026-w04']);
+    assert.match(res.stderr, /2026-w06 is already published from GitHub activity .*: kept/);
+    assert.match(res.stdout, /^Backfill 2026-w04 – 2026-w07: 1 week\(s\) published, 3 already published;/m);
+    const status = await cli(['pipeline', 'status'], env);
+    assert.match(status.stdout, /^Serving 2026-w07 /m);
+  });
+
+  test('is refused with --sector, and beyond 52 weeks, before anything runs', async () => {
+    fake.resetCounts();
+    const sector = await cli(
+      ['pipeline', 'run', '--backfill', '2', '--sector', 'healthcare', '--watchlist', watchlist],
+      env,
+    );
+    assert.equal(sector.code, 2);
+    assert.match(sector.stderr, /--backfill collects every sector of each week; run it without --sector/);
+    const long = await cli(['pipeline', 'run', '--backfill', '53', '--watchlist', watchlist], env);
+    assert.equal(long.code, 1);
+    assert.match(long.stderr, /option '--backfill <weeks>' argument '53' is invalid\. at most 52 weeks/);
+    assert.equal(fake.counts.total, 0);
+  });
+});
