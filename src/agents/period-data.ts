@@ -1,3 +1,4 @@
+import { stageSourceOf } from '../domain/stage-source.js';
 import { LRUCache } from 'lru-cache';
 import { ServiceError } from '../domain/errors.js';
 import { signalLabel } from '../domain/signal-label.js';
@@ -40,7 +41,12 @@ function fromSnapshot(s: SnapshotStartup): PeriodStartup {
     rankInSector: s.rankInSector,
     compositeScore: s.scores.composite,
     startup: s.startup,
-    label: { name: s.startup.name, signalType: s.startup.signalType, ...signalLabel(s.startup.signalType, s.metrics) },
+    label: {
+      name: s.startup.name,
+      signalType: s.startup.signalType,
+      ...signalLabel(s.startup.signalType, s.metrics),
+      stageSource: stageSourceOf(s.metrics),
+    },
   };
 }
 
@@ -58,6 +64,7 @@ function fromRecord(r: DatasetRecord): PeriodStartup {
       signalType: startup.signalType,
       signalStrength: r.signalStrength,
       signalEvidence: r.signalEvidence,
+      stageSource: r.stageSource,
       signalFinding: r.signalFinding,
     },
   };

@@ -1,3 +1,4 @@
+import { stageSourceOf } from '../domain/stage-source.js';
 import { z } from 'zod';
 import { diligenceDossier } from '../core/diligence/dossier.js';
 import { backtestReport } from '../core/backtest/report.js';
@@ -20,7 +21,16 @@ import {
   SignalStrength,
 } from '../schemas/enums.js';
 import { ScoutReceipts } from '../schemas/scout.js';
-import { Meta, Period, Sector, SignalCandidate, SignalLabel, Startup, signalLabelFields } from '../schemas/signals.js';
+import {
+  Meta,
+  Period,
+  Sector,
+  SignalCandidate,
+  SignalLabel,
+  Startup,
+  signalLabelFields,
+  stageFields,
+} from '../schemas/signals.js';
 import { resolveStartup, resolveStrict, startupCandidates, NAME_MATCH_VALUES } from '../core/signals/resolve.js';
 import { bestAnswer } from '../core/answers/answer.js';
 import { toHit } from '../core/answers/answer-index.js';
@@ -161,6 +171,7 @@ const SignalResult = z.object({
   ),
   signalEvidence: signalLabelFields.signalEvidence.optional(),
   signalFinding: signalLabelFields.signalFinding.optional(),
+  stageSource: stageFields.stageSource.optional(),
   candidates: candidates.describe(
     'On a miss, the "did you mean" startups GET /api/signal offers; absent when nothing is close.',
   ),
@@ -177,7 +188,12 @@ const Labels = z
   .describe("Each startup's signal strength and evidence, one entry per startup in the same order as `startups`.");
 
 function labelOf(s: SnapshotStartup): SignalLabel {
-  return { name: s.startup.name, signalType: s.startup.signalType, ...signalLabel(s.startup.signalType, s.metrics) };
+  return {
+    name: s.startup.name,
+    signalType: s.startup.signalType,
+    ...signalLabel(s.startup.signalType, s.metrics),
+    stageSource: stageSourceOf(s.metrics),
+  };
 }
 
 const SummaryResult = z.object({
@@ -453,7 +469,13 @@ const declaredTools = [
       }
       if (period === undefined) {
         const { startup, metrics } = resolution.item;
-        return { found: true, nameMatch: header, startup, ...signalLabel(startup.signalType, metrics) };
+        return {
+          found: true,
+          nameMatch: header,
+          startup,
+          ...signalLabel(startup.signalType, metrics),
+          stageSource: stageSourceOf(metrics),
+        };
       }
       const view = await periodView(snapshot, period);
       const row = view.startups.find((s) => s.login === resolution.item.login);
@@ -465,13 +487,14 @@ const declaredTools = [
           detail: notTrackedIn(resolution.item.startup.name, view.info.slug),
         };
       }
-      const { signalStrength, signalEvidence, signalFinding } = row.label;
+      const { signalStrength, signalEvidence, signalFinding, stageSource } = row.label;
       return {
         found: true,
         nameMatch: header,
         startup: row.startup,
         signalStrength,
         signalEvidence,
+        stageSource,
         signalFinding,
         period: periodRef(view.info),
       };

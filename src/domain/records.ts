@@ -1,5 +1,6 @@
 import type { SectorSlug, SignalStrength, SignalType, Stage } from '../schemas/enums.js';
 import type { Startup } from '../schemas/signals.js';
+import type { StageSource } from './stage-source.js';
 
 /** One tracked organisation as the watchlist (or the demo generator) describes it. */
 export interface WatchlistEntry {
@@ -269,7 +270,8 @@ export interface SignalEvidence {
 export interface Classification {
   signalType: SignalType;
   stage: Stage;
-  stageSource: 'watchlist' | 'estimated';
+  /** How the stage is known (see stage-source.ts): estimated, the watchlist's word, or its public source's URL. */
+  stageSource: StageSource;
   evidence: SignalEvidence;
 }
 
@@ -310,6 +312,8 @@ export interface RankedStartup {
   acceleration: Acceleration;
   /** Why the record got its signal type (stored with the metrics as `signalEvidence`). */
   signalEvidence: SignalEvidence;
+  /** How its stage is known (stored with the metrics as `stageSource`; see stage-source.ts). */
+  stageSource?: StageSource | undefined;
   /** What GitHub's answer left out of the organisation's collection that week; absent or null: complete. */
   collectionNote?: string | null | undefined;
 }
@@ -320,7 +324,12 @@ export interface RankedStartup {
  * too, so they hold what a loaded period holds.
  */
 export function recordMetrics(s: RankedStartup): Record<string, unknown> {
-  return { ...s.metrics, ...s.acceleration, signalEvidence: s.signalEvidence };
+  return {
+    ...s.metrics,
+    ...s.acceleration,
+    signalEvidence: s.signalEvidence,
+    ...(s.stageSource ? { stageSource: s.stageSource } : {}),
+  };
 }
 
 /** One period after the rank stage: what is published. */

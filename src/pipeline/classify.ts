@@ -1,5 +1,6 @@
 import type { SignalType, Stage } from '../schemas/enums.js';
 import { NO_CLEAR_SIGNAL_SUMMARY } from '../domain/signal-label.js';
+import { STAGE_ESTIMATED, STAGE_FROM_WATCHLIST } from '../domain/stage-source.js';
 import { flooredPercentChange, signedPercent } from './accelerate.js';
 import {
   DEPLOY_DAYS_CHANGE_FLOOR,
@@ -201,7 +202,7 @@ export function classify(entry: WatchlistEntry, metrics: OrgMetrics, acceleratio
   return {
     signalType,
     stage: entry.stage ?? estimateStage(metrics),
-    stageSource: entry.stage ? 'watchlist' : 'estimated',
+    stageSource: entry.stage ? (entry.stageSource ?? STAGE_FROM_WATCHLIST) : STAGE_ESTIMATED,
     evidence,
   };
 }

@@ -127,6 +127,7 @@ export function rank(orgs: readonly ScoredOrg[]): RankedPeriod {
       metrics: org.metrics,
       acceleration: org.acceleration,
       signalEvidence: org.classification.evidence,
+      stageSource: org.classification.stageSource,
       ...(org.collectionNote ? { collectionNote: org.collectionNote } : {}),
     };
   });

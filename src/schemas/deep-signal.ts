@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SectorSlug, SignalStrength, SignalType, Stage } from './enums.js';
-import { SignalCandidate, SignedPercent, collectionFields, signalLabelFields } from './signals.js';
+import { SignalCandidate, SignedPercent, collectionFields, signalLabelFields, stageFields } from './signals.js';
 
 const link = z.url();
 const EvidenceDetails = z
@@ -69,6 +69,7 @@ export const DeepSignalComparable = z
     name: z.string(),
     githubUrl: z.url(),
     stage: Stage,
+    ...stageFields,
     signalType: SignalType,
     ...signalLabelFields,
     rankInSector: z.int().min(1),
@@ -106,6 +107,7 @@ export const DeepSignal = z
     name: z.string(),
     sector: SectorSlug,
     stage: Stage,
+    ...stageFields,
     geography: z.string(),
     signalType: SignalType,
     ...signalLabelFields,

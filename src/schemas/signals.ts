@@ -124,15 +124,26 @@ export const collectionFields = {
     ),
 };
 
+/** How the record's stage is known (beyond the interface contract: beside a Startup object, never inside it). */
+export const stageFields = {
+  stageSource: z
+    .union([z.enum(['estimated', 'watchlist']), z.url({ protocol: /^https$/ })])
+    .describe(
+      'How the stage is known: "estimated" (from the number of public committers over 28 days, which says little about funding), "watchlist" (the watchlist states it without a source), or the https URL of the public page stating it.',
+    ),
+};
+
 export const SignalLabel = z
   .object({
     name: z.string().describe('Display name of the startup (the Startup object beside it).'),
     signalType: SignalType,
     ...signalLabelFields,
+    ...stageFields,
   })
   .meta({
     id: 'SignalLabel',
-    description: "A startup's signal type with its strength and evidence (beside its Startup object, never inside it).",
+    description:
+      "A startup's signal type with its strength and evidence, and how its stage is known (beside its Startup object, never inside it).",
   });
 export type SignalLabel = z.infer<typeof SignalLabel>;
 
@@ -160,6 +171,7 @@ export const DatasetRecord = z
     ...Startup.shape,
     ...signalLabelFields,
     ...collectionFields,
+    ...stageFields,
   })
   .meta({ id: 'DatasetRecord', description: 'One startup in one period (one line of the JSONL dataset).' });
 export type DatasetRecord = z.infer<typeof DatasetRecord>;

@@ -1,3 +1,4 @@
+import { stageSourceOf } from '../domain/stage-source.js';
 import { stringify } from 'csv-stringify/sync';
 import { signalLabel } from '../domain/signal-label.js';
 import { collectionOf, type CollectionFacts } from '../domain/collection.js';
@@ -41,6 +42,7 @@ export const CSV_COLUMNS = [
   'signalEvidence',
   'collection',
   'collectionNote',
+  'stageSource',
 ] as const;
 
 interface CsvStartup {
@@ -143,5 +145,6 @@ function csvRow(
     label.signalEvidence,
     collection.collection,
     collection.collectionNote ?? '',
+    stageSourceOf(s.metrics),
   ].map(neutraliseCell);
 }

@@ -1,3 +1,4 @@
+import { stageSourceOf } from '../domain/stage-source.js';
 import type { Kysely } from 'kysely';
 import type { SectorSlug } from '../schemas/enums.js';
 import { isSyntheticDataset } from '../domain/datasets.js';
@@ -99,6 +100,7 @@ export function storeSource(db: Kysely<Database>): PeriodSource {
             ...startup,
             ...signalLabel(startup.signalType, row.metrics as Record<string, unknown>),
             ...storedCollection(row.collection, row.collection_note),
+            stageSource: stageSourceOf(row.metrics as Record<string, unknown>),
           };
         });
     },

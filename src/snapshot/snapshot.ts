@@ -1,3 +1,4 @@
+import { stageSourceOf } from '../domain/stage-source.js';
 import { createHash, type Hash } from 'node:crypto';
 import { isSyntheticDataset } from '../domain/datasets.js';
 import { signalLabel } from '../domain/signal-label.js';
@@ -287,6 +288,7 @@ export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
             startup: s.startup,
             label: signalLabel(s.startup.signalType, s.metrics),
             evidence: s.metrics['signalEvidence'] as SignalEvidence | undefined,
+            stageSource: stageSourceOf(s.metrics),
           })),
       ),
     series: async () => {
@@ -320,6 +322,7 @@ export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
           ...s.startup,
           ...signalLabel(s.startup.signalType, s.metrics),
           ...collectionOf(s),
+          stageSource: stageSourceOf(s.metrics),
         }));
       }
     },

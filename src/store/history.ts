@@ -1,3 +1,4 @@
+import { stageSourceOf, type StageSource } from '../domain/stage-source.js';
 import type { Kysely } from 'kysely';
 import { TRENDING_SIZE } from '../domain/rules.js';
 import { signalLabel, type SignalLabel } from '../domain/signal-label.js';
@@ -62,6 +63,8 @@ export interface StartupPeriodRow {
   label: SignalLabel;
   /** The classifier's evidence per type that period, when the rule of that week recorded it. */
   evidence?: SignalEvidence | undefined;
+  /** How that period's stage is known (see domain/stage-source.ts). */
+  stageSource: StageSource;
 }
 
 /** Every stored period one organisation appears in, oldest first. */
@@ -95,6 +98,7 @@ export async function loadStartupHistory(db: Kysely<Database>, login: string): P
       startup,
       label: signalLabel(startup.signalType, r.metrics as Record<string, unknown>),
       evidence: (r.metrics as Record<string, unknown> | null)?.['signalEvidence'] as SignalEvidence | undefined,
+      stageSource: stageSourceOf(r.metrics as Record<string, unknown> | undefined),
     };
   });
 }

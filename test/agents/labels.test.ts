@@ -1,3 +1,4 @@
+import { stageSourceOf } from '../../src/domain/stage-source.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { AppContext } from '../../src/app.js';
@@ -24,7 +25,7 @@ async function call(name: string, args: Record<string, unknown> = {}): Promise<R
 
 const labelOf = (login: string) => {
   const s = snapshot.byLogin.get(login.toLowerCase())!;
-  return signalLabel(s.startup.signalType, s.metrics);
+  return { ...signalLabel(s.startup.signalType, s.metrics), stageSource: stageSourceOf(s.metrics) };
 };
 
 describe('agent tool results carry signal labels', () => {

@@ -202,4 +202,18 @@ describe('stage', () => {
     const c = classify({ login: 'a', displayName: 'A', sector: 'robotics', stage: 'Seed' }, m, accelerate(m));
     assert.deepEqual([c.stage, c.stageSource], ['Seed', 'watchlist']);
   });
+
+  test('a stage the watchlist states with a public source carries that source', () => {
+    const m = metrics({ contributors28d: 100 });
+    const source = 'https://acme.example/blog/series-a';
+    const entry = { login: 'a', displayName: 'A', sector: 'robotics' as const, stage: 'Series A/B' as const };
+    const c = classify({ ...entry, stageSource: source }, m, accelerate(m));
+    assert.deepEqual([c.stage, c.stageSource], ['Series A/B', source]);
+  });
+
+  test('an estimated stage says it is estimated', () => {
+    const m = metrics({ contributors28d: 4 });
+    const c = classify({ login: 'a', displayName: 'A', sector: 'robotics' }, m, accelerate(m));
+    assert.deepEqual([c.stage, c.stageSource], ['Seed', 'estimated']);
+  });
 });

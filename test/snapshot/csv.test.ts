@@ -9,7 +9,7 @@ import {
 import type { Startup } from '../../src/schemas/signals.js';
 
 const CSV_COLUMNS_LINE =
-  'period,sector,sectorRank,trendingRank,name,description,stage,geography,commitVelocity14d,commitVelocityChange,contributors,contributorGrowth,newRepos,signalType,githubUrl,websiteUrl,linkedinUrl,synthetic,signalStrength,signalEvidence,collection,collectionNote';
+  'period,sector,sectorRank,trendingRank,name,description,stage,geography,commitVelocity14d,commitVelocityChange,contributors,contributorGrowth,newRepos,signalType,githubUrl,websiteUrl,linkedinUrl,synthetic,signalStrength,signalEvidence,collection,collectionNote,stageSource';
 
 const startup = (over: Partial<Startup>): Startup => ({
   name: 'Acme',
@@ -74,7 +74,9 @@ describe('signals CSV', () => {
       true,
     );
     const [header, row] = csv.split('\r\n');
-    assert.ok(header!.endsWith(',linkedinUrl,synthetic,signalStrength,signalEvidence,collection,collectionNote'));
+    assert.ok(
+      header!.endsWith(',linkedinUrl,synthetic,signalStrength,signalEvidence,collection,collectionNote,stageSource'),
+    );
     assert.ok(row!.includes(',true,none,'));
   });
 
@@ -107,7 +109,9 @@ describe('signals CSV', () => {
     );
     const [, a, b] = csv.split('\r\n');
     assert.ok(
-      a!.endsWith(',false,strong,"Deploy frequency spike (strong evidence): 5 deploy days, 2 releases",complete,'),
+      a!.endsWith(
+        ',false,strong,"Deploy frequency spike (strong evidence): 5 deploy days, 2 releases",complete,,estimated',
+      ),
       a,
     );
     // A record without evidence says there is no clear signal, whatever summary older code stored with it.
@@ -143,10 +147,46 @@ describe('signals CSV', () => {
       new Map(),
     );
     const [header, a, b, c] = csv.split('\r\n');
-    assert.ok(header!.endsWith(',signalEvidence,collection,collectionNote'), header);
-    assert.ok(a!.endsWith(',complete,'), a);
-    assert.ok(b!.endsWith(`,partial,${note}`), b);
-    assert.ok(c!.endsWith(',unknown,'), c);
+    assert.ok(header!.endsWith(',signalEvidence,collection,collectionNote,stageSource'), header);
+    assert.ok(a!.endsWith(',complete,,estimated'), a);
+    assert.ok(b!.endsWith(`,partial,${note},estimated`), b);
+    assert.ok(c!.endsWith(',unknown,,estimated'), c);
+  });
+
+  test('every row ends with how its stage is known: estimated, the watchlist, or its public source', () => {
+    const row = (login: string, stageSource?: string) => ({
+      login,
+      rankInSector: 1,
+      startup: startup({}),
+      metrics: stageSource ? { stageSource } : {},
+    });
+    const csv = renderSignalsCsv(
+      '2026-w47',
+      new Map([
+        [
+          'robotics',
+          [
+            row('a', 'https://acme.example/news/seed-round'),
+            row('b', 'watchlist'),
+            row('c', 'estimated'),
+            row('d'),
+            row('e', 'javascript:alert(1)'),
+          ],
+        ],
+      ]),
+      new Map(),
+    );
+    const cells = csv
+      .split('\r\n')
+      .slice(1, 6)
+      .map((line) => line.split(',').at(-1));
+    assert.deepEqual(cells, [
+      'https://acme.example/news/seed-round',
+      'watchlist',
+      'estimated',
+      'estimated',
+      'estimated',
+    ]);
   });
 
   test('a hostile name is neutralised inside the CSV', () => {

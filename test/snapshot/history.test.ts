@@ -1,3 +1,4 @@
+import { stageSourceOf } from '../../src/domain/stage-source.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { datasetLines, startupHistory, startupSeries, trendingHistory } from '../../src/snapshot/history.js';
@@ -69,6 +70,23 @@ describe('the history of a period built in memory', () => {
         record.signalEvidence,
       );
     }
+  });
+
+  test('every dataset record says how its stage is known, as the metrics stored with it say', async () => {
+    let text = '';
+    for await (const chunk of datasetLines(snapshot)) text += chunk;
+    const records = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => DatasetRecord.parse(JSON.parse(l)));
+    const sources = new Set<string>();
+    for (const record of records) {
+      const s = snapshot.byLogin.get(record.org.toLowerCase())!;
+      assert.equal(record.stageSource, stageSourceOf(s.metrics));
+      sources.add(record.stageSource);
+    }
+    // The demo's fictional watchlist states about half the stages (with no source); the rest are estimated.
+    assert.deepEqual([...sources].sort(), ['estimated', 'watchlist']);
   });
 
   test('a dataset record without evidence says so', async () => {

@@ -1,3 +1,4 @@
+import { stageSourceOf, type StageSource } from '../../domain/stage-source.js';
 import { signalLabel, type SignalLabel } from '../../domain/signal-label.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import { sectorOf, sectorStandings, type SectorScores } from './scores.js';
@@ -17,6 +18,7 @@ export interface Comparable extends SignalLabel {
   name: string;
   githubUrl: string;
   stage: SnapshotStartup['startup']['stage'];
+  stageSource: StageSource;
   signalType: SnapshotStartup['startup']['signalType'];
   rankInSector: number;
   scores: SectorScores;
@@ -65,6 +67,7 @@ export function comparablesOf(snapshot: Snapshot, target: SnapshotStartup): Comp
       name: peer.startup.name,
       githubUrl: peer.startup.githubUrl,
       stage: peer.startup.stage,
+      stageSource: stageSourceOf(peer.metrics),
       signalType: peer.startup.signalType,
       ...signalLabel(peer.startup.signalType, peer.metrics),
       rankInSector: peer.rankInSector,

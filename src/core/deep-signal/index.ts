@@ -1,3 +1,4 @@
+import { stageSourceOf } from '../../domain/stage-source.js';
 import { evidenceDetails } from '../../domain/evidence-links.js';
 import type { SignalEvidence } from '../../domain/records.js';
 import { signalLabel } from '../../domain/signal-label.js';
@@ -72,6 +73,7 @@ export async function deepSignalFor(snapshot: Snapshot, startup: SnapshotStartup
     name: st.name,
     sector: startup.sector,
     stage: st.stage,
+    stageSource: stageSourceOf(startup.metrics),
     geography: st.geography,
     signalType: st.signalType,
     ...signalLabel(st.signalType, startup.metrics),

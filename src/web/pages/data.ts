@@ -21,6 +21,8 @@ import { change, dossierPath, formatInt, movement, previousRank, startupPath, ty
 import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 import { askForm } from './ask.js';
+import { stageBadge } from '../stage.js';
+import { stageSourceOf, type StageSource } from '../../domain/stage-source.js';
 import { labelOf, signalCell, signalOf, signalWithStrength, strengthText } from '../signal-label.js';
 
 type Figures = Pick<
@@ -539,6 +541,8 @@ interface WeekFigures {
   label: SignalLabel;
   /** The classifier's evidence per type that week. */
   evidence: SignalEvidence | undefined;
+  /** How that week's stage is known. */
+  stageSource: StageSource;
 }
 
 /** The signal label's line and, when the week's rule recorded it, the evidence measured for every type. */
@@ -635,6 +639,7 @@ export async function startupPage(
     composite: s.scores.composite,
     label,
     evidence,
+    stageSource: stageSourceOf(s.metrics),
   };
   const past = periodSlug !== undefined && periodSlug !== snapshot.period.slug;
   if (past) {
@@ -648,6 +653,7 @@ export async function startupPage(
       composite: row.compositeScore,
       label: row.label,
       evidence: row.evidence,
+      stageSource: row.stageSource,
     };
   }
   const w = week.startup;
@@ -656,7 +662,7 @@ export async function startupPage(
     <p class="lede">${t.description}</p>
     <p>
       <span class="badge">${w.signalType}</span> <span class="badge">${strengthText(week.label)}</span>
-      <span class="badge">${w.stage}</span>
+      ${stageBadge(w.stage, week.stageSource)}
       <span class="badge">${w.geography}</span>
     </p>
     ${weekSelector(

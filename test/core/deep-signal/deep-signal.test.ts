@@ -1,3 +1,4 @@
+import { stageSourceOf } from '../../../src/domain/stage-source.js';
 import { evidenceDetails } from '../../../src/domain/evidence-links.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -34,6 +35,7 @@ describe('deepSignal', () => {
       'name',
       'sector',
       'stage',
+      'stageSource',
       'geography',
       'signalType',
       'signalStrength',
@@ -53,6 +55,7 @@ describe('deepSignal', () => {
     assert.equal(body.name, target.startup.name);
     assert.equal(body.sector, 'robotics');
     assert.equal(body.stage, target.startup.stage);
+    assert.equal(body.stageSource, stageSourceOf(target.metrics));
     assert.equal(body.geography, target.startup.geography);
     assert.equal(body.signalType, target.startup.signalType);
     assert.equal(body.charged, 1);

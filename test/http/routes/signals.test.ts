@@ -214,7 +214,7 @@ describe('signals read API', () => {
       assert.equal(lines.pop(), '');
       assert.equal(
         lines[0],
-        'period,sector,sectorRank,trendingRank,name,description,stage,geography,commitVelocity14d,commitVelocityChange,contributors,contributorGrowth,newRepos,signalType,githubUrl,websiteUrl,linkedinUrl,synthetic,signalStrength,signalEvidence,collection,collectionNote',
+        'period,sector,sectorRank,trendingRank,name,description,stage,geography,commitVelocity14d,commitVelocityChange,contributors,contributorGrowth,newRepos,signalType,githubUrl,websiteUrl,linkedinUrl,synthetic,signalStrength,signalEvidence,collection,collectionNote,stageSource',
       );
       assert.equal(lines.length - 1, body.meta.totalStartups);
     });
@@ -227,7 +227,7 @@ describe('signals read API', () => {
 
     test('every row of the demo dataset says its collection was complete, with no note', () => {
       const rows = csv.split('\r\n').slice(1, -1);
-      for (const row of rows) assert.ok(row.endsWith(',complete,'), row);
+      for (const row of rows) assert.match(row, /,complete,,(estimated|watchlist)$/);
     });
 
     test('carries the same data as the JSON', () => {
@@ -282,8 +282,10 @@ describe('signals read API', () => {
           'synthetic',
         ]);
         const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...rest } = l;
-        const { signalStrength, signalEvidence, signalFinding, collection, collectionNote, ...startup } = rest;
+        const { signalStrength, signalEvidence, signalFinding, collection, collectionNote, stageSource, ...startup } =
+          rest;
         assert.equal(synthetic, true, 'the demo dataset is labelled synthetic on every record');
+        assert.ok(['estimated', 'watchlist'].includes(stageSource), 'the demo names no public source for a stage');
         assert.ok(['strong', 'weak', 'none'].includes(signalStrength) && typeof signalEvidence === 'string');
         assert.deepEqual([collection, collectionNote], ['complete', null], 'the demo is generated whole');
         assertStartup(startup, `${period}/${org}`);
@@ -298,7 +300,8 @@ describe('signals read API', () => {
       const current = lines.filter((l) => l.period === body.meta.period.slug);
       const top = current.find((l) => l.rank === 1)!;
       const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...rest } = top;
-      const { signalStrength, signalEvidence, signalFinding, collection, collectionNote, ...startup } = rest;
+      const { signalStrength, signalEvidence, signalFinding, collection, collectionNote, stageSource, ...startup } =
+        rest;
       assert.deepEqual(startup, body.trending[0]);
     });
 

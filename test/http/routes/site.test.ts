@@ -99,6 +99,22 @@ describe('website', () => {
     assert.match(comparables, /sector scores|Shares|Different signal type/);
   });
 
+  test('a startup page says how its stage is known: "(estimated)" for an estimate, "(per the watchlist)" otherwise', async () => {
+    const lines = (await (await svc.get('/api/dataset.jsonl')).text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Json)
+      .filter((r) => r.period === signals.meta.period.slug);
+    for (const [source, words] of [
+      ['estimated', 'estimated'],
+      ['watchlist', 'per the watchlist'],
+    ] as const) {
+      const record = lines.find((r) => r.stageSource === source)!;
+      const body = await (await page(`/startups/${record.org.toLowerCase()}`)).text();
+      assert.ok(body.includes(`${record.stage} (${words})`), `${record.org}: ${record.stage} (${words})`);
+    }
+  });
+
   test('the Scout Score form redirects to the receipts page; an invalid username is a 400 page, never sent on', async () => {
     const redirect = await page('/scout?username=octocat', { redirect: 'manual' });
     assert.equal(redirect.status, 303);
