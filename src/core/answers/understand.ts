@@ -67,6 +67,17 @@ const REWRITES: [RegExp, string][] = [
   [/\b(?:real\s+estate|property)\s+(startups?|companies|company|sector)\b/gi, 'PropTech $1'],
   [/\b(?:agriculture|farming|agri)\s+(startups?|companies|company|sector)\b/gi, 'AgTech $1'],
   [/\b(?:games|video\s+game|game)\s+(startups?|companies|company|studios?|sector)\b/gi, 'Gaming $1'],
+  // Everyday words for the service's terms (its FAQ and glossary words).
+  [/\bsprees?\b/gi, 'burst'],
+  [/\bmade[-\s]up\b|\binvented\b|\bimaginary\b/gi, 'fictional'],
+  [/\bprice[sd]?\b|\bpricing\b/gi, 'cost'],
+  [/\btop\s+(?:20|twenty)\b/gi, 'trending'],
+  [/\b(?:newest|most\s+recent|freshest)\b/gi, 'latest'],
+  [/\bsign(?:s|ing|ed)?[-\s]up\b/gi, 'signup'],
+  [/\brequests?\s+(?:a|per|an|each)\s+(?:second|minute|hour|day)\b/gi, 'rate limit'],
+  [/\b(?:mov(?:e|es|ing)|switch(?:es|ing)?|port(?:s|ing)?)\s+(?:over\s+)?to\b/gi, 'migrating to'],
+  [/\bship(?:s|ping|ped)?\b(?=\s+(?:releases?|code|features?|faster|more|often|updates?)\b)/gi, 'deploy'],
+  [/\bmore\s+(?:often|frequently)\b/gi, 'frequency'],
 ];
 
 function rewrite(query: string): string {
@@ -84,9 +95,9 @@ const COMMON_WORDS = new Set(['sun', 'base', 'index', 'modal', 'temporal', 'neon
 /** Industries people ask about that are not sectors of the service. */
 const NOT_SECTORS = new Set(
   (
-    'fintech biotech insurtech cleantech climatetech climate cybersecurity security medtech foodtech mobility ' +
+    'fintech biotech insurtech cleantech climatetech climate cybersecurity security foodtech mobility ' +
     'automotive energy semiconductor semiconductors hardware media adtech martech traveltech travel retail banking ' +
-    'payments defense defence devtools ai crypto quantum nanotech greentech regtech wealthtech pharma telecom'
+    'payments defense defence devtools ai quantum nanotech greentech regtech wealthtech pharma telecom'
   ).split(' '),
 );
 
@@ -105,14 +116,32 @@ const NAMED_KINDS = new Set<AnswerEntry['kind']>(['startup', 'comparison', 'dili
  * words that name nothing else the service answers about; an industry the service has no sector for is NOT_SECTORS.
  */
 const SECTOR_ALIASES: Record<string, string[]> = {
-  'supply-chain': ['logistics', 'freight'],
-  agtech: ['agriculture', 'agritech', 'farming'],
-  proptech: ['real estate', 'property tech', 'real estate tech'],
-  edtech: ['education', 'education tech'],
-  healthcare: ['health care', 'healthtech', 'health tech', 'digital health'],
-  'hr-tech': ['human resources', 'recruiting', 'hiring tech'],
-  // the first words of the sector's own description ("Satellite software, ground systems, …")
-  'space-tech': ['satellite', 'satellites'],
+  // Everyday names, then words of the sector's own description (src/domain/sectors.ts): "Blockchain protocols,
+  // wallets, …" is what Web3 covers, so a question about blockchain startups asks for it.
+  'supply-chain': ['logistics', 'freight', 'warehousing', 'procurement'],
+  agtech: ['agriculture', 'agritech', 'farming', 'farm', 'agricultural'],
+  proptech: ['real estate', 'property tech', 'real estate tech', 'construction tech', 'property management'],
+  edtech: ['education', 'education tech', 'e-learning', 'learning platform'],
+  healthcare: ['health care', 'healthtech', 'health tech', 'digital health', 'medtech', 'medical', 'clinical'],
+  'hr-tech': ['human resources', 'recruiting', 'recruitment', 'hiring tech', 'payroll', 'workforce'],
+  'space-tech': ['satellite', 'satellites', 'aerospace', 'earth observation'],
+  web3: ['blockchain', 'crypto', 'on-chain', 'smart contract', 'smart-contract'],
+  'ecommerce-infrastructure': [
+    'e-commerce',
+    'ecommerce',
+    'online store',
+    'online stores',
+    'online shop',
+    'storefront',
+    'checkout',
+    'headless commerce',
+  ],
+  'data-infrastructure': ['database', 'databases', 'data pipeline', 'data streaming', 'observability'],
+  robotics: ['robot', 'robots', 'autonomy', 'industrial automation'],
+  'legal-tech': ['legaltech', 'e-discovery', 'compliance'],
+  gaming: ['video games', 'multiplayer', 'game engine', 'game engines'],
+  'social-community': ['social network', 'social networks', 'social media', 'community', 'messaging'],
+  'enterprise-saas': ['saas', 'b2b', 'business software'],
 };
 
 /** Sector slugs by the words and phrases that name them in a question. */
@@ -125,6 +154,9 @@ const SECTOR_WORDS: [RegExp, string][] = sectors.map((s) => {
   );
   return [new RegExp(`\\b(?:${names.join('|')})\\b`, 'i'), s.slug];
 });
+
+/** A hit this close to 1 asks the question as asked: no rule about the kind of question moves another above it. */
+const EXACT = 0.95;
 
 /** How sure an answer is that is the list of the sector a question names and asks the top or the fastest of. */
 const SECTOR_LIST_CONFIDENCE = 0.75;
@@ -145,7 +177,7 @@ function stageNamed(entry: AnswerEntry, query: string): boolean {
 /** The list a question about a sector asks for: its fastest accelerating, or its top. */
 function sectorWants(query: string): 'fastest-accelerating-' | 'top-' | undefined {
   if (/\b(?:accelerat\w*|fastest|growing)\b/i.test(query)) return 'fastest-accelerating-';
-  if (/\b(?:top|best|strongest|leading|leads?|trending)\b/i.test(query)) return 'top-';
+  if (/\b(?:top|best|strongest|leading|leads?|trending|ranked|ranking|rank)\b/i.test(query)) return 'top-';
   return undefined;
 }
 
@@ -323,6 +355,22 @@ function missingSector(toks: Token[]): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * A question about how the service works out a figure or why it shows what it shows ("How do you decide …", "How is
+ * the score calculated?", "Why isn't …"): an explanation (FAQ) answers it, not a list or a statistic.
+ */
+function isMethodQuestion(query: string): boolean {
+  return (
+    /^\s*why\b/i.test(query) ||
+    /^\s*how\s+(?:do|does|did|is|are|was|were)\b.*\b(?:decide[sd]?|determined?|defined?|measured?|calculated?|computed?|worked\s+out|counted|judged?|ranked|scored|classified|detected|chosen)\b/i.test(
+      query,
+    )
+  );
+}
+
+/** A FAQ whose question asks how a figure is worked out ("How is a startup's geography determined?"). */
+const METHOD_FAQ = /^how\s+(?:is|are|does|do)\b/i;
 
 function isDefinitionQuestion(query: string): boolean {
   return /^\s*(?:what\s+is|what's|whats|what\s+are|define|definition\s+of|meaning\s+of|what\s+does\s+.+\s+mean)\b/i.test(
@@ -516,8 +564,9 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   if (hits.length > 1) {
     const best = hits[0]!.confidence;
     const sector = sectorOf(asked);
-    if (isDefinitionQuestion(asked)) {
-      // "What is X": a definition (FAQ) close to the best hit comes first, ahead of a statistic about X.
+    if ((isDefinitionQuestion(asked) && best < EXACT) || isMethodQuestion(query)) {
+      // "What is X", "How is X decided", "Why …": a definition or explanation (FAQ) close to the best hit comes
+      // first, ahead of a statistic or a list about X; an answer whose question is the one asked stands.
       promote(hits.find((s) => s.entry.kind === 'faq' && s.confidence >= best - 0.2));
     } else if (sector) {
       // A question naming a sector is answered about that sector: its ranking when it asks for the top or what is
@@ -532,9 +581,13 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
           (listed ? { entry: listed, confidence: Math.max(best, SECTOR_LIST_CONFIDENCE), score: 0 } : undefined) ??
           hits.find(close),
       );
-    } else if (/^\s*(?:who|which)\b/i.test(query) && hits[0]!.entry.kind === 'faq') {
-      // "Who is migrating frameworks?" asks for startups, not for the definition.
-      promote(hits.find((s) => LIST_KINDS.has(s.entry.kind) && s.confidence >= best - 0.35));
+    } else if (/^\s*(?:who|which|where)\b/i.test(query) && hits[0]!.entry.kind === 'faq') {
+      // "Who is migrating frameworks?" asks for startups, not for the definition; "Which countries are the startups
+      // in?" asks for the figures, not for how a country is worked out.
+      const data = (s: ScoredAnswer) =>
+        LIST_KINDS.has(s.entry.kind) ||
+        (METHOD_FAQ.test(hits[0]!.entry.question) && (s.entry.kind === 'research' || s.entry.kind === 'dataset'));
+      promote(hits.find((s) => data(s) && s.confidence >= best - 0.35));
     }
   }
   if (hits.length > 0) hits = [...hits, ...candidates.filter((s) => NAMED_KINDS.has(s.entry.kind))];
