@@ -79,12 +79,16 @@ const indexedText = (e: AnswerEntry) => [splitIdentifiers(e.question), e.keyword
 const indexedTexts = (entries: readonly AnswerEntry[]) => entries.map(indexedText);
 const INDEX_OPTIONS = { fields: [{ boost: 3 }, { boost: 2 }] };
 /**
- * FAQ answers' own wording, in an index of its own: it adds FAQ candidates a question's words find only there, and
- * cannot change which other entries the main index retrieves (a word rare in the FAQ wording would otherwise stop
- * common question words from retrieving).
+ * The general answers (every entry not about one named startup or company: lists, statistics, the FAQ) in an index
+ * of their own, with an FAQ's answer wording as a third field. It only adds candidates: a word common among startups'
+ * answers ("framework" in a hundred startups' keywords) is rare here and still retrieves the one list about it, and a
+ * word only the FAQ wording holds cannot change which entries the main index retrieves. It holds a few hundred
+ * entries whatever the number of startups, so it is searched in full.
  */
-const WORDING_OPTIONS = { fields: [{ boost: 1 }] };
-const WORDING_CANDIDATES = 10;
+const GENERAL_OPTIONS = { fields: [{ boost: 3 }, { boost: 2 }, { boost: 1 }] };
+const GENERAL_CANDIDATES = 20;
+const NAMED = new Set<AnswerEntry['kind']>(['startup', 'comparison', 'diligence']);
+const generalText = (e: AnswerEntry) => [splitIdentifiers(e.question), e.keywords.join(' '), wording(e)];
 
 /**
  * The answer index: an inverted index (BM25F, see search/inverted-index.ts) over each entry's question and keywords
@@ -94,9 +98,9 @@ const WORDING_CANDIDATES = 10;
 export class AnswerIndex {
   private readonly index: InvertedIndex;
   private readonly items: Indexed[];
-  private readonly wordingIndex: InvertedIndex;
-  /** The item of each document of the wording index. */
-  private readonly wordingItems: number[];
+  private readonly generalIndex: InvertedIndex;
+  /** The item of each document of the general index. */
+  private readonly generalItems: number[];
 
   /** The index built in steps (see steps.ts): entries analysed a chunk at a time, then the inverted index. */
   static *build(entries: readonly AnswerEntry[]): Steps<AnswerIndex> {
@@ -115,10 +119,10 @@ export class AnswerIndex {
   constructor(entries: readonly AnswerEntry[], built?: { items: Indexed[]; index: InvertedIndex }) {
     this.items = built?.items ?? entries.map(indexed);
     this.index = built?.index ?? new InvertedIndex(indexedTexts(entries), INDEX_OPTIONS);
-    this.wordingItems = this.items.flatMap((item, i) => (item.entry.kind === 'faq' ? [i] : []));
-    this.wordingIndex = new InvertedIndex(
-      this.wordingItems.map((i) => [wording(this.items[i]!.entry)]),
-      WORDING_OPTIONS,
+    this.generalItems = this.items.flatMap((item, i) => (NAMED.has(item.entry.kind) ? [] : [i]));
+    this.generalIndex = new InvertedIndex(
+      this.generalItems.map((i) => generalText(this.items[i]!.entry)),
+      GENERAL_OPTIONS,
     );
   }
 
@@ -141,9 +145,9 @@ export class AnswerIndex {
     };
     const seen = new Set(hits.map((h) => h.doc));
     const scored = hits.map(({ doc, score: bm25 }) => score(doc, bm25));
-    for (const { doc } of this.wordingIndex.search(asked, WORDING_CANDIDATES).hits) {
-      const item = this.wordingItems[doc]!;
-      // Found by its wording alone: ranked after every entry the question's words found (BM25 0).
+    for (const { doc } of this.generalIndex.search(asked, GENERAL_CANDIDATES).hits) {
+      const item = this.generalItems[doc]!;
+      // Found by the general index alone: ranked after every entry of equal confidence the main index found.
       if (!seen.has(item)) scored.push(score(item, 0));
     }
     return scored.sort((a, b) => b.confidence - a.confidence || b.score - a.score);

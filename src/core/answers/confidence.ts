@@ -18,8 +18,16 @@ const QUERY_WEIGHT = 0.7;
 /** What a query term found only in an FAQ answer's wording counts towards the query's coverage. */
 export const WORDING_WEIGHT = 0.5;
 
+/**
+ * Terms that stand for each other in a question to this service: every company it answers about is a startup or a
+ * company of the diligence corpus, and people ask for either word.
+ */
+const SAME_TERMS: readonly (readonly string[])[] = [['startup', 'compani', 'company']];
+const sameTerm = new Map(SAME_TERMS.flatMap((group) => group.map((t) => [t, group] as const)));
+
 export function termMatches(queryTerm: string, candidate: string): boolean {
   if (queryTerm === candidate) return true;
+  if (sameTerm.get(queryTerm)?.includes(candidate)) return true;
   if (queryTerm.length >= 4 && candidate.startsWith(queryTerm)) return true;
   if (candidate.length >= 4 && queryTerm.startsWith(candidate)) return true;
   return queryTerm.length >= 5 && candidate.length >= 5 && distance(queryTerm, candidate) <= 1;
