@@ -1,7 +1,7 @@
 import type { Snapshot } from '../../snapshot/snapshot.js';
 import { diligenceIndex, subjectName, type Subject } from '../diligence/dossier.js';
 import { foldName, isDomain, isGenericWord, PART_OF_NAME, STRICT_NEAR } from '../../domain/matcher.js';
-import { isStopWord } from '../search/text.js';
+import { isStopWord, words } from '../search/text.js';
 import { sectors } from '../../domain/sectors.js';
 import { siteUrls } from '../../domain/urls.js';
 import type { ScoredAnswer } from './answer-index.js';
@@ -28,6 +28,8 @@ export type Understood =
       candidates: { name: string; why: string; url: string }[];
       /** The name fits several tracked entities equally (the candidates): not untracked, but not answerable either. */
       ambiguous?: boolean;
+      /** A company of the diligence corpus asked about for an engineering signal, which only tracked startups have. */
+      inDiligence?: boolean;
     }
   | { kind: 'no-sector'; word: string; sectors: string[] }
   /** A prediction or investment advice: what the service cannot do, and what it offers instead. */
@@ -59,6 +61,8 @@ const REWRITES: [RegExp, string][] = [
   [/\b(?:hot|buzzing|popular)\b/gi, 'trending'],
   [/\b(?:right\s+now|at\s+the\s+moment|currently)\b/gi, ''],
   [/\b(?:based|located|headquartered)\b(?!\s+(?:on|upon)\b)/gi, 'geography'],
+  // "What is the ranking based on?": a frame, not a word of the subject (and never the word "base").
+  [/\bbased\s+(?:on|upon)\b/gi, ''],
   [/\bclaude\s+(?:desktop|code)\b|\bcursor\b|\bvs\s*code\b|\bwindsurf\b/gi, 'MCP client'],
   [/\bcounts?\s+as\b/gi, 'is'],
   [/\bhr\s+(startups?|companies|company|sector)\b/gi, 'HR Tech $1'],
@@ -335,6 +339,23 @@ function unknownCompany(query: string): string | undefined {
 }
 
 /**
+ * The object of a deal question written in lower case ("Who owns bunq?"): a deal question names a company whatever
+ * its case, when none of its words is the service's own vocabulary ("Who owns the data?").
+ */
+function unknownDealObject(query: string, known: ReadonlySet<string>): string | undefined {
+  const m =
+    /^(?:who|which company|what company)\s+(?:acquired|bought|owns|backs|backed|funds|funded|invested in|purchased)\s+(.+?)\s*[?.!]*$/i.exec(
+      query.trim(),
+    ) ?? /^(?:was|is|has)\s+(.+?)\s+(?:been\s+)?(?:acquired|bought|funded)\s*[?.!]*$/i.exec(query.trim());
+  if (!m) return undefined;
+  const name = m[1]!.replace(/^(?:the|a|an)\s+/i, '').trim();
+  const ws = tokens(name);
+  if (ws.length === 0 || ws.length > MAX_SPAN) return undefined;
+  if (ws.some((t) => isStopWord(t.lower) || known.has(t.lower) || isGenericWord(t.lower))) return undefined;
+  return name;
+}
+
+/**
  * A word naming an industry the service has no sector for, as in "fintech startups", "the crypto sector" or
  * "climate tech companies" (a compound with "tech" is read whole: "legal tech" is a sector, "climate tech" is not).
  */
@@ -409,6 +430,96 @@ function about(entry: AnswerEntry, subject: Subject): boolean {
     : entry.subjects.some((login) => login.toLowerCase() === subject.startup.login.toLowerCase());
 }
 
+/** Words of a question that ask for an engineering signal: what only a tracked startup has. */
+const SIGNAL_INTENT =
+  /\b(?:engineering|activity|active|commits?|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding)\b/i;
+/** Words of a question that ask for a deal or a backer: what the diligence corpus holds. */
+const DILIGENCE_INTENT =
+  /\b(?:acqui\w*|bought|buy\w*|own\w*|purchas\w*|back(?:s|ed|ers?|ing)?|invest\w*|fund\w*|raised?|rounds?|deals?|paid|pay)\b/i;
+
+/** Region words that are not company names ("EU startups", "Which US companies"). */
+const REGION_WORDS = 'eu europe european us usa uk asia asian africa african america american latam nordic global';
+
+const vocabularies = new WeakMap<object, Set<string>>();
+
+/**
+ * The service's own vocabulary: every word of its general answers (lists, statistics, the FAQ's questions, keywords
+ * and answers), of its sectors, of the startups' geographies and of regions. A capitalised word among them ("CSV",
+ * "MCP", "GitHub Actions", "Series") is what the service talks about, not an unknown company.
+ */
+function vocabulary(snapshot: Snapshot, corpus: ReturnType<typeof answerCorpus>): Set<string> {
+  let known = vocabularies.get(corpus);
+  if (!known) {
+    const texts = corpus.entries
+      .filter((e) => !NAMED_KINDS.has(e.kind))
+      .map((e) => [e.question, e.keywords.join(' '), e.kind === 'faq' ? e.answer : ''].join(' '));
+    texts.push(...sectors.map((x) => `${x.name} ${x.description}`), REGION_WORDS);
+    texts.push([...new Set(snapshot.startups.map((x) => x.startup.geography))].join(' '));
+    known = new Set(texts.flatMap((t) => words(t)));
+    vocabularies.set(corpus, known);
+  }
+  return known;
+}
+
+/**
+ * A name a question asks for a signal or a deal of that nothing holds ("Is Mistral AI accelerating its
+ * engineering?"): the first run of capitalised words after the question's first word with a word outside the
+ * service's vocabulary, when the question asks for a signal or a deal. A product the service's own answers name
+ * ("Do GitHub Actions commits count?") is vocabulary, not a company.
+ */
+function unknownSubject(toks: Token[], known: ReadonlySet<string>, cues: string): string | undefined {
+  if (!SIGNAL_INTENT.test(cues) && !DILIGENCE_INTENT.test(cues)) return undefined;
+  for (let i = 1; i < toks.length; i++) {
+    if (!isProperToken(toks[i]!)) continue;
+    let e = i;
+    while (e < toks.length && isProperToken(toks[e]!) && (e === i || !toks[e - 1]!.possessive)) e++;
+    const run = toks.slice(i, e);
+    if (run.some((t) => !isGenericWord(t.lower) && words(t.text).some((w) => !known.has(w))))
+      return run.map((t) => t.text).join(' ');
+    i = e - 1;
+  }
+  return undefined;
+}
+
+/**
+ * The other side of a comparison that names one company ("Compare Zepatra Cloud with Stripe"): capitalised words
+ * right after or right before a comparison word, outside the names the question holds.
+ */
+function unknownOperand(toks: Token[], names: readonly Mention[]): string | undefined {
+  const inName = (i: number) => names.some((m) => i >= m.start && i < m.end);
+  for (let i = 0; i < toks.length; i++) {
+    if (
+      inName(i) ||
+      !(
+        COMPARE_WORDS.test(toks[i]!.lower) ||
+        (toks[i]!.lower === 'with' && /compar/i.test(toks.map((t) => t.lower).join(' ')))
+      )
+    )
+      continue;
+    for (const [from, step] of [
+      [i + 1, 1],
+      [i - 1, -1],
+    ] as const) {
+      let j = from;
+      const run: Token[] = [];
+      while (
+        j >= 0 &&
+        j < toks.length &&
+        !inName(j) &&
+        isProperToken(toks[j]!) &&
+        !COMPARE_WORDS.test(toks[j]!.lower)
+      ) {
+        run.push(toks[j]!);
+        j += step;
+      }
+      if (step < 0) run.reverse();
+      if (run.length && run.some((t) => !isGenericWord(t.lower)) && !sectorOf(run.map((t) => t.text).join(' ')))
+        return run.map((t) => t.text).join(' ');
+    }
+  }
+  return undefined;
+}
+
 export function understand(snapshot: Snapshot, baseUrl: string, query: string, limit: number): Understood {
   const corpus = answerCorpus(snapshot, baseUrl);
   const toks = tokens(query);
@@ -428,7 +539,9 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   const asked = rewrite(query);
 
   // A comparison with a name nothing holds is not answered with the other side alone.
-  const comparesUnknown = (related.length > 0 || unknown.length > 0) && cueIndex(toks, found, COMPARE_WORDS) >= 0;
+  const operand = found.length === 1 ? unknownOperand(toks, found) : undefined;
+  const comparesUnknown =
+    operand !== undefined || ((related.length > 0 || unknown.length > 0) && cueIndex(toks, found, COMPARE_WORDS) >= 0);
   if (found.length > 0 && !comparesUnknown) {
     // Two companies and a deal verb: the one after the verb is the target ("When did Salesforce acquire Tableau?").
     let subjects = found;
@@ -439,6 +552,29 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     }
     const main = subjects[0]!;
     const mainName = subjectName(main.subject).toLowerCase();
+    if (
+      main.subject.kind === 'entity' &&
+      subjects.length === 1 &&
+      SIGNAL_INTENT.test(cues) &&
+      !DILIGENCE_INTENT.test(cues)
+    ) {
+      // An engineering signal of a company the diligence corpus holds but the service does not track: its deals
+      // and backers do not answer it.
+      const name = subjectName(main.subject);
+      const urls = siteUrls(baseUrl);
+      return {
+        kind: 'not-tracked',
+        name,
+        candidates: [
+          {
+            name,
+            why: 'in the diligence corpus (acquisitions and backers), not a tracked startup',
+            url: `${urls.api('/api/diligence.json')}?company=${encodeURIComponent(name)}`,
+          },
+        ],
+        inDiligence: true,
+      };
+    }
     if (
       main.subject.kind === 'startup' &&
       dealDirection(toks, main, found) &&
@@ -517,13 +653,18 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       ),
     };
   const possessive = named ? undefined : unknownPossessive(snapshot, baseUrl, toks);
-  if (named || possessive || unknownCompany(query)) {
+  const known = vocabulary(snapshot, corpus);
+  const subject =
+    named || possessive
+      ? undefined
+      : (operand ?? unknownCompany(query) ?? unknownDealObject(query, known) ?? unknownSubject(toks, known, cues));
+  if (named || possessive || subject) {
     const name = named
       ? toks
           .slice(named.start, named.end)
           .map((t) => t.text)
           .join(' ')
-      : (possessive ?? unknownCompany(query)!);
+      : (possessive ?? subject!);
     const resolution = diligenceIndex(snapshot, baseUrl).matcher.resolve(name, { typos: false });
     const urls = siteUrls(baseUrl);
     const candidates =
@@ -648,6 +789,9 @@ export function understoodNotice(understood: Exclude<Understood, { kind: 'answer
   }
   if (understood.ambiguous) {
     return `"${understood.name}" names more than one entity equally (${understood.candidates.map((c) => c.name).join(', ')}): ask again with the full name.`;
+  }
+  if (understood.inDiligence) {
+    return `${understood.name} is not among the ${snapshot.startups.length} ${snapshot.synthetic ? 'fictional demo startups' : 'tracked startups'}, so no engineering signal is published for it; the diligence corpus holds its acquisitions and backers (${understood.candidates[0]?.url ?? ''}).`;
   }
   const close = understood.candidates.length
     ? ` Close names, not substituted: ${understood.candidates.map((c) => `${c.name} (${c.why})`).join('; ')}.`
