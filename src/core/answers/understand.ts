@@ -393,6 +393,31 @@ function isMethodQuestion(query: string): boolean {
 /** A FAQ whose question asks how a figure is worked out ("How is a startup's geography determined?"). */
 const METHOD_FAQ = /^how\s+(?:is|are|does|do)\b/i;
 
+/**
+ * Words before "startups" or "companies" that the service's vocabulary does not hold ("Which electric vehicle
+ * startups …"): an industry it has no sector for. Words it uses ("seed", "trending", "European", a sector's own
+ * words) qualify the startups instead.
+ */
+function unknownIndustry(toks: Token[], known: ReadonlySet<string>): string | undefined {
+  for (let i = 1; i < toks.length; i++) {
+    if (!/^(startups?|companies)$/.test(toks[i]!.lower)) continue;
+    let s = i;
+    while (
+      s > 0 &&
+      s > i - 3 &&
+      !isStopWord(toks[s - 1]!.lower) &&
+      words(toks[s - 1]!.text).every((w) => !known.has(w))
+    )
+      s--;
+    if (s < i && toks.slice(s, i).some((t) => !isGenericWord(t.lower)))
+      return toks
+        .slice(s, i)
+        .map((t) => t.text)
+        .join(' ');
+  }
+  return undefined;
+}
+
 function isDefinitionQuestion(query: string): boolean {
   return /^\s*(?:what\s+is|what's|whats|what\s+are|define|definition\s+of|meaning\s+of|what\s+does\s+.+\s+mean)\b/i.test(
     query,
@@ -432,7 +457,7 @@ function about(entry: AnswerEntry, subject: Subject): boolean {
 
 /** Words of a question that ask for an engineering signal: what only a tracked startup has. */
 const SIGNAL_INTENT =
-  /\b(?:engineering|activity|active|commits?|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding)\b/i;
+  /\b(?:engineering|activity|active|commit\w*|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding)\b/i;
 /** Words of a question that ask for a deal or a backer: what the diligence corpus holds. */
 const DILIGENCE_INTENT =
   /\b(?:acqui\w*|bought|buy\w*|own\w*|purchas\w*|back(?:s|ed|ers?|ing)?|invest\w*|fund\w*|raised?|rounds?|deals?|paid|pay)\b/i;
@@ -678,7 +703,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     return { kind: 'not-tracked', name, candidates, ...(resolution.status === 'ambiguous' ? { ambiguous: true } : {}) };
   }
 
-  const sector = missingSector(toks);
+  const sector = missingSector(toks) ?? (sectorOf(asked) ? undefined : unknownIndustry(toks, known));
   if (sector) return { kind: 'no-sector', word: sector, sectors: sectors.map((s) => s.name) };
 
   // No company named: an answer about one named startup or company never comes first (it would be about another
