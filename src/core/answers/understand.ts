@@ -394,26 +394,18 @@ function isMethodQuestion(query: string): boolean {
 const METHOD_FAQ = /^how\s+(?:is|are|does|do)\b/i;
 
 /**
- * Words before "startups" or "companies" that the service's vocabulary does not hold ("Which electric vehicle
- * startups …"): an industry it has no sector for. Words it uses ("seed", "trending", "European", a sector's own
- * words) qualify the startups instead.
+ * Words before "startups" or "companies" of which one is outside the service's vocabulary ("Which electric vehicle
+ * startups …", "drone delivery startups"): an industry it has no sector for. Words it uses ("seed", "trending",
+ * "European", a sector's own words) qualify the startups instead.
  */
 function unknownIndustry(toks: Token[], known: ReadonlySet<string>): string | undefined {
   for (let i = 1; i < toks.length; i++) {
     if (!/^(startups?|companies)$/.test(toks[i]!.lower)) continue;
     let s = i;
-    while (
-      s > 0 &&
-      s > i - 3 &&
-      !isStopWord(toks[s - 1]!.lower) &&
-      words(toks[s - 1]!.text).every((w) => !known.has(w))
-    )
-      s--;
-    if (s < i && toks.slice(s, i).some((t) => !isGenericWord(t.lower)))
-      return toks
-        .slice(s, i)
-        .map((t) => t.text)
-        .join(' ');
+    while (s > 0 && s > i - 3 && !isStopWord(toks[s - 1]!.lower)) s--;
+    const run = toks.slice(s, i);
+    if (run.some((t) => !isGenericWord(t.lower) && words(t.text).some((w) => !known.has(w))))
+      return run.map((t) => t.text).join(' ');
   }
   return undefined;
 }
