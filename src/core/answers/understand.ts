@@ -31,7 +31,13 @@ export type Understood =
       /** A company of the diligence corpus asked about for an engineering signal, which only tracked startups have. */
       inDiligence?: boolean;
     }
-  | { kind: 'no-sector'; word: string; sectors: string[] }
+  | {
+      kind: 'no-sector';
+      word: string;
+      sectors: string[];
+      /** Sectors whose own description holds a word of the industry asked about ("food" of "foodtech"). */
+      nearest: string[];
+    }
   /** A prediction or investment advice: what the service cannot do, and what it offers instead. */
   | { kind: 'out-of-scope'; offers: { question: string; url: string }[] };
 
@@ -410,6 +416,29 @@ function unknownIndustry(toks: Token[], known: ReadonlySet<string>): string | un
   return undefined;
 }
 
+/**
+ * The sectors nearest an industry the service has no sector for: those whose name or description holds one of its
+ * words, or a word of 4+ letters inside it ("food" in "foodtech", "security" in "cybersecurity").
+ */
+/** Words every sector's name or description ends on: no industry is near a sector through them. */
+const SECTOR_HEADS = new Set(
+  'tech technology software tooling tools systems platforms platform infrastructure management data'.split(' '),
+);
+
+function nearestSectors(industry: string): string[] {
+  const asked = words(industry).filter((w) => !/^(?:tech|technology|startups?|companies)$/.test(w));
+  return sectors
+    .filter((s) =>
+      words(`${s.name} ${s.description}`).some(
+        (w) =>
+          w.length >= 4 &&
+          !SECTOR_HEADS.has(w) &&
+          asked.some((a) => a === w || a.includes(w) || (a.length >= 4 && w.startsWith(a))),
+      ),
+    )
+    .map((s) => s.name);
+}
+
 function isDefinitionQuestion(query: string): boolean {
   return /^\s*(?:what\s+is|what's|whats|what\s+are|define|definition\s+of|meaning\s+of|what\s+does\s+.+\s+mean)\b/i.test(
     query,
@@ -696,7 +725,8 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   }
 
   const sector = missingSector(toks) ?? (sectorOf(asked) ? undefined : unknownIndustry(toks, known));
-  if (sector) return { kind: 'no-sector', word: sector, sectors: sectors.map((s) => s.name) };
+  if (sector)
+    return { kind: 'no-sector', word: sector, sectors: sectors.map((s) => s.name), nearest: nearestSectors(sector) };
 
   // No company named: an answer about one named startup or company never comes first (it would be about another
   // than asked); after a general answer, those of the same topic may follow in a ranked list.
@@ -802,7 +832,8 @@ export function understoodNotice(understood: Exclude<Understood, { kind: 'answer
     return 'The service does not predict fundraising, listings or acquisitions, and gives no investment advice: it reports public engineering activity (commit velocity, contributor growth, new repositories) and the signal each week derives from it.';
   }
   if (understood.kind === 'no-sector') {
-    return `There is no ${understood.word} sector: the service tracks ${understood.sectors.length} sectors (${understood.sectors.join(', ')}).`;
+    const nearest = understood.nearest.length ? ` The nearest: ${understood.nearest.join(', ')}.` : '';
+    return `There is no ${understood.word} sector: the service tracks ${understood.sectors.length} sectors (${understood.sectors.join(', ')}).${nearest}`;
   }
   if (understood.ambiguous) {
     return `"${understood.name}" names more than one entity equally (${understood.candidates.map((c) => c.name).join(', ')}): ask again with the full name.`;

@@ -87,4 +87,9 @@ describe('understanding a question', () => {
   test('a negation written as a contraction is read as a negation', () => {
     assert.equal(top("Why doesn't a quiet startup trend?"), 'faq-what-is-the-activity-floor');
   });
+
+  test('an industry without a sector names the sectors whose description holds its words', () => {
+    const u = understand(snapshot, BASE, 'top foodtech startups', 3);
+    assert.ok(u.kind === 'no-sector' && u.nearest.join() === 'AgTech', JSON.stringify(u));
+  });
 });
