@@ -529,38 +529,30 @@ function unknownSubject(toks: Token[], known: ReadonlySet<string>, cues: string)
 
 /**
  * The other side of a comparison that names one company ("Compare Zepatra Cloud with Stripe"): capitalised words
- * right after or right before a comparison word, outside the names the question holds.
+ * right after or right before a comparison word, outside the names the question holds; beside "and" or "or", only
+ * when a word of them is outside the service's vocabulary.
  */
-function unknownOperand(toks: Token[], names: readonly Mention[]): string | undefined {
+function unknownOperand(toks: Token[], names: readonly Mention[], known: ReadonlySet<string>): string | undefined {
   const inName = (i: number) => names.some((m) => i >= m.start && i < m.end);
+  const compares = toks.some((t) => /^compar/.test(t.lower));
   for (let i = 0; i < toks.length; i++) {
-    if (
-      inName(i) ||
-      !(
-        COMPARE_WORDS.test(toks[i]!.lower) ||
-        (toks[i]!.lower === 'with' && /compar/i.test(toks.map((t) => t.lower).join(' ')))
-      )
-    )
-      continue;
+    const word = toks[i]!.lower;
+    const strong = /^(vs|versus|against)$/.test(word) || (compares && word === 'with');
+    if (inName(i) || !(strong || COMPARE_WORDS.test(word))) continue;
     for (const [from, step] of [
       [i + 1, 1],
       [i - 1, -1],
     ] as const) {
-      let j = from;
       const run: Token[] = [];
-      while (
-        j >= 0 &&
-        j < toks.length &&
-        !inName(j) &&
-        isProperToken(toks[j]!) &&
-        !COMPARE_WORDS.test(toks[j]!.lower)
-      ) {
+      for (let j = from; j >= 0 && j < toks.length && !inName(j); j += step) {
+        if (!isProperToken(toks[j]!) || COMPARE_WORDS.test(toks[j]!.lower)) break;
         run.push(toks[j]!);
-        j += step;
       }
       if (step < 0) run.reverse();
-      if (run.length && run.some((t) => !isGenericWord(t.lower)) && !sectorOf(run.map((t) => t.text).join(' ')))
-        return run.map((t) => t.text).join(' ');
+      const name = run.map((t) => t.text).join(' ');
+      // Beside "and", "or": only a word the service does not use is a name ("… commits and MCP" is not).
+      const named = strong || run.some((t) => words(t.text).some((w) => !known.has(w)));
+      if (run.length && named && run.some((t) => !isGenericWord(t.lower)) && !sectorOf(name)) return name;
     }
   }
   return undefined;
@@ -585,7 +577,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   const asked = rewrite(query);
 
   // A comparison with a name nothing holds is not answered with the other side alone.
-  const operand = found.length === 1 ? unknownOperand(toks, found) : undefined;
+  const operand = found.length === 1 ? unknownOperand(toks, found, vocabulary(snapshot, corpus)) : undefined;
   const comparesUnknown =
     operand !== undefined || ((related.length > 0 || unknown.length > 0) && cueIndex(toks, found, COMPARE_WORDS) >= 0);
   if (found.length > 0 && !comparesUnknown) {
