@@ -34,6 +34,8 @@ export const FRESH_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-
 export const GROWING_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-growing.yaml');
 /** Stranger questions written by someone who had read only the README and the served site, before the rules changed. */
 export const BLIND_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-blind.yaml');
+/** A second blind set, written from the README and the served site before the next rule changes, to measure them. */
+export const SECOND_BLIND_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-blind-2.yaml');
 
 export function loadQuestionCases(file = QUESTIONS_FILE): QuestionCase[] {
   return z.array(QuestionCase).parse(parseYaml(readFileSync(file, 'utf8')));

@@ -34,6 +34,14 @@ const SIGNAL_RULE: Record<(typeof SIGNAL_TYPES)[number], string> = {
   'Deploy frequency spike': `deploys are the strongest evidence: the rule holds with at least ${DEPLOY_SPIKE_MIN_DAYS} deploy days (releases, tags, deployments) and at least ${DEPLOY_SPIKE_MIN_CHANGE_PCT}% more than in the prior ${WINDOW_DAYS} days`,
 };
 
+/** The everyday words of each type's evidence (as the glossary describes it): what a question about it says. */
+const SIGNAL_EVIDENCE_WORDS: Record<(typeof SIGNAL_TYPES)[number], string[]> = {
+  'Engineering hiring burst': ['hiring', 'new contributors', 'engineers', 'team growth'],
+  'Infrastructure buildout': ['infrastructure', 'infrastructure repositories', 'platform'],
+  'Framework migration': ['languages', 'dependencies', 'frameworks', 'migrating', 'rewrite'],
+  'Deploy frequency spike': ['deploys', 'releases', 'tags', 'deployments', 'frequency'],
+};
+
 const commitChange = (s: SnapshotStartup) => percentValue(s.startup.commitVelocityChange);
 
 /**
@@ -325,7 +333,7 @@ function* overallEntries(b: Builder): Steps<void> {
       ],
       kind: 'signal-type',
       subjects: top.map((s) => s.login),
-      keywords: [type, 'signal', 'type', 'startups'],
+      keywords: [type, 'signal', 'type', 'startups', ...SIGNAL_EVIDENCE_WORDS[type]],
     });
   }
   for (const stage of STAGES) {

@@ -6,39 +6,59 @@ import { distance } from 'fastest-levenshtein';
  *   confidence = 0.7 × (query terms found in the question) / (query terms)
  *              + 0.3 × (question terms found in the query) / (question terms)
  *
- * Terms are content words after stop-word removal and stemming (see core/search/text.ts). A query term is found when
+ * Terms are content words after stop-word removal and stemming (see core/search/text.ts). A query term that only an
+ * FAQ's own answer wording holds counts half (WORDING_WEIGHT): the answer says it, the question does not ask it.
+ * A query term is found when
  * the question has the same term, a term it is a prefix of (at least 4 letters, "accel" → "acceler"), or one within
  * one edit (terms of 5 letters or more, for typos). So 1 means the query asks exactly the question; 0.7 means every
  * word of the query is in the question but the question says more; below MIN_CONFIDENCE the hit is not returned.
  */
 export const MIN_CONFIDENCE = 0.5;
 const QUERY_WEIGHT = 0.7;
+/** What a query term found only in an FAQ answer's wording counts towards the query's coverage. */
+export const WORDING_WEIGHT = 0.5;
+
+/**
+ * Terms that stand for each other in a question to this service: every company it answers about is a startup or a
+ * company of the diligence corpus, and people ask for either word.
+ */
+const SAME_TERMS: readonly (readonly string[])[] = [['startup', 'compani', 'company']];
+const sameTerm = new Map(SAME_TERMS.flatMap((group) => group.map((t) => [t, group] as const)));
 
 export function termMatches(queryTerm: string, candidate: string): boolean {
   if (queryTerm === candidate) return true;
+  if (sameTerm.get(queryTerm)?.includes(candidate)) return true;
   if (queryTerm.length >= 4 && candidate.startsWith(queryTerm)) return true;
   if (candidate.length >= 4 && queryTerm.startsWith(candidate)) return true;
   return queryTerm.length >= 5 && candidate.length >= 5 && distance(queryTerm, candidate) <= 1;
 }
 
-function covered(terms: readonly string[], against: readonly string[]): number {
+function covered(terms: readonly string[], against: readonly string[], wording: readonly string[] = []): number {
   if (terms.length === 0) return 0;
   let found = 0;
-  for (const term of terms) if (against.some((c) => termMatches(term, c))) found++;
+  for (const term of terms) {
+    if (against.some((c) => termMatches(term, c))) found++;
+    else if (wording.some((c) => termMatches(term, c))) found += WORDING_WEIGHT;
+  }
   return found / terms.length;
 }
 
 /**
  * `queryTerms` and `questionTerms` are distinct content terms; `extraTerms` (keywords of the entry) count as found
- * for the query side but are not required on the question side.
+ * for the query side but are not required on the question side; `wordingTerms` (an FAQ's answer) count half.
  */
 export function confidence(
   queryTerms: readonly string[],
   questionTerms: readonly string[],
   extraTerms: readonly string[] = [],
+  wordingTerms: readonly string[] = [],
 ): number {
   if (queryTerms.length === 0 || questionTerms.length === 0) return 0;
-  const queryCoverage = covered(queryTerms, extraTerms.length ? [...questionTerms, ...extraTerms] : questionTerms);
+  const queryCoverage = covered(
+    queryTerms,
+    extraTerms.length ? [...questionTerms, ...extraTerms] : questionTerms,
+    wordingTerms,
+  );
   const questionCoverage = covered(questionTerms, queryTerms);
   const value = QUERY_WEIGHT * queryCoverage + (1 - QUERY_WEIGHT) * questionCoverage;
   return Math.round(Math.min(1, value) * 1000) / 1000;

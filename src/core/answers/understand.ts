@@ -1,7 +1,7 @@
 import type { Snapshot } from '../../snapshot/snapshot.js';
 import { diligenceIndex, subjectName, type Subject } from '../diligence/dossier.js';
 import { foldName, isDomain, isGenericWord, PART_OF_NAME, STRICT_NEAR } from '../../domain/matcher.js';
-import { isStopWord } from '../search/text.js';
+import { isStopWord, words } from '../search/text.js';
 import { sectors } from '../../domain/sectors.js';
 import { siteUrls } from '../../domain/urls.js';
 import type { ScoredAnswer } from './answer-index.js';
@@ -28,8 +28,16 @@ export type Understood =
       candidates: { name: string; why: string; url: string }[];
       /** The name fits several tracked entities equally (the candidates): not untracked, but not answerable either. */
       ambiguous?: boolean;
+      /** A company of the diligence corpus asked about for an engineering signal, which only tracked startups have. */
+      inDiligence?: boolean;
     }
-  | { kind: 'no-sector'; word: string; sectors: string[] }
+  | {
+      kind: 'no-sector';
+      word: string;
+      sectors: string[];
+      /** Sectors whose own description holds a word of the industry asked about ("food" of "foodtech"). */
+      nearest: string[];
+    }
   /** A prediction or investment advice: what the service cannot do, and what it offers instead. */
   | { kind: 'out-of-scope'; offers: { question: string; url: string }[] };
 
@@ -59,6 +67,8 @@ const REWRITES: [RegExp, string][] = [
   [/\b(?:hot|buzzing|popular)\b/gi, 'trending'],
   [/\b(?:right\s+now|at\s+the\s+moment|currently)\b/gi, ''],
   [/\b(?:based|located|headquartered)\b(?!\s+(?:on|upon)\b)/gi, 'geography'],
+  // "What is the ranking based on?": a frame, not a word of the subject (and never the word "base").
+  [/\bbased\s+(?:on|upon)\b/gi, ''],
   [/\bclaude\s+(?:desktop|code)\b|\bcursor\b|\bvs\s*code\b|\bwindsurf\b/gi, 'MCP client'],
   [/\bcounts?\s+as\b/gi, 'is'],
   [/\bhr\s+(startups?|companies|company|sector)\b/gi, 'HR Tech $1'],
@@ -67,6 +77,17 @@ const REWRITES: [RegExp, string][] = [
   [/\b(?:real\s+estate|property)\s+(startups?|companies|company|sector)\b/gi, 'PropTech $1'],
   [/\b(?:agriculture|farming|agri)\s+(startups?|companies|company|sector)\b/gi, 'AgTech $1'],
   [/\b(?:games|video\s+game|game)\s+(startups?|companies|company|studios?|sector)\b/gi, 'Gaming $1'],
+  // Everyday words for the service's terms (its FAQ and glossary words).
+  [/\bsprees?\b/gi, 'burst'],
+  [/\bmade[-\s]up\b|\binvented\b|\bimaginary\b/gi, 'fictional'],
+  [/\bprice[sd]?\b|\bpricing\b/gi, 'cost'],
+  [/\btop\s+(?:20|twenty)\b/gi, 'trending'],
+  [/\b(?:newest|most\s+recent|freshest)\b/gi, 'latest'],
+  [/\bsign(?:s|ing|ed)?[-\s]up\b/gi, 'signup'],
+  [/\brequests?\s+(?:a|per|an|each)\s+(?:second|minute|hour|day)\b/gi, 'rate limit'],
+  [/\b(?:mov(?:e|es|ing)|switch(?:es|ing)?|port(?:s|ing)?)\s+(?:over\s+)?to\b/gi, 'migrating to'],
+  [/\bship(?:s|ping|ped)?\b(?=\s+(?:releases?|code|features?|faster|more|often|updates?)\b)/gi, 'deploy'],
+  [/\bmore\s+(?:often|frequently)\b/gi, 'frequency'],
 ];
 
 function rewrite(query: string): string {
@@ -84,9 +105,9 @@ const COMMON_WORDS = new Set(['sun', 'base', 'index', 'modal', 'temporal', 'neon
 /** Industries people ask about that are not sectors of the service. */
 const NOT_SECTORS = new Set(
   (
-    'fintech biotech insurtech cleantech climatetech climate cybersecurity security medtech foodtech mobility ' +
+    'fintech biotech insurtech cleantech climatetech climate cybersecurity security foodtech mobility ' +
     'automotive energy semiconductor semiconductors hardware media adtech martech traveltech travel retail banking ' +
-    'payments defense defence devtools ai crypto quantum nanotech greentech regtech wealthtech pharma telecom'
+    'payments defense defence devtools ai quantum nanotech greentech regtech wealthtech pharma telecom'
   ).split(' '),
 );
 
@@ -105,14 +126,32 @@ const NAMED_KINDS = new Set<AnswerEntry['kind']>(['startup', 'comparison', 'dili
  * words that name nothing else the service answers about; an industry the service has no sector for is NOT_SECTORS.
  */
 const SECTOR_ALIASES: Record<string, string[]> = {
-  'supply-chain': ['logistics', 'freight'],
-  agtech: ['agriculture', 'agritech', 'farming'],
-  proptech: ['real estate', 'property tech', 'real estate tech'],
-  edtech: ['education', 'education tech'],
-  healthcare: ['health care', 'healthtech', 'health tech', 'digital health'],
-  'hr-tech': ['human resources', 'recruiting', 'hiring tech'],
-  // the first words of the sector's own description ("Satellite software, ground systems, …")
-  'space-tech': ['satellite', 'satellites'],
+  // Everyday names, then words of the sector's own description (src/domain/sectors.ts): "Blockchain protocols,
+  // wallets, …" is what Web3 covers, so a question about blockchain startups asks for it.
+  'supply-chain': ['logistics', 'freight', 'warehousing', 'procurement'],
+  agtech: ['agriculture', 'agritech', 'farming', 'farm', 'agricultural'],
+  proptech: ['real estate', 'property tech', 'real estate tech', 'construction tech', 'property management'],
+  edtech: ['education', 'education tech', 'e-learning', 'learning platform'],
+  healthcare: ['health care', 'healthtech', 'health tech', 'digital health', 'medtech', 'medical', 'clinical'],
+  'hr-tech': ['human resources', 'recruiting', 'recruitment', 'hiring tech', 'payroll', 'workforce'],
+  'space-tech': ['satellite', 'satellites', 'aerospace', 'earth observation'],
+  web3: ['blockchain', 'crypto', 'on-chain', 'smart contract', 'smart-contract'],
+  'ecommerce-infrastructure': [
+    'e-commerce',
+    'ecommerce',
+    'online store',
+    'online stores',
+    'online shop',
+    'storefront',
+    'checkout',
+    'headless commerce',
+  ],
+  'data-infrastructure': ['database', 'databases', 'data pipeline', 'data streaming', 'observability'],
+  robotics: ['robot', 'robots', 'autonomy', 'industrial automation'],
+  'legal-tech': ['legaltech', 'e-discovery', 'compliance'],
+  gaming: ['video games', 'multiplayer', 'game engine', 'game engines'],
+  'social-community': ['social network', 'social networks', 'social media', 'community', 'messaging'],
+  'enterprise-saas': ['saas', 'b2b', 'business software'],
 };
 
 /** Sector slugs by the words and phrases that name them in a question. */
@@ -125,6 +164,9 @@ const SECTOR_WORDS: [RegExp, string][] = sectors.map((s) => {
   );
   return [new RegExp(`\\b(?:${names.join('|')})\\b`, 'i'), s.slug];
 });
+
+/** A hit this close to 1 asks the question as asked: no rule about the kind of question moves another above it. */
+const EXACT = 0.95;
 
 /** How sure an answer is that is the list of the sector a question names and asks the top or the fastest of. */
 const SECTOR_LIST_CONFIDENCE = 0.75;
@@ -145,7 +187,7 @@ function stageNamed(entry: AnswerEntry, query: string): boolean {
 /** The list a question about a sector asks for: its fastest accelerating, or its top. */
 function sectorWants(query: string): 'fastest-accelerating-' | 'top-' | undefined {
   if (/\b(?:accelerat\w*|fastest|growing)\b/i.test(query)) return 'fastest-accelerating-';
-  if (/\b(?:top|best|strongest|leading|leads?|trending)\b/i.test(query)) return 'top-';
+  if (/\b(?:top|best|strongest|leading|leads?|trending|ranked|ranking|rank)\b/i.test(query)) return 'top-';
   return undefined;
 }
 
@@ -303,6 +345,23 @@ function unknownCompany(query: string): string | undefined {
 }
 
 /**
+ * The object of a deal question written in lower case ("Who owns bunq?"): a deal question names a company whatever
+ * its case, when none of its words is the service's own vocabulary ("Who owns the data?").
+ */
+function unknownDealObject(query: string, known: ReadonlySet<string>): string | undefined {
+  const m =
+    /^(?:who|which company|what company)\s+(?:acquired|bought|owns|backs|backed|funds|funded|invested in|purchased)\s+(.+?)\s*[?.!]*$/i.exec(
+      query.trim(),
+    ) ?? /^(?:was|is|has)\s+(.+?)\s+(?:been\s+)?(?:acquired|bought|funded)\s*[?.!]*$/i.exec(query.trim());
+  if (!m) return undefined;
+  const name = m[1]!.replace(/^(?:the|a|an)\s+/i, '').trim();
+  const ws = tokens(name);
+  if (ws.length === 0 || ws.length > MAX_SPAN) return undefined;
+  if (ws.some((t) => isStopWord(t.lower) || known.has(t.lower) || isGenericWord(t.lower))) return undefined;
+  return name;
+}
+
+/**
  * A word naming an industry the service has no sector for, as in "fintech startups", "the crypto sector" or
  * "climate tech companies" (a compound with "tech" is read whole: "legal tech" is a sector, "climate tech" is not).
  */
@@ -322,6 +381,62 @@ function missingSector(toks: Token[]): string | undefined {
       return `${before.text} ${toks[i]!.text}`;
   }
   return undefined;
+}
+
+/**
+ * A question about how the service works out a figure or why it shows what it shows ("How do you decide …", "How is
+ * the score calculated?", "Why isn't …"): an explanation (FAQ) answers it, not a list or a statistic.
+ */
+function isMethodQuestion(query: string): boolean {
+  return (
+    /^\s*why\b/i.test(query) ||
+    /^\s*how\s+(?:do|does|did|is|are|was|were)\b.*\b(?:decide[sd]?|determined?|defined?|measured?|calculated?|computed?|worked\s+out|counted|judged?|ranked|scored|classified|detected|chosen)\b/i.test(
+      query,
+    )
+  );
+}
+
+/** A FAQ whose question asks how a figure is worked out ("How is a startup's geography determined?"). */
+const METHOD_FAQ = /^how\s+(?:is|are|does|do)\b/i;
+
+/**
+ * Words before "startups" or "companies" of which one is outside the service's vocabulary ("Which electric vehicle
+ * startups …", "drone delivery startups"): an industry it has no sector for. Words it uses ("seed", "trending",
+ * "European", a sector's own words) qualify the startups instead.
+ */
+function unknownIndustry(toks: Token[], known: ReadonlySet<string>): string | undefined {
+  for (let i = 1; i < toks.length; i++) {
+    if (!/^(startups?|companies)$/.test(toks[i]!.lower)) continue;
+    let s = i;
+    while (s > 0 && s > i - 3 && !isStopWord(toks[s - 1]!.lower)) s--;
+    const run = toks.slice(s, i);
+    if (run.some((t) => !isGenericWord(t.lower) && words(t.text).some((w) => !known.has(w))))
+      return run.map((t) => t.text).join(' ');
+  }
+  return undefined;
+}
+
+/**
+ * The sectors nearest an industry the service has no sector for: those whose name or description holds one of its
+ * words, or a word of 4+ letters inside it ("food" in "foodtech", "security" in "cybersecurity").
+ */
+/** Words every sector's name or description ends on: no industry is near a sector through them. */
+const SECTOR_HEADS = new Set(
+  'tech technology software tooling tools systems platforms platform infrastructure management data'.split(' '),
+);
+
+function nearestSectors(industry: string): string[] {
+  const asked = words(industry).filter((w) => !/^(?:tech|technology|startups?|companies)$/.test(w));
+  return sectors
+    .filter((s) =>
+      words(`${s.name} ${s.description}`).some(
+        (w) =>
+          w.length >= 4 &&
+          !SECTOR_HEADS.has(w) &&
+          asked.some((a) => a === w || a.includes(w) || (a.length >= 4 && w.startsWith(a))),
+      ),
+    )
+    .map((s) => s.name);
 }
 
 function isDefinitionQuestion(query: string): boolean {
@@ -361,6 +476,88 @@ function about(entry: AnswerEntry, subject: Subject): boolean {
     : entry.subjects.some((login) => login.toLowerCase() === subject.startup.login.toLowerCase());
 }
 
+/** Words of a question that ask for an engineering signal: what only a tracked startup has. */
+const SIGNAL_INTENT =
+  /\b(?:engineering|activity|active|commit\w*|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding)\b/i;
+/** Words of a question that ask for a deal or a backer: what the diligence corpus holds. */
+const DILIGENCE_INTENT =
+  /\b(?:acqui\w*|bought|buy\w*|own\w*|purchas\w*|back(?:s|ed|ers?|ing)?|invest\w*|fund\w*|raised?|rounds?|deals?|paid|pay)\b/i;
+
+/** Region words that are not company names ("EU startups", "Which US companies"). */
+const REGION_WORDS = 'eu europe european us usa uk asia asian africa african america american latam nordic global';
+
+const vocabularies = new WeakMap<object, Set<string>>();
+
+/**
+ * The service's own vocabulary: every word of its general answers (lists, statistics, the FAQ's questions, keywords
+ * and answers), of its sectors, of the startups' geographies and of regions. A capitalised word among them ("CSV",
+ * "MCP", "GitHub Actions", "Series") is what the service talks about, not an unknown company.
+ */
+function vocabulary(snapshot: Snapshot, corpus: ReturnType<typeof answerCorpus>): Set<string> {
+  let known = vocabularies.get(corpus);
+  if (!known) {
+    const texts = corpus.entries
+      .filter((e) => !NAMED_KINDS.has(e.kind))
+      .map((e) => [e.question, e.keywords.join(' '), e.kind === 'faq' ? e.answer : ''].join(' '));
+    texts.push(...sectors.map((x) => `${x.name} ${x.description}`), REGION_WORDS);
+    texts.push([...new Set(snapshot.startups.map((x) => x.startup.geography))].join(' '));
+    known = new Set(texts.flatMap((t) => words(t)));
+    vocabularies.set(corpus, known);
+  }
+  return known;
+}
+
+/**
+ * A name a question asks for a signal or a deal of that nothing holds ("Is Mistral AI accelerating its
+ * engineering?"): the first run of capitalised words after the question's first word with a word outside the
+ * service's vocabulary, when the question asks for a signal or a deal. A product the service's own answers name
+ * ("Do GitHub Actions commits count?") is vocabulary, not a company.
+ */
+function unknownSubject(toks: Token[], known: ReadonlySet<string>, cues: string): string | undefined {
+  if (!SIGNAL_INTENT.test(cues) && !DILIGENCE_INTENT.test(cues)) return undefined;
+  for (let i = 1; i < toks.length; i++) {
+    if (!isProperToken(toks[i]!)) continue;
+    let e = i;
+    while (e < toks.length && isProperToken(toks[e]!) && (e === i || !toks[e - 1]!.possessive)) e++;
+    const run = toks.slice(i, e);
+    if (run.some((t) => !isGenericWord(t.lower) && words(t.text).some((w) => !known.has(w))))
+      return run.map((t) => t.text).join(' ');
+    i = e - 1;
+  }
+  return undefined;
+}
+
+/**
+ * The other side of a comparison that names one company ("Compare Zepatra Cloud with Stripe"): capitalised words
+ * right after or right before a comparison word, outside the names the question holds; beside "and" or "or", only
+ * when a word of them is outside the service's vocabulary.
+ */
+function unknownOperand(toks: Token[], names: readonly Mention[], known: ReadonlySet<string>): string | undefined {
+  const inName = (i: number) => names.some((m) => i >= m.start && i < m.end);
+  const compares = toks.some((t) => /^compar/.test(t.lower));
+  for (let i = 0; i < toks.length; i++) {
+    const word = toks[i]!.lower;
+    const strong = /^(vs|versus|against)$/.test(word) || (compares && word === 'with');
+    if (inName(i) || !(strong || COMPARE_WORDS.test(word))) continue;
+    for (const [from, step] of [
+      [i + 1, 1],
+      [i - 1, -1],
+    ] as const) {
+      const run: Token[] = [];
+      for (let j = from; j >= 0 && j < toks.length && !inName(j); j += step) {
+        if (!isProperToken(toks[j]!) || COMPARE_WORDS.test(toks[j]!.lower)) break;
+        run.push(toks[j]!);
+      }
+      if (step < 0) run.reverse();
+      const name = run.map((t) => t.text).join(' ');
+      // Beside "and", "or": only a word the service does not use is a name ("… commits and MCP" is not).
+      const named = strong || run.some((t) => words(t.text).some((w) => !known.has(w)));
+      if (run.length && named && run.some((t) => !isGenericWord(t.lower)) && !sectorOf(name)) return name;
+    }
+  }
+  return undefined;
+}
+
 export function understand(snapshot: Snapshot, baseUrl: string, query: string, limit: number): Understood {
   const corpus = answerCorpus(snapshot, baseUrl);
   const toks = tokens(query);
@@ -380,7 +577,9 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   const asked = rewrite(query);
 
   // A comparison with a name nothing holds is not answered with the other side alone.
-  const comparesUnknown = (related.length > 0 || unknown.length > 0) && cueIndex(toks, found, COMPARE_WORDS) >= 0;
+  const operand = found.length === 1 ? unknownOperand(toks, found, vocabulary(snapshot, corpus)) : undefined;
+  const comparesUnknown =
+    operand !== undefined || ((related.length > 0 || unknown.length > 0) && cueIndex(toks, found, COMPARE_WORDS) >= 0);
   if (found.length > 0 && !comparesUnknown) {
     // Two companies and a deal verb: the one after the verb is the target ("When did Salesforce acquire Tableau?").
     let subjects = found;
@@ -391,6 +590,29 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     }
     const main = subjects[0]!;
     const mainName = subjectName(main.subject).toLowerCase();
+    if (
+      main.subject.kind === 'entity' &&
+      subjects.length === 1 &&
+      SIGNAL_INTENT.test(cues) &&
+      !DILIGENCE_INTENT.test(cues)
+    ) {
+      // An engineering signal of a company the diligence corpus holds but the service does not track: its deals
+      // and backers do not answer it.
+      const name = subjectName(main.subject);
+      const urls = siteUrls(baseUrl);
+      return {
+        kind: 'not-tracked',
+        name,
+        candidates: [
+          {
+            name,
+            why: 'in the diligence corpus (acquisitions and backers), not a tracked startup',
+            url: `${urls.api('/api/diligence.json')}?company=${encodeURIComponent(name)}`,
+          },
+        ],
+        inDiligence: true,
+      };
+    }
     if (
       main.subject.kind === 'startup' &&
       dealDirection(toks, main, found) &&
@@ -469,13 +691,18 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       ),
     };
   const possessive = named ? undefined : unknownPossessive(snapshot, baseUrl, toks);
-  if (named || possessive || unknownCompany(query)) {
+  const known = vocabulary(snapshot, corpus);
+  const subject =
+    named || possessive
+      ? undefined
+      : (operand ?? unknownCompany(query) ?? unknownDealObject(query, known) ?? unknownSubject(toks, known, cues));
+  if (named || possessive || subject) {
     const name = named
       ? toks
           .slice(named.start, named.end)
           .map((t) => t.text)
           .join(' ')
-      : (possessive ?? unknownCompany(query)!);
+      : (possessive ?? subject!);
     const resolution = diligenceIndex(snapshot, baseUrl).matcher.resolve(name, { typos: false });
     const urls = siteUrls(baseUrl);
     const candidates =
@@ -489,8 +716,9 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     return { kind: 'not-tracked', name, candidates, ...(resolution.status === 'ambiguous' ? { ambiguous: true } : {}) };
   }
 
-  const sector = missingSector(toks);
-  if (sector) return { kind: 'no-sector', word: sector, sectors: sectors.map((s) => s.name) };
+  const sector = missingSector(toks) ?? (sectorOf(asked) ? undefined : unknownIndustry(toks, known));
+  if (sector)
+    return { kind: 'no-sector', word: sector, sectors: sectors.map((s) => s.name), nearest: nearestSectors(sector) };
 
   // No company named: an answer about one named startup or company never comes first (it would be about another
   // than asked); after a general answer, those of the same topic may follow in a ranked list.
@@ -516,8 +744,9 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   if (hits.length > 1) {
     const best = hits[0]!.confidence;
     const sector = sectorOf(asked);
-    if (isDefinitionQuestion(asked)) {
-      // "What is X": a definition (FAQ) close to the best hit comes first, ahead of a statistic about X.
+    if ((isDefinitionQuestion(asked) && best < EXACT) || isMethodQuestion(query)) {
+      // "What is X", "How is X decided", "Why …": a definition or explanation (FAQ) close to the best hit comes
+      // first, ahead of a statistic or a list about X; an answer whose question is the one asked stands.
       promote(hits.find((s) => s.entry.kind === 'faq' && s.confidence >= best - 0.2));
     } else if (sector) {
       // A question naming a sector is answered about that sector: its ranking when it asks for the top or what is
@@ -532,9 +761,13 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
           (listed ? { entry: listed, confidence: Math.max(best, SECTOR_LIST_CONFIDENCE), score: 0 } : undefined) ??
           hits.find(close),
       );
-    } else if (/^\s*(?:who|which)\b/i.test(query) && hits[0]!.entry.kind === 'faq') {
-      // "Who is migrating frameworks?" asks for startups, not for the definition.
-      promote(hits.find((s) => LIST_KINDS.has(s.entry.kind) && s.confidence >= best - 0.35));
+    } else if (/^\s*(?:who|which|where)\b/i.test(query) && hits[0]!.entry.kind === 'faq') {
+      // "Who is migrating frameworks?" asks for startups, not for the definition; "Which countries are the startups
+      // in?" asks for the figures, not for how a country is worked out.
+      const data = (s: ScoredAnswer) =>
+        LIST_KINDS.has(s.entry.kind) ||
+        (METHOD_FAQ.test(hits[0]!.entry.question) && (s.entry.kind === 'research' || s.entry.kind === 'dataset'));
+      promote(hits.find((s) => data(s) && s.confidence >= best - 0.35));
     }
   }
   if (hits.length > 0) hits = [...hits, ...candidates.filter((s) => NAMED_KINDS.has(s.entry.kind))];
@@ -591,10 +824,14 @@ export function understoodNotice(understood: Exclude<Understood, { kind: 'answer
     return 'The service does not predict fundraising, listings or acquisitions, and gives no investment advice: it reports public engineering activity (commit velocity, contributor growth, new repositories) and the signal each week derives from it.';
   }
   if (understood.kind === 'no-sector') {
-    return `There is no ${understood.word} sector: the service tracks ${understood.sectors.length} sectors (${understood.sectors.join(', ')}).`;
+    const nearest = understood.nearest.length ? ` The nearest: ${understood.nearest.join(', ')}.` : '';
+    return `There is no ${understood.word} sector: the service tracks ${understood.sectors.length} sectors (${understood.sectors.join(', ')}).${nearest}`;
   }
   if (understood.ambiguous) {
     return `"${understood.name}" names more than one entity equally (${understood.candidates.map((c) => c.name).join(', ')}): ask again with the full name.`;
+  }
+  if (understood.inDiligence) {
+    return `${understood.name} is not among the ${snapshot.startups.length} ${snapshot.synthetic ? 'fictional demo startups' : 'tracked startups'}, so no engineering signal is published for it; the diligence corpus holds its acquisitions and backers (${understood.candidates[0]?.url ?? ''}).`;
   }
   const close = understood.candidates.length
     ? ` Close names, not substituted: ${understood.candidates.map((c) => `${c.name} (${c.why})`).join('; ')}.`

@@ -44,4 +44,20 @@ describe('answer confidence', () => {
   test('the floor sits between a one-word partial match and no match', () => {
     assert.ok(MIN_CONFIDENCE > 0 && MIN_CONFIDENCE < 0.7);
   });
+
+  test('a query word only the answer wording holds counts half', () => {
+    // query {privat, repositori}; question {bot, commit}; wording holds both: 0.7 × (0.5 + 0.5) / 2
+    const value = confidence(
+      contentTerms('private repositories'),
+      contentTerms('Are bot commits counted?'),
+      [],
+      contentTerms('Commits to private repositories are never counted.'),
+    );
+    assert.equal(value, 0.35);
+  });
+
+  test('company and startup stand for each other', () => {
+    assert.ok(termMatches('compani', 'startup'));
+    assert.ok(termMatches('startup', 'compani'));
+  });
 });

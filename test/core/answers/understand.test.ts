@@ -41,4 +41,55 @@ describe('understanding a question', () => {
   test('a name asked about in "which rounds did X lead" that nothing holds is not tracked', () => {
     assert.equal(top('Which rounds did Index Exchange lead?'), 'not-tracked');
   });
+
+  test('an engineering signal asked of a company only the diligence corpus holds is not tracked, with its dossier', () => {
+    const u = understand(snapshot, BASE, 'Is Supabase committing more this week?', 3);
+    assert.equal(u.kind, 'not-tracked');
+    assert.ok(u.kind === 'not-tracked' && u.inDiligence && u.candidates[0]!.url.includes('company=Supabase'));
+  });
+
+  test('a deal question about a company the diligence corpus holds is still answered from it', () => {
+    assert.equal(top('Is Supabase backed by Accel?'), 'backers-supabase');
+  });
+
+  test('a comparison whose other side nothing holds is not tracked, never the named side alone', () => {
+    assert.equal(top(`Compare ${first!.startup.name} with Notion`), 'not-tracked');
+  });
+
+  test('a capitalised name outside the service vocabulary asked for a signal is not tracked', () => {
+    assert.equal(top('Is Perplexity AI hiring engineers?'), 'not-tracked');
+  });
+
+  test('a tool the service answers name is not a company: the method answer stands', () => {
+    assert.equal(top('Are Renovate commits counted?'), 'faq-how-are-bots-excluded');
+  });
+
+  test('the object of a deal question in lower case is a name', () => {
+    assert.equal(top('who acquired neo4j'), 'not-tracked');
+  });
+
+  test('a word of a sector description names that sector', () => {
+    assert.equal(top('Top observability startups'), 'top-data-infrastructure');
+  });
+
+  test('words before "startups" the service does not use are an industry it has no sector for', () => {
+    assert.equal(top('Which drone delivery startups are accelerating?'), 'no-sector');
+  });
+
+  test('a question about how a figure is worked out gets the explanation, not the statistic', () => {
+    assert.equal(top('How is contributor growth calculated?'), 'faq-what-is-contributor-growth');
+  });
+
+  test('"which" asking for figures gets them, not how they are worked out', () => {
+    assert.equal(top('Where are the tracked startups located?'), 'research-geography-mix');
+  });
+
+  test('a negation written as a contraction is read as a negation', () => {
+    assert.equal(top("Why doesn't a quiet startup trend?"), 'faq-what-is-the-activity-floor');
+  });
+
+  test('an industry without a sector names the sectors whose description holds its words', () => {
+    const u = understand(snapshot, BASE, 'top foodtech startups', 3);
+    assert.ok(u.kind === 'no-sector' && u.nearest.join() === 'AgTech', JSON.stringify(u));
+  });
 });
