@@ -78,7 +78,7 @@ function seconds(ms: number): string {
 }
 
 /** Live progress from the database (so it includes other workers' progress on PostgreSQL). */
-function startProgress(ctx: PipelineContext, run: RunRow, client: GitHubClient): () => Promise<void> {
+function startProgress(ctx: PipelineContext, run: RunRow, client: GitHubClient | undefined): () => Promise<void> {
   const tty = Boolean(process.stderr.isTTY);
   const bar = new cliProgress.SingleBar(
     {
@@ -94,7 +94,7 @@ function startProgress(ctx: PipelineContext, run: RunRow, client: GitHubClient):
     cliProgress.Presets.shades_classic,
   );
   const payload = (r: RunRow | undefined) => {
-    const remaining = client.remaining();
+    const remaining = client?.remaining() ?? { core: null, graphql: null };
     const rate = [
       remaining.core !== null ? `REST ${fmt.format(remaining.core)}` : undefined,
       remaining.graphql !== null ? `GraphQL ${fmt.format(remaining.graphql)}` : undefined,
@@ -218,6 +218,10 @@ interface RunFlags {
   sector?: SectorSlug[];
   dryRun?: boolean;
   fullRefresh?: boolean;
+  source?: 'github' | 'git';
+  clones?: string;
+  cloneMissing?: boolean;
+  fetch?: boolean;
 }
 
 async function runCommand(flags: RunFlags): Promise<number> {
@@ -227,16 +231,31 @@ async function runCommand(flags: RunFlags): Promise<number> {
   const watchlistFile = watchlistFor(flags.watchlist, config.pipeline.watchlist);
   const entries = await readWatchlist(watchlistFile);
   let waitNote = 0;
-  const client = createGitHubClient(config.github, (wait) => {
-    if (Date.now() - waitNote > 5000) {
-      waitNote = Date.now();
-      note(
-        `GitHub ${wait.kind === 'rate-limit' ? 'rate limit reached' : 'secondary rate limit'}: waiting ${wait.seconds} s before retrying`,
-      );
-    }
-  });
+  const fromGit = (flags.source ?? config.pipeline.source) === 'git';
+  const git = fromGit
+    ? {
+        dir: flags.clones ? path.resolve(flags.clones) : config.pipeline.clones,
+        clone: flags.cloneMissing ?? config.pipeline.cloneMissing,
+        fetch: Boolean(flags.fetch),
+      }
+    : undefined;
+  if (git && !existsSync(git.dir) && !git.clone) {
+    throw new PipelineError(
+      `the clones directory ${git.dir} does not exist: clone the organisations' repositories into it as <org>/<repo> (docs/pipeline.md, "The git source"), or add --clone-missing`,
+    );
+  }
+  const client = fromGit
+    ? undefined
+    : createGitHubClient(config.github, (wait) => {
+        if (Date.now() - waitNote > 5000) {
+          waitNote = Date.now();
+          note(
+            `GitHub ${wait.kind === 'rate-limit' ? 'rate limit reached' : 'secondary rate limit'}: waiting ${wait.seconds} s before retrying`,
+          );
+        }
+      });
   return withStore(config.database, async (store) => {
-    const ctx: PipelineContext = { db: store.db, config, client };
+    const ctx: PipelineContext = { db: store.db, config, client, git };
     const unlock = await lockEmbeddedPipeline(config.database);
     try {
       const prepared = await prepareRun(ctx, {
@@ -248,7 +267,7 @@ async function runCommand(flags: RunFlags): Promise<number> {
       });
       for (const line of prepared.notes) note(line);
       note(
-        `collecting ${period.slug} (${period.name}) for ${fmt.format(prepared.run.total_orgs)} organisations from ${watchlistFile} (${store.mode} store)`,
+        `collecting ${period.slug} (${period.name}) for ${fmt.format(prepared.run.total_orgs)} organisations from ${watchlistFile} (${store.mode} store)${git ? `, from the git clones in ${git.dir}` : ''}`,
       );
       const stopProgress = startProgress(ctx, prepared.run, client);
       const controller = new AbortController();
@@ -446,6 +465,14 @@ export function registerPipelineCommands(program: Command): void {
     )
     .option('--dry-run', 'collect and compute, print the result, publish nothing')
     .option('--full-refresh', 'ignore stored ETags and read every organisation again')
+    .addOption(
+      new Option('--source <source>', 'where to read activity: the GitHub API, or local git clones (no token)').choices(
+        ['github', 'git'],
+      ),
+    )
+    .option('--clones <dir>', 'git source: the directory of clones, <org>/<repo>; default PIPELINE_CLONES')
+    .option('--clone-missing', 'git source: clone listed repositories that have no clone (--filter=blob:none)')
+    .option('--fetch', 'git source: fetch every clone before reading it')
     .action((flags: RunFlags) => guarded(() => runCommand(flags)));
 
   pipeline
