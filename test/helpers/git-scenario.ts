@@ -175,3 +175,95 @@ export function fakeOrgOf(login: string, steps: readonly ScenarioStep[], rootFil
 export async function tempDir(prefix: string): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), `${prefix}-`));
 }
+
+/** A commit as `git fast-import` takes it: the marks of its parents, its people and dates, no files. */
+interface ImportCommit {
+  oid: string;
+  parents: string[];
+  author: Person;
+  authorDate: string;
+  committer: Person;
+  committedDate: string;
+}
+
+const seconds = (at: string) => Math.floor(Date.parse(at) / 1000);
+const ident = (p: Person, at: string) =>
+  `${p.name.replace(/[<>\n]/g, '') || 'unknown'} <${p.email.replace(/[<>\n]/g, '')}> ${seconds(at)} +0000`;
+
+/**
+ * A bare git repository holding a given commit graph (commit metadata only: empty trees) on `branch`, with tags, via
+ * `git fast-import`. A parent outside the given commits becomes an empty root commit dated 1970, so every commit
+ * keeps its number and order of parents (a merge stays a merge) without bringing anything into a window.
+ */
+export async function importGraph(
+  dir: string,
+  branch: string,
+  tip: string,
+  commits: readonly ImportCommit[],
+  tags: readonly { name: string; oid: string; date: string; annotated: boolean; tagger?: Person }[],
+): Promise<void> {
+  await fs.mkdir(dir, { recursive: true });
+  await exec('git', ['init', '-q', '--bare', dir]);
+  const byOid = new Map(commits.map((c) => [c.oid, c]));
+  const marks = new Map<string, number>();
+  const out: string[] = [];
+  const stub = { name: 'boundary', email: 'boundary@example.invalid' };
+  const visit = (oid: string) => {
+    // Iterative post-order: parents before children.
+    const stack: [string, boolean][] = [[oid, false]];
+    while (stack.length) {
+      const [o, ready] = stack.pop()!;
+      if (marks.has(o)) continue;
+      const c = byOid.get(o);
+      if (!ready) {
+        stack.push([o, true]);
+        for (const p of c?.parents ?? []) if (!marks.has(p)) stack.push([p, false]);
+        continue;
+      }
+      const mark = marks.size + 1;
+      marks.set(o, mark);
+      if (!c) {
+        out.push(
+          `reset refs/import/boundary\ncommit refs/import/boundary\nmark :${mark}\ncommitter ${ident(stub, '1970-01-02T00:00:00Z')}\ndata 0\n`,
+        );
+        continue;
+      }
+      const parents = c.parents.map((p) => `:${marks.get(p)!}`);
+      out.push(
+        [
+          // A reset first: a commit without `from` would otherwise continue the import branch.
+          `reset refs/import/all`,
+          `commit refs/import/all`,
+          `mark :${mark}`,
+          `author ${ident(c.author, c.authorDate)}`,
+          `committer ${ident(c.committer, c.committedDate)}`,
+          'data 0',
+          ...(parents.length ? [`from ${parents[0]}`] : []),
+          ...parents.slice(1).map((p) => `merge ${p}`),
+          '',
+        ].join('\n'),
+      );
+    }
+  };
+  for (const c of commits) visit(c.oid);
+  visit(tip);
+  out.push(`reset refs/heads/${branch}\nfrom :${marks.get(tip)!}\n`);
+  for (const t of tags) {
+    const mark = marks.get(t.oid);
+    if (!mark) continue;
+    out.push(
+      t.annotated
+        ? `tag ${t.name}\nfrom :${mark}\ntagger ${ident(t.tagger ?? stub, t.date)}\ndata 0\n`
+        : `reset refs/tags/${t.name}\nfrom :${mark}\n`,
+    );
+  }
+  await new Promise<void>((resolve, reject) => {
+    const child = execFile('git', ['-C', dir, 'fast-import', '--quiet', '--force'], (err) =>
+      err ? reject(err) : resolve(),
+    );
+    child.stdin!.end(out.join('\n'));
+  });
+  await exec('git', ['-C', dir, 'update-ref', '-d', 'refs/import/all']).catch(() => {});
+  await exec('git', ['-C', dir, 'update-ref', '-d', 'refs/import/boundary']).catch(() => {});
+  await exec('git', ['-C', dir, 'symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+}
