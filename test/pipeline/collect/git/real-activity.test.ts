@@ -56,6 +56,7 @@ function shared(a: RawOrgActivity) {
 }
 
 describe('git source on real activity', () => {
+  let weeksWithTags = 0;
   let tmp: string;
   let fake: FakeGitHub;
   before(async () => {
@@ -84,7 +85,7 @@ describe('git source on real activity', () => {
       const windows = weeks.map((w) => collectWindowOf(periodOf(w)));
       const fromGit = await collectWindowsFromGit([entry], windows, { dir: path.join(tmp, 'clones') });
       assert.ok(fromGit.some(([o]) => o!.activity!.commits.length > 0));
-      assert.ok(fromGit.some(([o]) => o!.activity!.repos.some((r) => (r.tags ?? []).length > 0)));
+      weeksWithTags += fromGit.filter(([o]) => o!.activity!.repos.some((r) => (r.tags ?? []).length > 0)).length;
       const client = new GitHubClient({
         token: fake.token,
         apiUrl: fake.url,
@@ -107,4 +108,8 @@ describe('git source on real activity', () => {
       }
     });
   }
+
+  test('some of the weeks compared have tags', () => {
+    assert.ok(weeksWithTags > 0);
+  });
 });
