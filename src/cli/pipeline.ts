@@ -357,10 +357,15 @@ async function workerCommand(): Promise<number> {
       '`pipeline worker` shares runs through PostgreSQL: set DATABASE_URL. With the embedded store, `pipeline run` does the work in its own process.',
     );
   }
-  const client = createGitHubClient(config.github);
+  // A worker reads the source its own configuration names: every worker of a run needs the same PIPELINE_SOURCE.
+  const git =
+    config.pipeline.source === 'git'
+      ? { dir: config.pipeline.clones, clone: config.pipeline.cloneMissing, fetch: false }
+      : undefined;
+  const client = git ? undefined : createGitHubClient(config.github);
   const store = await openPipelineStore(config.database);
   await migrateToLatest(store.db);
-  const ctx: PipelineContext = { db: store.db, config, client };
+  const ctx: PipelineContext = { db: store.db, config, client, git };
   const queue = await PgBossQueue.start(ctx, (err) => note(`queue error: ${(err as Error).message}`));
   await queue.work(config.pipeline.concurrency, {
     onBatch: ({ runId, orgs, written }) => note(`run ${runId}: ${written}/${orgs} organisations collected`),
