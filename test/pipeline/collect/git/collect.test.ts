@@ -209,6 +209,34 @@ describe('git source', () => {
     assert.deepEqual(outcome.activity, await activity(now));
   });
 
+  test('a clone without file contents whose remote is gone keeps its commits and says the changed files are missing', async () => {
+    const remote = path.join(tmp, 'remote-gone');
+    await fs.cp(now, remote, { recursive: true });
+    const dir = path.join(tmp, 'clones-offline');
+    await fs.mkdir(dir);
+    const listed: WatchlistEntry = { ...entry, repository: 'gitco/app' };
+    const made = await collectWindowFromGit(
+      listed,
+      { ...window, until: new Date('2026-01-01T00:00:00Z') },
+      {
+        dir,
+        clone: true,
+        remote: `file://${remote}`,
+      },
+    );
+    assert.equal(made.status, 'collected', made.message);
+    await fs.rm(remote, { recursive: true, force: true });
+    const outcome = await collectWindowFromGit(listed, window, { dir });
+    assert.equal(outcome.status, 'partial');
+    assert.match(outcome.message!, /app: the files each window changed could not be read/);
+    const app = outcome.activity!.repos.find((r) => r.name === 'app')!;
+    assert.equal(app.changes, undefined);
+    assert.deepEqual(
+      outcome.activity!.commits,
+      (await activity(now)).commits.filter((c) => c.repo === 'app'),
+    );
+  });
+
   test('a listed repository without a clone is named in a partial outcome when cloning is not allowed', async () => {
     const listed: WatchlistEntry = { ...entry, repositories: ['gitco/missing'] };
     const outcome = await collectWindowFromGit(listed, window, { dir: now });
