@@ -230,34 +230,39 @@ export class RepoHistory {
   }
 
   private async diff(base: string, head: string): Promise<FileChange[]> {
-    const common = ['diff', '--no-ext-diff', '--no-textconv', '--no-color', '-M', '-z'];
-    const [names, numbers] = await Promise.all([
-      git(this.dir, [...common, '--name-status', base, head, '--']),
-      git(this.dir, [...common, '--numstat', base, head, '--']),
+    // One diff, read twice: its raw entries (status, paths) and then its line counts, renames found once.
+    const out = await git(this.dir, [
+      'diff',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-color',
+      '-M',
+      '-z',
+      '--raw',
+      '--numstat',
+      base,
+      head,
+      '--',
     ]);
     const files = new Map<string, FileChange>();
-    const n = names.split('\0');
-    for (let i = 0; i < n.length && n[i];) {
-      const letter = n[i]![0]!;
-      const status = STATUS[letter];
-      if (letter === 'R' || letter === 'C') {
-        const [from, to] = [n[i + 1]!, n[i + 2]!];
-        i += 3;
-        if (status) files.set(to, { path: to, status, previousPath: from, additions: 0, deletions: 0 });
-      } else {
-        const path = n[i + 1]!;
-        i += 2;
-        if (status) files.set(path, { path, status, additions: 0, deletions: 0 });
+    const t = out.split('\0');
+    for (let i = 0; i < t.length && t[i];) {
+      const token = t[i]!;
+      if (token.startsWith(':')) {
+        // `:<mode> <mode> <oid> <oid> <status>`, then one path, or two for a rename or copy.
+        const letter = token.slice(token.lastIndexOf(' ') + 1)[0]!;
+        const status = STATUS[letter];
+        const paired = letter === 'R' || letter === 'C';
+        const [from, to] = paired ? [t[i + 1]!, t[i + 2]!] : [undefined, t[i + 1]!];
+        i += paired ? 3 : 2;
+        if (status)
+          files.set(to, { path: to, status, ...(from ? { previousPath: from } : {}), additions: 0, deletions: 0 });
+        continue;
       }
-    }
-    const m = numbers.split('\0');
-    for (let i = 0; i < m.length && m[i];) {
-      const [added, deleted, path] = m[i]!.split('\t');
-      let to = path;
-      if (path === '') {
-        to = m[i + 2];
-        i += 3;
-      } else i += 1;
+      // `<added>\t<deleted>\t<path>`, or `<added>\t<deleted>\t` then the old and new paths of a rename.
+      const [added, deleted, path] = token.split('\t');
+      const to = path === '' ? t[i + 2] : path;
+      i += path === '' ? 3 : 1;
       const file = to !== undefined ? files.get(to) : undefined;
       if (!file) continue;
       // A binary file has no line counts ("-"): GitHub counts it as 0 and 0 too.
