@@ -99,7 +99,7 @@ export function landingTimes(repo: FixtureRepo): Map<string, string> {
  * The newest kept commit of the branch: the snapshot's tip when it is kept, else (the fixture stops before the
  * snapshot's end) the newest commit that no kept commit has as a parent.
  */
-function branchTip(repo: FixtureRepo): string {
+export function branchTip(repo: FixtureRepo): string {
   if (repo.commits.some((c) => c.oid === repo.headOid)) return repo.headOid;
   const parents = new Set(repo.commits.flatMap((c) => c.parents));
   const heads = repo.commits.filter((c) => !parents.has(c.oid));

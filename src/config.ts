@@ -355,6 +355,27 @@ export const CONFIG_VARIABLES = {
     default: './watchlist.yaml',
     doc: 'Watchlist file used when `--watchlist` is not given. Left unset and with no ./watchlist.yaml, `pipeline run` collects the curated data/watchlist.yaml.',
   },
+  PIPELINE_SOURCE: {
+    section: 'pipeline',
+    key: 'source',
+    schema: z.enum(['github', 'git'], { message: 'must be github or git' }),
+    default: 'github',
+    doc: 'Where `pipeline run` reads activity: `github` (the API, needs GITHUB_TOKEN) or `git` (local clones in PIPELINE_CLONES, no token; see docs/pipeline.md).',
+  },
+  PIPELINE_CLONES: {
+    section: 'pipeline',
+    key: 'clones',
+    schema: nonEmpty.transform((v) => path.resolve(v)),
+    default: './clones',
+    doc: 'Directory of git clones the git source reads, as `<org>/<repo>` or `<org>/<repo>.git`.',
+  },
+  PIPELINE_CLONE_MISSING: {
+    section: 'pipeline',
+    key: 'cloneMissing',
+    schema: onOff,
+    default: 'off',
+    doc: 'Git source: clone (`--filter=blob:none`, from github.com) the watchlist repositories that have no clone yet.',
+  },
   PIPELINE_CONCURRENCY: {
     section: 'pipeline',
     key: 'concurrency',

@@ -86,7 +86,7 @@ function seconds(ms: number): string {
 }
 
 /** Live progress from the database (so it includes other workers' progress on PostgreSQL). */
-function startProgress(ctx: PipelineContext, run: RunRow, client: GitHubClient): () => Promise<void> {
+function startProgress(ctx: PipelineContext, run: RunRow, client: GitHubClient | undefined): () => Promise<void> {
   const tty = Boolean(process.stderr.isTTY);
   const bar = new cliProgress.SingleBar(
     {
@@ -102,7 +102,7 @@ function startProgress(ctx: PipelineContext, run: RunRow, client: GitHubClient):
     cliProgress.Presets.shades_classic,
   );
   const payload = (r: RunRow | undefined) => {
-    const remaining = client.remaining();
+    const remaining = client?.remaining() ?? { core: null, graphql: null };
     const rate = [
       remaining.core !== null ? `REST ${fmt.format(remaining.core)}` : undefined,
       remaining.graphql !== null ? `GraphQL ${fmt.format(remaining.graphql)}` : undefined,
@@ -227,6 +227,10 @@ interface RunFlags {
   dryRun?: boolean;
   fullRefresh?: boolean;
   backfill?: number;
+  source?: 'github' | 'git';
+  clones?: string;
+  cloneMissing?: boolean;
+  fetch?: boolean;
 }
 
 /** At most this many weeks in one backfill: a year. */
@@ -251,16 +255,31 @@ async function runCommand(flags: RunFlags): Promise<number> {
   const watchlistFile = watchlistFor(flags.watchlist, config.pipeline.watchlist);
   const entries = await readWatchlist(watchlistFile);
   let waitNote = 0;
-  const client = createGitHubClient(config.github, (wait) => {
-    if (Date.now() - waitNote > 5000) {
-      waitNote = Date.now();
-      note(
-        `GitHub ${wait.kind === 'rate-limit' ? 'rate limit reached' : 'secondary rate limit'}: waiting ${wait.seconds} s before retrying`,
-      );
-    }
-  });
+  const fromGit = (flags.source ?? config.pipeline.source) === 'git';
+  const git = fromGit
+    ? {
+        dir: flags.clones ? path.resolve(flags.clones) : config.pipeline.clones,
+        clone: flags.cloneMissing ?? config.pipeline.cloneMissing,
+        fetch: Boolean(flags.fetch),
+      }
+    : undefined;
+  if (git && !existsSync(git.dir) && !git.clone) {
+    throw new PipelineError(
+      `the clones directory ${git.dir} does not exist: clone the organisations' repositories into it as <org>/<repo> (docs/pipeline.md, "The git source"), or add --clone-missing`,
+    );
+  }
+  const client = fromGit
+    ? undefined
+    : createGitHubClient(config.github, (wait) => {
+        if (Date.now() - waitNote > 5000) {
+          waitNote = Date.now();
+          note(
+            `GitHub ${wait.kind === 'rate-limit' ? 'rate limit reached' : 'secondary rate limit'}: waiting ${wait.seconds} s before retrying`,
+          );
+        }
+      });
   return withStore(config.database, async (store) => {
-    const ctx: PipelineContext = { db: store.db, config, client };
+    const ctx: PipelineContext = { db: store.db, config, client, git };
     const unlock = await lockEmbeddedPipeline(config.database);
     try {
       if (periods.length === 1)
@@ -316,7 +335,7 @@ async function runWeek(
   mode: Store['mode'],
 ): Promise<{ code: number; requests: number }> {
   const startedAt = Date.now();
-  const client = ctx.client!;
+  const client = ctx.client;
   const prepared = await prepareRun(ctx, {
     period,
     entries,
@@ -326,7 +345,7 @@ async function runWeek(
   });
   for (const line of prepared.notes) note(line);
   note(
-    `collecting ${period.slug} (${period.name}) for ${fmt.format(prepared.run.total_orgs)} organisations from ${watchlistFile} (${mode} store)`,
+    `collecting ${period.slug} (${period.name}) for ${fmt.format(prepared.run.total_orgs)} organisations from ${watchlistFile} (${mode} store)${ctx.git ? `, from the git clones in ${ctx.git.dir}` : ''}`,
   );
   const stopProgress = startProgress(ctx, prepared.run, client);
   const controller = new AbortController();
@@ -413,10 +432,15 @@ async function workerCommand(): Promise<number> {
       '`pipeline worker` shares runs through PostgreSQL: set DATABASE_URL. With the embedded store, `pipeline run` does the work in its own process.',
     );
   }
-  const client = createGitHubClient(config.github);
+  // A worker reads the source its own configuration names: every worker of a run needs the same PIPELINE_SOURCE.
+  const git =
+    config.pipeline.source === 'git'
+      ? { dir: config.pipeline.clones, clone: config.pipeline.cloneMissing, fetch: false }
+      : undefined;
+  const client = git ? undefined : createGitHubClient(config.github);
   const store = await openPipelineStore(config.database);
   await migrateToLatest(store.db);
-  const ctx: PipelineContext = { db: store.db, config, client };
+  const ctx: PipelineContext = { db: store.db, config, client, git };
   const queue = await PgBossQueue.start(ctx, (err) => note(`queue error: ${(err as Error).message}`));
   await queue.work(config.pipeline.concurrency, {
     onBatch: ({ runId, orgs, written }) => note(`run ${runId}: ${written}/${orgs} organisations collected`),
@@ -526,6 +550,14 @@ export function registerPipelineCommands(program: Command): void {
       `publish the N weeks ending with --period (default: the last complete week), oldest first, each as it stood at its own end; weeks already published from GitHub are kept (at most ${MAX_BACKFILL_WEEKS})`,
       backfillWeeks,
     )
+    .addOption(
+      new Option('--source <source>', 'where to read activity: the GitHub API, or local git clones (no token)').choices(
+        ['github', 'git'],
+      ),
+    )
+    .option('--clones <dir>', 'git source: the directory of clones, <org>/<repo>; default PIPELINE_CLONES')
+    .option('--clone-missing', 'git source: clone listed repositories that have no clone (--filter=blob:none)')
+    .option('--fetch', 'git source: fetch every clone before reading it')
     .action((flags: RunFlags) => guarded(() => runCommand(flags)));
 
   pipeline

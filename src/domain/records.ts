@@ -19,6 +19,11 @@ export interface WatchlistEntry {
   linkedin?: string | undefined;
   /** One public repository of the organisation (`owner/name`), recorded as evidence that it exists. */
   repository?: string | undefined;
+  /**
+   * Further public repositories of the organisation (`owner/name`) that the git source reads (cloned when missing
+   * from the clones directory); the GitHub API source reads every public repository and ignores the list.
+   */
+  repositories?: string[] | undefined;
   /** Overrides the GitHub URL (the synthetic demo points at a reserved .example host). */
   github?: string | undefined;
 }
@@ -59,9 +64,10 @@ export interface RepoRecord {
   /**
    * The default branch's tip at the period's end that the commits were read from (version 3), and how it was known:
    * `activity` from the repository's list of pushes, `history` the newest commit dated before the end (when the list
-   * of pushes does not reach back that far).
+   * of pushes does not reach back that far), `first-parent` (git source) the newest commit of the branch's first-parent
+   * chain committed at or before the end.
    */
-  tip?: { oid: string; source: 'activity' | 'history' } | undefined;
+  tip?: { oid: string; source: 'activity' | 'history' | 'first-parent' } | undefined;
   /**
    * Version 3: the files that changed on the default branch in each of the period's two windows (prior, current),
    * from the branch's tips at the windows' bounds: what the window's work changed, as GitHub compares the two tips.
@@ -126,6 +132,13 @@ export interface RawOrgActivity {
   version?: 2 | 3 | undefined;
   /** Version 3: the authors' earlier commits in the organisation. */
   lookback?: AuthorLookback | undefined;
+  /**
+   * Which collector built the record: `github` (the API; also when absent) or `git` (local clones, see
+   * docs/pipeline.md, "The git source").
+   */
+  source?: 'github' | 'git' | undefined;
+  /** What the source could not see, in words (git: releases, deployments, topics, the profile, …); absent: nothing. */
+  unseen?: string[] | undefined;
 }
 
 /**

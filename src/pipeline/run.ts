@@ -29,6 +29,7 @@ import {
 } from '../store/pipeline.js';
 import type { Database } from '../store/schema.js';
 import { collectOrgs, type CachedOrg } from './collect/collect.js';
+import { collectOrgsFromGit, type GitCollectOptions } from './collect/git/collect.js';
 import { GitHubAuthError, GitHubClient } from '../github/client.js';
 import { rank } from './rank.js';
 import { type RankedPeriod } from '../domain/records.js';
@@ -67,6 +68,8 @@ export interface PipelineContext {
   config: Pick<Config, 'github' | 'pipeline' | 'database'>;
   /** Needed to collect; rebuilding and status work without it. */
   client?: GitHubClient | undefined;
+  /** Set: collect from these git clones instead of GitHub (collect/git, docs/pipeline.md "The git source"). */
+  git?: GitCollectOptions | undefined;
   now?: () => Date;
 }
 
@@ -202,6 +205,13 @@ export async function processBatch(ctx: PipelineContext, runId: number, logins: 
   if (!run || run.status !== 'collecting') return 0;
   const entries = await pendingEntries(ctx.db, runId, logins);
   if (entries.length === 0) return 0;
+  if (ctx.git) {
+    // Point in time from the clones: each default branch as it stood at the period's end; no request is sent.
+    const period = parsePeriodSlug(run.period_slug);
+    const window = { from: run.collect_from, until: collectUntil(period, ctx.now?.() ?? new Date()) };
+    const result = await collectOrgsFromGit(entries, window, ctx.git);
+    return saveOutcomes(ctx.db, runId, result.outcomes, { requests: 0, notModified: 0, rateRemaining: null });
+  }
   if (!ctx.client) throw new PipelineError('no GitHub client configured');
   const cacheRows = await loadOrgCache(
     ctx.db,

@@ -22,6 +22,8 @@ import { isCountryCode } from './geography.js';
  *       website: https://…      # optional
  *       linkedin: https://…     # optional
  *       repository: medplum/medplum  # optional: one public repository of the organisation (evidence it exists)
+ *       repositories:           # optional: more repositories of the organisation, for the git source
+ *         - medplum/foomedical
  *
  * An organisation sits in exactly one sector, so a login may appear only once. A source is an https URL and
  * never stands alone: `stageSource` needs `stage`, `countrySource` needs `country`. The curated watchlist shipped
@@ -83,6 +85,10 @@ export const WatchlistEntrySchema = z
     website: httpUrl.optional(),
     linkedin: httpUrl.optional(),
     repository: z.string().trim().regex(REPOSITORY, 'must be a GitHub repository as owner/name').optional(),
+    repositories: z
+      .array(z.string().trim().regex(REPOSITORY, 'must be a GitHub repository as owner/name'))
+      .max(500)
+      .optional(),
   })
   .strict()
   .superRefine((entry, ctx) => {
@@ -100,13 +106,24 @@ export const WatchlistEntrySchema = z
         message: 'names the source of a country, but no country is given',
       });
     }
-    const owner = entry.repository ? REPOSITORY.exec(entry.repository)?.[1] : undefined;
-    if (owner !== undefined && owner.toLowerCase() !== entry.login.toLowerCase()) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['repository'],
-        message: `must be a repository of the organisation ${entry.login}, not of ${owner}`,
-      });
+    const named: [string, (string | number)[]][] = [
+      ...(entry.repository ? [[entry.repository, ['repository']] as [string, (string | number)[]]] : []),
+      ...(entry.repositories ?? []).map((r, i): [string, (string | number)[]] => [r, ['repositories', i]]),
+    ];
+    const seen = new Set<string>();
+    for (const [repository, where] of named) {
+      const owner = REPOSITORY.exec(repository)?.[1];
+      if (owner !== undefined && owner.toLowerCase() !== entry.login.toLowerCase()) {
+        ctx.addIssue({
+          code: 'custom',
+          path: where,
+          message: `must be a repository of the organisation ${entry.login}, not of ${owner}`,
+        });
+      }
+      if (where[0] === 'repositories' && seen.has(repository.toLowerCase())) {
+        ctx.addIssue({ code: 'custom', path: where, message: `${repository} is listed twice` });
+      }
+      seen.add(repository.toLowerCase());
     }
   });
 
@@ -157,6 +174,7 @@ export function parseWatchlist(data: unknown, source = 'watchlist'): WatchlistEn
       ...(parsed.data.country !== undefined ? { country: parsed.data.country } : {}),
       ...(parsed.data.countrySource !== undefined ? { countrySource: parsed.data.countrySource } : {}),
       ...(parsed.data.repository !== undefined ? { repository: parsed.data.repository } : {}),
+      ...(parsed.data.repositories?.length ? { repositories: parsed.data.repositories } : {}),
     });
   });
   if (problems.length > 0) {
@@ -239,6 +257,7 @@ export function watchlistYaml(
       ...(e.website ? { website: e.website } : {}),
       ...(e.linkedin ? { linkedin: e.linkedin } : {}),
       ...(e.repository ? { repository: e.repository } : {}),
+      ...(e.repositories?.length ? { repositories: e.repositories } : {}),
     })),
   });
   const list = doc.get('orgs') as YAML.YAMLSeq;

@@ -248,8 +248,31 @@ describe('watchlist', () => {
         country: 'FR',
         countrySource: 'https://acme.example/',
         repository: 'acme-labs/game',
+        repositories: ['acme-labs/engine', 'acme-labs/infra'],
       },
     ]);
     assert.deepEqual(parseWatchlist(YAML.parse(watchlistYaml(entries))), entries);
+  });
+
+  test('an entry may list several repositories of its organisation', () => {
+    const [entry] = parseWatchlist([
+      { login: 'acme', name: 'Acme', sector: 'gaming', repositories: ['acme/app', 'Acme/infra'] },
+    ]);
+    assert.deepEqual(entry!.repositories, ['acme/app', 'Acme/infra']);
+  });
+
+  test("each listed repository must belong to the entry's organisation, and be listed once", () => {
+    assert.throws(
+      () =>
+        parseWatchlist([{ login: 'acme', name: 'Acme', sector: 'gaming', repositories: ['acme/app', 'other/app'] }]),
+      /entry 1 \(acme\): repositories\.1: must be a repository of the organisation acme, not of other/,
+    );
+    assert.throws(
+      () =>
+        parseWatchlist([
+          { login: 'acme', name: 'Acme', sector: 'gaming', repository: 'acme/app', repositories: ['acme/App'] },
+        ]),
+      /repositories\.0: acme\/App is listed twice/,
+    );
   });
 });
