@@ -13,6 +13,8 @@ import { buildServerJson, SERVER_JSON_PATH } from '../../agents/mcp/server-json.
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { answerModernRequest } from '../../agents/mcp/modern.js';
 import { createMcpServer } from '../../agents/mcp/server.js';
+import { mcpX402 } from '../../agents/mcp/x402.js';
+import { siteUrls } from '../../domain/urls.js';
 import { rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
 import type { AppContext } from '../context.js';
@@ -129,6 +131,8 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     keepJsonBodiesRaw(scope);
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const completions = localCompletions(ctx);
+    // get_deep_signal sold per call with x402 over MCP, the MCP endpoint being the x402 resource.
+    const x402 = mcpX402(ctx, siteUrls(baseUrl).api('/mcp'));
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const header = request.headers['idempotency-key'];
       const idempotencyKey = idempotencyKeyOf(
@@ -141,6 +145,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         settle: (hold: number) => settleOnDelivery(ctx.store.db, reply.raw, hold),
       };
       const invoker = localInvoker(ctx, { authorization: request.headers.authorization }, holdCharge);
+      const paid = x402 && { payments: x402, hasKey: request.headers.authorization !== undefined };
       // 2025-06-18 removed JSON-RPC batching and 2026-07-28 keeps it out: one message per POST.
       if (isBatch(request.body)) {
         return jsonRpcRefusal(reply, 400, -32600, 'JSON-RPC batches are not supported: send one message per POST.');
@@ -153,10 +158,10 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         if (origin !== undefined && !allowedOrigins.includes(origin)) {
           return jsonRpcRefusal(reply, 403, -32600, `Origin ${origin.slice(0, 200)} is not allowed.`);
         }
-        const options = { idempotencyKey, baseUrl };
+        const options = { idempotencyKey, baseUrl, x402: paid };
         return sendWebResponse(reply, await answerModernRequest(web, invoker, completions, options));
       }
-      const server = createMcpServer(invoker, completions, { idempotencyKey, baseUrl });
+      const server = createMcpServer(invoker, completions, { idempotencyKey, baseUrl, x402: paid });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
