@@ -80,9 +80,19 @@ export interface McpServerOptions {
   x402?: { payments: McpX402; hasKey: boolean } | undefined;
 }
 
+/**
+ * A JSON Schema without the bounds zod writes on every integer (±Number.MAX_SAFE_INTEGER): they say nothing a JSON
+ * integer does not, and they cost about 2 KB of tools/list.
+ */
+function withoutSafeIntegerBounds(key: string, value: unknown): unknown {
+  return (key === 'maximum' || key === 'minimum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER
+    ? undefined
+    : value;
+}
+
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
   const { $schema: _ignored, ...out } = z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>;
-  return out as Tool['inputSchema'];
+  return JSON.parse(JSON.stringify(out, withoutSafeIntegerBounds)) as Tool['inputSchema'];
 }
 
 /**
