@@ -84,8 +84,9 @@ export function bazaarDeclaration(inputSchema: Record<string, unknown>, example:
   };
 }
 
-const UNPAID =
-  'Payment required: pay this call with x402 (sign one of `accepts` and call again with the payment payload in `_meta["x402/payment"]`), or call with a credit-pack key (Authorization: Bearer <key>).';
+/** Why an unpaid call gets the offer, and the other way to pay. */
+const unpaid = (purchaseUrl: string) =>
+  `Payment required: pay this call with x402 (sign one of \`accepts\` and call again with the payment payload in \`_meta["x402/payment"]\`), or call with a credit-pack key (Authorization: Bearer <key>; buy one at ${purchaseUrl}).`;
 
 /**
  * Deep Signal sold per call over MCP at `endpoint` (the MCP URL is the x402 resource), or undefined when the server
@@ -116,7 +117,7 @@ export function mcpX402(ctx: AppContext, endpoint: string): McpX402 | undefined 
       const paidTool = {
         ...tool,
         handler: async ({ name }: { name: string }) => {
-          if (payment === undefined) throw new PaymentStillRequired(UNPAID);
+          if (payment === undefined) throw new PaymentStillRequired(unpaid(urls.api('/agents/credits')));
           const snapshot = ctx.holder.published();
           const outcome = await payPerCall(
             { db: ctx.store.db, ...seller },

@@ -75,6 +75,7 @@ describe('get_deep_signal paid per call with x402 over MCP', () => {
     assert.equal(offer.accepts[0]!.network, 'eip155:84532');
     assert.equal(offer.accepts[0]!.amount, '190000');
     assert.match(offer.error ?? '', /x402\/payment/);
+    assert.ok(offer.error?.includes(`${svc.url}/agents/credits`), 'names the credit-pack page too');
   });
 
   test('the offer is the REST route’s: same price, token, recipient, network and time limit', async () => {
