@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { siteUrls } from '../../domain/urls.js';
 import { countPayment } from '../../metrics.js';
-import { deepSignalLookup, deepSignalSeller } from '../../payments/x402/deep-signal.js';
+import { deepSignalLookup, deepSignalSeller, X402_DEEP_SIGNAL_PATH } from '../../payments/x402/deep-signal.js';
 import { payPerCall } from '../../payments/x402/pay-per-call.js';
 import {
   encodePaymentRequiredHeader,
@@ -17,7 +17,7 @@ import { errorResponses } from '../openapi.js';
 import { EXPOSED_HEADERS } from '../plugins/headers.js';
 import { unavailable } from '../problem.js';
 
-export const X402_PATH = '/api/agent/deep-signal/x402';
+export const X402_PATH = X402_DEEP_SIGNAL_PATH;
 
 /** The common exposed headers plus x402 v2's, so a browser client can read them. */
 const EXPOSE_WITH_V2 = [...EXPOSED_HEADERS, 'PAYMENT-REQUIRED', 'PAYMENT-RESPONSE'].join(', ');

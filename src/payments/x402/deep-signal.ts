@@ -7,6 +7,9 @@ import { httpFacilitator } from './facilitator.js';
 import type { PaidLookup, PayPerCallDeps } from './pay-per-call.js';
 import { paymentRequirements, paymentRequirementsV2 } from './requirements.js';
 
+/** Where the REST API sells Deep Signal per call with x402. */
+export const X402_DEEP_SIGNAL_PATH = '/api/agent/deep-signal/x402';
+
 /** Everything payPerCall needs to sell Deep Signal at one resource, but the database. */
 export type DeepSignalSeller = Omit<PayPerCallDeps, 'db'>;
 

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { x402Client } from '@x402/core/client';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
@@ -16,6 +18,14 @@ import { startTestApp, type TestApp } from '../../helpers/app.js';
 type Json = Record<string, any>;
 const PAY_TO = '0x209693bc6afc0c5328ba36faf03c514ef312287c';
 const TOOL = 'get_deep_signal';
+
+/** A wallet and the x402 client library's client that signs with it. */
+function payingClient() {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const client = new x402Client();
+  registerExactEvmScheme(client, { signer: account });
+  return { account, client };
+}
 
 /**
  * x402 v2 over MCP with the x402 client library (@x402/core's x402Client and @x402/evm's exact scheme, which sign
@@ -47,13 +57,6 @@ describe('get_deep_signal paid per call with x402 over MCP', () => {
     );
     await client.listTools();
     return client;
-  }
-
-  function payingClient() {
-    const account = privateKeyToAccount(generatePrivateKey());
-    const client = new x402Client();
-    registerExactEvmScheme(client, { signer: account });
-    return { account, client };
   }
 
   const offerOf = (result: Json) => X402PaymentRequiredV2.parse(result.structuredContent) as PaymentRequired;
@@ -177,5 +180,59 @@ describe('get_deep_signal paid per call with x402 over MCP', () => {
     assert.equal(DeepSignal.parse(paid.structuredContent).name, tracked);
     assert.ok(facilitator.settled.has(paid._meta['x402/payment-response'].transaction));
     await client.close();
+  });
+});
+
+describe('signal-mcp proxying a deployment sells get_deep_signal per call through its x402 route', () => {
+  let svc: TestApp;
+  let facilitator: FakeFacilitator;
+  let client: Client;
+  let tracked: string;
+  before(async () => {
+    facilitator = await startFakeFacilitator();
+    svc = await startTestApp(
+      { X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: facilitator.url, X402_RPC_URL: facilitator.rpcUrl },
+      { listen: true },
+    );
+    tracked = svc.service.holder.current!.startups[0]!.startup.name;
+    client = new Client({ name: 'x402-stdio', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', path.resolve(import.meta.dirname, '../../../src/cli/mcp.ts')],
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          SIGNAL_BASE_URL: svc.url,
+          LOG_LEVEL: 'warn',
+        },
+        stderr: 'ignore',
+      }),
+    );
+    await client.listTools();
+  });
+  after(async () => {
+    await client?.close();
+    await svc?.close();
+    await facilitator?.close();
+  });
+
+  test('the offer, then the paid answer with its settlement, settled once by the deployment', async () => {
+    const { client: payer } = payingClient();
+    const unpaid = (await client.callTool({ name: TOOL, arguments: { name: tracked } })) as Json;
+    assert.equal(unpaid.isError, true);
+    const payment = await payer.createPaymentPayload(
+      X402PaymentRequiredV2.parse(unpaid.structuredContent) as PaymentRequired,
+    );
+    const settlesBefore = facilitator.settleCalls().length;
+    const paid = (await client.callTool({
+      name: TOOL,
+      arguments: { name: tracked },
+      _meta: { 'x402/payment': payment },
+    })) as Json;
+    assert.notEqual(paid.isError, true, JSON.stringify(paid.content));
+    assert.equal(DeepSignal.parse(paid.structuredContent).name, tracked);
+    assert.ok(facilitator.settled.has(X402PaymentResponseV2.parse(paid._meta['x402/payment-response']).transaction));
+    assert.equal(facilitator.settleCalls().length, settlesBefore + 1);
   });
 });
