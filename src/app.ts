@@ -364,7 +364,12 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
         startJobs();
       },
       warmUp(measured) {
-        holder.warmUp((err) => log.error({ err }, 'could not build a per-period index'), measured);
+        // An index still being built when the application closes loses its store: that is the close, not an error
+        // (signal-mcp closes whenever its client goes away, however soon after the start).
+        holder.warmUp((err) => {
+          if (closing) log.debug({ err }, 'per-period index not built: the application closed');
+          else log.error({ err }, 'could not build a per-period index');
+        }, measured);
       },
       close() {
         closing ??= (async () => {

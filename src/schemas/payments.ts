@@ -98,6 +98,10 @@ export const X402PaymentRequiredV2 = z
     error: z.string().describe('Why payment is (still) required: a reason code, or "X-PAYMENT header is required".'),
     resource: z.object({ url: z.string(), description: z.string(), mimeType: z.string() }),
     accepts: z.array(X402PaymentRequirementsV2),
+    extensions: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Declarations beside the offer (MCP: `bazaar`, the discovery declaration of the paid tool).'),
   })
   .meta({
     id: 'X402PaymentRequiredV2',

@@ -125,10 +125,18 @@ async function main(dataDir: string): Promise<void> {
   // Ctrl-C in a terminal, or a stop signal to the process group: close cleanly rather than die mid-write.
   process.once('SIGINT', () => void close());
   process.once('SIGTERM', () => void close());
-  process.send!({ type: 'ready', host: useUnixSocket ? dataDir : '127.0.0.1', port });
+  // The parent may have gone while the database opened (a client that connects and leaves at once): then close.
+  if (!tell({ type: 'ready', host: useUnixSocket ? dataDir : '127.0.0.1', port })) void close();
+}
+
+/** A message to the parent, sent only while its channel is open (never ERR_IPC_CHANNEL_CLOSED); false if it is not. */
+function tell(message: object): boolean {
+  if (!process.connected || !process.send) return false;
+  process.send(message, undefined, {}, () => {});
+  return true;
 }
 
 main(process.argv[2]!).catch((err: unknown) => {
-  process.send?.({ type: 'failed', message: `could not open the embedded database: ${(err as Error).message}` });
+  tell({ type: 'failed', message: `could not open the embedded database: ${(err as Error).message}` });
   process.exit(1);
 });

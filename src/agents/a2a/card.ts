@@ -39,7 +39,7 @@ export function buildAgentCardJson(baseUrl: string): Record<string, unknown> {
   return {
     name: 'Signal Service',
     description:
-      'Startup engineering-acceleration signals from public GitHub activity: trending startups, sector rankings, single-startup lookup (with its history over the stored weeks, a comparison, or the paid Deep Signal), a period summary (with the stored periods, questions answered with citations and site search) and the methodology. Ask in plain text or send a data part {"skill": …, "arguments": {…}}. Every message is answered by a task (completed, failed with its reason, or rejected when the request is not one this agent serves) that tasks/get can fetch again for a day.',
+      'Startup engineering-acceleration signals from public GitHub activity: trending startups, sector rankings, single-startup lookup (with its history over the stored weeks, a comparison, or the paid Deep Signal), a period summary (with the stored periods, questions answered with citations and site search) and the methodology. Ask in plain text or send a data part {"skill": …, "arguments": {…}}. Every message is answered by a task (completed, failed with its reason, or rejected when the request is not one this agent serves) that tasks/get can fetch again for a day; message/stream sends the same task as Server-Sent Events as it is produced.',
     version: INTERFACE_VERSION,
     provider: { organization: 'Signal Service', url: urls.home() },
     documentationUrl: urls.api('/api/openapi.json'),
@@ -52,7 +52,7 @@ export function buildAgentCardJson(baseUrl: string): Record<string, unknown> {
     url: endpoint,
     preferredTransport: 'JSONRPC',
     additionalInterfaces: [{ url: endpoint, transport: 'JSONRPC' }],
-    capabilities: { streaming: false, pushNotifications: false },
+    capabilities: { streaming: true, pushNotifications: false },
     securitySchemes: { [A2A_BEARER_SCHEME]: bearerScheme },
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Role, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
+import { Role, TaskState, type Artifact, type Message, type Part } from '@a2a-js/sdk';
 import {
   AgentEvent,
   STATE_HEADERS_KEY,
@@ -13,8 +13,9 @@ import { idempotencyKeyFor, type NotForMe, type SkillAnswer, type SkillRunner } 
 import { A2A_SKILLS, chooseSkillFromText, skillById, type SkillChoice } from './skills.js';
 
 /**
- * Every message is answered by one task, already finished when the call returns (the answers are immediate), and
- * kept so that tasks/get (GetTask) can fetch it again:
+ * Every message is answered by one task, published as it is produced (the task, working; the artifact; the final
+ * status), finished when the call returns (the answers are immediate), and kept so that tasks/get (GetTask) can
+ * fetch it again:
  * - completed: an artifact with a plain-English text part and the structured result as a data part; the status
  *   message repeats the text;
  * - failed: the request could not be answered (bad or unknown arguments, unknown skill, a missing or invalid credit
@@ -116,21 +117,44 @@ export class SignalAgentExecutor implements AgentExecutor {
       extensions: [],
       referenceTaskIds: [],
     });
+    // The task as it is produced, event by event (message/stream sends each as it is published; message/send
+    // answers the task they add up to): the task, working; its artifact once the answer is ready; its final status.
+    eventBus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() },
+        artifacts: [],
+        history: [requestContext.userMessage],
+        metadata: {},
+      }),
+    );
     const finish = (
       state: TaskState,
       statusParts: Part[],
       metadata: Record<string, unknown>,
       artifacts: Artifact[] = [],
     ) => {
-      const task: Task = {
-        id: taskId,
-        contextId,
-        status: { state, message: message(statusParts), timestamp: new Date().toISOString() },
-        artifacts,
-        history: [requestContext.userMessage],
-        metadata,
-      };
-      eventBus.publish(AgentEvent.task(task));
+      for (const artifact of artifacts) {
+        eventBus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact,
+            append: false,
+            lastChunk: true,
+            metadata: undefined,
+          }),
+        );
+      }
+      eventBus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: { state, message: message(statusParts), timestamp: new Date().toISOString() },
+          metadata,
+        }),
+      );
       eventBus.finished();
     };
     const fail = (err: ServiceError, metadata: Record<string, unknown> = {}) => {

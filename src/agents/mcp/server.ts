@@ -21,6 +21,8 @@ import { findPrompt, promptArguments, promptList } from './prompts.js';
 import { agentTools, findTool, type AnyAgentTool } from '../registry.js';
 import { alertAgentTools, findAlertTool } from '../alert-tools.js';
 import { createBareMcpServer, MCP_CAPABILITIES, MCP_SERVER_NAME, type McpMethod } from './identity.js';
+import { X402PaymentRequiredV2 } from '../../schemas/payments.js';
+import { X402_MCP_TOOL, X402_PAYMENT_META, X402_PAYMENT_RESPONSE_META, type McpX402 } from './x402.js';
 
 export { MCP_CAPABILITIES, MCP_SERVER_NAME };
 
@@ -70,25 +72,65 @@ export interface McpServerOptions {
   version?: string | undefined;
   /** The deployment's address: the server's website URL and icon, and the links in tool results. */
   baseUrl?: string | undefined;
+  /**
+   * Deep Signal sold per call with x402 (./x402.ts), where the server has an x402 wallet: a get_deep_signal call
+   * carrying `_meta["x402/payment"]` is paid with it, and one without a credit-pack key (`hasKey` false) is answered
+   * with the x402 offer.
+   */
+  x402?: { payments: McpX402; hasKey: boolean } | undefined;
+}
+
+/**
+ * A JSON Schema without the bounds zod writes on every integer (±Number.MAX_SAFE_INTEGER): they say nothing a JSON
+ * integer does not, and they cost about 2 KB of tools/list.
+ */
+function withoutSafeIntegerBounds(key: string, value: unknown): unknown {
+  return (key === 'maximum' || key === 'minimum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER
+    ? undefined
+    : value;
 }
 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
   const { $schema: _ignored, ...out } = z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>;
-  return out as Tool['inputSchema'];
+  return JSON.parse(JSON.stringify(out, withoutSafeIntegerBounds)) as Tool['inputSchema'];
+}
+
+/**
+ * The paid tool's output schema over MCP: its answer, or the x402 PaymentRequired object an unpaid call answers in
+ * `structuredContent` (x402's MCP transport puts it there, and a client that validates structured content against
+ * the output schema, as the 1.x SDK's does even for an error result, must accept it). The answer's properties stay
+ * at the root; the two required sets tell the branches apart.
+ */
+function withPaymentRequired(schema: Tool['inputSchema']): Tool['inputSchema'] {
+  const offer = jsonSchemaOf(X402PaymentRequiredV2.extend({}), 'output') as Record<string, any>;
+  const { required, ...answer } = schema as Record<string, any>;
+  const offerProperties = Object.entries(offer.properties as Record<string, { description?: string }>).map(
+    ([key, value]) => [key, { ...value, description: `Unpaid call (x402 offer): ${value.description ?? key}` }],
+  );
+  return {
+    ...answer,
+    type: 'object',
+    properties: { ...answer.properties, ...Object.fromEntries(offerProperties) },
+    anyOf: [{ required }, { required: offer.required }],
+    definitions: { ...answer.definitions, ...offer.definitions },
+  };
 }
 
 /** tools/list, rendered once: the registry does not change while the process runs. */
 let toolList: Tool[] | undefined;
 function listTools(): Tool[] {
   // The interface's eight tools, the further ones, then the alerts tools (src/agents/alert-tools.ts).
-  return (toolList ??= [...(agentTools as readonly AnyAgentTool[]), ...alertAgentTools].map((tool) => ({
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: jsonSchemaOf(tool.inputSchema, 'input'),
-    outputSchema: jsonSchemaOf(tool.outputSchema, 'output'),
-    annotations: { title: tool.title, ...tool.annotations },
-  })));
+  return (toolList ??= [...(agentTools as readonly AnyAgentTool[]), ...alertAgentTools].map((tool) => {
+    const outputSchema = jsonSchemaOf(tool.outputSchema, 'output');
+    return {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: jsonSchemaOf(tool.inputSchema, 'input'),
+      outputSchema: tool.name === X402_MCP_TOOL ? withPaymentRequired(outputSchema) : outputSchema,
+      annotations: { title: tool.title, ...tool.annotations },
+    };
+  }));
 }
 
 type ResourceLink = { type: 'resource_link'; uri: string; name: string; title?: string; mimeType: string };
@@ -139,6 +181,29 @@ async function callTool(
     return {
       structuredContent: result,
       content: [{ type: 'text', text: JSON.stringify(result) }, ...resourceLinksOf(name, result)],
+    };
+  } catch (err) {
+    if (err instanceof ServiceError) return toolErrorResult(err);
+    throw err;
+  }
+}
+
+/**
+ * get_deep_signal paid per call with x402 (./x402.ts): the answer as callTool renders it, the settlement in
+ * `_meta["x402/payment-response"]`; or the offer as x402's MCP transport asks, an error result whose
+ * structuredContent is the PaymentRequired object and whose first text is the same JSON.
+ */
+async function paidCall(payments: McpX402, args: unknown, payment: unknown): Promise<CallToolResult> {
+  try {
+    const call = await payments.deepSignal(args, payment);
+    if (call.kind === 'payment-required') {
+      const offer = call.paymentRequired as unknown as Record<string, unknown>;
+      return { isError: true, structuredContent: offer, content: [{ type: 'text', text: JSON.stringify(offer) }] };
+    }
+    return {
+      structuredContent: call.result,
+      content: [{ type: 'text', text: JSON.stringify(call.result) }, ...resourceLinksOf(X402_MCP_TOOL, call.result)],
+      ...(call.settlement ? { _meta: { [X402_PAYMENT_RESPONSE_META]: call.settlement } } : {}),
     };
   } catch (err) {
     if (err instanceof ServiceError) return toolErrorResult(err);
@@ -226,6 +291,11 @@ export function registerMcpHandlers(
     // An unknown tool is a protocol error, not a tool result (MCP 2025-11-25, server/tools).
     if (!findTool(name) && !findAlertTool(name)) {
       throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${JSON.stringify(name.slice(0, 100))}.`);
+    }
+    const x402 = options.x402;
+    if (name === X402_MCP_TOOL && x402) {
+      const payment = (meta as Record<string, unknown> | undefined)?.[X402_PAYMENT_META];
+      if (payment !== undefined || !x402.hasKey) return paidCall(x402.payments, args ?? {}, payment);
     }
     return callTool(invoke, name, args ?? {}, meta?.idempotencyKey ?? options.idempotencyKey);
   });

@@ -107,8 +107,16 @@ export async function runStdioServer(config: Config, logger: Logger): Promise<St
     import('@modelcontextprotocol/server/stdio'),
     import('./modern-lazy.js'),
   ]);
-  const handlers = import('./server.js').then(({ mcpHandlersByMethod }) =>
-    mcpHandlersByMethod(source.invoke, source.completions, { baseUrl }),
+  // Proxying a deployment, get_deep_signal is also sold per call by that deployment's x402 route (./x402-remote.ts).
+  const { signalBaseUrl, signalApiKey } = config.agents;
+  const handlers = Promise.all([import('./server.js'), signalBaseUrl ? import('./x402-remote.js') : undefined]).then(
+    ([{ mcpHandlersByMethod }, remote]) =>
+      mcpHandlersByMethod(source.invoke, source.completions, {
+        baseUrl,
+        ...(remote && signalBaseUrl
+          ? { x402: { payments: remote.remoteX402(signalBaseUrl), hasKey: Boolean(signalApiKey) } }
+          : {}),
+      }),
   );
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));

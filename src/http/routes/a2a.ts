@@ -1,4 +1,10 @@
-import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
+import {
+  A2A_VERSION_HEADER,
+  Extensions,
+  HTTP_EXTENSION_HEADER,
+  formatSSEErrorEvent,
+  formatSSEEvent,
+} from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import {
   DefaultRequestHandler,
@@ -8,6 +14,7 @@ import {
   validateVersion,
 } from '@a2a-js/sdk/server';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { A2A_PATH, buildAgentCard, buildAgentCardJson } from '../../agents/a2a/card.js';
@@ -38,6 +45,51 @@ function isRequestObject(body: unknown): body is { jsonrpc: '2.0'; method: strin
   const idOk =
     !('id' in b) || b.id === null || typeof b.id === 'string' || (typeof b.id === 'number' && Number.isInteger(b.id));
   return b.jsonrpc === '2.0' && typeof b.method === 'string' && b.method.length > 0 && idOk;
+}
+
+/**
+ * A streaming method's answer (message/stream, SendStreamingMessage, tasks/resubscribe, SubscribeToTask) as
+ * Server-Sent Events, as A2A's JSON-RPC binding says: one `data:` event per JSON-RPC response, each carrying one
+ * event of the task (the task, an artifact update, a status update) as it is produced, and the stream closed after
+ * the last. An error before the first event is a plain JSON-RPC error; one after it, an `event: error`.
+ */
+async function streamEvents(
+  reply: FastifyReply,
+  events: AsyncGenerator<unknown>,
+  id: RpcId,
+  mapError: (err: unknown) => unknown,
+): Promise<FastifyReply> {
+  let first: IteratorResult<unknown>;
+  try {
+    first = await events.next();
+  } catch (err) {
+    return reply
+      .code(200)
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(JSON.stringify({ jsonrpc: '2.0', id, error: mapError(err) }));
+  }
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-accel-buffering': 'no',
+  });
+  let gone = false;
+  raw.once('close', () => {
+    gone = true;
+    void events.return(undefined);
+  });
+  try {
+    for (let next = first; !next.done && !gone; next = await events.next()) raw.write(formatSSEEvent(next.value));
+  } catch (err) {
+    if (!gone) raw.write(formatSSEErrorEvent({ jsonrpc: '2.0', id, error: mapError(err) }));
+  } finally {
+    raw.end();
+  }
+  return reply;
 }
 
 /**
@@ -88,7 +140,7 @@ export async function a2aRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         schema: {
           summary: 'A2A JSON-RPC 2.0 endpoint',
           description:
-            'v0.3 methods (`message/send`, `tasks/get`, `tasks/cancel`) by default, v1.0 methods (`SendMessage`, `GetTask`, …) with `A2A-Version: 1.0`. A message picks one of five skills from a data part `{"skill": …, "arguments": {…}}` or from its text (a tracked startup\'s name, a question the answer service can answer). Every message is answered by a finished Task, kept for an hour (tasks/get): `completed` with one artifact (a text part and the result as a data part); `failed` when it cannot be answered, its status message carrying the reason as text and `{error: {status, code, title, detail, errors?, purchaseUrl?, balance?}}` as data (the REST problem fields); `rejected` when the request is not one this agent serves (the status message lists the skills). Skill arguments: trending {period?, limit? 1–20}; sector {sector, period?, limit? 1–100}; startup-signal {name, and at most one of period, history: true, compare: [1–4 names], deep: true}; summary {at most one of period, periods: true, question, search (with type?, limit? 1–50)}; methodology {}. `deep: true` is the paid Deep Signal: `Authorization: Bearer <credit-pack key>` as on POST /api/agent/deep-signal, one credit per match, the balance in the task metadata `creditsBalance`; the `Idempotency-Key` header, or else the message id, makes a re-sent message replay its first answer without a second charge. Listing tasks is not offered. Errors are JSON-RPC errors with HTTP 200: −32700 parse error, −32600 invalid request, −32601 unknown method, −32001 unknown task.',
+            'v0.3 methods (`message/send`, `tasks/get`, `tasks/cancel`) by default, v1.0 methods (`SendMessage`, `GetTask`, …) with `A2A-Version: 1.0`. A message picks one of five skills from a data part `{"skill": …, "arguments": {…}}` or from its text (a tracked startup\'s name, a question the answer service can answer). Every message is answered by a finished Task, kept for a day (tasks/get); `message/stream` (`SendStreamingMessage` in 1.0) answers the same task as Server-Sent Events, one JSON-RPC response per event as it is produced (the task working, its artifact, its final status): `completed` with one artifact (a text part and the result as a data part); `failed` when it cannot be answered, its status message carrying the reason as text and `{error: {status, code, title, detail, errors?, purchaseUrl?, balance?}}` as data (the REST problem fields); `rejected` when the request is not one this agent serves (the status message lists the skills). Skill arguments: trending {period?, limit? 1–20}; sector {sector, period?, limit? 1–100}; startup-signal {name, and at most one of period, history: true, compare: [1–4 names], deep: true}; summary {at most one of period, periods: true, question, search (with type?, limit? 1–50)}; methodology {}. `deep: true` is the paid Deep Signal: `Authorization: Bearer <credit-pack key>` as on POST /api/agent/deep-signal, one credit per match, the balance in the task metadata `creditsBalance`; the `Idempotency-Key` header, or else the message id, makes a re-sent message replay its first answer without a second charge. Listing tasks is not offered. Errors are JSON-RPC errors with HTTP 200: −32700 parse error, −32600 invalid request, −32601 unknown method, −32001 unknown task.',
           tags: ['agents'],
           operationId: 'postA2a',
           body: JsonRpcMessage,
@@ -135,8 +187,7 @@ export async function a2aRoutes(app: FastifyInstance, ctx: AppContext): Promise<
           validateVersion(context.requestedVersion, card, 'JSONRPC');
           const result = await (useLegacy ? legacy : v1).handle(body as Record<string, unknown>, context);
           if (typeof (result as AsyncGenerator)[Symbol.asyncIterator] === 'function') {
-            await (result as AsyncGenerator).return(undefined);
-            return send(rpcError(idOf(body), -32004, 'Streaming is not supported by this agent.'));
+            return await streamEvents(reply, result as AsyncGenerator<unknown>, idOf(body), mapError);
           }
           return send(result);
         } catch (err) {

@@ -13,6 +13,8 @@ import { buildServerJson, SERVER_JSON_PATH } from '../../agents/mcp/server-json.
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { answerModernRequest } from '../../agents/mcp/modern.js';
 import { createMcpServer } from '../../agents/mcp/server.js';
+import { mcpX402 } from '../../agents/mcp/x402.js';
+import { siteUrls } from '../../domain/urls.js';
 import { rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
 import type { AppContext } from '../context.js';
@@ -129,6 +131,8 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     keepJsonBodiesRaw(scope);
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const completions = localCompletions(ctx);
+    // get_deep_signal sold per call with x402 over MCP, the MCP endpoint being the x402 resource.
+    const x402 = mcpX402(ctx, siteUrls(baseUrl).api('/mcp'));
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const header = request.headers['idempotency-key'];
       const idempotencyKey = idempotencyKeyOf(
@@ -141,6 +145,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         settle: (hold: number) => settleOnDelivery(ctx.store.db, reply.raw, hold),
       };
       const invoker = localInvoker(ctx, { authorization: request.headers.authorization }, holdCharge);
+      const paid = x402 && { payments: x402, hasKey: request.headers.authorization !== undefined };
       // 2025-06-18 removed JSON-RPC batching and 2026-07-28 keeps it out: one message per POST.
       if (isBatch(request.body)) {
         return jsonRpcRefusal(reply, 400, -32600, 'JSON-RPC batches are not supported: send one message per POST.');
@@ -153,10 +158,10 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         if (origin !== undefined && !allowedOrigins.includes(origin)) {
           return jsonRpcRefusal(reply, 403, -32600, `Origin ${origin.slice(0, 200)} is not allowed.`);
         }
-        const options = { idempotencyKey, baseUrl };
+        const options = { idempotencyKey, baseUrl, x402: paid };
         return sendWebResponse(reply, await answerModernRequest(web, invoker, completions, options));
       }
-      const server = createMcpServer(invoker, completions, { idempotencyKey, baseUrl });
+      const server = createMcpServer(invoker, completions, { idempotencyKey, baseUrl, x402: paid });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
@@ -194,7 +199,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
                 ? 'MCP over Streamable HTTP at the path MCP clients try by default (same as /api/mcp/rpc)'
                 : 'MCP over Streamable HTTP (stateless, JSON responses)',
             description:
-              'Send one JSON-RPC 2.0 MCP message per POST (batches are refused), in revision 2025-11-25 (initialize first) or 2026-07-28 (server/discover, each request with its `_meta` envelope and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers): initialize, tools/list, tools/call, resources/list, resources/read, resources/templates/list, prompts/list, prompts/get, completion/complete) with `Accept: application/json, text/event-stream`. Browser requests must come from an allowed Origin. An unknown tool is a JSON-RPC error (−32602); a known tool that fails is a result with `isError: true`. get_deep_signal takes `Authorization: Bearer <API_KEY>`, and an `Idempotency-Key` header (or `_meta.idempotencyKey` in the tools/call) so that a retry is answered once and charged once.',
+              'Send one JSON-RPC 2.0 MCP message per POST (batches are refused), in revision 2025-11-25 (initialize first) or 2026-07-28 (server/discover, each request with its `_meta` envelope and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers): initialize, tools/list, tools/call, resources/list, resources/read, resources/templates/list, prompts/list, prompts/get, completion/complete) with `Accept: application/json, text/event-stream`. Browser requests must come from an allowed Origin. An unknown tool is a JSON-RPC error (−32602); a known tool that fails is a result with `isError: true`. get_deep_signal takes `Authorization: Bearer <API_KEY>`, and an `Idempotency-Key` header (or `_meta.idempotencyKey` in the tools/call) so that a retry is answered once and charged once; or, where the server has an x402 wallet, it is paid per call with x402 v2 (a call without key and payment answers the offer as an `isError` result whose structuredContent is the PaymentRequired object; the signed payment goes in the call\'s `_meta["x402/payment"]`, the settlement comes back in the result\'s `_meta["x402/payment-response"]`).',
             tags: ['agents'],
             operationId: path === '/mcp' ? 'postMcp' : 'postMcpRpc',
             headers: z.object({

@@ -1,34 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { deepSignal } from '../../core/deep-signal/index.js';
 import { siteUrls } from '../../domain/urls.js';
-import { rpcAuthorizationChain } from '../../payments/x402/chain.js';
-import { httpFacilitator } from '../../payments/x402/facilitator.js';
 import { countPayment } from '../../metrics.js';
+import { deepSignalLookup, deepSignalSeller, X402_DEEP_SIGNAL_PATH } from '../../payments/x402/deep-signal.js';
 import { payPerCall } from '../../payments/x402/pay-per-call.js';
 import {
   encodePaymentRequiredHeader,
   paymentRequiredBody,
   paymentRequiredV2,
-  paymentRequirements,
-  paymentRequirementsV2,
 } from '../../payments/x402/requirements.js';
-import {
-  DeepSignal,
-  DeepSignalMiss,
-  DeepSignalRequest,
-  type DeepSignal as DeepSignalBody,
-  type DeepSignalMiss as DeepSignalMissBody,
-} from '../../schemas/deep-signal.js';
-import type { PaidLookup } from '../../payments/x402/pay-per-call.js';
+import { DeepSignal, DeepSignalMiss, DeepSignalRequest } from '../../schemas/deep-signal.js';
 import { X402PaymentRequired, X402PaymentRequiredV2, X402PaymentResponseV2 } from '../../schemas/payments.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
 import { EXPOSED_HEADERS } from '../plugins/headers.js';
 import { unavailable } from '../problem.js';
 
-export const X402_PATH = '/api/agent/deep-signal/x402';
+export const X402_PATH = X402_DEEP_SIGNAL_PATH;
 
 /** The common exposed headers plus x402 v2's, so a browser client can read them. */
 const EXPOSE_WITH_V2 = [...EXPOSED_HEADERS, 'PAYMENT-REQUIRED', 'PAYMENT-RESPONSE'].join(', ');
@@ -57,23 +46,13 @@ export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { x402 } = ctx.config;
   const { baseUrl } = ctx.config.server;
-  const requirements = x402.payTo
-    ? paymentRequirements({
-        payTo: x402.payTo,
-        network: x402.network,
-        resource: siteUrls(baseUrl).api(X402_PATH),
-        // Compact on purpose (it travels in every 402): the full schema is in the OpenAPI document.
-        outputJsonSchema: {
-          type: 'object',
-          title: 'DeepSignal',
-          description: `The full JSON Schema is components.schemas.DeepSignal in ${siteUrls(baseUrl).api('/api/openapi.json')}.`,
-          required: Object.keys(DeepSignal.shape),
-        },
-      })
-    : undefined;
-  const requirementsV2 = requirements ? paymentRequirementsV2(requirements) : undefined;
-  const facilitator = httpFacilitator({ url: x402.facilitatorUrl, headers: x402.facilitatorHeaders });
-  const chain = rpcAuthorizationChain(x402.rpcUrl);
+  // The output schema is compact on purpose (it travels in every 402): the full one is in the OpenAPI document.
+  const seller = deepSignalSeller(x402, siteUrls(baseUrl).api(X402_PATH), {
+    type: 'object',
+    title: 'DeepSignal',
+    description: `The full JSON Schema is components.schemas.DeepSignal in ${siteUrls(baseUrl).api('/api/openapi.json')}.`,
+    required: Object.keys(DeepSignal.shape),
+  });
 
   r.post(
     X402_PATH,
@@ -130,25 +109,22 @@ export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise
       },
     },
     async (request, reply) => {
-      if (!requirements || !requirementsV2) {
+      if (!seller) {
         throw unavailable('x402 payments are not configured on this server (X402_PAY_TO is unset).', 3600);
       }
+      const { requirements } = seller;
       const snapshot = currentSnapshot(ctx);
       const headerOf = (name: string) => {
         const raw = request.headers[name];
         return Array.isArray(raw) ? raw.join(',') : raw;
       };
       const headers = { xPayment: headerOf('x-payment'), paymentSignature: headerOf('payment-signature') };
-      const lookup: PaidLookup<DeepSignalBody, DeepSignalMissBody> = async (name) => {
-        const result = await deepSignal(snapshot, name);
-        return result.found ? { found: true, startup: result.startup.login, body: result.body } : result;
-      };
       reply.header('access-control-expose-headers', EXPOSE_WITH_V2);
       const outcome = await payPerCall(
-        { db: ctx.store.db, facilitator, chain, requirements, requirementsV2 },
+        { db: ctx.store.db, ...seller },
         headers,
         request.body.name,
-        lookup,
+        deepSignalLookup(snapshot),
       );
       reply.header('cache-control', 'no-store');
       switch (outcome.kind) {

@@ -8,10 +8,12 @@ import {
   decodePaymentHeader,
   decodePaymentSignatureHeader,
   encodePaymentResponse,
+  parsePaymentPayloadV2,
   encodePaymentResponseV2,
   MalformedPayment,
   type ExactEvmPaymentPayload,
   type SettlementReceipt,
+  type SettlementResponseV2,
 } from './payload.js';
 import {
   authorizationKey,
@@ -33,10 +35,15 @@ export type PaidLookup<Hit, Miss> = (
   name: string,
 ) => Promise<{ found: true; startup: string; body: Hit } | { found: false; body: Miss }>;
 
-/** The payment headers of a request: `X-PAYMENT` (x402 v1) or `PAYMENT-SIGNATURE` (x402 v2). */
+/**
+ * The payment a call presents: the `X-PAYMENT` (x402 v1) or `PAYMENT-SIGNATURE` (x402 v2) header of an HTTP request,
+ * or, in x402 v2's MCP binding, the payload itself from a tool call's `_meta["x402/payment"]`.
+ */
 export interface PaymentHeaders {
   xPayment?: string | undefined;
   paymentSignature?: string | undefined;
+  /** The v2 payload as a JSON value (MCP), decoded and checked exactly as a PAYMENT-SIGNATURE header is. */
+  paymentPayload?: unknown;
 }
 
 export type PayPerCallOutcome<Hit, Miss> =
@@ -49,6 +56,8 @@ export type PayPerCallOutcome<Hit, Miss> =
       responseHeader: 'X-PAYMENT-RESPONSE' | 'PAYMENT-RESPONSE';
       paymentResponse: string;
       receipt: SettlementReceipt;
+      /** The v2 settlement response (what PAYMENT-RESPONSE encodes), for a v2 payment: MCP sends it as it is. */
+      settlement?: SettlementResponseV2;
       /** True when this answers a payment settled earlier whose answer was never handed out (nothing settled now). */
       redelivered: boolean;
     };
@@ -100,10 +109,13 @@ const facilitatorDown = (err: FacilitatorUnavailable) =>
     : unconfirmed();
 
 function decode(headers: PaymentHeaders, deps: PayPerCallDeps): Presented | { error: string } {
-  const { xPayment, paymentSignature } = headers;
+  const { xPayment, paymentSignature, paymentPayload } = headers;
   try {
-    if (paymentSignature !== undefined) {
-      const payment = decodePaymentSignatureHeader(paymentSignature);
+    if (paymentSignature !== undefined || paymentPayload !== undefined) {
+      const payment =
+        paymentSignature !== undefined
+          ? decodePaymentSignatureHeader(paymentSignature)
+          : parsePaymentPayloadV2(paymentPayload, '_meta["x402/payment"]');
       const refused = offerProblemV2(payment, deps.requirementsV2);
       if (refused) return { error: refused };
       return {
@@ -155,7 +167,7 @@ export async function payPerCall<Hit, Miss>(
 ): Promise<PayPerCallOutcome<Hit, Miss>> {
   const { db, facilitator, requirements } = deps;
   const hasV1 = present(headers.xPayment);
-  const hasV2 = present(headers.paymentSignature);
+  const hasV2 = present(headers.paymentSignature) || headers.paymentPayload !== undefined;
   if (hasV1 && hasV2) {
     throw new ServiceError(
       'malformed-payment',
@@ -164,7 +176,10 @@ export async function payPerCall<Hit, Miss>(
   }
   if (!hasV1 && !hasV2) return { kind: 'payment-required', error: 'X-PAYMENT header is required' };
 
-  const presented = decode(hasV2 ? { paymentSignature: headers.paymentSignature } : headers, deps);
+  const presented = decode(
+    hasV2 ? { paymentSignature: headers.paymentSignature, paymentPayload: headers.paymentPayload } : headers,
+    deps,
+  );
   if ('error' in presented) return { kind: 'payment-required', error: presented.error };
   const { authorization } = presented;
   const key = authorizationKey(requirements.network, requirements.asset, authorization);
@@ -305,18 +320,20 @@ function paidOutcome<Hit>(
     payer: presented.authorization.from,
   };
   if (presented.version === 2) {
+    const settlement: SettlementResponseV2 = {
+      success: true,
+      transaction: txHash,
+      network: requirementsV2.network,
+      payer: presented.authorization.from,
+      amount: requirementsV2.amount,
+    };
     return {
       kind: 'paid',
       body,
       responseHeader: 'PAYMENT-RESPONSE',
-      paymentResponse: encodePaymentResponseV2({
-        success: true,
-        transaction: txHash,
-        network: requirementsV2.network,
-        payer: presented.authorization.from,
-        amount: requirementsV2.amount,
-      }),
+      paymentResponse: encodePaymentResponseV2(settlement),
       receipt,
+      settlement,
       redelivered,
     };
   }

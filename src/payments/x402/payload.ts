@@ -76,6 +76,11 @@ function decodeHeader<T>(header: string, name: string, schema: z.ZodType<T>): T 
   } catch {
     throw new MalformedPayment(`${name} does not decode to JSON.`);
   }
+  return checked(json, name, schema);
+}
+
+/** A decoded payment checked against `schema`; MalformedPayment names the first field that is wrong. */
+function checked<T>(json: unknown, name: string, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -94,6 +99,17 @@ export function decodePaymentHeader(header: string): ExactEvmPaymentPayload {
 /** Decodes a `PAYMENT-SIGNATURE` header (v2), or throws MalformedPayment. */
 export function decodePaymentSignatureHeader(header: string): ExactEvmPaymentPayloadV2 {
   return decodeHeader(header, 'PAYMENT-SIGNATURE', ExactEvmPaymentPayloadV2);
+}
+
+/**
+ * The payment of x402 v2's MCP binding: the same payload as `PAYMENT-SIGNATURE`, sent as a JSON value in a tool
+ * call's `_meta["x402/payment"]` instead of a base64 header; MalformedPayment when it is not one.
+ */
+export function parsePaymentPayloadV2(value: unknown, name: string): ExactEvmPaymentPayloadV2 {
+  if (JSON.stringify(value ?? null).length > MAX_PAYMENT_HEADER_LENGTH) {
+    throw new MalformedPayment(`${name} is far larger than any payment payload.`);
+  }
+  return checked(value, name, ExactEvmPaymentPayloadV2);
 }
 
 /** What `X-PAYMENT-RESPONSE` carries: the hash under both names clients read (`txHash` and `transaction`). */

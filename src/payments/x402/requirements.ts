@@ -95,6 +95,8 @@ export interface PaymentRequiredV2 {
   error: string;
   resource: { url: string; description: string; mimeType: string };
   accepts: PaymentRequirementsV2[];
+  /** Declarations beside the offer, by name: `bazaar`, the discovery facilitators catalogue paid resources by. */
+  extensions?: Record<string, unknown>;
 }
 
 /** The v2 form of the route's single offer (the same price, recipient, token and time limit). */
@@ -110,12 +112,17 @@ export function paymentRequirementsV2(v1: PaymentRequirements): PaymentRequireme
   };
 }
 
-export function paymentRequiredV2(v1: PaymentRequirements, error: string): PaymentRequiredV2 {
+export function paymentRequiredV2(
+  v1: PaymentRequirements,
+  error: string,
+  extensions?: Record<string, unknown>,
+): PaymentRequiredV2 {
   return {
     x402Version: X402_VERSION_2,
     error,
     resource: { url: v1.resource, description: v1.description, mimeType: v1.mimeType },
     accepts: [paymentRequirementsV2(v1)],
+    ...(extensions ? { extensions } : {}),
   };
 }
 

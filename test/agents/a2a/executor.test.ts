@@ -36,12 +36,13 @@ function requestWith(headers: Record<string, string>, parts?: Part[], messageId 
   return new RequestContext({ message } as never, 't1', 'c1', context);
 }
 
-/** Runs the executor once and returns the task it published. */
+/** Runs the executor once and returns the task its events add up to (the first task, its artifacts, its status). */
 async function answer(deps: Partial<ExecutorDeps>, request: RequestContext): Promise<Task> {
-  const published: Task[] = [];
+  const published: { kind: string; data: Json }[] = [];
+  let finished = false;
   const bus = {
-    publish: (event: { kind: string; data: Task }) => published.push(event.data),
-    finished: () => {},
+    publish: (event: { kind: string; data: Json }) => published.push(event),
+    finished: () => (finished = true),
   } as unknown as ExecutionEventBus;
   const executor = new SignalAgentExecutor({
     run: async () => ({ text: 'ok', data: { found: false }, capability: 'get_startup_signal' }),
@@ -49,8 +50,19 @@ async function answer(deps: Partial<ExecutorDeps>, request: RequestContext): Pro
     ...deps,
   });
   await executor.execute(request, bus);
-  assert.equal(published.length, 1, 'one event: the finished task');
-  return published[0]!;
+  assert.ok(finished);
+  const [first, ...updates] = published;
+  assert.equal(first!.kind, 'task', 'the task comes first');
+  assert.equal(updates.at(-1)!.kind, 'statusUpdate', 'its final status comes last');
+  const task = structuredClone(first!.data) as Task;
+  for (const { kind, data } of updates) {
+    if (kind === 'artifactUpdate') task.artifacts.push(data.artifact);
+    if (kind === 'statusUpdate') {
+      task.status = data.status;
+      task.metadata = { ...task.metadata, ...data.metadata };
+    }
+  }
+  return task;
 }
 
 describe('A2A executor', () => {
@@ -100,6 +112,24 @@ describe('A2A executor', () => {
       task.history.map((m) => m.messageId),
       ['m1'],
     );
+  });
+
+  test('an answer is published as produced: the task working, its artifact, then the completed status', async () => {
+    const kinds: string[] = [];
+    let firstState: TaskState | undefined;
+    const bus = {
+      publish: (event: { kind: string; data: Json }) => {
+        kinds.push(event.kind);
+        if (event.kind === 'task') firstState = event.data.status.state;
+      },
+      finished: () => {},
+    } as unknown as ExecutionEventBus;
+    await new SignalAgentExecutor({
+      run: async () => ({ text: 'ok', data: {}, capability: 'x' }),
+      readText: () => ({ reject: 'Not mine.', suggestions: [] }),
+    }).execute(requestWith({}), bus);
+    assert.deepEqual(kinds, ['task', 'artifactUpdate', 'statusUpdate']);
+    assert.equal(firstState, TaskState.TASK_STATE_WORKING);
   });
 
   test('a service error is a failed task: the detail as text, the problem fields as data', async () => {

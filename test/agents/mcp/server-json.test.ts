@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { buildServerJson, registryName, SERVER_JSON_PATH } from '../../../src/agents/mcp/server-json.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
@@ -9,12 +10,21 @@ import { startTestService, type TestService } from '../../helpers/service.js';
 type Json = Record<string, any>;
 
 /**
- * The rules of the registry's server.json schema (2025-12-11) and of its publishing requirements that a document can
- * break, written out here because the test machine has no network to fetch the published schema: the reverse-DNS
- * name, the 100-character description, an exact version (no range, not "latest"), remotes of a known transport with
- * a URL, and packages with exactly the registry's package fields. MCP_SERVER_SCHEMA may name a downloaded copy of
- * the published schema, which the document must then satisfy too.
+ * The registry's own schema (fixtures/server.schema.json: the validation keywords of the schema the registry
+ * publishes in its repository, with its source URL and commit), and beside it the publishing requirements that the
+ * schema only describes: an exact version (no range, not "latest"), a known package registry, and packages with
+ * exactly the registry's package fields.
  */
+const REGISTRY_SCHEMA = JSON.parse(
+  readFileSync(new URL('./fixtures/server.schema.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
+
+function schemaValidator() {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  return ajv.compile(REGISTRY_SCHEMA);
+}
+
 const input = {
   type: 'object',
   properties: {
@@ -106,11 +116,22 @@ describe('server.json for the MCP Registry', () => {
     const document = (await response.json()) as Json;
     const validate = validator(REGISTRY_RULES);
     assert.equal(validate(document), true, JSON.stringify(validate.errors));
-    const published = process.env.MCP_SERVER_SCHEMA;
-    if (published && existsSync(published)) {
-      const validatePublished = validator(JSON.parse(readFileSync(published, 'utf8')) as object);
-      assert.equal(validatePublished(document), true, JSON.stringify(validatePublished.errors));
-    }
+  });
+
+  test('satisfies the registry’s published server.json schema', async () => {
+    const document = (await (await svc.get(SERVER_JSON_PATH)).json()) as Json;
+    const validate = schemaValidator();
+    assert.equal(validate(document), true, JSON.stringify(validate.errors));
+  });
+
+  test('the registry’s schema refuses what it describes as invalid', () => {
+    const validate = schemaValidator();
+    const good = buildServerJson('https://signals.example.com', '1.2.3');
+    assert.equal(validate(good), true, JSON.stringify(validate.errors));
+    assert.equal(validate({ ...good, description: 'x'.repeat(101) }), false);
+    assert.equal(validate({ ...good, remotes: [{ ...good.remotes[0], url: 'signals.example.com/mcp' }] }), false);
+    assert.equal(validate({ ...good, icons: [{ ...good.icons[0], mimeType: 'image/gif' }] }), false);
+    assert.equal(validate({ ...good, packages: [{ ...good.packages[0], version: 'latest' }] }), false);
   });
 
   test('names the remote endpoint and the signal-mcp package, with the key as a secret', async () => {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -77,6 +79,35 @@ describe('signal-mcp over stdio (official MCP client)', () => {
     const lines = stdout.split('\n').filter((line) => line.length > 0);
     assert.equal(lines.length, 2);
     for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, '2.0');
+  });
+
+  test('a client that goes away while the indexes are still being built leaves no error in the log', async () => {
+    // A fresh data directory (the embedded database, the whole demo loaded): the warm-up then takes seconds.
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'signal-mcp-'));
+    after(() => rm(dataDir, { recursive: true, force: true }));
+    const { DATABASE_URL: _shared, ...env } = childEnv(svc, github, { LOG_LEVEL: 'info', DATA_DIR: dataDir });
+    const child = spawn(COMMAND[0], COMMAND.slice(1), { env, stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      })}\n`,
+    );
+    // The data is open and the warm-up has just begun: the client leaves now.
+    while (!stderr.includes('serving local data')) await once(child.stderr, 'data');
+    child.stdin.end();
+    const [code] = (await once(child, 'exit')) as [number];
+    assert.equal(code, 0);
+    const errors = stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((entry) => entry.level >= 50);
+    assert.deepEqual(errors, []);
   });
 
   test('with SIGNAL_BASE_URL it answers from that deployment', async () => {

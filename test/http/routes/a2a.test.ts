@@ -410,6 +410,85 @@ describe('A2A at /api/a2a', () => {
     assert.equal(body.result, undefined);
   });
 
+  test('the card declares streaming', async () => {
+    const card = (await (await svc.get('/.well-known/agent-card.json')).json()) as Json;
+    assert.equal(card.capabilities.streaming, true);
+  });
+
+  test('the SDK streaming client (1.0) gets the task working, its artifact, then its final status', async () => {
+    const events = [];
+    for await (const event of client.sendMessageStream({
+      tenant: '',
+      message: userMessage([text('Which startups are trending this week?')]),
+      configuration: undefined,
+      metadata: undefined,
+    })) {
+      events.push(event.payload!);
+    }
+    assert.deepEqual(
+      events.map((e) => e.$case),
+      ['task', 'artifactUpdate', 'statusUpdate'],
+    );
+    const [task, artifact, status] = events.map((e) => e.value) as [Task, Json, Json];
+    assert.equal(task.status!.state, TaskState.TASK_STATE_WORKING);
+    assert.deepEqual(
+      artifact.artifact.parts.find((p: Part) => p.content?.$case === 'data').content.value.startups,
+      signals.trending,
+    );
+    assert.equal(status.status.state, TaskState.TASK_STATE_COMPLETED);
+    assert.equal(status.metadata.skill, 'trending');
+  });
+
+  test('a streamed task is the task message/send answers: GetTask returns it completed with its artifact', async () => {
+    let id = '';
+    let streamed: Json | undefined;
+    for await (const event of client.sendMessageStream({
+      tenant: '',
+      message: userMessage([text('How are the signals computed?')]),
+      configuration: undefined,
+      metadata: undefined,
+    })) {
+      if (event.payload?.$case === 'task') id = event.payload.value.id;
+      if (event.payload?.$case === 'artifactUpdate') streamed = event.payload.value.artifact as Json;
+    }
+    const fetched = await client.getTask({ tenant: '', id, historyLength: undefined });
+    assert.equal(fetched.status!.state, TaskState.TASK_STATE_COMPLETED);
+    assert.deepEqual(fetched.artifacts[0], streamed);
+  });
+
+  test('v0.3 message/stream answers Server-Sent Events, one JSON-RPC response each, the last one final', async () => {
+    const response = await fetch(`${svc.url}/api/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'message/stream',
+        params: {
+          message: {
+            kind: 'message',
+            messageId: 'm-stream',
+            role: 'user',
+            parts: [{ kind: 'text', text: 'Give me an overview' }],
+          },
+        },
+      }),
+    });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const events = (await response.text())
+      .split('\n\n')
+      .filter((chunk) => chunk.startsWith('data: '))
+      .map((chunk) => JSON.parse(chunk.slice('data: '.length)) as Json);
+    assert.ok(events.every((e) => e.jsonrpc === '2.0' && e.id === 5));
+    assert.deepEqual(
+      events.map((e) => e.result.kind),
+      ['task', 'artifact-update', 'status-update'],
+    );
+    assert.equal(events.at(-1)!.result.status.state, 'completed');
+    assert.equal(events.at(-1)!.result.final, true);
+  });
+
   test('an unsupported A2A-Version is −32009', async () => {
     const body = await rpc({ jsonrpc: '2.0', id: 7, method: 'GetTask', params: { id: 'x' } }, { 'A2A-Version': '9.9' });
     assert.equal(body.error.code, -32009);
