@@ -36,6 +36,8 @@ export const GROWING_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'strange
 export const BLIND_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-blind.yaml');
 /** A second blind set, written from the README and the served site before the next rule changes, to measure them. */
 export const SECOND_BLIND_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-blind-2.yaml');
+/** Written from the README and the served site only, after the rules of the second set; never tuned on. */
+export const THIRD_BLIND_STRANGER_QUESTIONS_FILE = repoPath('data', 'eval', 'stranger-questions-blind-3.yaml');
 
 export function loadQuestionCases(file = QUESTIONS_FILE): QuestionCase[] {
   return z.array(QuestionCase).parse(parseYaml(readFileSync(file, 'utf8')));

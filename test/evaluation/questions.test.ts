@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { bestAnswer } from '../../src/core/answers/answer.js';
 import { answerCorpus } from '../../src/core/answers/corpus.js';
@@ -12,6 +13,7 @@ import {
   MORE_STRANGER_QUESTIONS_FILE,
   SECOND_BLIND_STRANGER_QUESTIONS_FILE,
   STRANGER_QUESTIONS_FILE,
+  THIRD_BLIND_STRANGER_QUESTIONS_FILE,
 } from '../../evaluation/questions.js';
 import { EVALUATION_BASE, evaluationSnapshot } from '../../evaluation/universe.js';
 
@@ -107,116 +109,87 @@ describe('fresh stranger questions, never tuned on (data/eval/stranger-questions
   });
 });
 
-describe('blind stranger questions (data/eval/stranger-questions-blind.yaml)', () => {
-  const blind = loadQuestionCases(BLIND_STRANGER_QUESTIONS_FILE);
-  const result = evaluateQuestions(snapshot, EVALUATION_BASE, blind);
-  const named = new Set(
-    answerCorpus(snapshot, EVALUATION_BASE)
-      .entries.filter((e) => e.kind === 'startup' || e.kind === 'comparison' || e.kind === 'diligence')
-      .map((e) => e.id),
-  );
-
-  // The floor is what the rules reach today (71 of 80); docs/api.md lists the misses' causes.
-  test('at least 88% are answered as labelled or as the label accepts', () => {
-    assert.ok(result.top1 >= 0.88, String(result.top1));
-  });
-
-  test('no wrong answer at confidence 0.7 or more', () => {
-    assert.deepEqual(
-      result.outcomes.filter((o) => !o.correct && (o.confidence ?? 0) >= 0.7),
-      [],
+/**
+ * A blind set of stranger questions: labelled by someone who had not read the rules, before its questions were run.
+ * `floor` is the share the rules must keep; `why` says where it comes from. `confidentlyWrong` lists the questions
+ * answered wrongly at confidence 0.7 or more when the set was first run (a set the rules were never tuned on keeps
+ * its measurement honest; no other question may join them).
+ */
+function blindSet(file: string, floor: number, why: string, confidentlyWrong: string[] = []): void {
+  describe(`blind stranger questions (${path.relative(process.cwd(), file)})`, () => {
+    const blind = loadQuestionCases(file);
+    const result = evaluateQuestions(snapshot, EVALUATION_BASE, blind);
+    const wrong = () => JSON.stringify(result.outcomes.filter((o) => !o.correct).map((o) => [o.q, o.expect, o.got]));
+    const named = new Set(
+      answerCorpus(snapshot, EVALUATION_BASE)
+        .entries.filter((e) => e.kind === 'startup' || e.kind === 'comparison' || e.kind === 'diligence')
+        .map((e) => e.id),
     );
-  });
 
-  test('no miss is an answer about another company than the one asked about', () => {
-    assert.deepEqual(
-      result.outcomes.filter((o) => !o.correct && (named.has(o.got) || o.got.startsWith('compare-'))),
-      [],
-    );
-  });
+    test(`at least ${Math.round(floor * 100)}% are answered as labelled or as the label accepts (${why})`, () => {
+      assert.ok(result.top1 >= floor, `${result.top1}: ${wrong()}`);
+    });
 
-  test('NLWeb /ask declines every question the answer service declines, with no result on top', () => {
-    for (const c of blind) {
-      const best = bestAnswer(snapshot, EVALUATION_BASE, c.q);
-      if (best.found || best.reason === 'no-match') continue;
-      const messages = nlwebAsk(snapshot, EVALUATION_BASE, { query: c.q, mode: 'list', limit: 10 });
-      assert.ok(!messages.some((m) => m.message_type === 'result_batch'), c.q);
-      assert.ok(
-        messages.some((m) => m.message_type === 'no_results' && m['message'] === best.detail),
-        c.q,
+    test(`${confidentlyWrong.length ? `no wrong answer but the ${confidentlyWrong.length} known` : 'no wrong answer'} at confidence 0.7 or more`, () => {
+      assert.deepEqual(
+        result.outcomes
+          .filter((o) => !o.correct && !sameComparison(o.expect, o.got) && (o.confidence ?? 0) >= 0.7)
+          .map((o) => o.q),
+        confidentlyWrong,
       );
-    }
-  });
+    });
 
-  test('each expects, and accepts, only answers that exist, comparisons of two tracked startups or stated outcomes', () => {
-    const ids = new Set(answerCorpus(snapshot, EVALUATION_BASE).entries.map((e) => e.id));
-    // A comparison of any two tracked startups is answered, not only the pairs the corpus lists.
-    const comparable = (id: string) => {
-      const pair = /^compare-(.+)-vs-(.+)$/.exec(id);
-      return pair !== null && ids.has(`signal-${pair[1]}`) && ids.has(`signal-${pair[2]}`);
-    };
-    for (const c of blind)
-      for (const id of [c.expect, ...(c.acceptable ?? [])])
-        assert.ok(
-          ids.has(id) || comparable(id) || ['not-tracked', 'no-sector', 'out-of-scope', 'none'].includes(id),
-          id,
-        );
-  });
-});
-
-describe('second blind stranger questions (data/eval/stranger-questions-blind-2.yaml)', () => {
-  const blind = loadQuestionCases(SECOND_BLIND_STRANGER_QUESTIONS_FILE);
-  const result = evaluateQuestions(snapshot, EVALUATION_BASE, blind);
-  const wrong = () => JSON.stringify(result.outcomes.filter((o) => !o.correct).map((o) => [o.q, o.expect, o.got]));
-  const named = new Set(
-    answerCorpus(snapshot, EVALUATION_BASE)
-      .entries.filter((e) => e.kind === 'startup' || e.kind === 'comparison' || e.kind === 'diligence')
-      .map((e) => e.id),
-  );
-
-  // 48 of 70 when the set was committed; the rules were then improved on it, so this floor guards, not measures.
-  test('at least 90% are answered as labelled or as the label accepts', () => {
-    assert.ok(result.top1 >= 0.9, `${result.top1}: ${wrong()}`);
-  });
-
-  test('no wrong answer at confidence 0.7 or more', () => {
-    assert.deepEqual(
-      result.outcomes.filter((o) => !o.correct && (o.confidence ?? 0) >= 0.7),
-      [],
-    );
-  });
-
-  test('no miss is an answer about another company than the one asked about', () => {
-    assert.deepEqual(
-      result.outcomes.filter((o) => !o.correct && (named.has(o.got) || o.got.startsWith('compare-'))),
-      [],
-    );
-  });
-
-  test('NLWeb /ask declines every question the answer service declines, with no result on top', () => {
-    for (const c of blind) {
-      const best = bestAnswer(snapshot, EVALUATION_BASE, c.q);
-      if (best.found || best.reason === 'no-match') continue;
-      const messages = nlwebAsk(snapshot, EVALUATION_BASE, { query: c.q, mode: 'list', limit: 10 });
-      assert.ok(!messages.some((m) => m.message_type === 'result_batch'), c.q);
-      assert.ok(
-        messages.some((m) => m.message_type === 'no_results' && m['message'] === best.detail),
-        c.q,
+    test('no miss is an answer about another company than the one asked about', () => {
+      assert.deepEqual(
+        result.outcomes.filter(
+          (o) => !o.correct && (named.has(o.got) || o.got.startsWith('compare-')) && !sameComparison(o.expect, o.got),
+        ),
+        [],
       );
-    }
-  });
+    });
 
-  test('each expects, and accepts, only answers that exist, comparisons of two tracked startups or stated outcomes', () => {
-    const ids = new Set(answerCorpus(snapshot, EVALUATION_BASE).entries.map((e) => e.id));
-    const comparable = (id: string) => {
-      const pair = /^compare-(.+)-vs-(.+)$/.exec(id);
-      return pair !== null && ids.has(`signal-${pair[1]}`) && ids.has(`signal-${pair[2]}`);
-    };
-    for (const c of blind)
-      for (const id of [c.expect, ...(c.acceptable ?? [])])
+    test('NLWeb /ask declines every question the answer service declines, with no result on top', () => {
+      for (const c of blind) {
+        const best = bestAnswer(snapshot, EVALUATION_BASE, c.q);
+        if (best.found || best.reason === 'no-match') continue;
+        const messages = nlwebAsk(snapshot, EVALUATION_BASE, { query: c.q, mode: 'list', limit: 10 });
+        assert.ok(!messages.some((m) => m.message_type === 'result_batch'), c.q);
         assert.ok(
-          ids.has(id) || comparable(id) || ['not-tracked', 'no-sector', 'out-of-scope', 'none'].includes(id),
-          id,
+          messages.some((m) => m.message_type === 'no_results' && m['message'] === best.detail),
+          c.q,
         );
+      }
+    });
+
+    test('each expects, and accepts, only answers that exist, comparisons of two tracked startups or stated outcomes', () => {
+      const ids = new Set(answerCorpus(snapshot, EVALUATION_BASE).entries.map((e) => e.id));
+      // A comparison of any two tracked startups is answered, not only the pairs the corpus lists.
+      const comparable = (id: string) => {
+        const pair = /^compare-(.+)-vs-(.+)$/.exec(id);
+        return pair !== null && ids.has(`signal-${pair[1]}`) && ids.has(`signal-${pair[2]}`);
+      };
+      for (const c of blind)
+        for (const id of [c.expect, ...(c.acceptable ?? [])])
+          assert.ok(
+            ids.has(id) || comparable(id) || ['not-tracked', 'no-sector', 'out-of-scope', 'none'].includes(id),
+            id,
+          );
+    });
   });
-});
+}
+
+/** Two comparison ids of the same pair of startups, in either order. */
+function sameComparison(a: string, b: string): boolean {
+  const pair = (id: string) => /^compare-(.+)-vs-(.+)$/.exec(id)?.slice(1).sort().join(' ');
+  return pair(a) !== undefined && pair(a) === pair(b);
+}
+
+blindSet(BLIND_STRANGER_QUESTIONS_FILE, 0.88, '71 of 80 with the rules of its session; docs/api.md lists the misses');
+blindSet(
+  SECOND_BLIND_STRANGER_QUESTIONS_FILE,
+  0.9,
+  '48 of 70 when committed; the rules were then improved on it, so this floor guards, not measures',
+);
+blindSet(THIRD_BLIND_STRANGER_QUESTIONS_FILE, 0.8, 'what the rules scored the first time it was run: 48 of 60', [
+  'What does a single Deep Signal profile cost me?',
+]);
