@@ -4,7 +4,6 @@ import { backtestReport } from '../core/backtest/report.js';
 import { buildMethodology } from '../core/documents/methodology.js';
 import { signalsSummary } from '../core/signals/summary.js';
 import type { Outcome } from '../domain/errors.js';
-import { signalLabel } from '../domain/signal-label.js';
 import type { AppContext } from '../app.js';
 import type { KeyAccount } from '../payments/keys.js';
 import { paidDeepSignal } from '../payments/paid-deep-signal.js';
@@ -35,9 +34,19 @@ import {
   SEARCH_TYPES,
   SearchResponse,
 } from '../schemas/answers.js';
-import { startupHistory } from '../snapshot/history.js';
-import { PERIOD_SLUG_PATTERN, periodInfo, periodRef, periodView, type PeriodStartup } from './period-data.js';
-import type { SnapshotStartup } from '../snapshot/snapshot.js';
+import {
+  compareStartups,
+  history,
+  PERIOD_SLUG_PATTERN,
+  periodInfo,
+  periodRef,
+  sectorRanking,
+  startupInPeriod,
+  storedPeriods,
+  trending,
+  type PeriodStartup,
+} from '../core/periods/reads.js';
+import { TRENDING_SIZE } from '../domain/rules.js';
 
 /**
  * The agent tools, declared once: the interface's eight with exactly the interface's arguments, then the service's
@@ -176,8 +185,9 @@ const Labels = z
   .array(SignalLabel)
   .describe("Each startup's signal strength and evidence, one entry per startup in the same order as `startups`.");
 
-function labelOf(s: SnapshotStartup): SignalLabel {
-  return { name: s.startup.name, signalType: s.startup.signalType, ...signalLabel(s.startup.signalType, s.metrics) };
+/** A startup's label as the tools give it: its name and type beside the week's strength and evidence. */
+function labelOf(s: PeriodStartup): SignalLabel {
+  return { name: s.startup.name, signalType: s.startup.signalType, ...s.label };
 }
 
 const SummaryResult = z.object({
@@ -359,26 +369,26 @@ const declaredTools = [
     inputSchema: z
       .object({
         period: periodArg.optional(),
-        limit: z.int().min(1).max(20).optional().describe('How many of the top 20, 1 to 20 (default 20).'),
+        limit: z
+          .int()
+          .min(1)
+          .max(TRENDING_SIZE)
+          .optional()
+          .describe(`How many of the top ${TRENDING_SIZE}, 1 to ${TRENDING_SIZE} (default ${TRENDING_SIZE}).`),
       })
       .strict(),
-    outputSchema: z.object({ period: Period, startups: z.array(Startup).max(20), labels: Labels.max(20) }),
+    outputSchema: z.object({
+      period: Period,
+      startups: z.array(Startup).max(TRENDING_SIZE),
+      labels: Labels.max(TRENDING_SIZE),
+    }),
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The `trending` array of the response.' },
     paid: false,
     handler: async ({ period, limit }, { ctx }) => {
-      const snapshot = ctx.holder.published();
-      const n = limit ?? 20;
-      if (period === undefined || period === snapshot.period.slug) {
-        const top = snapshot.trending.slice(0, n);
-        return { period: snapshot.meta.period, startups: top.map((s) => s.startup), labels: top.map(labelOf) };
-      }
-      const view = await periodView(snapshot, period);
-      const top = view.startups
-        .filter((s) => s.rankOverall !== null && s.rankOverall <= 20)
-        .sort((a, b) => a.rankOverall! - b.rankOverall!)
-        .slice(0, n);
-      return { period: periodRef(view.info), startups: top.map((s) => s.startup), labels: top.map((s) => s.label) };
+      const list = await trending(ctx.holder.published(), period);
+      const top = list.startups.slice(0, limit ?? TRENDING_SIZE);
+      return { period: periodRef(list.info), startups: top.map((s) => s.startup), labels: top.map(labelOf) };
     },
   }),
   tool({
@@ -404,21 +414,16 @@ const declaredTools = [
     paid: false,
     handler: async ({ sector, period, limit }, { ctx }) => {
       const snapshot = ctx.holder.published();
+      // The sector's entry of /api/signals.json; without a `period` the answer is that entry (and labels) as served.
       const entry = snapshot.sectors.find((s) => s.slug === sector)!;
-      if (period === undefined) {
-        const labels = (snapshot.bySector.get(sector) ?? []).map(labelOf);
-        if (limit === undefined) return { ...entry, labels };
-        return { ...entry, startups: entry.startups.slice(0, limit), labels: labels.slice(0, limit) };
-      }
-      const view = await periodView(snapshot, period);
-      const ranked = view.startups.filter((s) => s.sector === sector).sort((a, b) => a.rankInSector - b.rankInSector);
-      const shown = ranked.slice(0, limit ?? ranked.length);
+      const ranking = await sectorRanking(snapshot, sector, period);
+      const shown = ranking.startups.slice(0, limit ?? ranking.startups.length);
       return {
         ...entry,
-        startupCount: ranked.length,
+        startupCount: ranking.startups.length,
         startups: shown.map((s) => s.startup),
-        labels: shown.map((s) => s.label),
-        period: periodRef(view.info),
+        labels: shown.map(labelOf),
+        ...(period === undefined ? {} : { period: periodRef(ranking.info) }),
       };
     },
   }),
@@ -451,30 +456,17 @@ const declaredTools = [
           ...(info ? { period: periodRef(info) } : {}),
         };
       }
-      if (period === undefined) {
-        const { startup, metrics } = resolution.item;
-        return { found: true, nameMatch: header, startup, ...signalLabel(startup.signalType, metrics) };
-      }
-      const view = await periodView(snapshot, period);
-      const row = view.startups.find((s) => s.login === resolution.item.login);
-      if (!row) {
+      const week = await startupInPeriod(snapshot, resolution.item.login, period);
+      const ref = period === undefined ? {} : { period: periodRef(week.info) };
+      if (!week.startup) {
         return {
           found: false,
           nameMatch: header,
-          period: periodRef(view.info),
-          detail: notTrackedIn(resolution.item.startup.name, view.info.slug),
+          ...ref,
+          detail: notTrackedIn(resolution.item.startup.name, week.info.slug),
         };
       }
-      const { signalStrength, signalEvidence, signalFinding } = row.label;
-      return {
-        found: true,
-        nameMatch: header,
-        startup: row.startup,
-        signalStrength,
-        signalEvidence,
-        signalFinding,
-        period: periodRef(view.info),
-      };
+      return { found: true, nameMatch: header, startup: week.startup.startup, ...week.startup.label, ...ref };
     },
   }),
   tool({
@@ -636,8 +628,7 @@ const declaredTools = [
           history: [],
         };
       }
-      const rows = await startupHistory(snapshot, found.item.login);
-      const shown = limit === undefined ? rows : rows.slice(-limit);
+      const shown = await history(snapshot, found.item.login, limit);
       return {
         found: true,
         nameMatch: found.how,
@@ -683,36 +674,28 @@ const declaredTools = [
     rest: { method: 'GET', path: '/api/signals.json', note: 'The entries of the named startups in their sectors.' },
     paid: false,
     handler: async ({ names, period }, { ctx }) => {
-      const snapshot = ctx.holder.published();
-      const view = await periodView(snapshot, period);
-      const byLogin = new Map(view.startups.map((s) => [s.login, s]));
-      const startups = names.map((query) => {
-        const found = resolveStrict(snapshot, query);
-        if (!found.item) {
+      const comparison = await compareStartups(ctx.holder.published(), names, period);
+      const startups = comparison.compared.map(({ query, match, entry }) => {
+        if (!match.item) {
           return {
             query,
             found: false,
-            nameMatch: found.how,
-            ...(found.candidates.length ? { candidates: found.candidates } : {}),
+            nameMatch: match.how,
+            ...(match.candidates.length ? { candidates: match.candidates } : {}),
           };
         }
-        const row = byLogin.get(found.item.login);
-        if (!row) {
+        if (!entry) {
           return {
             query,
             found: false,
-            nameMatch: found.how,
-            detail: notTrackedIn(found.item.startup.name, view.info.slug),
+            nameMatch: match.how,
+            detail: notTrackedIn(match.item.startup.name, comparison.info.slug),
           };
         }
-        return { query, found: true, nameMatch: found.how, ...figures(row) };
+        return { query, found: true, nameMatch: match.how, ...figures(entry) };
       });
-      const hits = startups.filter((s): s is typeof s & { compositeScore: number; startup: Startup } => s.found);
-      const leader =
-        hits.length >= 2
-          ? hits.reduce((a, b) => (b.compositeScore > a.compositeScore ? b : a)).startup.name
-          : undefined;
-      return { period: periodRef(view.info), startups, ...(leader ? { leader } : {}) };
+      const leader = comparison.leader?.startup.name;
+      return { period: periodRef(comparison.info), startups, ...(leader ? { leader } : {}) };
     },
   }),
   tool({
@@ -730,17 +713,16 @@ const declaredTools = [
     rest: { method: 'GET', path: '/api/changelog.json', note: 'The periods the changelog lists.' },
     paid: false,
     handler: ({ limit }, { ctx }) => {
-      const snapshot = ctx.holder.published();
+      const stored = storedPeriods(ctx.holder.published(), limit);
       const urls = siteUrls(ctx.config.server.baseUrl);
-      const newestFirst = [...snapshot.periods].reverse();
       return {
-        current: periodRef(snapshot.period),
-        total: newestFirst.length,
-        periods: newestFirst.slice(0, limit ?? newestFirst.length).map((p) => ({
+        current: periodRef(stored.current),
+        total: stored.total,
+        periods: stored.periods.map((p) => ({
           ...periodRef(p),
           publishedAt: p.publishedAt.toISOString(),
           startupsTracked: p.startupsTracked,
-          current: p.slug === snapshot.period.slug,
+          current: p.slug === stored.current.slug,
           url: urls.period(p.slug),
         })),
       };
