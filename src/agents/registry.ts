@@ -174,6 +174,10 @@ const SignalResult = z.object({
     'On a miss, the "did you mean" startups GET /api/signal offers; absent when nothing is close.',
   ),
   period: Period.optional().describe('The period answered, when a `period` was asked for.'),
+  sector: SectorSlug.optional().describe('With a `period`: its sector, rank and composite score that week.'),
+  rankOverall: z.int().min(1).nullable().optional(),
+  rankInSector: z.int().min(1).optional(),
+  compositeScore: z.number().min(0).max(100).optional(),
   detail: z
     .string()
     .optional()
@@ -466,7 +470,9 @@ const declaredTools = [
           detail: notTrackedIn(resolution.item.startup.name, week.info.slug),
         };
       }
-      return { found: true, nameMatch: header, startup: week.startup.startup, ...week.startup.label, ...ref };
+      const { startup, label, sector, rankOverall, rankInSector, compositeScore } = week.startup;
+      const ranks = period === undefined ? {} : { sector, rankOverall, rankInSector, compositeScore };
+      return { found: true, nameMatch: header, startup, ...label, ...ref, ...ranks };
     },
   }),
   tool({
