@@ -1,13 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import { ServiceError } from '../../domain/errors.js';
+import type { HistoryEntry, PeriodStartup } from '../../domain/period-startup.js';
 import { TRENDING_SIZE } from '../../domain/rules.js';
-import { signalLabel, type SignalLabel } from '../../domain/signal-label.js';
+import { signalLabel } from '../../domain/signal-label.js';
 import type { SignalEvidence } from '../../domain/records.js';
 import type { SectorSlug } from '../../schemas/enums.js';
-import { Startup, type DatasetRecord } from '../../schemas/signals.js';
-import { startupHistory } from '../../snapshot/history.js';
+import { startupHistory, trendingHistory } from '../../snapshot/history.js';
 import { derive, type PeriodInfo, type Snapshot, type SnapshotStartup } from '../../snapshot/snapshot.js';
-import type { StartupPeriodRow } from '../../store/history.js';
 import { resolveStrict, type StrictLookup } from '../signals/resolve.js';
 
 /**
@@ -19,19 +18,7 @@ import { resolveStrict, type StrictLookup } from '../signals/resolve.js';
  * when a newer one is swapped in.
  */
 
-/** One startup in one period, the same fields whichever period it comes from. */
-export interface PeriodStartup {
-  login: string;
-  sector: SectorSlug;
-  rankOverall: number | null;
-  rankInSector: number;
-  compositeScore: number;
-  startup: Startup;
-  /** The strength of and evidence for its signal type that week. */
-  label: SignalLabel;
-  /** The classifier's evidence per type that week, when the week's rule recorded it. */
-  evidence?: SignalEvidence | undefined;
-}
+export type { HistoryEntry, PeriodStartup };
 
 /** A list of one period's startups, and which period it is. */
 export interface PeriodList {
@@ -47,8 +34,10 @@ export type PeriodView = PeriodList;
 /** The `period` argument every read accepts: an ISO week slug. */
 export const PERIOD_SLUG_PATTERN = /^\d{4}-w\d{2}$/;
 
-function fromSnapshot(s: SnapshotStartup): PeriodStartup {
+/** A startup of the current period (the snapshot's own) as the one domain value of a startup in a period. */
+function fromSnapshot(period: string, s: SnapshotStartup): PeriodStartup {
   return {
+    period,
     login: s.login,
     sector: s.sector,
     rankOverall: s.rankOverall,
@@ -60,46 +49,15 @@ function fromSnapshot(s: SnapshotStartup): PeriodStartup {
   };
 }
 
-function fromRecord(r: DatasetRecord): PeriodStartup {
-  return {
-    login: r.org,
-    sector: r.sector,
-    rankOverall: r.rank,
-    rankInSector: r.sectorRank,
-    compositeScore: r.compositeScore,
-    startup: Startup.parse(r),
-    label: { signalStrength: r.signalStrength, signalEvidence: r.signalEvidence, signalFinding: r.signalFinding },
-  };
-}
-
-function fromHistory(login: string, r: StartupPeriodRow): PeriodStartup {
-  return {
-    login,
-    sector: r.sector,
-    rankOverall: r.rankOverall,
-    rankInSector: r.rankInSector,
-    compositeScore: r.compositeScore,
-    startup: r.startup,
-    label: r.label,
-    evidence: r.evidence,
-  };
-}
-
 /** The earlier periods read so far, a few at a time (least recently used dropped first). */
 const earlierPeriods = derive(() => new LRUCache<string, Promise<PeriodStartup[]>>({ max: 8 }));
-const currentStartups = derive((snapshot) => snapshot.startups.map(fromSnapshot));
-const currentTrending = derive((snapshot) => snapshot.trending.map(fromSnapshot));
+const ofSnapshot = (snapshot: Snapshot) => (s: SnapshotStartup) => fromSnapshot(snapshot.period.slug, s);
+const currentStartups = derive((snapshot) => snapshot.startups.map(ofSnapshot(snapshot)));
+const currentTrending = derive((snapshot) => snapshot.trending.map(ofSnapshot(snapshot)));
 const currentSectors = derive(
-  (snapshot) => new Map([...snapshot.bySector].map(([sector, list]) => [sector, list.map(fromSnapshot)])),
+  (snapshot) =>
+    new Map([...snapshot.bySector].map(([sector, list]) => [sector, list.map(ofSnapshot(snapshot))] as const)),
 );
-
-async function readPeriod(snapshot: Snapshot, slug: string): Promise<PeriodStartup[]> {
-  const out: PeriodStartup[] = [];
-  for await (const page of snapshot.source.datasetPages([slug])) {
-    for (const record of page) if (record.period === slug) out.push(fromRecord(record));
-  }
-  return out;
-}
 
 /** The stored period of that slug (the current one when absent), or undefined when no such period is stored. */
 export function storedPeriod(snapshot: Snapshot, slug: string | undefined): PeriodInfo | undefined {
@@ -133,7 +91,7 @@ export async function periodView(snapshot: Snapshot, slug: string | undefined): 
   const cache = earlierPeriods(snapshot);
   let pending = cache.get(info.slug);
   if (!pending) {
-    const entry = readPeriod(snapshot, info.slug);
+    const entry = snapshot.source.periodStartups(info.slug);
     cache.set(info.slug, entry);
     entry.catch(() => {
       if (cache.get(info.slug) === entry) cache.delete(info.slug);
@@ -147,10 +105,10 @@ export async function periodView(snapshot: Snapshot, slug: string | undefined): 
 export async function trending(snapshot: Snapshot, slug: string | undefined): Promise<PeriodList> {
   const info = periodInfo(snapshot, slug);
   if (info.slug === snapshot.period.slug) return { info, current: true, startups: currentTrending(snapshot) };
-  const view = await periodView(snapshot, info.slug);
-  const startups = view.startups
-    .filter((s) => s.rankOverall !== null && s.rankOverall <= TRENDING_SIZE)
-    .sort((a, b) => a.rankOverall! - b.rankOverall!);
+  // Every period's trending list is read once per snapshot: lighter than the whole of an earlier period.
+  const startups = (await trendingHistory(snapshot)).filter(
+    (s) => s.period === info.slug && s.rankOverall !== null && s.rankOverall <= TRENDING_SIZE,
+  );
   return { info, current: false, startups };
 }
 
@@ -178,14 +136,14 @@ export async function startupInPeriod(
   const info = periodInfo(snapshot, slug);
   if (info.slug === snapshot.period.slug) {
     const own = snapshot.byLogin.get(login.toLowerCase());
-    return { info, current: true, startup: own ? fromSnapshot(own) : undefined };
+    return { info, current: true, startup: own ? fromSnapshot(info.slug, own) : undefined };
   }
-  const row = (await startupHistory(snapshot, login)).find((r) => r.period === info.slug);
-  return { info, current: false, startup: row ? fromHistory(login, row) : undefined };
+  const week = (await startupHistory(snapshot, login)).find((r) => r.period === info.slug);
+  return { info, current: false, startup: week };
 }
 
 /** One startup's stored weeks, oldest first (the most recent `limit` of them when given). */
-export async function history(snapshot: Snapshot, login: string, limit?: number): Promise<StartupPeriodRow[]> {
+export async function history(snapshot: Snapshot, login: string, limit?: number): Promise<HistoryEntry[]> {
   const rows = await startupHistory(snapshot, login);
   return limit === undefined ? rows : rows.slice(-limit);
 }
