@@ -6,6 +6,7 @@ import { signalsSummary } from '../core/signals/summary.js';
 import type { Outcome } from '../domain/errors.js';
 import type { AppContext } from '../app.js';
 import type { KeyAccount } from '../payments/keys.js';
+import { withPurchaseHelp } from '../payments/paid-call.js';
 import { paidDeepSignal } from '../payments/paid-deep-signal.js';
 import { DiligenceResponse } from '../schemas/answers.js';
 import { BacktestReport } from '../schemas/backtest.js';
@@ -212,25 +213,6 @@ const DeepSignalResult = DeepSignal.partial().extend({
   // As on the REST and x402 routes: a miss (a typo included, never charged) offers its "did you mean" startups.
   candidates: DeepSignalMiss.shape.candidates,
 });
-
-/** Where a caller without a key or without credit goes next: said in every paid-tool error. */
-function purchaseHelp(baseUrl: string, balance: number | undefined): Record<string, unknown> {
-  const urls = siteUrls(baseUrl);
-  return {
-    purchaseUrl: urls.api('/agents/credits'),
-    x402Url: urls.api('/api/agent/deep-signal/x402'),
-    ...(balance !== undefined ? { balance } : {}),
-  };
-}
-
-/** The same error, with the purchase URL (and the balance, when known) among its extensions. */
-function withPurchaseHelp(error: ServiceError, baseUrl: string, balance: number | undefined): ServiceError {
-  if (error.status !== 401 && error.status !== 402) return error;
-  return new ServiceError(error.code, error.detail, {
-    extensions: { ...error.extensions, ...purchaseHelp(baseUrl, balance) },
-    ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
-  });
-}
 
 /**
  * The paid tool: the caller's credentials open an account as on the credit route (401 otherwise), then the route's

@@ -9,7 +9,7 @@ import { resolveStartup, resolveStrict } from '../../core/signals/resolve.js';
 import { ServiceError } from '../../domain/errors.js';
 import { siteUrls } from '../../domain/urls.js';
 import { authenticate } from '../../payments/authenticate.js';
-import { paidDeepSignal } from '../../payments/paid-deep-signal.js';
+import { idempotencyKeyOf } from '../../payments/paid-call.js';
 import type { Sector, Startup } from '../../schemas/signals.js';
 import type { Methodology } from '../../schemas/documents.js';
 import type { PeriodInfo, Snapshot } from '../../snapshot/snapshot.js';
@@ -272,39 +272,27 @@ export function skillRunner(ctx: AppContext): SkillRunner {
     };
   }
 
+  /** The paid Deep Signal as the get_deep_signal tool answers it: the same key rule, charge and errors. */
   async function deep(name: string, call: SkillCall): Promise<SkillAnswer> {
-    const snapshot = ctx.holder.published();
-    if (call.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(call.idempotencyKey)) {
-      throw new ServiceError('bad-request', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
-    }
-    const opened = await authenticate(ctx.store.db, call.authorization);
-    const purchaseUrl = urls.api('/agents/credits');
-    if (!opened.ok) {
-      const e = opened.error;
-      throw new ServiceError(e.code, e.detail, { extensions: { ...e.extensions, purchaseUrl } });
-    }
-    const answer = await paidDeepSignal({
-      db: ctx.store.db,
-      snapshot,
-      account: opened.value,
-      name,
-      idempotencyKey: call.idempotencyKey,
-    });
-    if (!answer.outcome.ok) {
-      const e = answer.outcome.error;
-      throw new ServiceError(e.code, e.detail, {
-        extensions: { ...e.extensions, purchaseUrl, balance: answer.balance },
-        ...(e.retryAfterSeconds !== undefined ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
-      });
-    }
-    const body = answer.outcome.value as Record<string, unknown> & { found: boolean; name?: string; thesis?: string };
+    let balance: number | undefined;
+    let replayed = false;
+    const body = (await runTool(
+      findTool('get_deep_signal')!,
+      { name },
+      {
+        ...envOf(call),
+        idempotencyKey: idempotencyKeyOf(call.idempotencyKey),
+        creditsBalance: (left) => (balance = left),
+        replayed: () => (replayed = true),
+      },
+    )) as Record<string, unknown> & { found: boolean; name?: string; thesis?: string };
     const missCandidates = body['candidates'] as { name: string }[] | undefined;
     return {
       capability: 'get_deep_signal',
       data: body,
-      metadata: { creditsBalance: answer.balance, ...(answer.replayed ? { replayed: true } : {}) },
+      metadata: { creditsBalance: balance, ...(replayed ? { replayed: true } : {}) },
       text: body.found
-        ? `${body.name}: ${body.thesis ?? 'Deep Signal'} (1 credit charged; ${answer.balance} left).`
+        ? `${body.name}: ${body.thesis ?? 'Deep Signal'} (1 credit charged; ${balance} left).`
         : `${describeMiss(name, missCandidates)} Nothing was charged.`,
     };
   }

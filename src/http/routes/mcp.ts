@@ -131,10 +131,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     const completions = localCompletions(ctx);
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const header = request.headers['idempotency-key'];
-      const idempotencyKey = idempotencyKeyOf(
-        Array.isArray(header) ? header.join(', ') : header,
-        'The Idempotency-Key header',
-      );
+      const idempotencyKey = idempotencyKeyOf(Array.isArray(header) ? header.join(', ') : header);
       // A paid call answered in this request is held until the answer reaches the connection (credit-hold.ts).
       const holdCharge = {
         seconds: ctx.config.credits.holdSeconds,
