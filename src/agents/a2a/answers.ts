@@ -2,8 +2,6 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { AppContext } from '../../app.js';
 import { bestAnswer } from '../../core/answers/answer.js';
-import { toHit } from '../../core/answers/answer-index.js';
-import { siteSearch } from '../../core/search/documents.js';
 import { periodRef, storedPeriod } from '../../core/periods/reads.js';
 import { resolveStartup, resolveStrict } from '../../core/signals/resolve.js';
 import { ServiceError } from '../../domain/errors.js';
@@ -12,6 +10,7 @@ import { authenticate } from '../../payments/authenticate.js';
 import { idempotencyKeyOf } from '../../payments/paid-call.js';
 import type { Sector, Startup } from '../../schemas/signals.js';
 import type { Methodology } from '../../schemas/documents.js';
+import type { AnswerHit } from '../../schemas/answers.js';
 import type { PeriodInfo, Snapshot } from '../../snapshot/snapshot.js';
 import { runTool } from '../invoke.js';
 import { findTool, type AgentToolName, type ToolEnv } from '../registry.js';
@@ -313,15 +312,18 @@ export function skillRunner(ctx: AppContext): SkillRunner {
         text: `${periods.length} stored weekly period${periods.length === 1 ? '' : 's'}, newest ${answer.current.name}, oldest ${periods.at(-1)?.name ?? answer.current.name}.`,
       };
     }
-    if (args.question !== undefined) return answerQuestion(args.question);
+    if (args.question !== undefined) return answerQuestion(args.question, call);
     if (args.search !== undefined) {
-      const limit = args.limit ?? 10;
-      const result = siteSearch(snapshot, baseUrl).search(args.search, { type: args.type, limit });
+      const data = await tool<{ total: number; hits: { title: string; url: string }[] }>(
+        'search_site',
+        { q: args.search, limit: args.limit ?? 10, ...(args.type !== undefined ? { type: args.type } : {}) },
+        call,
+      );
       return {
         capability: 'search',
-        data: { query: args.search, total: result.total, hits: result.hits, synthetic: snapshot.synthetic },
-        text: result.hits.length
-          ? `${result.total} page${result.total === 1 ? '' : 's'} match; the first: ${result.hits
+        data,
+        text: data.hits.length
+          ? `${data.total} page${data.total === 1 ? '' : 's'} match; the first: ${data.hits
               .slice(0, 3)
               .map((h) => `${h.title} (${h.url})`)
               .join('; ')}.`
@@ -351,19 +353,19 @@ export function skillRunner(ctx: AppContext): SkillRunner {
     };
   }
 
-  function answerQuestion(question: string): SkillAnswer {
-    const best = bestAnswer(ctx.holder.published(), baseUrl, question);
-    if (best.found) {
-      const hit = toHit(best.hit);
+  /** A question answered as the ask tool answers it (a miss also says what was asked). */
+  async function answerQuestion(question: string, call: SkillCall): Promise<SkillAnswer> {
+    const answer = await tool<{ found: boolean; answer?: AnswerHit; detail?: string }>('ask', { question }, call);
+    if (answer.found && answer.answer) {
+      const hit = answer.answer;
       const sources = hit.facts.map((f) => f.sourceUrl);
       return {
         capability: 'answer',
-        data: { found: true, answer: hit },
+        data: answer,
         text: `${hit.answer} (${hit.url}${sources.length ? `; sources: ${sources.join(', ')}` : ''})`,
       };
     }
-    const { found: _found, ...why } = best;
-    return { capability: 'answer', data: { found: false, ...why }, text: best.detail };
+    return { capability: 'answer', data: { ...answer, query: question }, text: answer.detail ?? '' };
   }
 
   async function methodology(skill: A2aSkill, call: SkillCall): Promise<SkillAnswer> {
