@@ -10,7 +10,7 @@ import { siteUrls } from '../domain/urls.js';
  */
 
 /** Visible ASCII, 1–255 characters: what Stripe accepts as an Idempotency-Key. */
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const IDEMPOTENCY_KEY_RULE = 'must be 1 to 255 visible ASCII characters';
 
 /** The Idempotency-Key as a schema (a request header, a tool call's `_meta`). */
@@ -25,7 +25,7 @@ export function idempotencyKeyOf(value: unknown, where = 'Idempotency-Key'): str
 }
 
 /** Where a caller without a key or without credit goes next. */
-export function purchaseHelp(baseUrl: string, balance: number | undefined): Record<string, unknown> {
+function purchaseHelp(baseUrl: string, balance: number | undefined): Record<string, unknown> {
   const urls = siteUrls(baseUrl);
   return {
     purchaseUrl: urls.api('/agents/credits'),

@@ -28,9 +28,6 @@ export interface PeriodList {
   startups: PeriodStartup[];
 }
 
-/** Every startup of one period, in the period's stored order. */
-export type PeriodView = PeriodList;
-
 /** The `period` argument every read accepts: an ISO week slug. */
 export const PERIOD_SLUG_PATTERN = /^\d{4}-w\d{2}$/;
 
@@ -85,7 +82,7 @@ export function periodRef(info: PeriodInfo): { slug: string; name: string } {
 }
 
 /** Every startup of a stored period (the current one when `slug` is absent); a period not stored is a 404. */
-export async function periodView(snapshot: Snapshot, slug: string | undefined): Promise<PeriodView> {
+export async function periodView(snapshot: Snapshot, slug: string | undefined): Promise<PeriodList> {
   const info = periodInfo(snapshot, slug);
   if (info.slug === snapshot.period.slug) return { info, current: true, startups: currentStartups(snapshot) };
   const cache = earlierPeriods(snapshot);
