@@ -18,16 +18,8 @@ export interface CallOptions {
   idempotencyKey?: string | undefined;
 }
 
-/** Visible ASCII, 1–255 characters: the Idempotency-Key rule of the REST routes (what Stripe accepts). */
-export const IdempotencyKey = z.string().regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters');
-
-/** The key, or a 400 saying what is wrong with it. */
-export function idempotencyKeyOf(value: unknown, where: string): string | undefined {
-  if (value === undefined) return undefined;
-  const parsed = IdempotencyKey.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw new ServiceError('bad-request', `${where} must be 1 to 255 visible ASCII characters.`);
-}
+/** The one Idempotency-Key rule (src/payments/paid-call.ts), where the agent surfaces have always found it. */
+export { IdempotencyKey, idempotencyKeyOf } from '../payments/paid-call.js';
 
 /**
  * What the caller presented to open a credit-pack account: the `Authorization` header of an HTTP surface, or the

@@ -1,13 +1,12 @@
-import { stageSourceOf } from '../domain/stage-source.js';
 import { z } from 'zod';
 import { diligenceDossier } from '../core/diligence/dossier.js';
 import { backtestReport } from '../core/backtest/report.js';
 import { buildMethodology } from '../core/documents/methodology.js';
 import { signalsSummary } from '../core/signals/summary.js';
 import type { Outcome } from '../domain/errors.js';
-import { signalLabel } from '../domain/signal-label.js';
 import type { AppContext } from '../app.js';
 import type { KeyAccount } from '../payments/keys.js';
+import { withPurchaseHelp } from '../payments/paid-call.js';
 import { paidDeepSignal } from '../payments/paid-deep-signal.js';
 import { DiligenceResponse } from '../schemas/answers.js';
 import { BacktestReport } from '../schemas/backtest.js';
@@ -45,9 +44,19 @@ import {
   SEARCH_TYPES,
   SearchResponse,
 } from '../schemas/answers.js';
-import { startupHistory } from '../snapshot/history.js';
-import { PERIOD_SLUG_PATTERN, periodInfo, periodRef, periodView, type PeriodStartup } from './period-data.js';
-import type { SnapshotStartup } from '../snapshot/snapshot.js';
+import {
+  compareStartups,
+  history,
+  PERIOD_SLUG_PATTERN,
+  periodInfo,
+  periodRef,
+  sectorRanking,
+  startupInPeriod,
+  storedPeriods,
+  trending,
+  type PeriodStartup,
+} from '../core/periods/reads.js';
+import { TRENDING_SIZE } from '../domain/rules.js';
 
 /**
  * The agent tools, declared once: the interface's eight with exactly the interface's arguments, then the service's
@@ -176,6 +185,10 @@ const SignalResult = z.object({
     'On a miss, the "did you mean" startups GET /api/signal offers; absent when nothing is close.',
   ),
   period: Period.optional().describe('The period answered, when a `period` was asked for.'),
+  sector: SectorSlug.optional().describe('With a `period`: its sector, rank and composite score that week.'),
+  rankOverall: z.int().min(1).nullable().optional(),
+  rankInSector: z.int().min(1).optional(),
+  compositeScore: z.number().min(0).max(100).optional(),
   detail: z
     .string()
     .optional()
@@ -187,13 +200,9 @@ const Labels = z
   .array(SignalLabel)
   .describe("Each startup's signal strength and evidence, one entry per startup in the same order as `startups`.");
 
-function labelOf(s: SnapshotStartup): SignalLabel {
-  return {
-    name: s.startup.name,
-    signalType: s.startup.signalType,
-    ...signalLabel(s.startup.signalType, s.metrics),
-    stageSource: stageSourceOf(s.metrics),
-  };
+/** A startup's label as the tools give it: its name and type beside the week's strength and evidence. */
+function labelOf(s: PeriodStartup): SignalLabel {
+  return { name: s.startup.name, signalType: s.startup.signalType, ...s.label, stageSource: s.stageSource };
 }
 
 const SummaryResult = z.object({
@@ -214,25 +223,6 @@ const DeepSignalResult = DeepSignal.partial().extend({
   // As on the REST and x402 routes: a miss (a typo included, never charged) offers its "did you mean" startups.
   candidates: DeepSignalMiss.shape.candidates,
 });
-
-/** Where a caller without a key or without credit goes next: said in every paid-tool error. */
-function purchaseHelp(baseUrl: string, balance: number | undefined): Record<string, unknown> {
-  const urls = siteUrls(baseUrl);
-  return {
-    purchaseUrl: urls.api('/agents/credits'),
-    x402Url: urls.api('/api/agent/deep-signal/x402'),
-    ...(balance !== undefined ? { balance } : {}),
-  };
-}
-
-/** The same error, with the purchase URL (and the balance, when known) among its extensions. */
-function withPurchaseHelp(error: ServiceError, baseUrl: string, balance: number | undefined): ServiceError {
-  if (error.status !== 401 && error.status !== 402) return error;
-  return new ServiceError(error.code, error.detail, {
-    extensions: { ...error.extensions, ...purchaseHelp(baseUrl, balance) },
-    ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
-  });
-}
 
 /**
  * The paid tool: the caller's credentials open an account as on the credit route (401 otherwise), then the route's
@@ -375,26 +365,26 @@ const declaredTools = [
     inputSchema: z
       .object({
         period: periodArg.optional(),
-        limit: z.int().min(1).max(20).optional().describe('How many of the top 20, 1 to 20 (default 20).'),
+        limit: z
+          .int()
+          .min(1)
+          .max(TRENDING_SIZE)
+          .optional()
+          .describe(`How many of the top ${TRENDING_SIZE}, 1 to ${TRENDING_SIZE} (default ${TRENDING_SIZE}).`),
       })
       .strict(),
-    outputSchema: z.object({ period: Period, startups: z.array(Startup).max(20), labels: Labels.max(20) }),
+    outputSchema: z.object({
+      period: Period,
+      startups: z.array(Startup).max(TRENDING_SIZE),
+      labels: Labels.max(TRENDING_SIZE),
+    }),
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The `trending` array of the response.' },
     paid: false,
     handler: async ({ period, limit }, { ctx }) => {
-      const snapshot = ctx.holder.published();
-      const n = limit ?? 20;
-      if (period === undefined || period === snapshot.period.slug) {
-        const top = snapshot.trending.slice(0, n);
-        return { period: snapshot.meta.period, startups: top.map((s) => s.startup), labels: top.map(labelOf) };
-      }
-      const view = await periodView(snapshot, period);
-      const top = view.startups
-        .filter((s) => s.rankOverall !== null && s.rankOverall <= 20)
-        .sort((a, b) => a.rankOverall! - b.rankOverall!)
-        .slice(0, n);
-      return { period: periodRef(view.info), startups: top.map((s) => s.startup), labels: top.map((s) => s.label) };
+      const list = await trending(ctx.holder.published(), period);
+      const top = list.startups.slice(0, limit ?? TRENDING_SIZE);
+      return { period: periodRef(list.info), startups: top.map((s) => s.startup), labels: top.map(labelOf) };
     },
   }),
   tool({
@@ -420,21 +410,16 @@ const declaredTools = [
     paid: false,
     handler: async ({ sector, period, limit }, { ctx }) => {
       const snapshot = ctx.holder.published();
+      // The sector's entry of /api/signals.json; without a `period` the answer is that entry (and labels) as served.
       const entry = snapshot.sectors.find((s) => s.slug === sector)!;
-      if (period === undefined) {
-        const labels = (snapshot.bySector.get(sector) ?? []).map(labelOf);
-        if (limit === undefined) return { ...entry, labels };
-        return { ...entry, startups: entry.startups.slice(0, limit), labels: labels.slice(0, limit) };
-      }
-      const view = await periodView(snapshot, period);
-      const ranked = view.startups.filter((s) => s.sector === sector).sort((a, b) => a.rankInSector - b.rankInSector);
-      const shown = ranked.slice(0, limit ?? ranked.length);
+      const ranking = await sectorRanking(snapshot, sector, period);
+      const shown = ranking.startups.slice(0, limit ?? ranking.startups.length);
       return {
         ...entry,
-        startupCount: ranked.length,
+        startupCount: ranking.startups.length,
         startups: shown.map((s) => s.startup),
-        labels: shown.map((s) => s.label),
-        period: periodRef(view.info),
+        labels: shown.map(labelOf),
+        ...(period === undefined ? {} : { period: periodRef(ranking.info) }),
       };
     },
   }),
@@ -467,37 +452,19 @@ const declaredTools = [
           ...(info ? { period: periodRef(info) } : {}),
         };
       }
-      if (period === undefined) {
-        const { startup, metrics } = resolution.item;
-        return {
-          found: true,
-          nameMatch: header,
-          startup,
-          ...signalLabel(startup.signalType, metrics),
-          stageSource: stageSourceOf(metrics),
-        };
-      }
-      const view = await periodView(snapshot, period);
-      const row = view.startups.find((s) => s.login === resolution.item.login);
-      if (!row) {
+      const week = await startupInPeriod(snapshot, resolution.item.login, period);
+      const ref = period === undefined ? {} : { period: periodRef(week.info) };
+      if (!week.startup) {
         return {
           found: false,
           nameMatch: header,
-          period: periodRef(view.info),
-          detail: notTrackedIn(resolution.item.startup.name, view.info.slug),
+          ...ref,
+          detail: notTrackedIn(resolution.item.startup.name, week.info.slug),
         };
       }
-      const { signalStrength, signalEvidence, signalFinding, stageSource } = row.label;
-      return {
-        found: true,
-        nameMatch: header,
-        startup: row.startup,
-        signalStrength,
-        signalEvidence,
-        stageSource,
-        signalFinding,
-        period: periodRef(view.info),
-      };
+      const { startup, label, stageSource, sector, rankOverall, rankInSector, compositeScore } = week.startup;
+      const ranks = period === undefined ? {} : { sector, rankOverall, rankInSector, compositeScore };
+      return { found: true, nameMatch: header, startup, ...label, stageSource, ...ref, ...ranks };
     },
   }),
   tool({
@@ -659,8 +626,7 @@ const declaredTools = [
           history: [],
         };
       }
-      const rows = await startupHistory(snapshot, found.item.login);
-      const shown = limit === undefined ? rows : rows.slice(-limit);
+      const shown = await history(snapshot, found.item.login, limit);
       return {
         found: true,
         nameMatch: found.how,
@@ -706,36 +672,28 @@ const declaredTools = [
     rest: { method: 'GET', path: '/api/signals.json', note: 'The entries of the named startups in their sectors.' },
     paid: false,
     handler: async ({ names, period }, { ctx }) => {
-      const snapshot = ctx.holder.published();
-      const view = await periodView(snapshot, period);
-      const byLogin = new Map(view.startups.map((s) => [s.login, s]));
-      const startups = names.map((query) => {
-        const found = resolveStrict(snapshot, query);
-        if (!found.item) {
+      const comparison = await compareStartups(ctx.holder.published(), names, period);
+      const startups = comparison.compared.map(({ query, match, entry }) => {
+        if (!match.item) {
           return {
             query,
             found: false,
-            nameMatch: found.how,
-            ...(found.candidates.length ? { candidates: found.candidates } : {}),
+            nameMatch: match.how,
+            ...(match.candidates.length ? { candidates: match.candidates } : {}),
           };
         }
-        const row = byLogin.get(found.item.login);
-        if (!row) {
+        if (!entry) {
           return {
             query,
             found: false,
-            nameMatch: found.how,
-            detail: notTrackedIn(found.item.startup.name, view.info.slug),
+            nameMatch: match.how,
+            detail: notTrackedIn(match.item.startup.name, comparison.info.slug),
           };
         }
-        return { query, found: true, nameMatch: found.how, ...figures(row) };
+        return { query, found: true, nameMatch: match.how, ...figures(entry) };
       });
-      const hits = startups.filter((s): s is typeof s & { compositeScore: number; startup: Startup } => s.found);
-      const leader =
-        hits.length >= 2
-          ? hits.reduce((a, b) => (b.compositeScore > a.compositeScore ? b : a)).startup.name
-          : undefined;
-      return { period: periodRef(view.info), startups, ...(leader ? { leader } : {}) };
+      const leader = comparison.leader?.startup.name;
+      return { period: periodRef(comparison.info), startups, ...(leader ? { leader } : {}) };
     },
   }),
   tool({
@@ -753,17 +711,16 @@ const declaredTools = [
     rest: { method: 'GET', path: '/api/changelog.json', note: 'The periods the changelog lists.' },
     paid: false,
     handler: ({ limit }, { ctx }) => {
-      const snapshot = ctx.holder.published();
+      const stored = storedPeriods(ctx.holder.published(), limit);
       const urls = siteUrls(ctx.config.server.baseUrl);
-      const newestFirst = [...snapshot.periods].reverse();
       return {
-        current: periodRef(snapshot.period),
-        total: newestFirst.length,
-        periods: newestFirst.slice(0, limit ?? newestFirst.length).map((p) => ({
+        current: periodRef(stored.current),
+        total: stored.total,
+        periods: stored.periods.map((p) => ({
           ...periodRef(p),
           publishedAt: p.publishedAt.toISOString(),
           startupsTracked: p.startupsTracked,
-          current: p.slug === snapshot.period.slug,
+          current: p.slug === stored.current.slug,
           url: urls.period(p.slug),
         })),
       };

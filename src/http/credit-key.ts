@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Outcome } from '../domain/errors.js';
 import { authenticate } from '../payments/authenticate.js';
+import { withPurchaseHelp } from '../payments/paid-call.js';
 import type { KeyAccount } from '../payments/keys.js';
 import type { AppContext } from './context.js';
 
@@ -9,8 +10,8 @@ import type { AppContext } from './context.js';
  * (src/payments/authenticate.ts). Runs as the route's onRequest hook, before the body is read, so an unauthenticated
  * caller costs no parsing. Missing, malformed, unknown or revoked → 401 with `WWW-Authenticate: Bearer` (RFC 6750;
  * `error="invalid_token"` when a key was presented; see problemResponse). A valid key puts `X-Credits-Balance` on
- * the reply at once, so every answer to it carries the header, errors included. The key never appears in a problem
- * body or a log line.
+ * the reply at once, so every answer to it carries the header, errors included. The 401 says where to buy a key
+ * (the paid-call policy, src/payments/paid-call.ts). The key never appears in a problem body or a log line.
  */
 export const CREDIT_KEY_SCHEME = 'creditKey';
 export const CREDIT_KEY_SECURITY = [{ [CREDIT_KEY_SCHEME]: [] }];
@@ -34,7 +35,7 @@ export function authenticateRequest(ctx: Pick<AppContext, 'store'>, request: Fas
 export function creditKeyHook(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const authenticated = await authenticateRequest(ctx, request);
-    if (!authenticated.ok) throw authenticated.error;
+    if (!authenticated.ok) throw withPurchaseHelp(authenticated.error, ctx.config.server.baseUrl);
     const account = authenticated.value;
     accounts.set(request, account);
     reply.header('x-credits-balance', String(account.balance)).header('cache-control', 'no-store');

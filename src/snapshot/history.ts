@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Readable, type Transform } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import type { StartupPeriodRow, TrendingRow } from '../store/history.js';
+import type { HistoryEntry, PeriodStartup } from '../domain/period-startup.js';
 import type { SeriesTable } from '../domain/series.js';
 import { deriveAsync } from './derive-async.js';
 import { derive, type Snapshot } from './snapshot.js';
@@ -18,7 +18,7 @@ function knownPeriods(snapshot: Snapshot): Set<string> {
 }
 
 /** Every period's trending list, oldest period first, each in rank order. */
-export const trendingHistory = deriveAsync(async (snapshot): Promise<TrendingRow[]> => {
+export const trendingHistory = deriveAsync(async (snapshot): Promise<PeriodStartup[]> => {
   const known = knownPeriods(snapshot);
   return (await snapshot.source.trendingHistory()).filter((r) => known.has(r.period));
 });
@@ -29,10 +29,10 @@ export const startupSeries = deriveAsync(async (snapshot): Promise<SeriesTable> 
 );
 
 /** One entry per startup asked for, at most this many per period (least recently used dropped first). */
-const startupHistories = derive(() => new LRUCache<string, Promise<StartupPeriodRow[]>>({ max: 2_000 }));
+const startupHistories = derive(() => new LRUCache<string, Promise<HistoryEntry[]>>({ max: 2_000 }));
 
 /** One startup's rows over the stored periods the snapshot knows, oldest first. */
-export function startupHistory(snapshot: Snapshot, login: string): Promise<StartupPeriodRow[]> {
+export function startupHistory(snapshot: Snapshot, login: string): Promise<HistoryEntry[]> {
   const cache = startupHistories(snapshot);
   let pending = cache.get(login);
   if (pending) return pending;

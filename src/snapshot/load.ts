@@ -5,7 +5,7 @@ import { isSyntheticDataset } from '../domain/datasets.js';
 import { signalLabel } from '../domain/signal-label.js';
 import { storedCollection } from '../domain/collection.js';
 import { canonicalStartup, type DatasetRecord } from '../schemas/signals.js';
-import { loadStartupHistory, loadTrendingHistory } from '../store/history.js';
+import { loadPeriodStartups, loadStartupHistory, loadTrendingHistory } from '../store/history.js';
 import { iterateAllPeriodStartups, listPeriods, periodStartups } from '../store/periods.js';
 import { loadSeries } from '../store/series.js';
 import type { Database, PeriodRow, PeriodStartupRow } from '../store/schema.js';
@@ -83,7 +83,7 @@ export function storeSource(db: Kysely<Database>): PeriodSource {
     trendingHistory: () => loadTrendingHistory(db),
     startupHistory: (login) => loadStartupHistory(db, login),
     series: () => loadSeries(db),
-    periodRows: (slug) => periodStartups(db, slug),
+    periodStartups: (slug) => loadPeriodStartups(db, slug),
     async *datasetPages(slugs) {
       for await (const { period, rows } of iterateAllPeriodStartups(db, 1000, slugs))
         yield rows.map((row): DatasetRecord => {

@@ -9,9 +9,8 @@ import { siteUrls } from '../domain/urls.js';
 import type { SectorSlug } from '../schemas/enums.js';
 import type { DatasetRecord, Meta, Sector, SignalsResponse, Startup } from '../schemas/signals.js';
 import type { Scores, SignalEvidence } from '../domain/records.js';
-import type { StartupPeriodRow, TrendingRow } from '../store/history.js';
+import type { HistoryEntry, PeriodStartup } from '../domain/period-startup.js';
 import { SeriesTable } from '../domain/series.js';
-import type { PeriodStartupRow } from '../store/schema.js';
 import { TRENDING_SIZE } from '../domain/rules.js';
 import { renderSignalsCsvInSteps } from './csv.js';
 import { drain, inChunks, SteppedBuild, type Steps } from './steps.js';
@@ -90,22 +89,18 @@ export interface Snapshot {
 }
 
 /**
- * Reads of the store a period needs beyond its own rows: every period's trending list, one startup's rows over the
- * stored periods, every startup's chart series. Unfiltered: `snapshot/history.ts` limits them to the periods the
+ * Reads of the store a period needs beyond its own rows: every period's trending list, one startup's weeks over the
+ * stored periods, every startup's chart series, one earlier period's startups. Each answers domain values
+ * (`PeriodStartup`, `HistoryEntry`), never rows. Unfiltered: `snapshot/history.ts` limits them to the periods the
  * snapshot knows and keeps each read once per snapshot.
  */
-/** What a stored period's row says about a startup's rank (the columns a resolved market reads). */
-export type RankRow = Pick<
-  PeriodStartupRow,
-  'org_login' | 'sector' | 'rank_overall' | 'rank_in_sector' | 'score_composite' | 'startup'
->;
-
 export interface PeriodSource {
-  trendingHistory(): Promise<TrendingRow[]>;
-  startupHistory(login: string): Promise<StartupPeriodRow[]>;
+  /** Every period's top TRENDING_SIZE, oldest period first, each in rank order. */
+  trendingHistory(): Promise<PeriodStartup[]>;
+  startupHistory(login: string): Promise<HistoryEntry[]>;
   series(): Promise<SeriesTable>;
   /** Every startup of one stored period, in its stored order ([] when that period is not stored). */
-  periodRows(slug: string): Promise<RankRow[]>;
+  periodStartups(slug: string): Promise<PeriodStartup[]>;
   /** The dataset export's records of the named periods, oldest period first, a page at a time. */
   datasetPages(slugs: readonly string[]): AsyncIterable<DatasetRecord[]>;
 }
@@ -259,37 +254,30 @@ export interface MemoryPeriod {
  */
 export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
   const bySlug = new Map(periods.map((p) => [p.info.slug, p]));
+  /** A startup held in memory as the one domain value of a startup in a period. */
+  const periodStartupOf = (info: PeriodInfo, s: MemoryPeriod['startups'][number]): PeriodStartup => ({
+    period: info.slug,
+    login: s.login,
+    sector: s.sector,
+    rankOverall: s.rankOverall,
+    rankInSector: s.rankInSector,
+    compositeScore: s.scores.composite,
+    startup: s.startup,
+    label: signalLabel(s.startup.signalType, s.metrics),
+    evidence: s.metrics['signalEvidence'] as SignalEvidence | undefined,
+    stageSource: stageSourceOf(s.metrics),
+  });
   return {
     trendingHistory: async () =>
       periods.flatMap(({ info, startups }) =>
         startups
           .filter((s) => s.rankOverall !== null && s.rankOverall <= TRENDING_SIZE)
           .sort((a, b) => a.rankOverall! - b.rankOverall!)
-          .map((s) => ({
-            period: info.slug,
-            login: s.login,
-            rank: s.rankOverall!,
-            sector: s.sector,
-            startup: s.startup,
-            label: signalLabel(s.startup.signalType, s.metrics),
-          })),
+          .map((s) => periodStartupOf(info, s)),
       ),
     startupHistory: async (login) =>
       periods.flatMap(({ info, startups }) =>
-        startups
-          .filter((s) => s.login === login)
-          .map((s) => ({
-            period: info.slug,
-            periodName: info.name,
-            sector: s.sector,
-            rankOverall: s.rankOverall,
-            rankInSector: s.rankInSector,
-            compositeScore: s.scores.composite,
-            startup: s.startup,
-            label: signalLabel(s.startup.signalType, s.metrics),
-            evidence: s.metrics['signalEvidence'] as SignalEvidence | undefined,
-            stageSource: stageSourceOf(s.metrics),
-          })),
+        startups.filter((s) => s.login === login).map((s) => ({ ...periodStartupOf(info, s), periodName: info.name })),
       ),
     series: async () => {
       const series = SeriesTable.builder();
@@ -298,15 +286,10 @@ export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
           series.add(s.login, info.slug, s.startup.commitVelocity14d, s.startup.contributors, s.rankOverall);
       return series.finish();
     },
-    periodRows: async (slug) =>
-      (bySlug.get(slug)?.startups ?? []).map((s) => ({
-        org_login: s.login,
-        sector: s.sector,
-        rank_overall: s.rankOverall,
-        rank_in_sector: s.rankInSector,
-        score_composite: s.scores.composite,
-        startup: s.startup,
-      })),
+    periodStartups: async (slug) => {
+      const held = bySlug.get(slug);
+      return held ? held.startups.map((s) => periodStartupOf(held.info, s)) : [];
+    },
     async *datasetPages(slugs) {
       for (const { info, startups } of periods) {
         if (!slugs.includes(info.slug)) continue;

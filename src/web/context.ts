@@ -1,7 +1,7 @@
 import { siteUrls, type SiteUrls } from '../domain/urls.js';
-import type { RankRow, Snapshot, SnapshotStartup } from '../snapshot/snapshot.js';
+import type { Snapshot, SnapshotStartup } from '../snapshot/snapshot.js';
 import { startupHistory, startupSeries } from '../snapshot/history.js';
-import type { StartupPeriodRow } from '../store/history.js';
+import type { HistoryEntry } from '../domain/period-startup.js';
 import type { SeriesTable, StartupSeries } from '../domain/series.js';
 import { html, type SafeHtml } from './html.js';
 
@@ -13,9 +13,7 @@ export interface PageContext {
   /** Every startup's series over the stored periods (one query per snapshot, shared by all pages). */
   series(): Promise<SeriesTable>;
   /** One startup's stored weeks (read once per period and startup). */
-  history(login: string): Promise<StartupPeriodRow[]>;
-  /** Every startup of one period the snapshot knows, in stored order ([] for a period it does not know). */
-  periodRows(slug: string): Promise<RankRow[]>;
+  history(login: string): Promise<HistoryEntry[]>;
 }
 
 export function pageContext(snapshot: Snapshot, baseUrl: string): PageContext {
@@ -25,7 +23,6 @@ export function pageContext(snapshot: Snapshot, baseUrl: string): PageContext {
     urls: siteUrls(baseUrl),
     series: () => startupSeries(snapshot),
     history: (login) => startupHistory(snapshot, login),
-    periodRows: async (slug) => (snapshot.periods.some((p) => p.slug === slug) ? snapshot.source.periodRows(slug) : []),
   };
 }
 

@@ -2,20 +2,18 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { AppContext } from '../../app.js';
 import { bestAnswer } from '../../core/answers/answer.js';
-import { toHit } from '../../core/answers/answer-index.js';
-import { siteSearch } from '../../core/search/documents.js';
+import { periodRef, storedPeriod } from '../../core/periods/reads.js';
 import { resolveStartup, resolveStrict } from '../../core/signals/resolve.js';
 import { ServiceError } from '../../domain/errors.js';
-import { signalLabel } from '../../domain/signal-label.js';
 import { siteUrls } from '../../domain/urls.js';
 import { authenticate } from '../../payments/authenticate.js';
-import { paidDeepSignal } from '../../payments/paid-deep-signal.js';
-import { canonicalStartup, type Sector, type Startup } from '../../schemas/signals.js';
+import { idempotencyKeyOf } from '../../payments/paid-call.js';
+import type { Sector, Startup } from '../../schemas/signals.js';
 import type { Methodology } from '../../schemas/documents.js';
-import { startupHistory, trendingHistory } from '../../snapshot/history.js';
-import type { PeriodInfo, Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
+import type { AnswerHit } from '../../schemas/answers.js';
+import type { PeriodInfo, Snapshot } from '../../snapshot/snapshot.js';
 import { runTool } from '../invoke.js';
-import type { ToolEnv } from '../registry.js';
+import { findTool, type AgentToolName, type ToolEnv } from '../registry.js';
 import type { A2aSkill, SectorArgs, SkillChoice, StartupArgs, SummaryArgs, TrendingArgs } from './skills.js';
 
 /**
@@ -71,10 +69,13 @@ export function parseArguments<T>(skill: A2aSkill, args: unknown): T {
   );
 }
 
-/** A stored period by slug (the current one answers undefined: the base answer serves it). */
+/**
+ * A stored period by slug (the current one answers undefined: the base answer serves it). A period not stored is a
+ * bad argument of the skill, named as such.
+ */
 function pastPeriod(snapshot: Snapshot, slug: string | undefined): PeriodInfo | undefined {
   if (slug === undefined || slug === snapshot.period.slug) return undefined;
-  const period = snapshot.periods.find((p) => p.slug === slug);
+  const period = storedPeriod(snapshot, slug);
   if (!period) {
     const first = snapshot.periods[0]?.slug ?? snapshot.period.slug;
     throw invalid(
@@ -84,8 +85,6 @@ function pastPeriod(snapshot: Snapshot, slug: string | undefined): PeriodInfo | 
   }
   return period;
 }
-
-const periodOf = (p: PeriodInfo) => ({ slug: p.slug, name: p.name });
 
 function list(startups: readonly Startup[], labels: readonly { signalStrength?: string }[] = []): string {
   return startups
@@ -116,75 +115,56 @@ export function skillRunner(ctx: AppContext): SkillRunner {
   const { baseUrl } = ctx.config.server;
   const urls = siteUrls(baseUrl);
 
-  const base = async (skill: A2aSkill, args: Record<string, unknown>, call: SkillCall) => {
-    const env: ToolEnv = { ctx, authenticate: () => authenticate(ctx.store.db, call.authorization) };
-    return runTool(skill.tool, args, env);
-  };
+  const envOf = (call: SkillCall): ToolEnv => ({
+    ctx,
+    authenticate: () => authenticate(ctx.store.db, call.authorization),
+  });
+  const base = async (skill: A2aSkill, args: Record<string, unknown>, call: SkillCall) =>
+    runTool(skill.tool, args, envOf(call));
+  /** A registry tool's answer: every period read is the tools' own, so A2A answers what the tools answer. */
+  const tool = async <T>(name: AgentToolName, args: Record<string, unknown>, call: SkillCall): Promise<T> =>
+    (await runTool(findTool(name)!, args, envOf(call))) as T;
 
   async function trending(skill: A2aSkill, args: TrendingArgs, call: SkillCall): Promise<SkillAnswer> {
-    const snapshot = ctx.holder.published();
-    const past = pastPeriod(snapshot, args.period);
-    let period: { slug: string; name: string };
-    let startups: Startup[];
-    let labels: { signalStrength?: string }[];
-    if (past) {
-      const rows = (await trendingHistory(snapshot)).filter((r) => r.period === past.slug);
-      period = periodOf(past);
-      startups = rows.map((r) => r.startup);
-      labels = rows.map((r) => r.label);
-    } else {
-      const result = (await base(skill, {}, call)) as { period: typeof period; startups: Startup[]; labels: [] };
-      ({ period, startups, labels } = result);
-    }
-    const n = args.limit ?? startups.length;
-    const data = { period, startups: startups.slice(0, n), labels: labels.slice(0, n) };
+    const past = pastPeriod(ctx.holder.published(), args.period);
+    const data = await tool<{ period: { slug: string; name: string }; startups: Startup[]; labels: [] }>(
+      'get_trending_startups_in_period',
+      { ...(past ? { period: past.slug } : {}), ...(args.limit !== undefined ? { limit: args.limit } : {}) },
+      call,
+    );
     return {
       capability: skill.tool.name,
       data,
-      text: `Trending startups, ${period.name}: ${list(data.startups, data.labels)}. ${data.startups.length} in the data part.`,
+      text: `Trending startups, ${data.period.name}: ${list(data.startups, data.labels)}. ${data.startups.length} in the data part.`,
     };
   }
 
   async function sector(skill: A2aSkill, args: SectorArgs, call: SkillCall): Promise<SkillAnswer> {
-    const snapshot = ctx.holder.published();
-    const past = pastPeriod(snapshot, args.period);
-    let data: Record<string, unknown> & { name: string; startupCount: number; startups: Startup[] };
-    if (past) {
-      const rows = (await snapshot.source.periodRows(past.slug))
-        .filter((r) => r.sector === args.sector)
-        .sort((a, b) => a.rank_in_sector - b.rank_in_sector);
-      const current = snapshot.sectors.find((s) => s.slug === args.sector)!;
-      data = {
-        name: current.name,
-        slug: current.slug,
-        description: current.description,
-        url: current.url,
-        period: periodOf(past),
-        startupCount: rows.length,
-        startups: rows.map((r) => canonicalStartup(r.startup)),
-      };
-    } else {
-      data = (await base(skill, { sector: args.sector }, call)) as Sector & { labels: [] };
-    }
-    if (args.limit !== undefined) {
-      data = { ...data, startups: data.startups.slice(0, args.limit) };
-      if (Array.isArray(data['labels'])) data['labels'] = (data['labels'] as unknown[]).slice(0, args.limit);
-    }
+    const past = pastPeriod(ctx.holder.published(), args.period);
+    const data = await tool<Sector & { labels: [] }>(
+      'search_startups_by_sector_in_period',
+      {
+        sector: args.sector,
+        ...(past ? { period: past.slug } : {}),
+        ...(args.limit !== undefined ? { limit: args.limit } : {}),
+      },
+      call,
+    );
     const when = past ? `, ${past.name}` : '';
     return {
       capability: skill.tool.name,
       data,
-      text: `${data.name}${when}: ${data.startupCount} tracked startups. Leaders: ${list(data.startups, (data['labels'] ?? []) as []) || 'none yet'}.`,
+      text: `${data.name}${when}: ${data.startupCount} tracked startups. Leaders: ${list(data.startups, data.labels) || 'none yet'}.`,
     };
   }
 
   async function startupSignal(skill: A2aSkill, args: StartupArgs, call: SkillCall): Promise<SkillAnswer> {
     const snapshot = ctx.holder.published();
     if (args.deep) return deep(args.name, call);
-    if (args.compare) return compare([args.name, ...args.compare]);
-    if (args.history) return history(args.name);
+    if (args.compare) return compare([args.name, ...args.compare], call);
+    if (args.history) return history(args.name, call);
     const past = pastPeriod(snapshot, args.period);
-    if (past) return inPeriod(args.name, past);
+    if (past) return inPeriod(args.name, past, call);
     // The plain lookup is GET /api/signal's, confident typos included.
     const data = await base(skill, { name: args.name }, call);
     const r = data as { found: boolean; startup?: Startup; signalEvidence?: string; candidates?: { name: string }[] };
@@ -199,86 +179,86 @@ export function skillRunner(ctx: AppContext): SkillRunner {
     };
   }
 
-  async function inPeriod(name: string, period: PeriodInfo): Promise<SkillAnswer> {
+  /** One startup in a stored week: matched strictly here (never a typo), then the week as the tool answers it. */
+  async function inPeriod(name: string, period: PeriodInfo, call: SkillCall): Promise<SkillAnswer> {
     const snapshot = ctx.holder.published();
     const match = strictStartup(snapshot, name);
     if (!match.found)
       return { capability: 'period', data: match.miss, text: describeMiss(name, match.miss.candidates) };
-    const row = (await startupHistory(snapshot, match.item.login)).find((r) => r.period === period.slug);
-    if (!row) {
+    const answer = await tool<Record<string, unknown> & { found: boolean; startup?: Startup; rankInSector?: number }>(
+      'get_startup_signal_in_period',
+      { name: match.item.login, period: period.slug },
+      call,
+    );
+    const data = { ...answer, nameMatch: match.nameMatch };
+    const s = answer.startup;
+    if (!answer.found || !s) {
       return {
         capability: 'period',
-        data: { found: false, name: match.item.startup.name, nameMatch: match.nameMatch, period: periodOf(period) },
+        data: { ...data, name: match.item.startup.name },
         text: `${match.item.startup.name} was not tracked in ${period.name}.`,
       };
     }
-    const s = row.startup;
     return {
       capability: 'period',
-      data: {
-        found: true,
-        nameMatch: match.nameMatch,
-        period: periodOf(period),
-        sector: row.sector,
-        rankOverall: row.rankOverall,
-        rankInSector: row.rankInSector,
-        startup: s,
-        signalStrength: row.label.signalStrength,
-        signalEvidence: row.label.signalEvidence,
-      },
-      text: `${s.name}, ${period.name}: ${s.commitVelocity14d} commits in 14 days (${s.commitVelocityChange}), ${s.contributors} contributors, rank ${row.rankInSector} in its sector.`,
+      data,
+      text: `${s.name}, ${period.name}: ${s.commitVelocity14d} commits in 14 days (${s.commitVelocityChange}), ${s.contributors} contributors, rank ${answer.rankInSector} in its sector.`,
     };
   }
 
-  async function history(name: string): Promise<SkillAnswer> {
-    const snapshot = ctx.holder.published();
-    const match = strictStartup(snapshot, name);
-    if (!match.found)
-      return { capability: 'history', data: match.miss, text: describeMiss(name, match.miss.candidates) };
-    const rows = await startupHistory(snapshot, match.item.login);
-    const periods = rows.map((r) => ({
-      period: r.period,
-      periodName: r.periodName,
-      sector: r.sector,
-      rankOverall: r.rankOverall,
-      rankInSector: r.rankInSector,
-      compositeScore: r.compositeScore,
-      signalStrength: r.label.signalStrength,
-      startup: r.startup,
-    }));
-    const s = match.item.startup;
+  /** The startup over every stored week, as get_startup_history answers it (its weeks under `periods`). */
+  async function history(name: string, call: SkillCall): Promise<SkillAnswer> {
+    const { history: periods, ...answer } = await tool<{
+      found: boolean;
+      name?: string;
+      candidates?: { name: string }[];
+      history: { periodName: string; commitVelocity14d: number; rankInSector: number }[];
+    }>('get_startup_history', { name }, call);
+    if (!answer.found) {
+      return { capability: 'history', data: { ...answer, name }, text: describeMiss(name, answer.candidates) };
+    }
     const first = periods[0];
     const last = periods.at(-1);
     return {
       capability: 'history',
-      data: { found: true, nameMatch: match.nameMatch, name: s.name, org: match.item.login, periods },
+      data: { ...answer, periods },
       text:
         first && last
-          ? `${s.name} over ${periods.length} stored week${periods.length === 1 ? '' : 's'} (${first.periodName} to ${last.periodName}): commits in 14 days ${first.startup.commitVelocity14d} → ${last.startup.commitVelocity14d}, rank in sector ${first.rankInSector} → ${last.rankInSector}.`
-          : `${s.name} has no stored history.`,
+          ? `${answer.name} over ${periods.length} stored week${periods.length === 1 ? '' : 's'} (${first.periodName} to ${last.periodName}): commits in 14 days ${first.commitVelocity14d} → ${last.commitVelocity14d}, rank in sector ${first.rankInSector} → ${last.rankInSector}.`
+          : `${answer.name} has no stored history.`,
     };
   }
 
-  function compare(names: string[]): SkillAnswer {
-    const snapshot = ctx.holder.published();
-    const found: SnapshotStartup[] = [];
+  /** Startups side by side as compare_startups answers them: the found ones (each once), the misses named. */
+  async function compare(names: string[], call: SkillCall): Promise<SkillAnswer> {
+    type Entry = Record<string, unknown> & {
+      query: string;
+      found: boolean;
+      org?: string;
+      sector?: string;
+      rankInSector?: number;
+      startup?: Startup;
+    };
+    const answer = await tool<{ period: { slug: string; name: string }; startups: Entry[]; leader?: string }>(
+      'compare_startups',
+      { names },
+      call,
+    );
+    const startups: (Entry & { name: string; startup: Startup; org: string })[] = [];
     const misses: Record<string, unknown>[] = [];
-    for (const name of names) {
-      const match = strictStartup(snapshot, name);
-      if (!match.found) misses.push(match.miss);
-      else if (!found.includes(match.item)) found.push(match.item);
+    for (const entry of answer.startups) {
+      const { query, ...rest } = entry;
+      if (!entry.found || !entry.startup || !entry.org) misses.push({ ...rest, name: query });
+      else if (!startups.some((s) => s.org === entry.org)) {
+        startups.push({
+          ...entry,
+          org: entry.org,
+          startup: entry.startup,
+          name: entry.startup.name,
+          url: urls.startup(entry.org),
+        });
+      }
     }
-    const startups = found.map((s) => ({
-      name: s.startup.name,
-      org: s.login,
-      sector: s.sector,
-      rankOverall: s.rankOverall,
-      rankInSector: s.rankInSector,
-      compositeScore: s.scores.composite,
-      ...signalLabel(s.startup.signalType, s.metrics),
-      startup: s.startup,
-      url: urls.startup(s.login),
-    }));
     const lines = startups.map(
       (s) =>
         `${s.name}: ${s.startup.commitVelocity14d} commits in 14 days (${s.startup.commitVelocityChange}), ${s.startup.contributors} contributors, rank ${s.rankInSector} in ${s.sector}`,
@@ -286,44 +266,32 @@ export function skillRunner(ctx: AppContext): SkillRunner {
     const missed = misses.map((m) => `"${m['name']}" is not tracked`);
     return {
       capability: 'compare',
-      data: { period: periodOf(snapshot.period), startups, misses },
+      data: { period: answer.period, startups, misses, ...(answer.leader ? { leader: answer.leader } : {}) },
       text: [...lines, ...missed].join('; ') + '.',
     };
   }
 
+  /** The paid Deep Signal as the get_deep_signal tool answers it: the same key rule, charge and errors. */
   async function deep(name: string, call: SkillCall): Promise<SkillAnswer> {
-    const snapshot = ctx.holder.published();
-    if (call.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(call.idempotencyKey)) {
-      throw new ServiceError('bad-request', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
-    }
-    const opened = await authenticate(ctx.store.db, call.authorization);
-    const purchaseUrl = urls.api('/agents/credits');
-    if (!opened.ok) {
-      const e = opened.error;
-      throw new ServiceError(e.code, e.detail, { extensions: { ...e.extensions, purchaseUrl } });
-    }
-    const answer = await paidDeepSignal({
-      db: ctx.store.db,
-      snapshot,
-      account: opened.value,
-      name,
-      idempotencyKey: call.idempotencyKey,
-    });
-    if (!answer.outcome.ok) {
-      const e = answer.outcome.error;
-      throw new ServiceError(e.code, e.detail, {
-        extensions: { ...e.extensions, purchaseUrl, balance: answer.balance },
-        ...(e.retryAfterSeconds !== undefined ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
-      });
-    }
-    const body = answer.outcome.value as Record<string, unknown> & { found: boolean; name?: string; thesis?: string };
+    let balance: number | undefined;
+    let replayed = false;
+    const body = (await runTool(
+      findTool('get_deep_signal')!,
+      { name },
+      {
+        ...envOf(call),
+        idempotencyKey: idempotencyKeyOf(call.idempotencyKey),
+        creditsBalance: (left) => (balance = left),
+        replayed: () => (replayed = true),
+      },
+    )) as Record<string, unknown> & { found: boolean; name?: string; thesis?: string };
     const missCandidates = body['candidates'] as { name: string }[] | undefined;
     return {
       capability: 'get_deep_signal',
       data: body,
-      metadata: { creditsBalance: answer.balance, ...(answer.replayed ? { replayed: true } : {}) },
+      metadata: { creditsBalance: balance, ...(replayed ? { replayed: true } : {}) },
       text: body.found
-        ? `${body.name}: ${body.thesis ?? 'Deep Signal'} (1 credit charged; ${answer.balance} left).`
+        ? `${body.name}: ${body.thesis ?? 'Deep Signal'} (1 credit charged; ${balance} left).`
         : `${describeMiss(name, missCandidates)} Nothing was charged.`,
     };
   }
@@ -331,28 +299,31 @@ export function skillRunner(ctx: AppContext): SkillRunner {
   async function summary(skill: A2aSkill, args: SummaryArgs, call: SkillCall): Promise<SkillAnswer> {
     const snapshot = ctx.holder.published();
     if (args.periods) {
-      const periods = [...snapshot.periods].reverse().map((p) => ({
-        slug: p.slug,
-        name: p.name,
-        publishedAt: p.publishedAt.toISOString(),
-        startupsTracked: p.startupsTracked,
-        url: urls.period(p.slug),
-      }));
+      // As list_periods answers, with the current period named by its slug.
+      const answer = await tool<{ current: { slug: string; name: string }; periods: { name: string }[] }>(
+        'list_periods',
+        {},
+        call,
+      );
+      const { periods } = answer;
       return {
         capability: 'periods',
-        data: { current: snapshot.period.slug, periods },
-        text: `${periods.length} stored weekly period${periods.length === 1 ? '' : 's'}, newest ${snapshot.period.name}, oldest ${snapshot.periods[0]?.name ?? snapshot.period.name}.`,
+        data: { ...answer, current: answer.current.slug },
+        text: `${periods.length} stored weekly period${periods.length === 1 ? '' : 's'}, newest ${answer.current.name}, oldest ${periods.at(-1)?.name ?? answer.current.name}.`,
       };
     }
-    if (args.question !== undefined) return answerQuestion(args.question);
+    if (args.question !== undefined) return answerQuestion(args.question, call);
     if (args.search !== undefined) {
-      const limit = args.limit ?? 10;
-      const result = siteSearch(snapshot, baseUrl).search(args.search, { type: args.type, limit });
+      const data = await tool<{ total: number; hits: { title: string; url: string }[] }>(
+        'search_site',
+        { q: args.search, limit: args.limit ?? 10, ...(args.type !== undefined ? { type: args.type } : {}) },
+        call,
+      );
       return {
         capability: 'search',
-        data: { query: args.search, total: result.total, hits: result.hits, synthetic: snapshot.synthetic },
-        text: result.hits.length
-          ? `${result.total} page${result.total === 1 ? '' : 's'} match; the first: ${result.hits
+        data,
+        text: data.hits.length
+          ? `${data.total} page${data.total === 1 ? '' : 's'} match; the first: ${data.hits
               .slice(0, 3)
               .map((h) => `${h.title} (${h.url})`)
               .join('; ')}.`
@@ -364,7 +335,7 @@ export function skillRunner(ctx: AppContext): SkillRunner {
       return {
         capability: 'period',
         data: {
-          period: periodOf(past),
+          period: periodRef(past),
           publishedAt: past.publishedAt.toISOString(),
           startupsTracked: past.startupsTracked,
           dataset: past.dataset,
@@ -382,19 +353,19 @@ export function skillRunner(ctx: AppContext): SkillRunner {
     };
   }
 
-  function answerQuestion(question: string): SkillAnswer {
-    const best = bestAnswer(ctx.holder.published(), baseUrl, question);
-    if (best.found) {
-      const hit = toHit(best.hit);
+  /** A question answered as the ask tool answers it (a miss also says what was asked). */
+  async function answerQuestion(question: string, call: SkillCall): Promise<SkillAnswer> {
+    const answer = await tool<{ found: boolean; answer?: AnswerHit; detail?: string }>('ask', { question }, call);
+    if (answer.found && answer.answer) {
+      const hit = answer.answer;
       const sources = hit.facts.map((f) => f.sourceUrl);
       return {
         capability: 'answer',
-        data: { found: true, answer: hit },
+        data: answer,
         text: `${hit.answer} (${hit.url}${sources.length ? `; sources: ${sources.join(', ')}` : ''})`,
       };
     }
-    const { found: _found, ...why } = best;
-    return { capability: 'answer', data: { found: false, ...why }, text: best.detail };
+    return { capability: 'answer', data: { ...answer, query: question }, text: answer.detail ?? '' };
   }
 
   async function methodology(skill: A2aSkill, call: SkillCall): Promise<SkillAnswer> {

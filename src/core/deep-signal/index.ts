@@ -7,7 +7,7 @@ import type { DeepSignal, DeepSignalMiss } from '../../schemas/deep-signal.js';
 import { startupHistory } from '../../snapshot/history.js';
 import { startupCandidates } from '../signals/resolve.js';
 import { derive, type Snapshot, type SnapshotStartup } from '../../snapshot/snapshot.js';
-import type { StartupPeriodRow } from '../../store/history.js';
+import type { HistoryEntry } from '../../domain/period-startup.js';
 import { CREDITS_PER_MATCHED_CALL, CREDITS_PER_MISS } from '../documents/pricing.js';
 import { comparablesOf } from './comparables.js';
 import { sectorStandings } from './scores.js';
@@ -44,7 +44,7 @@ export function evidenceOf(startup: SnapshotStartup): DeepSignal['evidence'] {
 }
 
 /** The history entries of the payload: every stored period the startup appears in, oldest first. */
-export function historyEntries(rows: readonly StartupPeriodRow[]): DeepSignal['history'] {
+export function historyEntries(rows: readonly HistoryEntry[]): DeepSignal['history'] {
   return rows.map((r) => ({
     period: r.period,
     periodName: r.periodName,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { signalLabel } from '../../domain/signal-label.js';
 import { MIN_COMMITS_FOR_RANKING, MIN_CONTRIBUTORS_FOR_RANKING, TRENDING_SIZE } from '../../domain/rules.js';
 import type { SnapshotStartup } from '../../snapshot/snapshot.js';
-import type { StartupPeriodRow } from '../../store/history.js';
+import type { HistoryEntry } from '../../domain/period-startup.js';
 import { sectorInfo } from '../../domain/sectors.js';
 import type { SectorStanding } from './scores.js';
 
@@ -16,7 +16,7 @@ export interface ThesisInput {
   startup: SnapshotStartup;
   standing: SectorStanding;
   periodName: string;
-  history: readonly StartupPeriodRow[];
+  history: readonly HistoryEntry[];
   synthetic: boolean;
 }
 

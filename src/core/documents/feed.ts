@@ -2,7 +2,7 @@ import { Feed } from 'feed';
 import { TRENDING_SIZE, WINDOW_DAYS } from '../../domain/rules.js';
 import type { SectorSlug } from '../../schemas/enums.js';
 import type { PeriodInfo } from '../../snapshot/snapshot.js';
-import type { TrendingRow } from '../../store/history.js';
+import type { PeriodStartup } from '../../domain/period-startup.js';
 import type { BlogPost } from './blog.js';
 import { DATA_LICENSE } from '../../domain/license.js';
 import { sectorInfo } from '../../domain/sectors.js';
@@ -20,7 +20,7 @@ export interface FeedInput {
   /** Published periods, any order. */
   periods: readonly PeriodInfo[];
   /** Trending rows of those periods (rank order within a period). */
-  trending: readonly TrendingRow[];
+  trending: readonly PeriodStartup[];
   posts: readonly BlogPost[];
   synthetic: boolean;
 }
@@ -38,7 +38,7 @@ interface PeriodItem {
 }
 
 /** The item of one period: what moved (the sector mix of the trending list) and the top movers. */
-export function periodItem(period: PeriodInfo, rows: readonly TrendingRow[], synthetic: boolean): PeriodItem {
+export function periodItem(period: PeriodInfo, rows: readonly PeriodStartup[], synthetic: boolean): PeriodItem {
   const movers = rows.slice(0, FEED_TOP_MOVERS);
   const bySector = new Map<SectorSlug, number>();
   for (const row of rows) bySector.set(row.sector, (bySector.get(row.sector) ?? 0) + 1);
@@ -76,7 +76,7 @@ export function periodItem(period: PeriodInfo, rows: readonly TrendingRow[], syn
 
 export function buildFeed(input: FeedInput): string {
   const urls = siteUrls(input.baseUrl);
-  const rowsByPeriod = new Map<string, TrendingRow[]>();
+  const rowsByPeriod = new Map<string, PeriodStartup[]>();
   for (const row of input.trending) {
     const list = rowsByPeriod.get(row.period) ?? [];
     list.push(row);
@@ -84,7 +84,7 @@ export function buildFeed(input: FeedInput): string {
   }
   const items = [
     ...input.periods.map((period) => {
-      const rows = (rowsByPeriod.get(period.slug) ?? []).sort((a, b) => a.rank - b.rank);
+      const rows = (rowsByPeriod.get(period.slug) ?? []).sort((a, b) => a.rankOverall! - b.rankOverall!);
       const { title, description } = periodItem(period, rows, input.synthetic);
       const link = urls.period(period.slug);
       return { title, description, link, id: link, date: period.publishedAt };

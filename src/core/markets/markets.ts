@@ -1,5 +1,6 @@
 import { MarketsContent, type Market, type MarketSummary } from '../../schemas/documents.js';
 import type { SectorSlug } from '../../schemas/enums.js';
+import type { PeriodStartup } from '../../domain/period-startup.js';
 import { deriveAsync } from '../../snapshot/derive-async.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import { readYamlContent, resolveSiteUrl } from '../documents/content.js';
@@ -133,29 +134,19 @@ export function buildMarket(
   };
 }
 
-/** Rows of a stored period (as the store returns them) → the scope's #1, if any. */
-export function winnerFromRows(
+/** A stored period's startups (as its source answers them) → the scope's #1, if any. */
+export function winnerOf(
   def: MarketDefinition,
-  rows: readonly {
-    org_login: string;
-    sector: string;
-    rank_overall: number | null;
-    rank_in_sector: number;
-    score_composite: number;
-    startup: unknown;
-  }[],
+  startups: readonly (Pick<PeriodStartup, 'login' | 'sector' | 'rankOverall' | 'rankInSector' | 'compositeScore'> & {
+    startup: Pick<PeriodStartup['startup'], 'name'>;
+  })[],
 ): MarketWinner | null {
   const top =
     def.rule.scope === 'all'
-      ? rows.find((r) => r.rank_overall === 1)
-      : rows.find((r) => r.sector === def.rule.scope && r.rank_in_sector === 1);
+      ? startups.find((s) => s.rankOverall === 1)
+      : startups.find((s) => s.sector === def.rule.scope && s.rankInSector === 1);
   if (!top) return null;
-  const name = (top.startup as { name?: unknown }).name;
-  return {
-    login: top.org_login,
-    name: typeof name === 'string' ? name : top.org_login,
-    compositeScore: top.score_composite,
-  };
+  return { login: top.login, name: top.startup.name, compositeScore: top.compositeScore };
 }
 
 /** The #1 of the scope in the snapshot itself (when the snapshot is the resolution period). */
@@ -167,18 +158,18 @@ export function winnerFromSnapshot(def: MarketDefinition, snapshot: Snapshot): M
 
 /**
  * A market's winner as of `snapshot`: undefined while it is not resolved; from the snapshot itself when it is the
- * resolution period; otherwise from that stored period's rows (`loadRows`), or null when that period is not stored.
+ * resolution period; otherwise from that stored period's startups (`load`), or null when that period is not stored.
  */
 export async function marketWinner(
   def: MarketDefinition,
   snapshot: Snapshot,
-  loadRows: (periodSlug: string) => Promise<Parameters<typeof winnerFromRows>[1]>,
+  load: (periodSlug: string) => Promise<Parameters<typeof winnerOf>[1]>,
 ): Promise<MarketWinner | null | undefined> {
   if (marketStatus(def, parsePeriodSlug(snapshot.period.slug)) !== 'resolved') return undefined;
   const slug = resolutionPeriod(def).slug;
   if (slug === snapshot.period.slug) return winnerFromSnapshot(def, snapshot);
   if (!snapshot.periods.some((p) => p.slug === slug)) return null;
-  return winnerFromRows(def, await loadRows(slug));
+  return winnerOf(def, await load(slug));
 }
 
 /**
@@ -198,7 +189,7 @@ export class MarketsService {
     this.computed = deriveAsync(async (snapshot) => {
       const markets = new Map<string, Market>();
       for (const def of definitions) {
-        const winner = await marketWinner(def, snapshot, (slug) => snapshot.source.periodRows(slug));
+        const winner = await marketWinner(def, snapshot, (slug) => snapshot.source.periodStartups(slug));
         markets.set(def.slug, buildMarket(def, snapshot, baseUrl, winner));
       }
       return markets;

@@ -9,7 +9,7 @@ import {
   toolCallOf,
   type FunctionFormat,
 } from '../../agents/function-calling.js';
-import { authenticatorFor, IdempotencyKey, runTool, unknownTool } from '../../agents/invoke.js';
+import { authenticatorFor, IdempotencyKey, idempotencyKeyOf, runTool, unknownTool } from '../../agents/invoke.js';
 import { MCP_CAPABILITIES } from '../../agents/mcp/server.js';
 import { promptList } from '../../agents/mcp/prompts.js';
 import { agentTools, findTool, toolJsonSchema } from '../../agents/registry.js';
@@ -162,17 +162,13 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
       const call = toolCallOf(request.body);
       const tool = findTool(call.name);
       if (!tool) throw unknownTool(call.name);
-      const header = request.headers['idempotency-key'];
-      const key = IdempotencyKey.safeParse(header);
-      if (header !== undefined && !key.success) {
-        throw new HttpProblem(400, statusTitle(400), 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
-      }
+      const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key']);
       reply.header('cache-control', 'no-store');
       const result = await runTool(tool, callArguments(call.args), {
         ctx,
         authenticate: authenticatorFor(ctx, { authorization: request.headers.authorization }),
         creditsBalance: (balance) => reply.header('x-credits-balance', String(balance)),
-        idempotencyKey: key.success ? key.data : undefined,
+        idempotencyKey,
         replayed: () => reply.header('idempotent-replayed', 'true'),
         holdCharge: {
           seconds: ctx.config.credits.holdSeconds,

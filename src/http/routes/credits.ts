@@ -1,6 +1,7 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { IdempotencyKey, withPurchaseHelp } from '../../payments/paid-call.js';
 import { paidDeepSignal } from '../../payments/paid-deep-signal.js';
 import { creditState } from '../../payments/ledger.js';
 import { DeepSignal, DeepSignalMiss, DeepSignalRequest } from '../../schemas/deep-signal.js';
@@ -11,13 +12,10 @@ import { errorResponses } from '../openapi.js';
 import { settleOnDelivery } from '../credit-hold.js';
 import { siteUrls } from '../../domain/urls.js';
 
-/** Visible ASCII, 1–255 characters: what Stripe accepts as an Idempotency-Key. */
-export const IdempotencyKeyHeader = z
-  .string()
-  .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
-  .describe(
-    'Optional. A retry with the same key and the same body within 24 hours returns the first answer byte for byte and is not charged again; the same key with another body → 422; a retry while the first is running waits for it (409 after 10 s).',
-  );
+/** The one Idempotency-Key rule (src/payments/paid-call.ts), as this route documents it. */
+export const IdempotencyKeyHeader = IdempotencyKey.describe(
+  'Optional. A retry with the same key and the same body within 24 hours returns the first answer byte for byte and is not charged again; the same key with another body → 422; a retry while the first is running waits for it (409 after 10 s).',
+);
 
 const balanceHeader = {
   'X-Credits-Balance': {
@@ -89,7 +87,7 @@ export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       raw.header('x-credits-balance', String(answer.balance));
       if (answer.replayed) raw.header('idempotent-replayed', 'true');
       // An error (no credit left, a reused or busy Idempotency-Key) is answered by the error handler as a problem.
-      if (!answer.outcome.ok) throw answer.outcome.error;
+      if (!answer.outcome.ok) throw withPurchaseHelp(answer.outcome.error, ctx.config.server.baseUrl, answer.balance);
       return raw
         .code(200)
         .header('content-type', 'application/json; charset=utf-8')

@@ -59,7 +59,7 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Pr
         trending: (await trendingHistory(s)).map((row) => ({
           period: row.period,
           login: row.login,
-          rank: row.rank,
+          rank: row.rankOverall!,
           name: row.startup.name,
         })),
         names: new Map(s.startups.map((st) => [st.login.toLowerCase(), st.startup.name])),

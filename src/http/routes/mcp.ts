@@ -135,10 +135,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     const x402 = mcpX402(ctx, siteUrls(baseUrl).api('/mcp'));
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const header = request.headers['idempotency-key'];
-      const idempotencyKey = idempotencyKeyOf(
-        Array.isArray(header) ? header.join(', ') : header,
-        'The Idempotency-Key header',
-      );
+      const idempotencyKey = idempotencyKeyOf(Array.isArray(header) ? header.join(', ') : header);
       // A paid call answered in this request is held until the answer reaches the connection (credit-hold.ts).
       const holdCharge = {
         seconds: ctx.config.credits.holdSeconds,

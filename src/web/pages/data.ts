@@ -12,9 +12,15 @@ import {
   MIN_CONTRIBUTORS_FOR_RANKING,
 } from '../../domain/rules.js';
 import { SECTOR_SLUGS, type SectorSlug } from '../../schemas/enums.js';
-import { canonicalStartup } from '../../schemas/signals.js';
-import type { RankRow, SnapshotStartup } from '../../snapshot/snapshot.js';
-import { trendingHistory } from '../../snapshot/history.js';
+import {
+  sectorRanking,
+  startupInPeriod,
+  storedPeriod,
+  storedPeriods,
+  trending,
+  type PeriodStartup,
+} from '../../core/periods/reads.js';
+import type { SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { SeriesTable, StartupSeries } from '../../domain/series.js';
 import { responsiveChart, sparkline } from '../charts.js';
 import { change, dossierPath, formatInt, movement, previousRank, startupPath, type PageContext } from '../context.js';
@@ -308,13 +314,9 @@ export async function sectorPage(
   const series = await ctx.series();
   // A past week chosen with ?period=: that week's stored ranking of the sector (a week not stored: 404).
   const past = periodSlug !== undefined && periodSlug !== snapshot.period.slug;
-  const pastPeriod = past ? snapshot.periods.find((p) => p.slug === periodSlug) : undefined;
+  const pastPeriod = past ? storedPeriod(snapshot, periodSlug) : undefined;
   if (past && !pastPeriod) return undefined;
-  const pastRows = pastPeriod
-    ? (await ctx.periodRows(pastPeriod.slug))
-        .filter((r) => r.sector === slug)
-        .sort((a, b) => a.rank_in_sector - b.rank_in_sector)
-    : [];
+  const pastRows = pastPeriod ? (await sectorRanking(snapshot, slug, pastPeriod.slug)).startups : [];
   const path = `/sectors/${slug}`;
   const body = html`<p><a href="/sectors">Sectors</a> › ${info.name}</p>
     <h1>${info.name}</h1>
@@ -423,7 +425,7 @@ function pastRankingTable(
   ctx: PageContext,
   sectorName: string,
   period: { slug: string; name: string },
-  rows: readonly RankRow[],
+  rows: readonly PeriodStartup[],
 ): SafeHtml {
   if (rows.length === 0) return html`<p class="muted">No ${sectorName} startup was stored that week.</p>`;
   return html`<div class="table-scroll">
@@ -446,17 +448,17 @@ function pastRankingTable(
         </thead>
         <tbody>
           ${rows.map((r) => {
-            const t = canonicalStartup(r.startup);
-            const now = ctx.snapshot.byLogin.get(r.org_login.toLowerCase());
+            const t = r.startup;
+            const now = ctx.snapshot.byLogin.get(r.login.toLowerCase());
             return html`<tr>
-              <td class="num rank" data-value="${r.rank_in_sector}">${r.rank_in_sector}</td>
+              <td class="num rank" data-value="${r.rankInSector}">${r.rankInSector}</td>
               <td class="lead">
                 ${now ? html`<a href="${startupPath(now)}?period=${encodeURIComponent(period.slug)}">${t.name}</a>` : t.name}
               </td>
               ${figureCells(t)}
-              <td class="num" data-label="Score" data-value="${r.score_composite}">${r.score_composite}</td>
-              <td class="num" data-label="Rank overall" data-value="${r.rank_overall ?? 99999}">
-                ${r.rank_overall ?? html`<span class="muted">unranked</span>`}
+              <td class="num" data-label="Score" data-value="${r.compositeScore}">${r.compositeScore}</td>
+              <td class="num" data-label="Rank overall" data-value="${r.rankOverall ?? 99999}">
+                ${r.rankOverall ?? html`<span class="muted">unranked</span>`}
               </td>
             </tr>`;
           })}
@@ -580,26 +582,23 @@ async function pastNeighbours(
   periodSlug: string,
   week: WeekFigures,
 ): Promise<SafeHtml> {
-  const rows = await ctx.periodRows(periodSlug);
-  const own = rows.find((r) => r.org_login.toLowerCase() === s.login.toLowerCase());
+  const own = (await startupInPeriod(ctx.snapshot, s.login, periodSlug)).startup;
   if (!own) return html``;
-  const sectorName = sectorInfo(own.sector as SectorSlug).name;
-  const near = rows
-    .filter(
-      (r) => r.sector === own.sector && r !== own && Math.abs(r.rank_in_sector - own.rank_in_sector) <= NEIGHBOUR_RANKS,
-    )
-    .sort((a, b) => a.rank_in_sector - b.rank_in_sector);
+  const sectorName = sectorInfo(own.sector).name;
+  const near = (await sectorRanking(ctx.snapshot, own.sector, periodSlug)).startups.filter(
+    (r) => r.login !== own.login && Math.abs(r.rankInSector - own.rankInSector) <= NEIGHBOUR_RANKS,
+  );
   return html`<h2 id="comparables">Ranked next to it in ${sectorName}, ${week.periodName}</h2>
     ${
       near.length
         ? html`<ul>
             ${near.map((r) => {
-              const name = canonicalStartup(r.startup).name;
-              const now = ctx.snapshot.byLogin.get(r.org_login.toLowerCase());
+              const name = r.startup.name;
+              const now = ctx.snapshot.byLogin.get(r.login.toLowerCase());
               return html`<li>
                 ${now ? html`<a href="${startupPath(now)}?period=${encodeURIComponent(periodSlug)}">${name}</a>` : name}
-                (rank ${r.rank_in_sector}, score ${r.score_composite},
-                ${formatInt(canonicalStartup(r.startup).commitVelocity14d)} commits in ${WINDOW_DAYS} days)
+                (rank ${r.rankInSector}, score ${r.compositeScore}, ${formatInt(r.startup.commitVelocity14d)} commits in
+                ${WINDOW_DAYS} days)
               </li>`;
             })}
           </ul>`
@@ -643,10 +642,11 @@ export async function startupPage(
   };
   const past = periodSlug !== undefined && periodSlug !== snapshot.period.slug;
   if (past) {
-    const row = (await ctx.history(s.login)).find((r) => r.period === periodSlug);
+    if (!storedPeriod(snapshot, periodSlug)) return undefined;
+    const { info, startup: row } = await startupInPeriod(snapshot, s.login, periodSlug);
     if (!row) return undefined;
     week = {
-      periodName: row.periodName,
+      periodName: info.name,
       startup: row.startup,
       rankInSector: row.rankInSector,
       rankOverall: row.rankOverall,
@@ -980,7 +980,7 @@ export function compareIndexPage(
 
 export function periodsIndexPage(ctx: PageContext): PageInput {
   const { snapshot } = ctx;
-  const periods = [...snapshot.periods].reverse();
+  const { periods } = storedPeriods(snapshot);
   const body = html`<h1>Archive of weekly periods</h1>
     <p class="lede">
       Every published week, newest first. Each keeps its trending list; the full data of every week is in
@@ -1027,7 +1027,7 @@ export async function periodPage(ctx: PageContext, slug: string): Promise<PageIn
   const index = snapshot.periods.findIndex((p) => p.slug === slug);
   if (index < 0) return undefined;
   const period = snapshot.periods[index]!;
-  const rows = (await trendingHistory(snapshot)).filter((r) => r.period === slug);
+  const rows = (await trending(snapshot, slug)).startups;
   const previous = snapshot.periods[index - 1];
   const next = snapshot.periods[index + 1];
   const body = html`<p><a href="/periods">Archive</a> › ${period.name}</p>

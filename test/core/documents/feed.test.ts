@@ -5,7 +5,7 @@ import type { BlogPost } from '../../../src/core/documents/blog.js';
 import { buildFeed, FEED_TOP_MOVERS } from '../../../src/core/documents/feed.js';
 import type { PeriodInfo } from '../../../src/snapshot/snapshot.js';
 import { signalLabel } from '../../../src/domain/signal-label.js';
-import type { TrendingRow } from '../../../src/store/history.js';
+import type { PeriodStartup } from '../../../src/domain/period-startup.js';
 import { BASE, demoSnapshot } from '../fixtures.js';
 
 const snapshot = demoSnapshot({ startups: 80, periods: 1 });
@@ -23,22 +23,28 @@ const periods = [
   period('2026-w46', 'Week 46, 2026', '2026-11-16T06:00:00Z'),
 ];
 /** The snapshot's trending list, attributed to w46; w45 had only its top 3. */
-const trending: TrendingRow[] = [
+const trending: PeriodStartup[] = [
   ...snapshot.trending.slice(0, 3).map((s, i) => ({
     period: '2026-w45',
     login: s.login,
-    rank: i + 1,
+    rankOverall: i + 1,
+    rankInSector: s.rankInSector,
+    compositeScore: s.scores.composite,
     sector: s.sector,
     startup: s.startup,
     label: signalLabel(s.startup.signalType, s.metrics),
+    stageSource: 'estimated',
   })),
   ...snapshot.trending.map((s, i) => ({
     period: '2026-w46',
     login: s.login,
-    rank: i + 1,
+    rankOverall: i + 1,
+    rankInSector: s.rankInSector,
+    compositeScore: s.scores.composite,
     sector: s.sector,
     startup: s.startup,
     label: signalLabel(s.startup.signalType, s.metrics),
+    stageSource: 'estimated',
   })),
 ];
 const HOSTILE = 'Ends a CDATA ]]> then <script>alert("x")</script> & more';

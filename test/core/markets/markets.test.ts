@@ -6,7 +6,7 @@ import {
   impliedProbabilities,
   marketQuestion,
   readMarkets,
-  winnerFromRows,
+  winnerOf,
   type MarketDefinition,
 } from '../../../src/core/markets/markets.js';
 import { Market, MarketsContent } from '../../../src/schemas/documents.js';
@@ -162,25 +162,11 @@ describe('markets', () => {
 
   test('the winner of a resolved period is its #1 in the scope', () => {
     const rows = [
-      {
-        org_login: 'x',
-        sector: 'robotics',
-        rank_overall: 2,
-        rank_in_sector: 1,
-        score_composite: 70,
-        startup: { name: 'X' },
-      },
-      {
-        org_login: 'y',
-        sector: 'gaming',
-        rank_overall: 1,
-        rank_in_sector: 1,
-        score_composite: 80,
-        startup: { name: 'Y' },
-      },
-    ];
-    assert.deepEqual(winnerFromRows(robotics(2), rows), { login: 'x', name: 'X', compositeScore: 70 });
-    assert.deepEqual(winnerFromRows({ ...robotics(2), rule: { scope: 'all', top: 2 } }, rows), {
+      { login: 'x', sector: 'robotics', rankOverall: 2, rankInSector: 1, compositeScore: 70, startup: { name: 'X' } },
+      { login: 'y', sector: 'gaming', rankOverall: 1, rankInSector: 1, compositeScore: 80, startup: { name: 'Y' } },
+    ] as const;
+    assert.deepEqual(winnerOf(robotics(2), rows), { login: 'x', name: 'X', compositeScore: 70 });
+    assert.deepEqual(winnerOf({ ...robotics(2), rule: { scope: 'all', top: 2 } }, rows), {
       login: 'y',
       name: 'Y',
       compositeScore: 80,
