@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'yaml';
-import { addDays, isoDay, parsePeriodSlug, periodEnd, type PeriodRef } from '../src/domain/periods.js';
+import { addDays, DAY_MS, isoDay, parsePeriodSlug, periodEnd, type PeriodRef } from '../src/domain/periods.js';
+import { WINDOW_DAYS } from '../src/domain/rules.js';
 import { SIGNAL_TYPES, type SignalType } from '../src/schemas/enums.js';
 
 /**
@@ -120,3 +121,31 @@ export function collectWindowOf(period: PeriodRef): { from: string; until: Date 
 export function periodOf(week: RealWeek): PeriodRef {
   return parsePeriodSlug(week.period);
 }
+
+/**
+ * The share of a week's work that the default branch held at the period's end: of the non-merge commits whose
+ * committer date falls in the week's current window (its last 14 days), those that had landed on the default branch
+ * by then (landingTimes). A reader dates work by its commits, as the history reads today; a point-in-time record
+ * sees a commit only once it has landed, so a week whose work landed later is judged on different activity by the
+ * two. Computed from the fixture alone, whatever the rules.
+ */
+export function visibleShare(week: RealWeek, fixture: OrgFixture = loadFixture(week.org)): number {
+  const end = periodEnd(periodOf(week)).getTime();
+  const start = end - WINDOW_DAYS * DAY_MS;
+  let commits = 0;
+  let landed = 0;
+  for (const repo of fixture.repos) {
+    const landing = landingTimes(repo);
+    for (const c of repo.commits) {
+      const t = Date.parse(c.committedDate);
+      if (t < start || t >= end || c.parents.length > 1) continue;
+      commits++;
+      const at = landing.get(c.oid);
+      if (at !== undefined && Date.parse(at) < end) landed++;
+    }
+  }
+  return commits === 0 ? 1 : landed / commits;
+}
+
+/** A week whose work was mostly on the default branch by its end: at least half of it (see visibleShare). */
+export const VISIBLE_AT_END_MIN_SHARE = 0.5;
