@@ -7,7 +7,9 @@ import { html, type SafeHtml } from './html.js';
  * described for screen readers by a title and a data table the page prints beside the chart.
  */
 
-const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+/** Figures as the tables print them: digits grouped ("2,364"), one decimal at most. */
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+export const fmt = (n: number): string => GROUPED.format(n);
 
 /** A small inline line of the values, for table cells. `label` is the accessible description. */
 export function sparkline(values: readonly number[], label: string, width = 96, height = 24): SafeHtml {

@@ -389,4 +389,57 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     assert.deepEqual(watches, [`startups: ${signals.trending[0].githubUrl.split('/')[3].toLowerCase()}`]);
     await page.context().close();
   });
+  test('figures make sense: no percent against nothing, chart axes grouped like the tables, downloads named and numeric', async () => {
+    const page = await newPage(DESKTOP);
+    const problems: string[] = [];
+    // Every startup of two sectors: their evidence lines name a count against the prior window's.
+    for (const sector of (signals.sectors as Json[]).slice(0, 2))
+      for (const s of sector.startups as Json[]) {
+        await page.goto(`${svc.url}/startups/${loginOf(s)}`);
+        const text = (await page.locator('main').textContent())!;
+        for (const m of text.match(/against 0 \([^)]*\)/g) ?? []) problems.push(`${loginOf(s)}: ${m}`);
+      }
+    // Chart axes print figures as the tables do: 2,364, never 3500.
+    const ticks: string[] = [];
+    for (const p of await pageTypes()) {
+      await page.goto(`${svc.url}${p}`);
+      ticks.push(
+        ...((await page
+          .locator('svg.chart .axis text')
+          .evaluateAll((all: any[]) => all.map((t) => t.textContent.trim()))) as string[]),
+      );
+    }
+    assert.ok(
+      ticks.some((t) => /^\d{1,3}(,\d{3})+$/.test(t)),
+      `an axis reaching a thousand: ${[...new Set(ticks)].slice(0, 20).join(' ')}`,
+    );
+    for (const t of new Set(ticks)) if (/^\d{4,}/.test(t)) problems.push(`axis tick ${t}`);
+    assert.deepEqual(problems, []);
+
+    // A startup's weeks download under its own name, the changes as numbers of percent.
+    const login = loginOf(signals.trending[0]);
+    await page.goto(`${svc.url}/startups/${login}`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('a[href$="/history.csv"]').first().click(),
+    ]);
+    assert.equal(download.suggestedFilename(), `${login}-history.csv`);
+    const csv = fs
+      .readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
+    const header = csv[0]!.split(',');
+    for (const column of ['commitVelocityChangePct', 'contributorGrowthPct']) {
+      const at = header.indexOf(column);
+      assert.ok(at >= 0, `${column} in ${csv[0]}`);
+      for (const row of csv.slice(1)) assert.match(row.split(',')[at]!, /^-?\d+(\.\d+)?$/, row);
+    }
+    await page.goto(`${svc.url}/sectors/robotics`);
+    const [ranking] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('a[href$="/ranking.csv"]').first().click(),
+    ]);
+    assert.match(ranking.suggestedFilename(), /^robotics-ranking-\d{4}-w\d{2}\.csv$/);
+    await page.context().close();
+  });
 });
