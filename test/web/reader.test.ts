@@ -442,4 +442,41 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     assert.match(ranking.suggestedFilename(), /^robotics-ranking-\d{4}-w\d{2}\.csv$/);
     await page.context().close();
   });
+  test('an answer reads as a list: each startup linked, sources named as pages, no internal score, only rises for "accelerating"', async () => {
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/ask?q=${encodeURIComponent('Which startups are trending this week?')}`);
+    const answer = page.locator('section.answer');
+    const rows = answer.locator('table tbody tr');
+    assert.ok((await rows.count()) >= 5, 'the trending startups as table rows');
+    for (const href of await rows.evaluateAll((all: any[]) =>
+      all.map((tr) => tr.querySelector('a')?.getAttribute('href')),
+    ))
+      assert.match(href ?? '', /^\/startups\/[a-z0-9-]+$/);
+    const text = (await answer.textContent())!;
+    assert.doesNotMatch(text, /confidence|\d\.\d\d \(how much/i);
+    const sources = (await answer
+      .locator('.facts a')
+      .evaluateAll((all: any[]) => all.map((a) => [a.textContent.trim(), a.getAttribute('href')]))) as string[][];
+    assert.ok(sources.length > 0);
+    for (const [label, href] of sources) {
+      assert.notEqual(label, 'source');
+      assert.doesNotMatch(href!, /^\/api\/|\.json$/, `${label} → ${href}`);
+    }
+    assert.doesNotMatch((await page.locator('main').textContent())!, /confidence \d/);
+
+    // "Accelerating" is a rise: a startup whose commits fell is not listed under it.
+    for (const path of [
+      `/ask?q=${encodeURIComponent('Which are the fastest accelerating Robotics startups?')}`,
+      '/answers/fastest-accelerating-robotics',
+    ]) {
+      await page.goto(`${svc.url}${path}`);
+      const changes = (await page.locator('main table.answer-startups td[data-label="Change"]').allTextContents()).map(
+        (t) => t.trim(),
+      );
+      for (const c of changes) assert.match(c, /^\+/, `${path}: ${changes.join(' ')}`);
+      const facts = (await page.locator('main .facts').textContent())!;
+      assert.doesNotMatch(facts, /\(-\d+% versus/, path);
+    }
+    await page.context().close();
+  });
 });

@@ -7,6 +7,7 @@ import type { Startup } from '../../schemas/signals.js';
 import { dossierPath, sitePath, startupPath, type PageContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
+import { answerBody } from './answer-view.js';
 
 export const ASK_QUERY_MAX = 280;
 /** Answers shown for a question: the best one in full, the others as "other answers". */
@@ -64,27 +65,14 @@ export function askPage(ctx: PageContext, query: string): PageInput {
       canonicalPath = sitePath(e.url, baseUrl);
       result = html`<section class="answer" aria-labelledby="answer-h">
           <h2 id="answer-h">${e.question}</h2>
-          <p>${e.answer}</p>
-          <h3>Sources</h3>
-          <ol class="facts">
-            ${e.facts.map((f) => html`<li>${f.claim} (${link(f.sourceUrl, 'source')})</li>`)}
-          </ol>
-          <p class="muted">
-            Matched with confidence ${best!.confidence.toFixed(2)} (how much of your question this one covers). The
-            answer's page: ${link(e.url, sitePath(e.url, baseUrl))}.
-          </p>
+          ${answerBody(ctx, e)}
+          <p class="muted">The answer's own page: ${link(e.url, e.question)}.</p>
         </section>
         ${
           others.length
             ? html`<h2>Other answers</h2>
                 <ul>
-                  ${others.map(
-                    (o) =>
-                      html`<li>
-                        ${link(o.entry.url, o.entry.question)}
-                        <span class="muted">(confidence ${o.confidence.toFixed(2)})</span>
-                      </li>`,
-                  )}
+                  ${others.map((o) => html`<li>${link(o.entry.url, o.entry.question)}</li>`)}
                 </ul>`
             : ''
         }

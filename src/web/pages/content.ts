@@ -14,12 +14,18 @@ import { sitePath, type PageContext } from '../context.js';
 import { askForm } from './ask.js';
 import { html, raw, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
+import { answerBody, sourceName } from './answer-view.js';
 
 const link = (ctx: PageContext, url: string, text: string) => html`<a href="${sitePath(url, ctx.baseUrl)}">${text}</a>`;
 
 function facts(ctx: PageContext, entry: Pick<AnswerEntry, 'facts'>): SafeHtml {
   return html`<ul class="facts">
-    ${entry.facts.map((f) => html`<li>${f.claim} (${link(ctx, f.sourceUrl, 'source')})</li>`)}
+    ${entry.facts.map((f) => {
+      const source = sourceName(ctx, f.sourceUrl);
+      return html`<li>
+        ${f.claim} <span class="source">Source: <a href="${source.href}">${source.text}</a></span>
+      </li>`;
+    })}
   </ul>`;
 }
 
@@ -30,9 +36,7 @@ export function answerPage(ctx: PageContext, id: string): PageInput | undefined 
   if (!entry) return undefined;
   const body = html`<p><a href="/faq">Answers</a></p>
     <h1>${entry.question}</h1>
-    <p class="lede">${entry.answer}</p>
-    <h2>Facts and sources</h2>
-    ${facts(ctx, entry)}
+    ${answerBody(ctx, entry, 'h2')}
     ${
       entry.related.length
         ? html`<h2>Related questions</h2>

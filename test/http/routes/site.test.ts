@@ -300,9 +300,10 @@ describe('website', () => {
     assert.equal(res.status, 200);
     const body = await res.text();
     assert.ok(body.includes(`<h2 id="answer-h">${hit.question}</h2>`));
-    assert.ok(body.includes(hit.answer.replace(/&/g, '&#38;').slice(0, 80)));
-    assert.match(body, /<h3>Sources<\/h3>/);
-    assert.equal(body.match(/\(<a href="[^"]+">source<\/a>\)/g)?.length, hit.facts.length);
+    // The answer's lead, then its startups as a table, then each fact with its source page named.
+    assert.ok(body.includes(hit.answer.replace(/&/g, '&#38;').split(': 1.')[0].slice(0, 80)));
+    assert.match(body, /<h3 id="answer-sources">Facts and sources<\/h3>/);
+    assert.equal(body.match(/<span class="source">Source: <a href="[^"]+">/g)?.length, hit.facts.length);
     // The question stays in the box; the miss says so and offers the nearest questions and a search.
     assert.match(body, /id="ask-q"[^>]*value="which startups are trending"/);
     const miss = await (await page('/ask?q=zzqx%20blorf')).text();
