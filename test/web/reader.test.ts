@@ -479,4 +479,32 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     }
     await page.context().close();
   });
+  test('search and the ask box put a tracked startup first for its name, its first word and a typo', async () => {
+    const s = (signals.trending as Json[]).find((x) => /^\p{L}{5,} \p{L}+/u.test(x.name))!;
+    const name: string = s.name;
+    const first = name.split(' ')[0]!;
+    const typo = `${name.slice(0, 2)}${name[3]}${name[2]}${name.slice(4)}`;
+    const page = await newPage(DESKTOP);
+    const problems: string[] = [];
+    for (const q of [name, first, typo])
+      for (const path of ['/search', '/ask']) {
+        await page.goto(`${svc.url}${path}?q=${encodeURIComponent(q)}`);
+        // The first link after the page's own form.
+        const href = (await page.evaluate(() => {
+          const form = document.querySelector('main form');
+          const links = [...document.querySelectorAll('main a')].filter(
+            (a: any) => !form.contains(a) && form.compareDocumentPosition(a) & 4,
+          );
+          return links[0]?.getAttribute('href') ?? null;
+        })) as string | null;
+        if (href !== `/startups/${loginOf(s)}`) problems.push(`${path}?q=${q}: first link ${href}`);
+        if (q !== name) {
+          const offer = page.locator('main .did-you-mean');
+          if (!(await offer.count()) || !/^Did you mean/.test((await offer.first().textContent())!.trim()))
+            problems.push(`${path}?q=${q}: no "did you mean"`);
+        }
+      }
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
 });

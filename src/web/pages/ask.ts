@@ -8,6 +8,7 @@ import { dossierPath, sitePath, startupPath, type PageContext } from '../context
 import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 import { answerBody } from './answer-view.js';
+import { startupHit, startupHitBlock } from './startup-hit.js';
 
 export const ASK_QUERY_MAX = 280;
 /** Answers shown for a question: the best one in full, the others as "other answers". */
@@ -87,7 +88,7 @@ export function askPage(ctx: PageContext, query: string): PageInput {
     } else {
       // Why there is no answer is decided once, by the answer service of /api/answer.
       const miss = bestAnswer(snapshot, baseUrl, q);
-      if (!miss.found) result = noAnswer(miss, q, link);
+      if (!miss.found) result = html`${startupHitBlock(startupHit(ctx, q))}${noAnswer(miss, q, link)}`;
     }
   }
   const body = html`<h1 id="ask-h">Ask a question</h1>

@@ -4,6 +4,7 @@ import { diligenceIndex, subjectName } from '../../core/diligence/dossier.js';
 import { dossierPath, sitePath, type PageContext } from '../context.js';
 import { html } from '../html.js';
 import type { PageInput } from '../layout.js';
+import { startupHit, startupHitBlock } from './startup-hit.js';
 
 export const SEARCH_QUERY_MAX = 280;
 export const SEARCH_RESULTS_PER_PAGE = 20;
@@ -12,7 +13,8 @@ export const SEARCH_MAX_PAGE = 25;
 
 /**
  * /search?q=: the same index as /api/llms-search, rendered, 20 hits a page. A query that names a company or fund of
- * the diligence corpus (by the one matching rule) also links to its dossier, first.
+ * the diligence corpus (by the one matching rule) also links to its dossier; a tracked startup the query names, or
+ * nearly names, comes before both (startup-hit.ts).
  */
 export function searchPage(ctx: PageContext, query: string, type: SearchType | undefined, page = 1): PageInput {
   const { snapshot, baseUrl } = ctx;
@@ -47,6 +49,7 @@ export function searchPage(ctx: PageContext, query: string, type: SearchType | u
               ${result.total} result${result.total === 1 ? '' : 's'} for
               “${q}”${hits.length ? `; ${first}–${first + hits.length - 1} shown` : ''}.
             </p>
+            ${startupHitBlock(startupHit(ctx, q))}
             ${
               dossier
                 ? html`<p class="answer">
