@@ -60,6 +60,8 @@ export interface ChartOptions {
   sharedAxis?: boolean;
   /** Extra class on the <svg> element. */
   className?: string;
+  /** The index of the label of the week the page shows: marked by a line and "shown" (none when -1 or absent). */
+  marked?: number;
 }
 
 /**
@@ -153,6 +155,24 @@ export function lineChart(options: ChartOptions): SafeHtml {
         >`
       : '',
   );
+  const at = options.marked ?? -1;
+  const markLabel = at >= 0 ? options.labels[at] : undefined;
+  const mark =
+    markLabel === undefined
+      ? ''
+      : html`<g class="mark" data-marked="${markLabel}"
+          ><line
+            x1="${x(markLabel)!.toFixed(1)}"
+            x2="${x(markLabel)!.toFixed(1)}"
+            y1="${margin.top}"
+            y2="${height - margin.bottom}"
+          /><text
+            x="${x(markLabel)!.toFixed(1)}"
+            y="${margin.top + font}"
+            text-anchor="${at === options.labels.length - 1 ? 'end' : at === 0 ? 'start' : 'middle'}"
+            >${markLabel} shown</text
+          ></g
+        >`;
   return html`<svg
     class="chart ${options.className ?? ''}"
     role="img"
@@ -172,7 +192,7 @@ export function lineChart(options: ChartOptions): SafeHtml {
       />
       ${xTicks}
     </g>
-    ${lines}
+    ${mark}${lines}
   </svg>`;
 }
 

@@ -507,4 +507,34 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     assert.deepEqual(problems, []);
     await page.context().close();
   });
+  test('pickers: weeks by name and dates, shown on choosing without a button, marked on the chart; "did you mean" is a link', async () => {
+    const [a, b] = signals.trending as [Json, Json];
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/startups/${loginOf(a)}`);
+    const options = (await page.locator('select#period option').allTextContents()).map((t) => t.trim());
+    assert.ok(options.length > 2);
+    for (const o of options)
+      assert.match(o, /^Week \d{1,2}, \d{4} \(\d{1,2}.*\d{1,2} [A-Z][a-z]{2}\)( \(current\))?$/, o);
+    assert.equal(await page.getByRole('button', { name: 'Show' }).isVisible(), false);
+    const week = (await page.locator('select#period option').nth(2).getAttribute('value'))!;
+    await Promise.all([page.waitForURL(new RegExp(`\\?period=${week}$`)), page.selectOption('select#period', week)]);
+    const marked = await page.locator('svg.chart-wide .mark').getAttribute('data-marked');
+    assert.equal(marked, week.replace(/^\d{4}-w/, 'W'));
+    await page.goto(`${svc.url}/sectors/robotics?period=${week}`);
+    assert.equal(await page.locator('svg.chart-wide .mark').getAttribute('data-marked'), marked);
+
+    // Without script the button is there to press.
+    const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
+    const plain = await context.newPage();
+    await plain.goto(`${svc.url}/startups/${loginOf(a)}`);
+    assert.ok(await plain.getByRole('button', { name: 'Show' }).isVisible());
+    await context.close();
+
+    // The compare picker offers a near name as a link that compares it.
+    const typo = `${a.name.slice(0, 2)}${a.name[3]}${a.name[2]}${a.name.slice(4)}`;
+    await page.goto(`${svc.url}/compare?a=${encodeURIComponent(typo)}&b=${encodeURIComponent(b.name)}`);
+    await page.getByRole('link', { name: a.name, exact: true }).first().click();
+    await page.waitForURL(new RegExp(`/compare/${loginOf(a)}-vs-${loginOf(b)}$`));
+    await page.context().close();
+  });
 });

@@ -355,10 +355,13 @@ export async function siteRoutes(
         }
         const r = resolveStrict(snapshot, name);
         if (r.item) return r.item;
-        const near = r.candidates.slice(0, 3).map((c) => c.name);
-        problems.push(
-          html`No tracked startup is named “${name}”${near.length ? `; did you mean ${near.join(', ')}?` : '.'}`,
-        );
+        // Each near name links to the comparison with it in place of the name typed.
+        const near = r.candidates.slice(0, 3).map((c) => {
+          const pair = i === 0 ? { a: c.name, b } : { a, b: c.name };
+          return html`<a href="/compare?${new URLSearchParams(pair).toString()}">${c.name}</a>`;
+        });
+        const offer = near.length ? html`; did you mean ${near.map((n, k) => html`${k ? ', ' : ''}${n}`)}?` : '.';
+        problems.push(html`No tracked startup is named “${name}”${offer}`);
         return undefined;
       });
       const [x, y] = found;

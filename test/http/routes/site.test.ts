@@ -474,7 +474,11 @@ describe('website', () => {
     assert.equal(res.status, 404);
     const text = await res.text();
     assert.match(text, /No tracked startup is named/);
-    assert.ok(text.includes(`did you mean ${a.name}`), 'the startup meant is offered');
+    assert.match(
+      text,
+      new RegExp(`did you mean <a href="/compare\\?a=[^"]+">${a.name}</a>`),
+      'the startup meant is offered',
+    );
   });
 
   test('copy: prices read as prices, demo hosts are not links, ties are explained, counts agree', async () => {
