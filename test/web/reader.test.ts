@@ -537,4 +537,26 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     await page.waitForURL(new RegExp(`/compare/${loginOf(a)}-vs-${loginOf(b)}$`));
     await page.context().close();
   });
+  test("a fictional startup's page links no empty dossier, and its dossier says nothing is documented under its page", async () => {
+    const s = signals.trending[0] as Json;
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/startups/${loginOf(s)}`);
+    assert.equal(await page.locator('main a[href^="/diligence/"]').count(), 0);
+    await page.goto(`${svc.url}/search?q=${encodeURIComponent(s.name)}`);
+    assert.equal(await page.locator('main a[href^="/diligence/"]').count(), 0);
+    await page.goto(`${svc.url}/diligence/${encodeURIComponent(s.name)}`);
+    const main = (await page.locator('main').textContent())!;
+    assert.doesNotMatch(main, /None documented/);
+    assert.match(main, /Nothing is documented for/);
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+    assert.deepEqual(await crumbs.locator('a').evaluateAll((all: any[]) => all.map((a) => a.getAttribute('href'))), [
+      '/startups',
+      `/startups/${loginOf(s)}`,
+    ]);
+    assert.doesNotMatch((await crumbs.textContent())!, /Ask/);
+    // A documented company keeps its sections.
+    await page.goto(`${svc.url}/diligence/GitHub`);
+    assert.ok(await page.locator('h2#acquired-by').isVisible());
+    await page.context().close();
+  });
 });

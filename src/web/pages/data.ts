@@ -18,6 +18,7 @@ import { trendingHistory } from '../../snapshot/history.js';
 import type { SeriesTable, StartupSeries } from '../../domain/series.js';
 import { responsiveChart, sparkline } from '../charts.js';
 import { weekLabel } from '../week-label.js';
+import { documentsDeals } from './dossier-facts.js';
 import { change, dossierPath, formatInt, movement, previousRank, startupPath, type PageContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
@@ -796,10 +797,14 @@ export async function startupPage(
         ${outLink(t.githubUrl, 'GitHub organisation')} · ${outLink(t.websiteUrl, 'Website')} ·
         ${outLink(t.linkedinUrl, 'LinkedIn')}
       </li>
-      <li>
-        Diligence: <a href="${dossierPath(t.name)}">the dossier of ${t.name}</a> (acquisitions, backers, the signal,
-        sources)
-      </li>
+      ${
+        documentsDeals(ctx, t.name)
+          ? html`<li>
+              Diligence: <a href="${dossierPath(t.name)}">the dossier of ${t.name}</a> (acquisitions, backers, the
+              signal, sources)
+            </li>`
+          : ''
+      }
       <li>
         This week as JSON:
         <a href="/api/signal?company=${encodeURIComponent(s.login)}">/api/signal?company=${s.login}</a>

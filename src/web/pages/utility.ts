@@ -5,6 +5,7 @@ import { dossierPath, sitePath, type PageContext } from '../context.js';
 import { html } from '../html.js';
 import type { PageInput } from '../layout.js';
 import { startupHit, startupHitBlock } from './startup-hit.js';
+import { documentsDeals } from './dossier-facts.js';
 
 export const SEARCH_QUERY_MAX = 280;
 export const SEARCH_RESULTS_PER_PAGE = 20;
@@ -26,7 +27,9 @@ export function searchPage(ctx: PageContext, query: string, type: SearchType | u
   const pages = result ? Math.min(SEARCH_MAX_PAGE, Math.ceil(result.total / n)) : 0;
   // The strict rule for real names: a near name (Linde, one letter from Linode) is another company, never its dossier.
   const match = q ? diligenceIndex(snapshot, baseUrl).matcher.resolve(q, { typos: false }) : undefined;
-  const dossier = match?.status === 'match' ? subjectName(match.item) : undefined;
+  const named = match?.status === 'match' ? subjectName(match.item) : undefined;
+  // A dossier with nothing documented (a fictional startup's) is not offered.
+  const dossier = named && documentsDeals(ctx, named) ? named : undefined;
   const href = (p: number) =>
     `/search?q=${encodeURIComponent(q)}${type ? `&type=${type}` : ''}${p > 1 ? `&page=${p}` : ''}`;
   const first = (at - 1) * n + 1;
