@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { issueKey } from '../../src/payments/keys.js';
+import { creditsPage } from '../../src/web/pages/payments.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -75,7 +76,13 @@ describe('pages as a reader meets them', { skip: missing }, () => {
   }
 
   before(async () => {
-    svc = await startTestService({ ALERTS_SECRET: 'reader-test-alerts-secret-0123456789-abcdef' });
+    svc = await startTestService({
+      ALERTS_SECRET: 'reader-test-alerts-secret-0123456789-abcdef',
+      // Paying without a card: the operator's contact, x402 and Solana configured (nothing is paid in these tests).
+      OPERATOR_CONTACT: 'keys@operator.example',
+      X402_PAY_TO: '0x1111111111111111111111111111111111111111',
+      SOLANA_PAY_TO: 'So11111111111111111111111111111111111111112',
+    });
     signals = (await (await svc.get('/api/signals.json')).json()) as Json;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -558,5 +565,22 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     await page.goto(`${svc.url}/diligence/GitHub`);
     assert.ok(await page.locator('h2#acquired-by').isVisible());
     await page.context().close();
+  });
+  test('without card checkout the credits page offers x402 and Solana with requests to copy, and the operator when set', async () => {
+    const page = await newPage(PHONE);
+    await page.goto(`${svc.url}/agents/credits`);
+    assert.ok(await page.getByText('Card checkout is unavailable on this server.').isVisible());
+    const examples = (await page.locator('main pre code').allTextContents()).join('\n');
+    assert.match(examples, /curl -i -X POST http:\/\/127\.0\.0\.1:\d+\/api\/agent\/deep-signal\/x402/);
+    assert.match(examples, /-d '\{"name":"Zepatra Cloud"\}'/);
+    assert.match(examples, /\/api\/agent\/deep-signal\/solana/);
+    assert.match(examples, /"signature":/);
+    const contact = page.getByRole('link', { name: 'keys@operator.example' });
+    assert.equal(await contact.getAttribute('href'), 'mailto:keys@operator.example');
+    assert.doesNotMatch((await page.locator('main').textContent())!, /Ask the operator/);
+    await page.context().close();
+    // Unset, no contact is shown.
+    const plain = creditsPage({ baseUrl: 'http://x.example', checkoutAvailable: false, mail: false });
+    assert.doesNotMatch(plain, /From the operator|mailto:/);
   });
 });
