@@ -498,7 +498,7 @@ describe('website', () => {
     ).text();
     assert.doesNotMatch(compare, /\. both /);
     const credits = await (await page('/agents/credits')).text();
-    assert.match(credits, /What works instead/);
+    assert.match(credits, /The ways below work without a card/);
     const scout = await (await page('/scout')).text();
     assert.match(scout, /href="\/scout\/octocat"/);
     assert.match(scout, /asks GitHub for the user's public stars live/);
