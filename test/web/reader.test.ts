@@ -583,4 +583,21 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     const plain = creditsPage({ baseUrl: 'http://x.example', checkoutAvailable: false, mail: false });
     assert.doesNotMatch(plain, /From the operator|mailto:/);
   });
+  test('pricing links every tier to the way to buy it, and the credits page has the places they point to', async () => {
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/pricing`);
+    const tiers = page.locator('main ul.cards > li');
+    const count = await tiers.count();
+    assert.ok(count >= 4);
+    for (let i = 0; i < count; i++) {
+      const href = await tiers.nth(i).locator('a.buy').getAttribute('href');
+      assert.ok(href, `tier ${i + 1} has a way to buy`);
+      if (href.startsWith('/agents/credits#')) {
+        await page.goto(`${svc.url}${href}`);
+        assert.ok(await page.locator(href.slice(href.indexOf('#'))).isVisible(), href);
+        await page.goto(`${svc.url}/pricing`);
+      }
+    }
+    await page.context().close();
+  });
 });
