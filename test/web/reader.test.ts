@@ -600,4 +600,39 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     }
     await page.context().close();
   });
+  test('/docs: a side navigation with one entry per operation, mirrors noted beside their original, a curl for each', async () => {
+    const doc = (await (await svc.get('/api/openapi.json')).json()) as Json;
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/docs`);
+    const nav = page.getByRole('navigation', { name: 'Operations' });
+    const entries = (await nav
+      .locator('li a')
+      .evaluateAll((all: any[]) => all.map((a) => a.getAttribute('href')))) as string[];
+    const ids = (await page
+      .locator('section.operation')
+      .evaluateAll((all: any[]) => all.map((s) => `#${s.id}`))) as string[];
+    assert.deepEqual(entries, ids, 'one entry per operation, in the page order');
+    assert.equal(new Set(ids).size, ids.length);
+    // /api/v1/signals.json is the same operation as /api/signals.json: noted beside it, not listed twice.
+    const headings = await page.locator('section.operation h3 code').allTextContents();
+    assert.ok(headings.includes('/api/signals.json'));
+    assert.ok(!headings.includes('/api/v1/signals.json'));
+    assert.ok(doc.paths['/api/v1/signals.json'], 'the document has the mirror');
+    const signals = page.locator('section.operation', {
+      has: page.locator('h3 code', { hasText: /^\/api\/signals\.json$/ }),
+    });
+    assert.match((await signals.textContent())!, /Also at \/api\/v1\/signals\.json/);
+    // Every operation has a curl to copy; one that needs a key sends it.
+    assert.equal(await page.locator('section.operation pre.curl').count(), ids.length);
+    const deep = page.locator('section.operation#postDeepSignal pre.curl');
+    assert.match(
+      (await deep.textContent())!,
+      /curl -s -X POST '[^']+\/api\/agent\/deep-signal'[\s\S]*Authorization: Bearer \$KEY[\s\S]*-d '\{"name":/,
+    );
+    // On a wide screen the navigation sits beside the reference and stays in view.
+    const box = (await nav.boundingBox())!;
+    const first = (await page.locator('section.operation').first().boundingBox())!;
+    assert.ok(box.x + box.width <= first.x, 'beside');
+    await page.context().close();
+  });
 });
