@@ -265,7 +265,7 @@ export function docsPage(doc: OpenApiDocument): PageInput {
         ${byTag.map(
           (t) =>
             html`<details open>
-              <summary><a href="#tag-${t.name}">${t.name}</a> <span class="muted">(${t.ops.length})</span></summary>
+              <summary>${t.name} <span class="muted">(${t.ops.length})</span></summary>
               <ul>
                 ${t.ops.map(
                   (o) =>
