@@ -14,6 +14,7 @@ import { SecretBox } from './payments/secret-box.js';
 import { AlertsService } from './core/alerts/service.js';
 import { startWebhookQueue, type DeliveryOptions } from './core/alerts/delivery.js';
 import { alertsSecret, alertsPolicy } from './core/alerts/setup.js';
+import { trackedStartups } from './core/alerts/tracked.js';
 import type { Resolver } from './core/alerts/address-guard.js';
 import { purgeExpiredIdempotency } from './payments/paid-deep-signal.js';
 import { loadA2aTask, purgeA2aTasks, saveA2aTask } from './store/a2a-tasks.js';
@@ -208,6 +209,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
             ...alertParts,
             tokenSecret: alertSecret,
             mail: Boolean(config.mail.smtpUrl),
+            tracked: trackedStartups(() => holder.current, config.server.baseUrl),
           })
         : undefined;
     let scout: ScoutService | undefined;

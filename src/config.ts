@@ -226,6 +226,18 @@ export const CONFIG_VARIABLES = {
     shown: '`http://HOST:PORT`',
     doc: 'Public origin used in every canonical URL the service prints (citations, sector URLs, `Link` headers, OpenAPI `servers`). Set it behind a proxy, e.g. `https://signals.example.org`. `https` also turns on HSTS.',
   },
+  OPERATOR_CONTACT: {
+    section: 'server',
+    key: 'operatorContact',
+    schema: z
+      .string()
+      .trim()
+      .max(200)
+      .refine((v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) || /^https:\/\/\S+$/.test(v), {
+        message: 'must be an e-mail address or an https URL',
+      }),
+    doc: 'How to reach this server’s operator for a credit-pack key without a card (an e-mail address or an https URL), shown on the credits page. Unset: no contact is shown.',
+  },
   DATA_DIR: {
     section: 'database',
     key: 'dataDir',

@@ -27,7 +27,9 @@ const CreateInput = z.strictObject({
       .array(z.string().min(1).max(39).regex(GITHUB_USERNAME_SCHEMA_PATTERN))
       .max(200)
       .optional()
-      .describe(AlertWatch.shape.startups.description ?? 'GitHub organisation logins.'),
+      .describe(
+        'GitHub organisation logins of tracked startups (case-insensitive); one this service does not track is refused, naming it.',
+      ),
   }).describe('What to watch: startups, sectors, signalTypes, trendingTop20, thresholds.'),
   webhookUrl: AlertSubscriptionRequest.shape.webhookUrl,
   // The HTML form's rule: the default pattern uses look-ahead, which OpenAI's strict mode refuses.
@@ -47,6 +49,10 @@ const Output = z.object({
     .nullable()
     .optional()
     .describe('For create: the whsec_ signing secret of the webhook, shown only this once.'),
+  confirmation: z
+    .string()
+    .optional()
+    .describe('For create: what the subscription watches, in one sentence ("You are watching Zepatra Cloud.").'),
   deliveries: z.array(AlertDelivery.extend({})).optional().describe('For deliveries: the log, newest first.'),
   deleted: z.string().optional().describe('For delete: the id deleted.'),
 });
@@ -70,7 +76,7 @@ const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: f
 
 /** Each tool's output schema names only the fields it answers, so tools/list does not repeat the others. */
 function alertTool<I extends z.ZodObject>(
-  fields: readonly ('subscriptions' | 'subscription' | 'webhookSecret' | 'deliveries' | 'deleted')[],
+  fields: readonly ('subscriptions' | 'subscription' | 'webhookSecret' | 'confirmation' | 'deliveries' | 'deleted')[],
   definition: Omit<AgentToolDefinition<I, typeof Output>, 'paid' | 'outputSchema'>,
 ): AnyAgentTool {
   const outputSchema = Output.pick({ action: true, ...Object.fromEntries(fields.map((f) => [f, true])) });
@@ -115,7 +121,7 @@ export const alertAgentTools: readonly AnyAgentTool[] = [
       return { action: 'deliveries', deliveries: need(await alerts.deliveries(account.id, id)) };
     },
   }),
-  alertTool(['subscription', 'webhookSecret'], {
+  alertTool(['subscription', 'webhookSecret', 'confirmation'], {
     name: 'create_alert_subscription',
     title: 'Create an alert subscription',
     description: `Subscribes to changes of startups (GitHub organisations), sectors, signal types or the trending top 20, with optional percent thresholds; each published period's matching changes go to a webhook (Standard Webhooks, signed), an e-mail digest and the subscription's Atom feed (feedUrl). ${KEYED}`,
@@ -125,7 +131,7 @@ export const alertAgentTools: readonly AnyAgentTool[] = [
     rest: rest('POST', '/api/alerts/subscriptions', 'The same body.'),
     handler: async (args, env) => {
       const { alerts, account } = await openAlerts(env);
-      const { webhookSecret, ...subscription } = need(
+      const { webhookSecret, confirmation, ...subscription } = need(
         await alerts.create(account.id, {
           watch: args.watch,
           ...(args.label ? { label: args.label } : {}),
@@ -133,7 +139,7 @@ export const alertAgentTools: readonly AnyAgentTool[] = [
           ...(args.email ? { email: args.email } : {}),
         }),
       );
-      return { action: 'create', subscription, webhookSecret };
+      return { action: 'create', subscription, webhookSecret, confirmation };
     },
   }),
   alertTool(['deleted'], {

@@ -143,15 +143,24 @@ export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e:
     },
     reasons: {
       'Engineering hiring burst': hiringReason(metrics, acceleration, e),
-      'Infrastructure buildout': `${plural(e.newInfraRepos.length, 'new infrastructure repository', 'new infrastructure repositories')}${e.newInfraRepos.length ? ` (${e.newInfraRepos.join(', ')})` : ''}; ${plural(e.infraCommitsCurrent, 'commit')} to infrastructure repositories against ${e.infraCommitsPrior}${e.infraCommitsCurrent || e.infraCommitsPrior ? ` (${signedPercent(infraChange)})` : ''}${e.infraFilesCurrent === undefined ? '' : `; ${plural(e.infraFilesCurrent, 'infrastructure file')} changed inside repositories (${plural(e.infraChurnCurrent ?? 0, 'line')}, ${Math.round((100 * (e.infraChurnCurrent ?? 0)) / Math.max(e.churnCurrent ?? 0, 1))}% of the lines changed) against ${e.infraFilesPrior ?? 0}`}`,
+      'Infrastructure buildout': `${plural(e.newInfraRepos.length, 'new infrastructure repository', 'new infrastructure repositories')}${e.newInfraRepos.length ? ` (${e.newInfraRepos.join(', ')})` : ''}; ${plural(e.infraCommitsCurrent, 'commit')} to infrastructure repositories ${against(e.infraCommitsPrior, signedPercent(infraChange))}${e.infraFilesCurrent === undefined ? '' : `; ${plural(e.infraFilesCurrent, 'infrastructure file')} changed inside repositories (${plural(e.infraChurnCurrent ?? 0, 'line')}, ${Math.round((100 * (e.infraChurnCurrent ?? 0)) / Math.max(e.churnCurrent ?? 0, 1))}% of the lines changed) against ${e.infraFilesPrior ?? 0}`}`,
       'Framework migration': `${moved('language', e.languageShiftPct, e.risingLanguage)}; ${moved('dependency ecosystem', e.ecosystemShiftPct, e.risingEcosystem)}${e.languageMove ? `; ${plural(e.languageMove.files, 'file')} moved from ${e.languageMove.from} to ${e.languageMove.to}` : ''}${e.frameworkSwaps?.length ? `; ${e.frameworkSwaps.map((w) => `${w.kind} ${w.from} replaced by ${w.to}`).join(', ')}` : ''}`,
-      'Deploy frequency spike': `${plural(e.deployDaysCurrent, 'deploy day')} in the last ${WINDOW_DAYS} days (${deployKinds}) against ${e.deployDaysPrior} (${signedPercent(deployChange)})${incomplete}`,
+      'Deploy frequency spike': `${plural(e.deployDaysCurrent, 'deploy day')} in the last ${WINDOW_DAYS} days (${deployKinds}) ${against(e.deployDaysPrior, signedPercent(deployChange))}${incomplete}`,
     },
   };
 }
 
+/**
+ * "against 12 (+40%)"; against nothing before, no percent: a change over zero has none (the floored change the
+ * scores use is not one a reader could check against the two counts).
+ */
+function against(prior: number, change: string): string {
+  if (prior === 0) return `against none in the prior ${WINDOW_DAYS} days`;
+  return `against ${prior}${change ? ` (${change})` : ''}`;
+}
+
 function hiringReason(metrics: OrgMetrics, acceleration: Acceleration, e: EvidenceMetrics): string {
-  const team = `${metrics.contributorsCurrent} contributors against ${metrics.contributorsPrior} (${acceleration.contributorGrowth})`;
+  const team = `${metrics.contributorsCurrent} contributors ${against(metrics.contributorsPrior, acceleration.contributorGrowth)}`;
   if (e.newRegularContributors === undefined) {
     return `${plural(e.newContributors, 'new contributor')} (${e.departedContributors} left); ${team}`;
   }

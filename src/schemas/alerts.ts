@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GITHUB_USERNAME_PATTERN, SectorSlug, SignalType } from './enums.js';
+import { SectorSlug, SignalType } from './enums.js';
 
 /**
  * Alerts (issue 36; the interface leaves events open, so these shapes are the service's own and stable): what a
@@ -29,10 +29,12 @@ const percentThreshold = z
 export const AlertWatch = z
   .strictObject({
     startups: z
-      .array(z.string().regex(GITHUB_USERNAME_PATTERN, 'must be a GitHub organisation login'))
+      .array(z.string().trim().min(1).max(100))
       .max(200)
       .optional()
-      .describe('GitHub organisation logins of tracked startups (case-insensitive).'),
+      .describe(
+        'Tracked startups, each by its GitHub organisation login or its name (case-insensitive), resolved by the strict name rule: exact name, organisation or alias, never a typo. Stored as organisation logins. An entry that is not a tracked startup is refused (422), naming it.',
+      ),
     sectors: z.array(SectorSlug).max(15).optional().describe('Every startup of these sectors.'),
     signalTypes: z
       .array(SignalType)
@@ -90,11 +92,23 @@ export const AlertSubscription = z
       .describe("The Atom feed of this subscription's events. It carries its own token: no key needed to read it."),
     deliveriesUrl: z.url(),
     createdAt: z.iso.datetime(),
+    watching: z
+      .array(
+        z.object({
+          org: z.string().describe('The GitHub organisation login, as stored in watch.startups.'),
+          name: z.string().describe("The startup's name (its login when the current period no longer tracks it)."),
+          url: z.url().describe('Its page on the site.'),
+        }),
+      )
+      .describe('The startups of watch.startups, by name.'),
   })
   .meta({ id: 'AlertSubscription' });
 export type AlertSubscription = z.infer<typeof AlertSubscription>;
 
 export const CreatedAlertSubscription = AlertSubscription.extend({
+  confirmation: z
+    .string()
+    .describe('What the subscription watches, in one sentence: "You are watching Zepatra Cloud."'),
   webhookSecret: z
     .string()
     .nullable()

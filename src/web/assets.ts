@@ -27,6 +27,8 @@ export interface SiteAssets {
   busyScript: string;
   /** Shortens the synthetic-data notice after a first visit (pages of the demo dataset load it). */
   noticeScript: string;
+  /** Submits a week picker on change (forms marked data-autosubmit); pages with one load it. */
+  pickerScript: string;
   icon: string;
   /** The font the stylesheet uses, preloaded by every page. */
   font: string;
@@ -65,6 +67,7 @@ function readSiteAssets(): SiteAssets {
     ['/assets/chart.js', repoPath('src', 'web', 'assets', 'chart.js')],
     ['/assets/busy.js', repoPath('src', 'web', 'assets', 'busy.js')],
     ['/assets/notice.js', repoPath('src', 'web', 'assets', 'notice.js')],
+    ['/assets/picker.js', repoPath('src', 'web', 'assets', 'picker.js')],
   ];
   const byPath = new Map<string, StaticAsset>();
   for (const [urlPath, file] of files) {
@@ -86,6 +89,7 @@ function readSiteAssets(): SiteAssets {
     chartScript: url('/assets/chart.js'),
     busyScript: url('/assets/busy.js'),
     noticeScript: url('/assets/notice.js'),
+    pickerScript: url('/assets/picker.js'),
     icon: url('/assets/icon.svg'),
     font: url(FONT_PATH),
   };

@@ -7,7 +7,9 @@ import { html, type SafeHtml } from './html.js';
  * described for screen readers by a title and a data table the page prints beside the chart.
  */
 
-const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+/** Figures as the tables print them: digits grouped ("2,364"), one decimal at most. */
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+export const fmt = (n: number): string => GROUPED.format(n);
 
 /** A small inline line of the values, for table cells. `label` is the accessible description. */
 export function sparkline(values: readonly number[], label: string, width = 96, height = 24): SafeHtml {
@@ -58,6 +60,8 @@ export interface ChartOptions {
   sharedAxis?: boolean;
   /** Extra class on the <svg> element. */
   className?: string;
+  /** The index of the label of the week the page shows: marked by a line and "shown" (none when -1 or absent). */
+  marked?: number;
 }
 
 /**
@@ -151,6 +155,24 @@ export function lineChart(options: ChartOptions): SafeHtml {
         >`
       : '',
   );
+  const at = options.marked ?? -1;
+  const markLabel = at >= 0 ? options.labels[at] : undefined;
+  const mark =
+    markLabel === undefined
+      ? ''
+      : html`<g class="mark" data-marked="${markLabel}"
+          ><line
+            x1="${x(markLabel)!.toFixed(1)}"
+            x2="${x(markLabel)!.toFixed(1)}"
+            y1="${margin.top}"
+            y2="${height - margin.bottom}"
+          /><text
+            x="${x(markLabel)!.toFixed(1)}"
+            y="${margin.top + font}"
+            text-anchor="${at === options.labels.length - 1 ? 'end' : at === 0 ? 'start' : 'middle'}"
+            >${markLabel} shown</text
+          ></g
+        >`;
   return html`<svg
     class="chart ${options.className ?? ''}"
     role="img"
@@ -170,7 +192,7 @@ export function lineChart(options: ChartOptions): SafeHtml {
       />
       ${xTicks}
     </g>
-    ${lines}
+    ${mark}${lines}
   </svg>`;
 }
 

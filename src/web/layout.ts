@@ -11,6 +11,8 @@ export interface AssetPaths {
   busyScript: string;
   /** Shortens the synthetic-data notice after a first visit; loaded in the head so the page is drawn once. */
   noticeScript: string;
+  /** Submits a week picker as soon as a week is chosen (forms marked data-autosubmit). */
+  pickerScript: string;
   icon: string;
   font: string;
 }
@@ -180,6 +182,7 @@ export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): st
         ${page.sortable ? html`<script src="${assets.sortScript}" defer></script>` : ''}
         ${page.charts ? html`<script src="${assets.chartScript}" defer></script>` : ''}
         ${page.busy ? html`<script src="${assets.busyScript}" defer></script>` : ''}
+        ${page.body.value.includes('data-autosubmit') ? html`<script src="${assets.pickerScript}" defer></script>` : ''}
       </body>
     </html> `.value;
 }

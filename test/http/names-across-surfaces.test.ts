@@ -267,10 +267,14 @@ describe('names across surfaces', () => {
     'page /search?q=': {
       domain: 'none',
       payment: 'free',
-      // The page links a dossier first when the query names a held company; a near name must link none.
+      // The page shows a tracked startup, or links a dossier, first when the query names one; a near name, neither.
       see: async (name) => {
         const text = await (await svc.get(`/search?q=${encodeURIComponent(name)}`)).text();
-        return { outcome: /the dossier of ([^<]+)<\/a>/.exec(text)?.[1] ?? 'none' };
+        // A tracked startup is shown first (its dossier is linked only when something is documented).
+        const startup = /<section class="top-hit"[^>]*>\s*<p>\s*<a href="[^"]+"><strong>([^<]+)<\/strong>/.exec(
+          text,
+        )?.[1];
+        return { outcome: startup ?? /the dossier of ([^<]+)<\/a>/.exec(text)?.[1] ?? 'none' };
       },
     },
     '/api/answer (signal)': {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { issueKey } from '../../src/payments/keys.js';
+import { creditsPage } from '../../src/web/pages/payments.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -75,7 +76,13 @@ describe('pages as a reader meets them', { skip: missing }, () => {
   }
 
   before(async () => {
-    svc = await startTestService({ ALERTS_SECRET: 'reader-test-alerts-secret-0123456789-abcdef' });
+    svc = await startTestService({
+      ALERTS_SECRET: 'reader-test-alerts-secret-0123456789-abcdef',
+      // Paying without a card: the operator's contact, x402 and Solana configured (nothing is paid in these tests).
+      OPERATOR_CONTACT: 'keys@operator.example',
+      X402_PAY_TO: '0x1111111111111111111111111111111111111111',
+      SOLANA_PAY_TO: 'So11111111111111111111111111111111111111112',
+    });
     signals = (await (await svc.get('/api/signals.json')).json()) as Json;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -387,6 +394,245 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     );
     const watches = (await page.locator('main tbody tr td:nth-child(2)').allTextContents()).map((t) => t.trim());
     assert.deepEqual(watches, [`startups: ${signals.trending[0].githubUrl.split('/')[3].toLowerCase()}`]);
+    await page.context().close();
+  });
+  test('figures make sense: no percent against nothing, chart axes grouped like the tables, downloads named and numeric', async () => {
+    const page = await newPage(DESKTOP);
+    const problems: string[] = [];
+    // Every startup of two sectors: their evidence lines name a count against the prior window's.
+    for (const sector of (signals.sectors as Json[]).slice(0, 2))
+      for (const s of sector.startups as Json[]) {
+        await page.goto(`${svc.url}/startups/${loginOf(s)}`);
+        const text = (await page.locator('main').textContent())!;
+        for (const m of text.match(/against 0 \([^)]*\)/g) ?? []) problems.push(`${loginOf(s)}: ${m}`);
+      }
+    // Chart axes print figures as the tables do: 2,364, never 3500.
+    const ticks: string[] = [];
+    for (const p of await pageTypes()) {
+      await page.goto(`${svc.url}${p}`);
+      ticks.push(
+        ...((await page
+          .locator('svg.chart .axis text')
+          .evaluateAll((all: any[]) => all.map((t) => t.textContent.trim()))) as string[]),
+      );
+    }
+    assert.ok(
+      ticks.some((t) => /^\d{1,3}(,\d{3})+$/.test(t)),
+      `an axis reaching a thousand: ${[...new Set(ticks)].slice(0, 20).join(' ')}`,
+    );
+    for (const t of new Set(ticks)) if (/^\d{4,}/.test(t)) problems.push(`axis tick ${t}`);
+    assert.deepEqual(problems, []);
+
+    // A startup's weeks download under its own name, the changes as numbers of percent.
+    const login = loginOf(signals.trending[0]);
+    await page.goto(`${svc.url}/startups/${login}`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('a[href$="/history.csv"]').first().click(),
+    ]);
+    assert.equal(download.suggestedFilename(), `${login}-history.csv`);
+    const csv = fs
+      .readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
+    const header = csv[0]!.split(',');
+    for (const column of ['commitVelocityChangePct', 'contributorGrowthPct']) {
+      const at = header.indexOf(column);
+      assert.ok(at >= 0, `${column} in ${csv[0]}`);
+      for (const row of csv.slice(1)) assert.match(row.split(',')[at]!, /^-?\d+(\.\d+)?$/, row);
+    }
+    await page.goto(`${svc.url}/sectors/robotics`);
+    const [ranking] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('a[href$="/ranking.csv"]').first().click(),
+    ]);
+    assert.match(ranking.suggestedFilename(), /^robotics-ranking-\d{4}-w\d{2}\.csv$/);
+    await page.context().close();
+  });
+  test('an answer reads as a list: each startup linked, sources named as pages, no internal score, only rises for "accelerating"', async () => {
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/ask?q=${encodeURIComponent('Which startups are trending this week?')}`);
+    const answer = page.locator('section.answer');
+    const rows = answer.locator('table tbody tr');
+    assert.ok((await rows.count()) >= 5, 'the trending startups as table rows');
+    for (const href of await rows.evaluateAll((all: any[]) =>
+      all.map((tr) => tr.querySelector('a')?.getAttribute('href')),
+    ))
+      assert.match(href ?? '', /^\/startups\/[a-z0-9-]+$/);
+    const text = (await answer.textContent())!;
+    assert.doesNotMatch(text, /confidence|\d\.\d\d \(how much/i);
+    const sources = (await answer
+      .locator('.facts a')
+      .evaluateAll((all: any[]) => all.map((a) => [a.textContent.trim(), a.getAttribute('href')]))) as string[][];
+    assert.ok(sources.length > 0);
+    for (const [label, href] of sources) {
+      assert.notEqual(label, 'source');
+      assert.doesNotMatch(href!, /^\/api\/|\.json$/, `${label} → ${href}`);
+    }
+    assert.doesNotMatch((await page.locator('main').textContent())!, /confidence \d/);
+
+    // "Accelerating" is a rise: a startup whose commits fell is not listed under it.
+    for (const path of [
+      `/ask?q=${encodeURIComponent('Which are the fastest accelerating Robotics startups?')}`,
+      '/answers/fastest-accelerating-robotics',
+    ]) {
+      await page.goto(`${svc.url}${path}`);
+      const changes = (await page.locator('main table.answer-startups td[data-label="Change"]').allTextContents()).map(
+        (t) => t.trim(),
+      );
+      for (const c of changes) assert.match(c, /^\+/, `${path}: ${changes.join(' ')}`);
+      const facts = (await page.locator('main .facts').textContent())!;
+      assert.doesNotMatch(facts, /\(-\d+% versus/, path);
+    }
+    await page.context().close();
+  });
+  test('search and the ask box put a tracked startup first for its name, its first word and a typo', async () => {
+    const s = (signals.trending as Json[]).find((x) => /^\p{L}{5,} \p{L}+/u.test(x.name))!;
+    const name: string = s.name;
+    const first = name.split(' ')[0]!;
+    const typo = `${name.slice(0, 2)}${name[3]}${name[2]}${name.slice(4)}`;
+    const page = await newPage(DESKTOP);
+    const problems: string[] = [];
+    for (const q of [name, first, typo])
+      for (const path of ['/search', '/ask']) {
+        await page.goto(`${svc.url}${path}?q=${encodeURIComponent(q)}`);
+        // The first link after the page's own form.
+        const href = (await page.evaluate(() => {
+          const form = document.querySelector('main form');
+          const links = [...document.querySelectorAll('main a')].filter(
+            (a: any) => !form.contains(a) && form.compareDocumentPosition(a) & 4,
+          );
+          return links[0]?.getAttribute('href') ?? null;
+        })) as string | null;
+        if (href !== `/startups/${loginOf(s)}`) problems.push(`${path}?q=${q}: first link ${href}`);
+        if (q !== name) {
+          const offer = page.locator('main .did-you-mean');
+          if (!(await offer.count()) || !/^Did you mean/.test((await offer.first().textContent())!.trim()))
+            problems.push(`${path}?q=${q}: no "did you mean"`);
+        }
+      }
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+  test('pickers: weeks by name and dates, shown on choosing without a button, marked on the chart; "did you mean" is a link', async () => {
+    const [a, b] = signals.trending as [Json, Json];
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/startups/${loginOf(a)}`);
+    const options = (await page.locator('select#period option').allTextContents()).map((t) => t.trim());
+    assert.ok(options.length > 2);
+    for (const o of options)
+      assert.match(o, /^Week \d{1,2}, \d{4} \(\d{1,2}.*\d{1,2} [A-Z][a-z]{2}\)( \(current\))?$/, o);
+    assert.equal(await page.getByRole('button', { name: 'Show' }).isVisible(), false);
+    const week = (await page.locator('select#period option').nth(2).getAttribute('value'))!;
+    await Promise.all([page.waitForURL(new RegExp(`\\?period=${week}$`)), page.selectOption('select#period', week)]);
+    const marked = await page.locator('svg.chart-wide .mark').getAttribute('data-marked');
+    assert.equal(marked, week.replace(/^\d{4}-w/, 'W'));
+    await page.goto(`${svc.url}/sectors/robotics?period=${week}`);
+    assert.equal(await page.locator('svg.chart-wide .mark').getAttribute('data-marked'), marked);
+
+    // Without script the button is there to press.
+    const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
+    const plain = await context.newPage();
+    await plain.goto(`${svc.url}/startups/${loginOf(a)}`);
+    assert.ok(await plain.getByRole('button', { name: 'Show' }).isVisible());
+    await context.close();
+
+    // The compare picker offers a near name as a link that compares it.
+    const typo = `${a.name.slice(0, 2)}${a.name[3]}${a.name[2]}${a.name.slice(4)}`;
+    await page.goto(`${svc.url}/compare?a=${encodeURIComponent(typo)}&b=${encodeURIComponent(b.name)}`);
+    await page.getByRole('link', { name: a.name, exact: true }).first().click();
+    await page.waitForURL(new RegExp(`/compare/${loginOf(a)}-vs-${loginOf(b)}$`));
+    await page.context().close();
+  });
+  test("a fictional startup's page links no empty dossier, and its dossier says nothing is documented under its page", async () => {
+    const s = signals.trending[0] as Json;
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/startups/${loginOf(s)}`);
+    assert.equal(await page.locator('main a[href^="/diligence/"]').count(), 0);
+    await page.goto(`${svc.url}/search?q=${encodeURIComponent(s.name)}`);
+    assert.equal(await page.locator('main a[href^="/diligence/"]').count(), 0);
+    await page.goto(`${svc.url}/diligence/${encodeURIComponent(s.name)}`);
+    const main = (await page.locator('main').textContent())!;
+    assert.doesNotMatch(main, /None documented/);
+    assert.match(main, /Nothing is documented for/);
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+    assert.deepEqual(await crumbs.locator('a').evaluateAll((all: any[]) => all.map((a) => a.getAttribute('href'))), [
+      '/startups',
+      `/startups/${loginOf(s)}`,
+    ]);
+    assert.doesNotMatch((await crumbs.textContent())!, /Ask/);
+    // A documented company keeps its sections.
+    await page.goto(`${svc.url}/diligence/GitHub`);
+    assert.ok(await page.locator('h2#acquired-by').isVisible());
+    await page.context().close();
+  });
+  test('without card checkout the credits page offers x402 and Solana with requests to copy, and the operator when set', async () => {
+    const page = await newPage(PHONE);
+    await page.goto(`${svc.url}/agents/credits`);
+    assert.ok(await page.getByText('Card checkout is unavailable on this server.').isVisible());
+    const examples = (await page.locator('main pre code').allTextContents()).join('\n');
+    assert.match(examples, /curl -i -X POST http:\/\/127\.0\.0\.1:\d+\/api\/agent\/deep-signal\/x402/);
+    assert.match(examples, /-d '\{"name":"Zepatra Cloud"\}'/);
+    assert.match(examples, /\/api\/agent\/deep-signal\/solana/);
+    assert.match(examples, /"signature":/);
+    const contact = page.getByRole('link', { name: 'keys@operator.example' });
+    assert.equal(await contact.getAttribute('href'), 'mailto:keys@operator.example');
+    assert.doesNotMatch((await page.locator('main').textContent())!, /Ask the operator/);
+    await page.context().close();
+    // Unset, no contact is shown.
+    const plain = creditsPage({ baseUrl: 'http://x.example', checkoutAvailable: false, mail: false });
+    assert.doesNotMatch(plain, /From the operator|mailto:/);
+  });
+  test('pricing links every tier to the way to buy it, and the credits page has the places they point to', async () => {
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/pricing`);
+    const tiers = page.locator('main ul.cards > li');
+    const count = await tiers.count();
+    assert.ok(count >= 4);
+    for (let i = 0; i < count; i++) {
+      const href = await tiers.nth(i).locator('a.buy').getAttribute('href');
+      assert.ok(href, `tier ${i + 1} has a way to buy`);
+      if (href.startsWith('/agents/credits#')) {
+        await page.goto(`${svc.url}${href}`);
+        assert.ok(await page.locator(href.slice(href.indexOf('#'))).isVisible(), href);
+        await page.goto(`${svc.url}/pricing`);
+      }
+    }
+    await page.context().close();
+  });
+  test('/docs: a side navigation with one entry per operation, mirrors noted beside their original, a curl for each', async () => {
+    const doc = (await (await svc.get('/api/openapi.json')).json()) as Json;
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/docs`);
+    const nav = page.getByRole('navigation', { name: 'Operations' });
+    const entries = (await nav
+      .locator('li a')
+      .evaluateAll((all: any[]) => all.map((a) => a.getAttribute('href')))) as string[];
+    const ids = (await page
+      .locator('section.operation')
+      .evaluateAll((all: any[]) => all.map((s) => `#${s.id}`))) as string[];
+    assert.deepEqual(entries, ids, 'one entry per operation, in the page order');
+    assert.equal(new Set(ids).size, ids.length);
+    // /api/v1/signals.json is the same operation as /api/signals.json: noted beside it, not listed twice.
+    const headings = await page.locator('section.operation h3 code').allTextContents();
+    assert.ok(headings.includes('/api/signals.json'));
+    assert.ok(!headings.includes('/api/v1/signals.json'));
+    assert.ok(doc.paths['/api/v1/signals.json'], 'the document has the mirror');
+    const signals = page.locator('section.operation', {
+      has: page.locator('h3 code', { hasText: /^\/api\/signals\.json$/ }),
+    });
+    assert.match((await signals.textContent())!, /Also at \/api\/v1\/signals\.json/);
+    // Every operation has a curl to copy; one that needs a key sends it.
+    assert.equal(await page.locator('section.operation pre.curl').count(), ids.length);
+    const deep = page.locator('section.operation#postDeepSignal pre.curl');
+    assert.match(
+      (await deep.textContent())!,
+      /curl -s -X POST '[^']+\/api\/agent\/deep-signal'[\s\S]*Authorization: Bearer \$KEY[\s\S]*-d '\{"name":/,
+    );
+    // On a wide screen the navigation sits beside the reference and stays in view.
+    const box = (await nav.boundingBox())!;
+    const first = (await page.locator('section.operation').first().boundingBox())!;
+    assert.ok(box.x + box.width <= first.x, 'beside');
     await page.context().close();
   });
 });

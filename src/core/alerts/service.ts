@@ -18,6 +18,7 @@ import type { Sealer } from './delivery.js';
 import { describeEvent, periodsToRecord, recordPeriodEvents, type RecordedPeriod } from './events.js';
 import { watchesNothing } from './rules.js';
 import { generateWebhookSecret } from './webhook.js';
+import { untrackedSentence, watchingSentence, type TrackedStartups, type WatchedStartup } from './tracked.js';
 
 /**
  * Alert subscriptions, for the holder of a credit-pack key (creating one spends no credit): create, list, read,
@@ -39,6 +40,11 @@ export interface AlertsOptions {
   policy: AddressPolicy;
   /** True when SMTP is configured: e-mail delivery is offered only then. */
   mail: boolean;
+  /**
+   * The startups that may be watched (the current period's): watch.startups entries are resolved by the strict name
+   * rule and stored as logins, an untracked one refused. Absent (unit tests of delivery): logins kept as given.
+   */
+  tracked?: TrackedStartups;
 }
 
 type SubscriptionRow = Selectable<AlertSubscriptionsTable>;
@@ -74,7 +80,15 @@ export class AlertsService {
     return siteUrls(this.options.baseUrl).api(`/alerts/unsubscribe?token=${this.unsubscribeToken(id)}`);
   }
 
+  private watching(watch: AlertWatch): WatchedStartup[] {
+    const urls = siteUrls(this.options.baseUrl);
+    return (watch.startups ?? []).map(
+      (org) => this.options.tracked?.describe(org) ?? { org, name: org, url: urls.startup(org) },
+    );
+  }
+
   private view(row: SubscriptionRow): AlertSubscription {
+    const watch = row.watch as AlertWatch;
     return {
       id: row.id,
       label: row.label,
@@ -86,7 +100,31 @@ export class AlertsService {
         `/api/alerts/subscriptions/${encodeURIComponent(row.id)}/deliveries`,
       ),
       createdAt: new Date(row.created_at).toISOString(),
+      watching: this.watching(watch),
     };
+  }
+
+  /** watch.startups as tracked organisation logins, or the problem naming the first entry that is none. */
+  private resolveStartups(entries: readonly string[]): Outcome<string[]> {
+    const tracked = this.options.tracked;
+    if (!tracked) return succeed([...new Set(entries.map((s) => s.toLowerCase()))]);
+    const resolved = tracked.resolve(entries);
+    if (resolved.ok) return succeed(resolved.startups.map((s) => s.org));
+    if (resolved.reason === 'no-period')
+      return fail(
+        new ServiceError('unavailable', 'No period is loaded yet, so the tracked startups are not known.', {
+          retryAfterSeconds: 60,
+        }),
+      );
+    const message = untrackedSentence(resolved.entry, resolved.candidates);
+    return fail(
+      new ServiceError('unprocessable', `watch.startups: ${message}`, {
+        extensions: {
+          errors: [{ location: `body.watch.startups.${resolved.index}`, message }],
+          ...(resolved.candidates.length ? { candidates: resolved.candidates } : {}),
+        },
+      }),
+    );
   }
 
   /** Refuses a webhook URL that cannot be delivered to (credentials in it, or a non-public address). */
@@ -126,6 +164,12 @@ export class AlertsService {
         ),
       );
     }
+    let startups: string[] | undefined;
+    if (request.watch.startups) {
+      const resolved = this.resolveStartups(request.watch.startups);
+      if (!resolved.ok) return resolved;
+      startups = resolved.value;
+    }
     let webhookUrl: string | null = null;
     if (request.webhookUrl) {
       const checked = await this.checkWebhookUrl(request.webhookUrl);
@@ -147,10 +191,7 @@ export class AlertsService {
       );
     }
     const secret = webhookUrl ? generateWebhookSecret() : null;
-    const watch: AlertWatch = {
-      ...request.watch,
-      ...(request.watch.startups ? { startups: [...new Set(request.watch.startups.map((s) => s.toLowerCase()))] } : {}),
-    };
+    const watch: AlertWatch = { ...request.watch, ...(startups ? { startups } : {}) };
     const row = await db
       .insertInto('alert_subscriptions')
       .values({
@@ -164,7 +205,8 @@ export class AlertsService {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return succeed({ ...this.view(row), webhookSecret: secret });
+    const view = this.view(row);
+    return succeed({ ...view, confirmation: watchingSentence(watch, view.watching), webhookSecret: secret });
   }
 
   async list(accountId: string): Promise<AlertSubscription[]> {

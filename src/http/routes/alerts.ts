@@ -17,6 +17,7 @@ import { CREDIT_KEY_SECURITY, creditAccountOf, creditKeyHook } from '../credit-k
 import { errorResponses, textContent } from '../openapi.js';
 import { HTML_CSP } from './site.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
+import { resolveWatched, untrackedSentence } from '../../core/alerts/tracked.js';
 
 /**
  * Alerts (docs/alerts.md): the subscriptions API for credit-pack key holders (no credit spent), each
@@ -67,34 +68,29 @@ const many = (form: Form, name: string): string[] => {
 
 /**
  * The form's startups, one per comma or line (a name has spaces: "Zepatra Cloud" is one startup, not two), each
- * resolved by the strict name rule the paid surfaces use (exact name, organisation or alias; a typo is only offered):
- * the tracked organisations, or the first entry that is not one, with its near names.
+ * resolved by the strict name rule the API uses (src/core/alerts/tracked.ts): the tracked organisations, or the first
+ * entry that is not one, with its near names.
  */
 export function resolveWatchedStartups(
   snapshot: Snapshot | undefined,
   text: string,
+  baseUrl = '',
 ): { ok: true; logins: string[]; names: string[] } | { ok: false; problem: string } {
   const entries = text
     .split(/[,\n]+/)
     .map((e) => e.trim())
     .filter(Boolean);
-  const logins: string[] = [];
-  const names: string[] = [];
-  for (const entry of entries) {
-    const resolution = snapshot?.matcher.resolve(entry, { typos: false });
-    if (resolution?.status !== 'match') {
-      const near = (resolution?.candidates ?? []).map((c) => c.item.startup.name);
-      return {
-        ok: false,
-        problem: `Not created. Startups: “${entry}” is not a startup this service tracks.${near.length ? ` Did you mean ${near.join(', ')}?` : ''}`,
-      };
-    }
-    if (!logins.includes(resolution.item.login.toLowerCase())) {
-      logins.push(resolution.item.login.toLowerCase());
-      names.push(resolution.item.startup.name);
-    }
-  }
-  return { ok: true, logins, names };
+  const resolved = resolveWatched(snapshot, baseUrl, entries);
+  if (resolved.ok)
+    return { ok: true, logins: resolved.startups.map((s) => s.org), names: resolved.startups.map((s) => s.name) };
+  if (resolved.reason === 'no-period' && entries.length === 0) return { ok: true, logins: [], names: [] };
+  return {
+    ok: false,
+    problem:
+      resolved.reason === 'untracked'
+        ? `Not created. Startups: ${untrackedSentence(resolved.entry, resolved.candidates)}`
+        : 'Not created. Startups: no period is loaded yet, so the tracked startups are not known; try again in a minute.',
+  };
 }
 
 /** The website's create form as the API's request (validated by the same schema); `startups` already resolved. */
@@ -160,7 +156,7 @@ export async function alertsRoutes(app: FastifyInstance, ctx: AppContext): Promi
         schema: {
           summary: 'Create an alert subscription (no credit spent)',
           description:
-            "What to watch (startups, sectors, signal types, or any startup entering the trending top 20, with optional thresholds) and where to deliver: a webhook URL (signed POSTs, Standard Webhooks), an e-mail address (one digest per period), both, or neither (the Atom feed in `feedUrl` always works). The answer carries the webhook's `whsec_` signing secret, shown only here. 400: the body is invalid or watches nothing; 422: the webhook URL resolves to a private, loopback or link-local address (unless the operator allows them) or does not resolve, or an e-mail address was given on a server without SMTP; 409: the account holds the maximum of 50 subscriptions; 503: alerts are off on this server.",
+            "What to watch (startups, sectors, signal types, or any startup entering the trending top 20, with optional thresholds) and where to deliver: a webhook URL (signed POSTs, Standard Webhooks), an e-mail address (one digest per period), both, or neither (the Atom feed in `feedUrl` always works). The answer confirms what is watched (`watching`: each startup by name; `confirmation`: one sentence) and carries the webhook's `whsec_` signing secret, shown only here. 400: the body is invalid or watches nothing; 422: an entry of watch.startups is not a startup this service tracks (the problem names it, with `candidates` when a name is close), the webhook URL resolves to a private, loopback or link-local address (unless the operator allows them) or does not resolve, or an e-mail address was given on a server without SMTP; 409: the account holds the maximum of 50 subscriptions; 503: alerts are off on this server.",
           tags: ['alerts'],
           operationId: 'postAlertSubscription',
           security: CREDIT_KEY_SECURITY,
@@ -428,7 +424,7 @@ export async function alertsRoutes(app: FastifyInstance, ctx: AppContext): Promi
         };
         const action = one(form, 'action');
         if (action === 'create') {
-          const watched = resolveWatchedStartups(ctx.holder.current, one(form, 'startups'));
+          const watched = resolveWatchedStartups(ctx.holder.current, one(form, 'startups'), baseUrl);
           if (!watched.ok) return show({ error: watched.problem }, 400);
           const parsed = requestOfForm(form, watched.logins);
           if (!parsed.success) {

@@ -40,6 +40,9 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
     baseUrl: ctx.config.server.baseUrl,
     checkoutAvailable: Boolean(checkout),
     mail: ctx.services.mailsKeys,
+    operatorContact: ctx.config.server.operatorContact,
+    x402: Boolean(ctx.config.x402.payTo),
+    solana: Boolean(ctx.config.solana.payTo),
   });
 
   // Own scope: form bodies are parsed here only, and the webhook reads its JSON body as raw bytes for the signature.

@@ -205,6 +205,16 @@ export async function siteRoutes(
   // validator would only test that again on every view. Each handler looks the value up in the snapshot (or a fixed
   // list), and what is not there is the 404 page.
   type Param<K extends string> = { Params: Record<K, string> };
+  // A download's file name ("zepatra-history.csv", not "history.csv"), on its answers only: a 404 stays a page. The
+  // names are built from a login or slug the snapshot holds, so they need no quoting.
+  const namedDownload = (file: (request: FastifyRequest) => string) => ({
+    ...page,
+    onSend: (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (e: null, p: unknown) => void) => {
+      if (reply.statusCode === 200 || reply.statusCode === 304)
+        reply.header('content-disposition', `attachment; filename="${file(request)}"`);
+      done(null, payload);
+    },
+  });
 
   r.get('/', page, (q, s) => serve(q, s, '/', homePage));
   r.get('/sectors', page, (q, s) => serve(q, s, '/sectors', sectorsIndexPage));
@@ -241,7 +251,9 @@ export async function siteRoutes(
       );
     },
   );
-  r.get<Param<'slug'>>('/sectors/:slug/ranking.csv', page, (q, s) => {
+  const rankingFile = (q: FastifyRequest) =>
+    `${(q.params as { slug: string }).slug}-ranking-${ctx.holder.current?.period.slug ?? 'current'}.csv`;
+  r.get<Param<'slug'>>('/sectors/:slug/ranking.csv', namedDownload(rankingFile), (q, s) => {
     const { slug } = q.params;
     if (!isSectorSlug(slug)) return notFound(q, s);
     return serve(
@@ -301,7 +313,11 @@ export async function siteRoutes(
     ['history.csv', 'text/csv; charset=utf-8', historyCsv],
     ['history.json', 'application/json; charset=utf-8', historyJson],
   ] as const) {
-    r.get<Param<'login'>>(`/startups/:login/${suffix}`, page, (q, s) => {
+    const options =
+      suffix === 'history.csv'
+        ? namedDownload((q) => `${(q.params as { login: string }).login.toLowerCase()}-history.csv`)
+        : page;
+    r.get<Param<'login'>>(`/startups/:login/${suffix}`, options, (q, s) => {
       const login = q.params.login.toLowerCase();
       return serve(
         q,
@@ -339,10 +355,13 @@ export async function siteRoutes(
         }
         const r = resolveStrict(snapshot, name);
         if (r.item) return r.item;
-        const near = r.candidates.slice(0, 3).map((c) => c.name);
-        problems.push(
-          html`No tracked startup is named “${name}”${near.length ? `; did you mean ${near.join(', ')}?` : '.'}`,
-        );
+        // Each near name links to the comparison with it in place of the name typed.
+        const near = r.candidates.slice(0, 3).map((c) => {
+          const pair = i === 0 ? { a: c.name, b } : { a, b: c.name };
+          return html`<a href="/compare?${new URLSearchParams(pair).toString()}">${c.name}</a>`;
+        });
+        const offer = near.length ? html`; did you mean ${near.map((n, k) => html`${k ? ', ' : ''}${n}`)}?` : '.';
+        problems.push(html`No tracked startup is named “${name}”${offer}`);
         return undefined;
       });
       const [x, y] = found;

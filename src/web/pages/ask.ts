@@ -7,6 +7,8 @@ import type { Startup } from '../../schemas/signals.js';
 import { dossierPath, sitePath, startupPath, type PageContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
+import { answerBody } from './answer-view.js';
+import { startupHit, startupHitBlock } from './startup-hit.js';
 
 export const ASK_QUERY_MAX = 280;
 /** Answers shown for a question: the best one in full, the others as "other answers". */
@@ -64,27 +66,14 @@ export function askPage(ctx: PageContext, query: string): PageInput {
       canonicalPath = sitePath(e.url, baseUrl);
       result = html`<section class="answer" aria-labelledby="answer-h">
           <h2 id="answer-h">${e.question}</h2>
-          <p>${e.answer}</p>
-          <h3>Sources</h3>
-          <ol class="facts">
-            ${e.facts.map((f) => html`<li>${f.claim} (${link(f.sourceUrl, 'source')})</li>`)}
-          </ol>
-          <p class="muted">
-            Matched with confidence ${best!.confidence.toFixed(2)} (how much of your question this one covers). The
-            answer's page: ${link(e.url, sitePath(e.url, baseUrl))}.
-          </p>
+          ${answerBody(ctx, e)}
+          <p class="muted">The answer's own page: ${link(e.url, e.question)}.</p>
         </section>
         ${
           others.length
             ? html`<h2>Other answers</h2>
                 <ul>
-                  ${others.map(
-                    (o) =>
-                      html`<li>
-                        ${link(o.entry.url, o.entry.question)}
-                        <span class="muted">(confidence ${o.confidence.toFixed(2)})</span>
-                      </li>`,
-                  )}
+                  ${others.map((o) => html`<li>${link(o.entry.url, o.entry.question)}</li>`)}
                 </ul>`
             : ''
         }
@@ -99,7 +88,7 @@ export function askPage(ctx: PageContext, query: string): PageInput {
     } else {
       // Why there is no answer is decided once, by the answer service of /api/answer.
       const miss = bestAnswer(snapshot, baseUrl, q);
-      if (!miss.found) result = noAnswer(miss, q, link);
+      if (!miss.found) result = html`${startupHitBlock(startupHit(ctx, q))}${noAnswer(miss, q, link)}`;
     }
   }
   const body = html`<h1 id="ask-h">Ask a question</h1>
@@ -242,22 +231,38 @@ export function dossierPage(ctx: PageContext, name: string): DossierPage {
   if (d.entity !== name) return { redirect: dossierPath(d.entity) };
   const signal = d.signal as Startup | null;
   const tracked = signal ? snapshot.startups.find((s) => s.startup.name === signal.name) : undefined;
-  const body = html`<p><a href="/ask">Ask</a> › Diligence</p>
+  const documented = d.acquiredBy.length + d.acquisitionsMade.length + d.backedBy.length > 0;
+  // Where the dossier sits: under its startup's page for a tracked startup, under the answers otherwise.
+  const crumbs = tracked
+    ? html`<nav aria-label="Breadcrumb" class="crumbs">
+        <a href="/startups">Startups</a> › <a href="${startupPath(tracked)}">${tracked.startup.name}</a> › Dossier
+      </nav>`
+    : html`<nav aria-label="Breadcrumb" class="crumbs"><a href="/faq">Answers</a> › Diligence dossier</nav>`;
+  const body = html`${crumbs}
     <h1>${d.entity}: diligence dossier</h1>
-    <p class="lede">
-      Documented acquisitions, acquirers and publicly disclosed backers, each from a press release, a regulatory filing
-      or both sides' disclosures${signal ? ', and the published engineering signal' : ''}.
-    </p>
-    <h2 id="acquired-by">Acquired by</h2>
-    ${d.acquiredBy.length ? dealTable(`Acquisitions of ${d.entity}`, d.acquiredBy, (f) => f.acquirer) : html`<p class="muted">None documented.</p>`}
-    <h2 id="acquisitions">Acquisitions made</h2>
     ${
-      d.acquisitionsMade.length
-        ? dealTable(`Acquisitions made by ${d.entity}`, d.acquisitionsMade, (f) => f.target)
-        : html`<p class="muted">None documented.</p>`
+      documented
+        ? html`<p class="lede">
+              Documented acquisitions, acquirers and publicly disclosed backers, each from a press release, a regulatory
+              filing or both sides' disclosures${signal ? ', and the published engineering signal' : ''}.
+            </p>
+            <h2 id="acquired-by">Acquired by</h2>
+            ${d.acquiredBy.length ? dealTable(`Acquisitions of ${d.entity}`, d.acquiredBy, (f) => f.acquirer) : html`<p class="muted">None documented.</p>`}
+            <h2 id="acquisitions">Acquisitions made</h2>
+            ${
+              d.acquisitionsMade.length
+                ? dealTable(`Acquisitions made by ${d.entity}`, d.acquisitionsMade, (f) => f.target)
+                : html`<p class="muted">None documented.</p>`
+            }
+            <h2 id="backers">Backers</h2>
+            ${d.backedBy.length ? backersTable(d.backedBy) : html`<p class="muted">None documented.</p>`}`
+        : html`<p class="lede" id="nothing-documented">
+            Nothing is documented for ${d.entity}: no acquisition it made or underwent and no disclosed backer, in any
+            press release or filing the service
+            holds${signal && snapshot.synthetic ? ' (it is a fictional startup of the synthetic demo data)' : ''}.
+            ${tracked ? html`Its engineering signal is on <a href="${startupPath(tracked)}">its page</a>.` : ''}
+          </p>`
     }
-    <h2 id="backers">Backers</h2>
-    ${d.backedBy.length ? backersTable(d.backedBy) : html`<p class="muted">None documented.</p>`}
     <h2 id="signal">Engineering signal</h2>
     ${
       signal

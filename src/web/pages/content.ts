@@ -7,19 +7,25 @@ import { buildChangelog, type readReleaseLog } from '../../core/documents/change
 import { buildGlossary, type readGlossary } from '../../core/documents/glossary.js';
 import type { Market } from '../../schemas/documents.js';
 import { buildMethodology } from '../../core/documents/methodology.js';
-import { buildPricing } from '../../core/documents/pricing.js';
+import { buildPricing, TIER_SLUGS } from '../../core/documents/pricing.js';
 import { researchFinding, researchFindings } from '../../core/documents/research.js';
 import { sectorInfo } from '../../domain/sectors.js';
 import { sitePath, type PageContext } from '../context.js';
 import { askForm } from './ask.js';
 import { html, raw, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
+import { answerBody, sourceName } from './answer-view.js';
 
 const link = (ctx: PageContext, url: string, text: string) => html`<a href="${sitePath(url, ctx.baseUrl)}">${text}</a>`;
 
 function facts(ctx: PageContext, entry: Pick<AnswerEntry, 'facts'>): SafeHtml {
   return html`<ul class="facts">
-    ${entry.facts.map((f) => html`<li>${f.claim} (${link(ctx, f.sourceUrl, 'source')})</li>`)}
+    ${entry.facts.map((f) => {
+      const source = sourceName(ctx, f.sourceUrl);
+      return html`<li>
+        ${f.claim} <span class="source">Source: <a href="${source.href}">${source.text}</a></span>
+      </li>`;
+    })}
   </ul>`;
 }
 
@@ -30,9 +36,7 @@ export function answerPage(ctx: PageContext, id: string): PageInput | undefined 
   if (!entry) return undefined;
   const body = html`<p><a href="/faq">Answers</a></p>
     <h1>${entry.question}</h1>
-    <p class="lede">${entry.answer}</p>
-    <h2>Facts and sources</h2>
-    ${facts(ctx, entry)}
+    ${answerBody(ctx, entry, 'h2')}
     ${
       entry.related.length
         ? html`<h2>Related questions</h2>
@@ -358,6 +362,22 @@ function priceText(t: ReturnType<typeof buildPricing>['tiers'][number]): string 
   return `${t.price.amount} ${t.price.currency} per ${t.unit}${t.credits ? ` (${t.credits} credits${perCall})` : ''}`;
 }
 
+/** Where each tier is bought (or, free, started): every tier card links to it. */
+function howToBuy(slug: string, checkoutAvailable: boolean | undefined): { href: string; text: string } {
+  switch (slug) {
+    case TIER_SLUGS.creditPack:
+      return checkoutAvailable === false
+        ? { href: '/agents/credits', text: 'Card checkout is off here: other ways to pay' }
+        : { href: '/agents/credits', text: 'Buy the pack by card' };
+    case TIER_SLUGS.x402:
+      return { href: '/agents/credits#x402', text: 'How to pay per call with x402' };
+    case TIER_SLUGS.solanaPack:
+      return { href: '/agents/credits#solana', text: 'How to buy the pack in Solana USDC' };
+    default:
+      return { href: '/docs', text: 'Start with the API reference' };
+  }
+}
+
 export function pricingPage(ctx: PageContext, options: { checkoutAvailable?: boolean } = {}): PageInput {
   const p = buildPricing(ctx.baseUrl);
   const body = html`<h1>Pricing</h1>
@@ -377,6 +397,11 @@ export function pricingPage(ctx: PageContext, options: { checkoutAvailable?: boo
             <p><strong>${priceText(t)}</strong></p>
             <p>${t.description}</p>
             <p class="muted">${howToPay(t)}</p>
+            <p>
+              <a class="buy" href="${howToBuy(t.slug, options.checkoutAvailable).href}"
+                >${howToBuy(t.slug, options.checkoutAvailable).text}</a
+              >
+            </p>
           </li>`,
       )}
     </ul>

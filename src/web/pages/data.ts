@@ -23,6 +23,8 @@ import {
 import type { SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { SeriesTable, StartupSeries } from '../../domain/series.js';
 import { responsiveChart, sparkline } from '../charts.js';
+import { weekLabel } from '../week-label.js';
+import { documentsDeals } from './dossier-facts.js';
 import { change, dossierPath, formatInt, movement, previousRank, startupPath, type PageContext } from '../context.js';
 import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
@@ -345,7 +347,7 @@ export async function sectorPage(
       <a href="/api/signals.csv">signals.csv</a>. Filter across sectors on
       <a href="/startups?sector=${slug}">all startups</a>.
     </p>
-    ${sectorHistory(info.name, list, series)}`;
+    ${sectorHistory(info.name, list, series, periodSlug ?? snapshot.period.slug)}`;
   if (pastPeriod)
     return {
       path: `${path}?period=${encodeURIComponent(pastPeriod.slug)}`,
@@ -398,7 +400,7 @@ export function weekSelector(
   current: string,
 ): SafeHtml {
   if (periods.length < 2) return html``;
-  return html`<form class="filters" method="get" action="${path}">
+  return html`<form class="filters" method="get" action="${path}" data-autosubmit>
     <p>
       <label for="period">Week</label>
       <select id="period" name="period">
@@ -407,7 +409,7 @@ export function weekSelector(
           .map(
             ({ slug: p }) =>
               html`<option value="${p}" ${shown === p ? html` selected` : ''}>
-                ${p}${p === current ? ' (current)' : ''}
+                ${weekLabel(p)}${p === current ? ' (current)' : ''}
               </option>`,
           )}
       </select>
@@ -474,7 +476,7 @@ function pastRankingTable(
  * The sector's activity over the stored weeks: the commits and contributors of its current startups, summed per week
  * (a startup adds to the weeks it was stored in).
  */
-function sectorHistory(name: string, list: readonly SnapshotStartup[], series: SeriesTable): SafeHtml {
+function sectorHistory(name: string, list: readonly SnapshotStartup[], series: SeriesTable, shown: string): SafeHtml {
   const commits = new Map<string, number>();
   const contributors = new Map<string, number>();
   for (const s of list) {
@@ -493,6 +495,7 @@ function sectorHistory(name: string, list: readonly SnapshotStartup[], series: S
         id: 'sector-chart',
         title: `${name}: commits per ${WINDOW_DAYS} days and contributors of its startups, summed, over ${periods.length} weeks`,
         labels: periods.map((p) => p.replace(/^\d{4}-w/, 'W')),
+        marked: periods.indexOf(shown),
         series: [
           { name: `Commits (${WINDOW_DAYS}d)`, values: periods.map((p) => commits.get(p)!), className: 'series-a' },
           { name: 'Contributors', values: periods.map((p) => contributors.get(p)!), className: 'series-b' },
@@ -731,6 +734,7 @@ export async function startupPage(
                 id: 'history-chart',
                 title: `${t.name}: commits per ${WINDOW_DAYS} days and contributors over ${history.periods.length} weeks`,
                 labels,
+                marked: history.periods.indexOf(periodSlug ?? snapshot.period.slug),
                 series: [
                   { name: `Commits (${WINDOW_DAYS}d)`, values: history.commits, className: 'series-a' },
                   { name: 'Contributors', values: history.contributors, className: 'series-b' },
@@ -799,10 +803,14 @@ export async function startupPage(
         ${outLink(t.githubUrl, 'GitHub organisation')} · ${outLink(t.websiteUrl, 'Website')} ·
         ${outLink(t.linkedinUrl, 'LinkedIn')}
       </li>
-      <li>
-        Diligence: <a href="${dossierPath(t.name)}">the dossier of ${t.name}</a> (acquisitions, backers, the signal,
-        sources)
-      </li>
+      ${
+        documentsDeals(ctx, t.name)
+          ? html`<li>
+              Diligence: <a href="${dossierPath(t.name)}">the dossier of ${t.name}</a> (acquisitions, backers, the
+              signal, sources)
+            </li>`
+          : ''
+      }
       <li>
         This week as JSON:
         <a href="/api/signal?company=${encodeURIComponent(s.login)}">/api/signal?company=${s.login}</a>

@@ -26,11 +26,73 @@ interface Operation {
 }
 export interface OpenApiDocument {
   info?: { title?: string; version?: string; description?: string };
+  servers?: { url: string }[];
+  components?: { schemas?: Record<string, JsonSchema> };
   tags?: { name: string; description?: string }[];
   paths?: Record<string, Record<string, Operation>>;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head'] as const;
+
+interface JsonSchema {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  example?: unknown;
+  examples?: unknown[];
+  default?: unknown;
+  enum?: unknown[];
+}
+interface MediaType {
+  schema?: JsonSchema;
+  example?: unknown;
+  examples?: Record<string, { value?: unknown }>;
+}
+
+/** The document's example of a media type, when it gives one. */
+function exampleOf(media: MediaType | undefined): unknown {
+  if (!media) return undefined;
+  if (media.example !== undefined) return media.example;
+  const first = Object.values(media.examples ?? {})[0];
+  return first?.value;
+}
+
+/** A request body to copy: the document's example, else the required fields with their example or a placeholder. */
+function bodyExample(doc: OpenApiDocument, media: MediaType | undefined): unknown {
+  const given = exampleOf(media);
+  if (given !== undefined) return given;
+  let schema = media?.schema;
+  const ref = schema?.$ref?.replace('#/components/schemas/', '');
+  if (ref) schema = doc.components?.schemas?.[ref];
+  if (!schema?.properties) return undefined;
+  const fields = schema.required?.length ? schema.required : Object.keys(schema.properties).slice(0, 1);
+  return Object.fromEntries(
+    fields.map((name) => {
+      const f = schema.properties![name] ?? {};
+      return [name, f.example ?? f.examples?.[0] ?? f.default ?? f.enum?.[0] ?? `<${name}>`];
+    }),
+  );
+}
+
+/** The curl command of an operation: its path and required query with placeholders, the key, the body. */
+function curlOf(doc: OpenApiDocument, method: string, path: string, op: Operation): string {
+  const base = (doc.servers?.[0]?.url ?? '').replace(/\/$/, '');
+  const query = (op.parameters ?? [])
+    .filter((p) => p.in === 'query' && p.required)
+    .map((p) => `${p.name}=<${p.name}>`)
+    .join('&');
+  const url = `${base}${path.replace(/\{([^}]+)\}/g, '<$1>')}${query ? `?${query}` : ''}`;
+  const lines = [`curl -s${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} '${url}'`];
+  if (op.security?.length) lines.push(`  -H "Authorization: Bearer $KEY"`);
+  const json = op.requestBody?.content?.['application/json'] as MediaType | undefined;
+  if (json) {
+    const body = bodyExample(doc, json);
+    lines.push(`  -H 'Content-Type: application/json'`);
+    if (body !== undefined) lines.push(`  -d '${JSON.stringify(body).replace(/'/g, "'\\''")}'`);
+  }
+  return lines.join(' \\\n');
+}
 
 /** Text with `code` spans (the documents' descriptions use Markdown backticks), escaped. */
 function prose(text: string | undefined): SafeHtml {
@@ -77,12 +139,25 @@ function tryIt(method: string, path: string, op: Operation, id: string): SafeHtm
   </form>`;
 }
 
-function operation(method: string, path: string, op: Operation): SafeHtml {
+function operation(doc: OpenApiDocument, o: Listed): SafeHtml {
+  const { method, path, op } = o;
   const id = anchor(method, path, op);
   const params = op.parameters ?? [];
+  const ok = Object.entries(op.responses ?? {}).find(([status]) => /^2/.test(status));
+  const example = exampleOf(ok?.[1].content?.['application/json'] as MediaType | undefined);
   return html`<section class="operation" id="${id}" aria-labelledby="${id}-h">
     <h3 id="${id}-h"><span class="method">${method.toUpperCase()}</span> <code>${path}</code></h3>
     <p>${op.summary ?? ''}${op.security?.length ? html` <span class="badge">needs a key or a payment</span>` : ''}</p>
+    ${o.mirrors.length ? html`<p class="muted">Also at ${o.mirrors.map((m, i) => html`${i ? ', ' : ''}<code>${m}</code>`)} (the same operation).</p>` : ''}
+    <pre class="curl"><code>${curlOf(doc, method, path, op)}</code></pre>
+    ${
+      example !== undefined
+        ? html`<details>
+            <summary>Example response<span class="visually-hidden"> of ${method.toUpperCase()} ${path}</span></summary>
+            <pre><code>${JSON.stringify(example, null, 2)}</code></pre>
+          </details>`
+        : ''
+    }
     <details>
       <summary>Details<span class="visually-hidden"> of ${method.toUpperCase()} ${path}</span></summary>
       ${op.description ? html`<p>${prose(op.description)}</p>` : ''}
@@ -139,14 +214,36 @@ function operation(method: string, path: string, op: Operation): SafeHtml {
   </section>`;
 }
 
-export function docsPage(doc: OpenApiDocument): PageInput {
-  const ops: { method: string; path: string; op: Operation }[] = [];
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+interface Listed {
+  method: string;
+  path: string;
+  op: Operation;
+  /** The versioned paths that serve the same operation (/api/v1/… beside /api/…). */
+  mirrors: string[];
+}
+
+/** One entry per operation: a /api/v1/ path whose /api/ original has the same method is noted beside it. */
+export function listedOperations(doc: OpenApiDocument): Listed[] {
+  const paths = doc.paths ?? {};
+  const ops: Listed[] = [];
+  for (const [path, item] of Object.entries(paths)) {
     for (const method of METHODS) {
       const op = item[method];
-      if (op) ops.push({ method, path, op });
+      if (!op) continue;
+      const original = path.startsWith('/api/v1/') ? `/api/${path.slice('/api/v1/'.length)}` : undefined;
+      if (original && paths[original]?.[method]) continue;
+      ops.push({ method, path, op, mirrors: [] });
     }
   }
+  for (const o of ops) {
+    const mirror = o.path.startsWith('/api/') ? `/api/v1/${o.path.slice('/api/'.length)}` : undefined;
+    if (mirror && mirror !== o.path && paths[mirror]?.[o.method as (typeof METHODS)[number]]) o.mirrors.push(mirror);
+  }
+  return ops;
+}
+
+export function docsPage(doc: OpenApiDocument): PageInput {
+  const ops = listedOperations(doc);
   const tags = [...(doc.tags ?? [])];
   for (const o of ops) {
     const tag = o.op.tags?.[0] ?? 'other';
@@ -162,20 +259,36 @@ export function docsPage(doc: OpenApiDocument): PageInput {
       a credit-pack key or a payment (<a href="/pricing">pricing</a>).
     </p>
     <p>${prose(doc.info?.description)}</p>
-    <nav aria-labelledby="api-contents">
-      <h2 id="api-contents">Contents</h2>
-      <ul class="toc">
-        ${byTag.map((t) => html`<li><a href="#tag-${t.name}">${t.name}</a> <span class="muted">(${t.ops.length})</span></li>`)}
-      </ul>
-    </nav>
-    ${byTag.map(
-      (t) =>
-        html`<section id="tag-${t.name}" aria-labelledby="tag-${t.name}-h">
-          <h2 id="tag-${t.name}-h">${t.name}</h2>
-          ${t.description ? html`<p class="muted">${t.description}</p>` : ''}
-          ${t.ops.map((o) => operation(o.method, o.path, o.op))}
-        </section>`,
-    )}`;
+    <div class="docs-layout">
+      <nav class="docs-nav" aria-label="Operations">
+        <h2 id="api-contents">Operations</h2>
+        ${byTag.map(
+          (t) =>
+            html`<details open>
+              <summary>${t.name} <span class="muted">(${t.ops.length})</span></summary>
+              <ul>
+                ${t.ops.map(
+                  (o) =>
+                    html`<li>
+                      <a href="#${anchor(o.method, o.path, o.op)}"
+                        ><span class="method">${o.method.toUpperCase()}</span> ${o.path}</a
+                      >
+                    </li>`,
+                )}
+              </ul>
+            </details>`,
+        )}
+      </nav>
+      <div class="docs-body">
+        ${byTag.map(
+          (t) =>
+            html`<section id="tag-${t.name}" aria-labelledby="tag-${t.name}-h">
+              <h2 id="tag-${t.name}-h">${t.name}</h2>
+              ${t.description ? html`<p class="muted">${t.description}</p>` : ''} ${t.ops.map((o) => operation(doc, o))}
+            </section>`,
+        )}
+      </div>
+    </div>`;
   return {
     path: '/docs',
     title: 'API reference',

@@ -27,7 +27,77 @@ function page(baseUrl: string, path: string, title: string, body: SafeHtml, head
   });
 }
 
-export function creditsPage(options: { baseUrl: string; checkoutAvailable: boolean; mail: boolean }): string {
+export interface CreditsPageOptions {
+  baseUrl: string;
+  checkoutAvailable: boolean;
+  mail: boolean;
+  /** OPERATOR_CONTACT: an e-mail address or an https URL; shown only when set. */
+  operatorContact?: string | undefined;
+  /** Whether x402 pay-per-call and the Solana pack are configured here (each answers 503 otherwise). */
+  x402?: boolean;
+  solana?: boolean;
+}
+
+/** The operator's contact as a link: mailto for an address. */
+function contactLink(contact: string): SafeHtml {
+  return contact.includes('@') && !contact.startsWith('https://')
+    ? html`<a href="mailto:${contact}">${contact}</a>`
+    : html`<a href="${contact}" rel="nofollow">${contact}</a>`;
+}
+
+/** The ways to pay without a card, each with a request to copy. */
+function withoutCard(options: CreditsPageOptions): SafeHtml {
+  const base = options.baseUrl;
+  const x402 = `curl -i -X POST ${base}/api/agent/deep-signal/x402 \\
+  -H 'Content-Type: application/json' -d '{"name":"Zepatra Cloud"}'
+# 402: the answer's "accepts" lists network, asset, payTo and price. Sign the
+# EIP-3009 transfer with an x402 client, then send the same request with:
+#   -H "X-PAYMENT: <base64 payment payload>"`;
+  const solana = `curl -s ${base}/api/agent/deep-signal/solana
+# Pay the "amount" of the "asset" to "payTo" (memo: as "accepts" says), then:
+curl -s -X POST ${base}/api/agent/deep-signal/solana \\
+  -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
+  -d '{"signature":"<transaction signature>"}'`;
+  return html`<h2 id="x402">Pay per call with x402</h2>
+    ${
+      options.x402
+        ? html`<p>
+              No key and no sign-up: 0.19 USDC per call that finds its startup, nothing for a miss (<a
+                href="/docs#tag-paid"
+                >reference</a
+              >).
+            </p>
+            <pre class="copy"><code>${x402}</code></pre>`
+        : html`<p class="muted">Not configured on this server.</p>`
+    }
+    <h2 id="solana">A credit pack paid in Solana USDC</h2>
+    ${
+      options.solana
+        ? html`<p>
+              Read the terms, pay, and redeem the transaction signature for the pack's credits on a key (<a
+                href="/docs#tag-paid"
+                >reference</a
+              >).
+            </p>
+            <pre class="copy"><code>${solana}</code></pre>`
+        : html`<p class="muted">Not configured on this server.</p>`
+    }
+    ${
+      options.operatorContact
+        ? html`<h2 id="operator">From the operator</h2>
+            <p>
+              For a key paid by invoice or bank transfer, write to this server's operator:
+              ${contactLink(options.operatorContact)}.
+            </p>`
+        : ''
+    }
+    <p>
+      <strong>Everything free</strong> needs no key: <a href="/startups">the tracked startups</a>,
+      <a href="/ask">answers</a>, <a href="/docs">the API</a>.
+    </p>`;
+}
+
+export function creditsPage(options: CreditsPageOptions): string {
   const intro = html`<h1>Deep Signal credit pack</h1>
     <p class="lede">
       ${PACK}. A Deep Signal call that matches a tracked startup costs 1 credit; a miss costs nothing; credits do not
@@ -35,8 +105,7 @@ export function creditsPage(options: { baseUrl: string; checkoutAvailable: boole
     </p>
     <p>
       You get an API key: a Bearer token for <code>POST /api/agent/deep-signal</code>,
-      <code>GET /api/account/credits</code> and the <code>get_deep_signal</code> agent tool. Prefer crypto? See
-      <a href="/pricing">pricing</a> for x402 pay-per-call and Solana packs.
+      <code>GET /api/account/credits</code> and the <code>get_deep_signal</code> agent tool.
     </p>`;
   if (!options.checkoutAvailable) {
     return page(
@@ -46,28 +115,9 @@ export function creditsPage(options: { baseUrl: string; checkoutAvailable: boole
       html`${intro}
         <p class="notice" role="note">
           <strong>Card checkout is unavailable on this server.</strong> Its operator has not configured a payment
-          provider, so the pack cannot be bought by card here.
+          provider, so the pack cannot be bought by card here. The ways below work without a card.
         </p>
-        <h2>What works instead</h2>
-        <ul>
-          <li>
-            <strong>Pay per call with x402</strong>: no key and no sign-up; call
-            <code>POST /api/agent/deep-signal/x402</code>, get the payment requirements in the 402 answer and retry with
-            a signed <code>X-PAYMENT</code> header (<a href="/docs#tag-paid">reference</a>).
-          </li>
-          <li>
-            <strong>A Solana credit pack</strong>: send the stablecoin and redeem the transaction signature at
-            <code>/api/agent/deep-signal/solana</code> (<a href="/pricing">prices</a>).
-          </li>
-          <li>
-            <strong>Ask the operator</strong> of this server for a key: they can issue one with
-            <code>signal-service keys create --credits 100</code>.
-          </li>
-          <li>
-            <strong>Everything free</strong> needs no key: <a href="/startups">the tracked startups</a>,
-            <a href="/ask">answers</a>, <a href="/docs">the API</a>.
-          </li>
-        </ul>`,
+        ${withoutCard(options)}`,
     );
   }
   return page(
@@ -88,7 +138,8 @@ export function creditsPage(options: { baseUrl: string; checkoutAvailable: boole
       <p>
         Payment is handled by Stripe Checkout. After paying you come back here and see your key
         once${options.mail ? '; it is also e-mailed to you' : ''}.
-      </p>`,
+      </p>
+      ${withoutCard(options)}`,
   );
 }
 

@@ -197,8 +197,19 @@ export async function historyRows(ctx: PageContext, s: SnapshotStartup) {
   }));
 }
 
+/** "+34%" as 34, "-7%" as -7: a number a spreadsheet can sum and chart ('' when it is not a percent). */
+export function percentNumber(value: unknown): string {
+  const m = /^([+-]?\d+(?:\.\d+)?)%$/.exec(String(value ?? '').trim());
+  return m ? String(Number(m[1])) : '';
+}
+
+/** One startup's stored weeks as CSV, oldest first; the two changes as numbers of percent (their columns say so). */
 export async function historyCsv(ctx: PageContext, s: SnapshotStartup): Promise<string> {
   const rows = await historyRows(ctx, s);
+  const percents: Record<string, string> = {
+    commitVelocityChangePct: 'commitVelocityChange',
+    contributorGrowthPct: 'contributorGrowth',
+  };
   const columns = [
     'period',
     'sector',
@@ -206,11 +217,12 @@ export async function historyCsv(ctx: PageContext, s: SnapshotStartup): Promise<
     'rankOverall',
     'compositeScore',
     'commitVelocity14d',
-    'commitVelocityChange',
+    'commitVelocityChangePct',
     'contributors',
-    'contributorGrowth',
+    'contributorGrowthPct',
     'newRepos',
     'signalType',
+    'signalFinding',
     'stage',
     'synthetic',
   ] as const;
@@ -218,7 +230,9 @@ export async function historyCsv(ctx: PageContext, s: SnapshotStartup): Promise<
     columns.map((c) =>
       c === 'synthetic'
         ? String(ctx.snapshot.synthetic)
-        : neutraliseCell(String((r as Record<string, unknown>)[c] ?? '')),
+        : percents[c]
+          ? percentNumber((r as Record<string, unknown>)[percents[c]!])
+          : neutraliseCell(String((r as Record<string, unknown>)[c] ?? '')),
     ),
   );
   return stringify([[...columns], ...body], { record_delimiter: '\r\n' });

@@ -4,6 +4,8 @@ import { diligenceIndex, subjectName } from '../../core/diligence/dossier.js';
 import { dossierPath, sitePath, type PageContext } from '../context.js';
 import { html } from '../html.js';
 import type { PageInput } from '../layout.js';
+import { startupHit, startupHitBlock } from './startup-hit.js';
+import { documentsDeals } from './dossier-facts.js';
 
 export const SEARCH_QUERY_MAX = 280;
 export const SEARCH_RESULTS_PER_PAGE = 20;
@@ -12,7 +14,8 @@ export const SEARCH_MAX_PAGE = 25;
 
 /**
  * /search?q=: the same index as /api/llms-search, rendered, 20 hits a page. A query that names a company or fund of
- * the diligence corpus (by the one matching rule) also links to its dossier, first.
+ * the diligence corpus (by the one matching rule) also links to its dossier; a tracked startup the query names, or
+ * nearly names, comes before both (startup-hit.ts).
  */
 export function searchPage(ctx: PageContext, query: string, type: SearchType | undefined, page = 1): PageInput {
   const { snapshot, baseUrl } = ctx;
@@ -24,7 +27,9 @@ export function searchPage(ctx: PageContext, query: string, type: SearchType | u
   const pages = result ? Math.min(SEARCH_MAX_PAGE, Math.ceil(result.total / n)) : 0;
   // The strict rule for real names: a near name (Linde, one letter from Linode) is another company, never its dossier.
   const match = q ? diligenceIndex(snapshot, baseUrl).matcher.resolve(q, { typos: false }) : undefined;
-  const dossier = match?.status === 'match' ? subjectName(match.item) : undefined;
+  const named = match?.status === 'match' ? subjectName(match.item) : undefined;
+  // A dossier with nothing documented (a fictional startup's) is not offered.
+  const dossier = named && documentsDeals(ctx, named) ? named : undefined;
   const href = (p: number) =>
     `/search?q=${encodeURIComponent(q)}${type ? `&type=${type}` : ''}${p > 1 ? `&page=${p}` : ''}`;
   const first = (at - 1) * n + 1;
@@ -47,6 +52,7 @@ export function searchPage(ctx: PageContext, query: string, type: SearchType | u
               ${result.total} result${result.total === 1 ? '' : 's'} for
               “${q}”${hits.length ? `; ${first}–${first + hits.length - 1} shown` : ''}.
             </p>
+            ${startupHitBlock(startupHit(ctx, q))}
             ${
               dossier
                 ? html`<p class="answer">

@@ -106,19 +106,72 @@ describe('alert subscriptions over REST, delivered when a period is published', 
   });
 
   test('creating a subscription spends no credit and shows the webhook secret once', async () => {
-    const response = await post({ label: 'mine', watch: { startups: ['Acme-Labs'] }, webhookUrl: receiver.url });
+    const login = app.service.holder.current!.startups[0]!.login;
+    const response = await post({
+      label: 'mine',
+      watch: { startups: [login.toUpperCase()] },
+      webhookUrl: receiver.url,
+    });
     assert.equal(response.status, 201);
     assert.equal(response.headers.get('x-credits-balance'), '3');
     const body = (await response.json()) as Json;
     assert.match(body.id, /^sub_[0-9a-f]{20}$/);
     assert.equal(response.headers.get('location'), `/api/alerts/subscriptions/${body.id}`);
     assert.match(body.webhookSecret, /^whsec_/);
-    assert.deepEqual(body.watch, { startups: ['acme-labs'] });
+    assert.deepEqual(body.watch, { startups: [login.toLowerCase()] });
     const again = (await (await app.get(`/api/alerts/subscriptions/${body.id}`, { headers: auth() })).json()) as Json;
     assert.equal(again.webhookSecret, undefined);
     assert.equal(again.label, 'mine');
     const balance = (await (await app.get('/api/account/credits', { headers: auth() })).json()) as Json;
     assert.equal(balance.balance, 3);
+    // It watches a tracked startup, so it would fire, signed with its own secret, when the next period is published.
+    await app.get(`/api/alerts/subscriptions/${body.id}`, { method: 'DELETE', headers: auth() });
+  });
+
+  test("a startup's name watches that one tracked organisation, and the answer names it back", async () => {
+    const s = app.service.holder.current!.startups.find((x) => /\s/.test(x.startup.name))!;
+    assert.ok(s, 'a tracked startup whose name has a space');
+    const response = await post({ watch: { startups: [s.startup.name] } });
+    assert.equal(response.status, 201);
+    const body = (await response.json()) as Json;
+    assert.deepEqual(body.watch, { startups: [s.login.toLowerCase()] });
+    assert.deepEqual(body.watching, [
+      { org: s.login.toLowerCase(), name: s.startup.name, url: `${app.url}/startups/${s.login.toLowerCase()}` },
+    ]);
+    assert.equal(body.confirmation, `You are watching ${s.startup.name}.`);
+    const again = (await (await app.get(`/api/alerts/subscriptions/${body.id}`, { headers: auth() })).json()) as Json;
+    assert.deepEqual(again.watching, body.watching);
+  });
+
+  test('an organisation nobody tracks is a 422 problem naming it, and nothing is created', async () => {
+    const before = ((await (await app.get('/api/alerts/subscriptions', { headers: auth() })).json()) as Json)
+      .subscriptions.length;
+    const tracked = app.service.holder.current!.startups[0]!.login;
+    const response = await post({ watch: { startups: [tracked, 'nobody-tracks-this-org'] } });
+    assert.equal(response.status, 422);
+    assert.match(response.headers.get('content-type')!, PROBLEM);
+    const body = (await response.json()) as Json;
+    assert.match(body.detail, /“nobody-tracks-this-org” is not a startup this service tracks\./);
+    assert.deepEqual(
+      body.errors.map((e: Json) => e.location),
+      ['body.watch.startups.1'],
+    );
+    const after = ((await (await app.get('/api/alerts/subscriptions', { headers: auth() })).json()) as Json)
+      .subscriptions.length;
+    assert.equal(after, before);
+  });
+
+  test('a typo of a tracked name is refused with the startup offered, never watched in its place', async () => {
+    const s = app.service.holder.current!.startups.find((x) => /^\p{L}{6,}/u.test(x.startup.name))!;
+    const typo = `${s.startup.name.slice(0, 2)}${s.startup.name[3]}${s.startup.name[2]}${s.startup.name.slice(4)}`;
+    const response = await post({ watch: { startups: [typo] } });
+    assert.equal(response.status, 422);
+    const body = (await response.json()) as Json;
+    assert.ok(
+      (body.candidates as Json[]).some((c) => c.org === s.login),
+      JSON.stringify(body),
+    );
+    assert.match(body.detail, new RegExp(`Did you mean .*${s.startup.name}`));
   });
 
   test("another key's subscription is not found, and cannot be deleted", async () => {

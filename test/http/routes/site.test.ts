@@ -316,9 +316,10 @@ describe('website', () => {
     assert.equal(res.status, 200);
     const body = await res.text();
     assert.ok(body.includes(`<h2 id="answer-h">${hit.question}</h2>`));
-    assert.ok(body.includes(hit.answer.replace(/&/g, '&#38;').slice(0, 80)));
-    assert.match(body, /<h3>Sources<\/h3>/);
-    assert.equal(body.match(/\(<a href="[^"]+">source<\/a>\)/g)?.length, hit.facts.length);
+    // The answer's lead, then its startups as a table, then each fact with its source page named.
+    assert.ok(body.includes(hit.answer.replace(/&/g, '&#38;').split(': 1.')[0].slice(0, 80)));
+    assert.match(body, /<h3 id="answer-sources">Facts and sources<\/h3>/);
+    assert.equal(body.match(/<span class="source">Source: <a href="[^"]+">/g)?.length, hit.facts.length);
     // The question stays in the box; the miss says so and offers the nearest questions and a search.
     assert.match(body, /id="ask-q"[^>]*value="which startups are trending"/);
     const miss = await (await page('/ask?q=zzqx%20blorf')).text();
@@ -351,7 +352,8 @@ describe('website', () => {
     // Answers and startup pages link to the dossier page, not to the JSON.
     const answer = await (await page('/ask?q=who%20acquired%20github')).text();
     assert.match(answer, /href="\/diligence\/GitHub"/);
-    assert.match(await (await page(`/startups/${login()}`)).text(), /href="\/diligence\/[^"]+">the dossier of/);
+    // A fictional startup has nothing documented: its page links no empty dossier.
+    assert.doesNotMatch(await (await page(`/startups/${login()}`)).text(), /href="\/diligence\/[^"]+">the dossier of/);
     assert.match(await (await page('/search?q=github')).text(), /href="\/diligence\/GitHub">the dossier of GitHub/);
   });
 
@@ -489,7 +491,11 @@ describe('website', () => {
     assert.equal(res.status, 404);
     const text = await res.text();
     assert.match(text, /No tracked startup is named/);
-    assert.ok(text.includes(`did you mean ${a.name}`), 'the startup meant is offered');
+    assert.match(
+      text,
+      new RegExp(`did you mean <a href="/compare\\?a=[^"]+">${a.name}</a>`),
+      'the startup meant is offered',
+    );
   });
 
   test('copy: prices read as prices, demo hosts are not links, ties are explained, counts agree', async () => {
@@ -508,7 +514,7 @@ describe('website', () => {
     ).text();
     assert.doesNotMatch(compare, /\. both /);
     const credits = await (await page('/agents/credits')).text();
-    assert.match(credits, /What works instead/);
+    assert.match(credits, /The ways below work without a card/);
     const scout = await (await page('/scout')).text();
     assert.match(scout, /href="\/scout\/octocat"/);
     assert.match(scout, /asks GitHub for the user's public stars live/);
