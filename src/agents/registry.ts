@@ -21,6 +21,7 @@ import {
 } from '../schemas/enums.js';
 import { ScoutReceipts } from '../schemas/scout.js';
 import {
+  EvidenceDetails,
   Meta,
   Period,
   Sector,
@@ -181,6 +182,7 @@ const SignalResult = z.object({
   signalEvidence: signalLabelFields.signalEvidence.optional(),
   signalFinding: signalLabelFields.signalFinding.optional(),
   stageSource: stageFields.stageSource.optional(),
+  evidenceDetails: EvidenceDetails.optional(),
   candidates: candidates.describe(
     'On a miss, the "did you mean" startups GET /api/signal offers; absent when nothing is close.',
   ),
@@ -462,9 +464,10 @@ const declaredTools = [
           detail: notTrackedIn(resolution.item.startup.name, week.info.slug),
         };
       }
-      const { startup, label, stageSource, sector, rankOverall, rankInSector, compositeScore } = week.startup;
+      const { startup, label, stageSource, evidenceDetails, sector, rankOverall, rankInSector, compositeScore } =
+        week.startup;
       const ranks = period === undefined ? {} : { sector, rankOverall, rankInSector, compositeScore };
-      return { found: true, nameMatch: header, startup, ...label, stageSource, ...ref, ...ranks };
+      return { found: true, nameMatch: header, startup, ...label, stageSource, evidenceDetails, ...ref, ...ranks };
     },
   }),
   tool({

@@ -3,6 +3,7 @@ import type { Startup } from '../schemas/signals.js';
 import type { SignalEvidence } from './records.js';
 import type { SignalLabel } from './signal-label.js';
 import type { StageSource } from './stage-source.js';
+import type { EvidenceDetails } from './evidence-links.js';
 
 /**
  * One startup in one stored period, the same fields whichever period and whichever store it comes from: what the
@@ -27,6 +28,8 @@ export interface PeriodStartup {
   evidence?: SignalEvidence | undefined;
   /** How that week's stage is known (see stage-source.ts). */
   stageSource: StageSource;
+  /** What the week's label rests on, with links on GitHub (see evidence-links.ts). */
+  evidenceDetails: EvidenceDetails;
 }
 
 /** One week of a startup's history: the startup in that period, and the period's name. */

@@ -1,37 +1,13 @@
 import { z } from 'zod';
 import { SectorSlug, SignalStrength, SignalType, Stage } from './enums.js';
-import { SignalCandidate, SignedPercent, collectionFields, signalLabelFields, stageFields } from './signals.js';
-
-const link = z.url();
-const EvidenceDetails = z
-  .object({
-    people: z.array(
-      z.object({
-        login: z.string().nullable(),
-        url: link.nullable(),
-        kind: z.enum(['new', 'returning']),
-        regular: z.boolean(),
-        firstCommit: z.string(),
-        commits: z.int().min(0),
-        activeDays: z.int().min(0),
-        lastSeenBefore: z.string().nullable(),
-      }),
-    ),
-    events: z.array(
-      z.object({
-        repo: z.string(),
-        kind: z.enum(['release', 'tag', 'deployment']),
-        name: z.string(),
-        date: z.string(),
-        url: link,
-      }),
-    ),
-    newRepositories: z.array(z.object({ name: z.string(), url: link })),
-    infrastructurePaths: z.array(z.object({ repo: z.string(), path: z.string(), url: link })),
-    languageMove: z.object({ from: z.string(), to: z.string(), files: z.int().min(0) }).nullable(),
-    frameworksReplaced: z.array(z.object({ kind: z.string(), from: z.string(), to: z.string() })),
-  })
-  .meta({ id: 'EvidenceDetails' });
+import {
+  EvidenceDetails,
+  SignalCandidate,
+  SignedPercent,
+  collectionFields,
+  signalLabelFields,
+  stageFields,
+} from './signals.js';
 
 /**
  * The paid Deep Signal payload. The interface names found, name, sector, stage, geography, signalType, scores and

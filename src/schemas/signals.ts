@@ -124,6 +124,39 @@ export const collectionFields = {
     ),
 };
 
+const link = z.url();
+
+/** What a label's counts rest on, each with its link on GitHub (src/domain/evidence-links.ts). */
+export const EvidenceDetails = z
+  .object({
+    people: z.array(
+      z.object({
+        login: z.string().nullable(),
+        url: link.nullable(),
+        kind: z.enum(['new', 'returning']),
+        regular: z.boolean(),
+        firstCommit: z.string(),
+        commits: z.int().min(0),
+        activeDays: z.int().min(0),
+        lastSeenBefore: z.string().nullable(),
+      }),
+    ),
+    events: z.array(
+      z.object({
+        repo: z.string(),
+        kind: z.enum(['release', 'tag', 'deployment']),
+        name: z.string(),
+        date: z.string(),
+        url: link,
+      }),
+    ),
+    newRepositories: z.array(z.object({ name: z.string(), url: link })),
+    infrastructurePaths: z.array(z.object({ repo: z.string(), path: z.string(), url: link })),
+    languageMove: z.object({ from: z.string(), to: z.string(), files: z.int().min(0) }).nullable(),
+    frameworksReplaced: z.array(z.object({ kind: z.string(), from: z.string(), to: z.string() })),
+  })
+  .meta({ id: 'EvidenceDetails' });
+
 /** How the record's stage is known (beyond the interface contract: beside a Startup object, never inside it). */
 export const stageFields = {
   stageSource: z
@@ -172,6 +205,9 @@ export const DatasetRecord = z
     ...signalLabelFields,
     ...collectionFields,
     ...stageFields,
+    evidenceDetails: EvidenceDetails.describe(
+      'What the signal label rests on, with links on GitHub: new and returning people by public login (never a name or an e-mail address), the window releases, tags and deployments, new repositories, infrastructure paths, files moved between languages and frameworks replaced. Empty lists for weeks collected before these were recorded.',
+    ),
   })
   .meta({ id: 'DatasetRecord', description: 'One startup in one period (one line of the JSONL dataset).' });
 export type DatasetRecord = z.infer<typeof DatasetRecord>;

@@ -1,3 +1,4 @@
+import { evidenceDetails } from '../domain/evidence-links.js';
 import { stageSourceOf } from '../domain/stage-source.js';
 import type { Kysely } from 'kysely';
 import type { SectorSlug } from '../schemas/enums.js';
@@ -101,6 +102,7 @@ export function storeSource(db: Kysely<Database>): PeriodSource {
             ...signalLabel(startup.signalType, row.metrics as Record<string, unknown>),
             ...storedCollection(row.collection, row.collection_note),
             stageSource: stageSourceOf(row.metrics as Record<string, unknown>),
+            evidenceDetails: evidenceDetails(startup.githubUrl, row.metrics as Record<string, unknown>),
           };
         });
     },

@@ -1,3 +1,4 @@
+import { evidenceDetails } from '../domain/evidence-links.js';
 import { stageSourceOf } from '../domain/stage-source.js';
 import { createHash, type Hash } from 'node:crypto';
 import { isSyntheticDataset } from '../domain/datasets.js';
@@ -266,6 +267,7 @@ export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
     label: signalLabel(s.startup.signalType, s.metrics),
     evidence: s.metrics['signalEvidence'] as SignalEvidence | undefined,
     stageSource: stageSourceOf(s.metrics),
+    evidenceDetails: evidenceDetails(s.startup.githubUrl, s.metrics),
   });
   return {
     trendingHistory: async () =>
@@ -306,6 +308,7 @@ export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
           ...signalLabel(s.startup.signalType, s.metrics),
           ...collectionOf(s),
           stageSource: stageSourceOf(s.metrics),
+          evidenceDetails: evidenceDetails(s.startup.githubUrl, s.metrics),
         }));
       }
     },

@@ -1,3 +1,4 @@
+import { evidenceDetails } from '../domain/evidence-links.js';
 import { stageSourceOf } from '../domain/stage-source.js';
 import type { Kysely } from 'kysely';
 import { TRENDING_SIZE } from '../domain/rules.js';
@@ -40,6 +41,7 @@ export function periodStartupOf(r: PeriodStartupColumns): PeriodStartup {
     label: signalLabel(startup.signalType, metrics ?? undefined),
     evidence: metrics?.['signalEvidence'] as SignalEvidence | undefined,
     stageSource: stageSourceOf(metrics ?? undefined),
+    evidenceDetails: evidenceDetails(startup.githubUrl, metrics ?? undefined),
   };
 }
 

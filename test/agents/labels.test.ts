@@ -1,3 +1,4 @@
+import { evidenceDetails } from '../../src/domain/evidence-links.js';
 import { stageSourceOf } from '../../src/domain/stage-source.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -60,8 +61,20 @@ describe('agent tool results carry signal labels', () => {
   test('get_startup_signal carries the strength and evidence beside the Startup', async () => {
     const target = snapshot.trending[0]!;
     const r = await call('get_startup_signal', { name: target.login });
-    assert.deepEqual(r, { found: true, nameMatch: 'exact', startup: target.startup, ...labelOf(target.login) });
+    assert.deepEqual(r, {
+      found: true,
+      nameMatch: 'exact',
+      startup: target.startup,
+      ...labelOf(target.login),
+      evidenceDetails: evidenceDetails(target.startup.githubUrl, target.metrics),
+    });
     assert.deepEqual(Object.keys(r.startup), Object.keys(Startup.shape));
+  });
+
+  test('get_startup_signal in a period carries the details its label rests on, with GitHub links', async () => {
+    const target = snapshot.trending[0]!;
+    const r = await call('get_startup_signal_in_period', { name: target.login, period: snapshot.period.slug });
+    assert.deepEqual(r.evidenceDetails, evidenceDetails(target.startup.githubUrl, target.metrics));
   });
 
   test('a startup without evidence says so in get_startup_signal', async () => {

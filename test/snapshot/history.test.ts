@@ -1,3 +1,4 @@
+import { evidenceDetails } from '../../src/domain/evidence-links.js';
 import { stageSourceOf } from '../../src/domain/stage-source.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -87,6 +88,16 @@ describe('the history of a period built in memory', () => {
     }
     // The demo's fictional watchlist states about half the stages (with no source); the rest are estimated.
     assert.deepEqual([...sources].sort(), ['estimated', 'watchlist']);
+  });
+
+  test('every dataset record carries the details its label rests on, as the metrics stored with it hold them', async () => {
+    let text = '';
+    for await (const chunk of datasetLines(snapshot)) text += chunk;
+    for (const line of text.trimEnd().split('\n')) {
+      const record = DatasetRecord.parse(JSON.parse(line));
+      const s = snapshot.byLogin.get(record.org.toLowerCase())!;
+      assert.deepEqual(record.evidenceDetails, evidenceDetails(s.startup.githubUrl, s.metrics));
+    }
   });
 
   test('a dataset record without evidence says so', async () => {

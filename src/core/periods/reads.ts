@@ -1,3 +1,4 @@
+import { evidenceDetails } from '../../domain/evidence-links.js';
 import { stageSourceOf } from '../../domain/stage-source.js';
 import { LRUCache } from 'lru-cache';
 import { ServiceError } from '../../domain/errors.js';
@@ -45,6 +46,7 @@ function fromSnapshot(period: string, s: SnapshotStartup): PeriodStartup {
     label: signalLabel(s.startup.signalType, s.metrics),
     evidence: s.metrics['signalEvidence'] as SignalEvidence | undefined,
     stageSource: stageSourceOf(s.metrics),
+    evidenceDetails: evidenceDetails(s.startup.githubUrl, s.metrics),
   };
 }
 

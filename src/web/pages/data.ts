@@ -30,6 +30,8 @@ import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 import { askForm } from './ask.js';
 import { stageBadge } from '../stage.js';
+import { evidenceDetailsSection } from '../evidence-details.js';
+import { evidenceDetails, type EvidenceDetails } from '../../domain/evidence-links.js';
 import { stageSourceOf, type StageSource } from '../../domain/stage-source.js';
 import { labelOf, signalCell, signalOf, signalWithStrength, strengthText } from '../signal-label.js';
 
@@ -548,6 +550,8 @@ interface WeekFigures {
   evidence: SignalEvidence | undefined;
   /** How that week's stage is known. */
   stageSource: StageSource;
+  /** What that week's label rests on, with links on GitHub. */
+  details: EvidenceDetails;
 }
 
 /** The signal label's line and, when the week's rule recorded it, the evidence measured for every type. */
@@ -572,7 +576,8 @@ function evidenceSection(week: WeekFigures): SafeHtml {
             This week was classified by the earlier rule (${evidence?.rule ?? 'unknown'}), before evidence per type was
             collected.
           </p>`
-    }`;
+    }
+    ${evidenceDetailsSection(week.details)}`;
 }
 
 /**
@@ -642,6 +647,7 @@ export async function startupPage(
     label,
     evidence,
     stageSource: stageSourceOf(s.metrics),
+    details: evidenceDetails(t.githubUrl, s.metrics),
   };
   const past = periodSlug !== undefined && periodSlug !== snapshot.period.slug;
   if (past) {
@@ -657,6 +663,7 @@ export async function startupPage(
       label: row.label,
       evidence: row.evidence,
       stageSource: row.stageSource,
+      details: row.evidenceDetails,
     };
   }
   const w = week.startup;

@@ -1,3 +1,4 @@
+import { evidenceDetails } from '../../../src/domain/evidence-links.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import Parser from 'rss-parser';
@@ -34,6 +35,7 @@ const trending: PeriodStartup[] = [
     startup: s.startup,
     label: signalLabel(s.startup.signalType, s.metrics),
     stageSource: 'estimated',
+    evidenceDetails: evidenceDetails(s.startup.githubUrl, s.metrics),
   })),
   ...snapshot.trending.map((s, i) => ({
     period: '2026-w46',
@@ -45,6 +47,7 @@ const trending: PeriodStartup[] = [
     startup: s.startup,
     label: signalLabel(s.startup.signalType, s.metrics),
     stageSource: 'estimated',
+    evidenceDetails: evidenceDetails(s.startup.githubUrl, s.metrics),
   })),
 ];
 const HOSTILE = 'Ends a CDATA ]]> then <script>alert("x")</script> & more';

@@ -159,7 +159,7 @@ describe('A2A at /api/a2a', () => {
   test('a data part names the skill and its arguments', async () => {
     const name = signals.trending[2].name as string;
     const expected = (await (await svc.get(`/api/signal?company=${encodeURIComponent(name)}`)).json()) as Json;
-    const { signalStrength, signalEvidence, signalFinding, stageSource, ...result } = resultOf(
+    const { signalStrength, signalEvidence, signalFinding, stageSource, evidenceDetails, ...result } = resultOf(
       await ask(skill('startup-signal', { name })),
     );
     assert.deepEqual(result, { found: true, nameMatch: 'exact', startup: expected });

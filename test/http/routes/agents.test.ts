@@ -121,7 +121,7 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
       [
         'get_startup_signal',
         { name },
-        async ({ signalStrength, signalEvidence, signalFinding, ...r }) =>
+        async ({ signalStrength, signalEvidence, signalFinding, stageSource, evidenceDetails, ...r }) =>
           assert.deepEqual(r, {
             found: true,
             nameMatch: 'exact',

@@ -282,8 +282,16 @@ describe('signals read API', () => {
           'synthetic',
         ]);
         const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...rest } = l;
-        const { signalStrength, signalEvidence, signalFinding, collection, collectionNote, stageSource, ...startup } =
-          rest;
+        const {
+          signalStrength,
+          signalEvidence,
+          signalFinding,
+          collection,
+          collectionNote,
+          stageSource,
+          evidenceDetails,
+          ...startup
+        } = rest;
         assert.equal(synthetic, true, 'the demo dataset is labelled synthetic on every record');
         assert.ok(['estimated', 'watchlist'].includes(stageSource), 'the demo names no public source for a stage');
         assert.ok(['strong', 'weak', 'none'].includes(signalStrength) && typeof signalEvidence === 'string');
@@ -300,8 +308,16 @@ describe('signals read API', () => {
       const current = lines.filter((l) => l.period === body.meta.period.slug);
       const top = current.find((l) => l.rank === 1)!;
       const { period, periodName, org, sector, rank, sectorRank, compositeScore, synthetic, ...rest } = top;
-      const { signalStrength, signalEvidence, signalFinding, collection, collectionNote, stageSource, ...startup } =
-        rest;
+      const {
+        signalStrength,
+        signalEvidence,
+        signalFinding,
+        collection,
+        collectionNote,
+        stageSource,
+        evidenceDetails,
+        ...startup
+      } = rest;
       assert.deepEqual(startup, body.trending[0]);
     });
 

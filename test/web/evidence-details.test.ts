@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { evidenceDetails } from '../../src/domain/evidence-links.js';
+import { evidenceDetailsSection } from '../../src/web/evidence-details.js';
+import type { EvidenceDetails } from '../../src/domain/evidence-links.js';
+
+const person = (login: string | null, kind: 'new' | 'returning', regular: boolean) => ({
+  login,
+  kind,
+  regular,
+  firstCommit: '2026-03-02',
+  commits: regular ? 9 : 1,
+  activeDays: regular ? 4 : 1,
+  lastSeenBefore: kind === 'returning' ? '2025-11-20' : null,
+});
+
+/** The section's HTML with its whitespace folded, as a reader sees the text. */
+const render = (d: EvidenceDetails) => evidenceDetailsSection(d).toString().replace(/\s+/g, ' ').trim();
+
+const details = (evidence: Record<string, unknown>) => evidenceDetails('https://github.com/acme', { evidence });
+
+describe("the startup page's evidence details", () => {
+  test('a week that recorded nothing behind its label renders nothing', () => {
+    assert.equal(render(details({})), '');
+  });
+
+  test('new regulars, one-off contributors and returning people are listed apart, by public login with a link', () => {
+    const out = render(
+      details({
+        people: [person('ada', 'new', true), person('bob', 'new', false), person('cy', 'returning', false)],
+      }),
+    );
+    const section = (title: string) => out.slice(out.indexOf(title), out.indexOf('</ul>', out.indexOf(title)));
+    assert.match(section('New people committing repeatedly'), /<a href="https:\/\/github.com\/ada"[^>]*>ada<\/a>/);
+    assert.match(
+      section('One-off contributions'),
+      />bob<\/a>: first commit of the window 2026-03-02, 1 commit on 1 day/,
+    );
+    assert.match(section('Returning contributors'), />cy<\/a>.*last seen before on 2025-11-20/s);
+  });
+
+  test('an author without a linked account is counted, never named', () => {
+    const out = render(details({ people: [person(null, 'new', true)] }));
+    assert.match(out, /an author without a linked GitHub account/);
+    assert.doesNotMatch(out, /@/);
+  });
+
+  test('releases and tags link to GitHub, and a long list is cut at twelve with the rest counted', () => {
+    const deployEvents = Array.from({ length: 15 }, (_, i) => ({
+      repo: 'api',
+      kind: 'tag',
+      name: `v1.${i}.0`,
+      date: '2026-03-03',
+    }));
+    const out = render(details({ deployEvents }));
+    assert.equal(out.match(/<a href="https:\/\/github.com\/acme\/api\/tree\/v1\.\d+\.0"/g)?.length, 12);
+    assert.match(out, /and 3 more/);
+  });
+
+  test('a hostile tag or path is escaped', () => {
+    const out = render(
+      details({
+        deployEvents: [{ repo: 'api', kind: 'tag', name: '<script>x</script>', date: '2026-03-03' }],
+        infraPaths: ['api:deploy/<img src=x>.yaml'],
+      }),
+    );
+    assert.doesNotMatch(out, /<script>|<img/);
+  });
+
+  test('a language move and a replaced framework are said in words', () => {
+    const out = render(
+      details({
+        languageMove: { from: 'JavaScript', to: 'TypeScript', files: 83 },
+        frameworkSwaps: [{ kind: 'bundler', from: 'webpack', to: 'vite' }],
+      }),
+    );
+    assert.match(out, /83 files moved from JavaScript to TypeScript/);
+    assert.match(out, /bundler: webpack → vite/);
+  });
+});
