@@ -53,9 +53,23 @@ const OUT_OF_SCOPE: RegExp[] = [
   /\b(?:put|invest|place)\s+(?:my\s+|our\s+)?money\b/i,
   /\bpredict(?:s|ion|ions)?\b|\bforecast\b/i,
   /\bnext\s+unicorns?\b|\bbecome\s+a\s+unicorn\b/i,
-  // Facts about a company the service does not hold: its people, valuation, revenue, share price.
-  /\b(?:ceo|cto|cfo|coo|founders?|founded\s+by|executives?|valuation|valued\s+at|revenues?|share\s+price|stock\s+price)\b/i,
+  /\b(?:about|going|likely|set|expected)\s+to\s+(?:raise|ipo|go\s+public|be\s+acquired|get\s+acquired|exit)\b/i,
 ];
+/** Facts about a company the service does not hold: its people, valuation, revenue, share price. */
+const UNHELD_FACTS =
+  /\b(?:ceo|cto|cfo|coo|founders?|founded\s+by|executives?|valuation|valued\s+at|revenues?|share\s+price|stock\s+price)\b/i;
+/**
+ * A question whether the service's own signal foretells a deal ("Does the signal predict funding rounds?", "Does a
+ * jump in commits tell you a startup is about to raise?") asks about the method and its evidence, not for a
+ * prediction: the FAQ that says how that is tested answers it.
+ */
+const ASKS_WHETHER_SIGNAL_PREDICTS =
+  /^\s*(?:does|do|did|can|could|would|is|are|has|have|how\s+(?:well|accurately|reliably))\b.*\b(?:signals?|scores?|rankings?|data|commits?|activity|acceleration|accelerating|metrics?|velocity|engineering|backtest|jump|spike|surge|increase)\b.*\b(?:predict\w*|forecast\w*|tells?|indicat\w*|means?|shows?|foresee\w*|anticipat\w*|correlat\w*)\b/i;
+
+function outOfScope(cues: string): boolean {
+  if (UNHELD_FACTS.test(cues)) return true;
+  return OUT_OF_SCOPE.some((pattern) => pattern.test(cues)) && !ASKS_WHETHER_SIGNAL_PREDICTS.test(cues);
+}
 
 /**
  * Words a stranger uses for the service's own vocabulary, rewritten before the answer index ranks (names are read
@@ -88,6 +102,17 @@ const REWRITES: [RegExp, string][] = [
   [/\b(?:mov(?:e|es|ing)|switch(?:es|ing)?|port(?:s|ing)?)\s+(?:over\s+)?to\b/gi, 'migrating to'],
   [/\bship(?:s|ping|ped)?\b(?=\s+(?:releases?|code|features?|faster|more|often|updates?)\b)/gi, 'deploy'],
   [/\bmore\s+(?:often|frequently)\b/gi, 'frequency'],
+  // "a company you don't have", "a name that doesn't exist": what the service's answers call not found.
+  [
+    /\b(?:you|the\s+service|it|that|which)\s+(?:do|does)(?:n['’]t|\s+not)\s+(?:have|track|cover|know|hold|list|exist)\b/gi,
+    'not found',
+  ],
+  // "Do I have to …", "do we need to …": what is required.
+  [/\b(?:have|has|need)\s+to\b/gi, 'need'],
+  // "raise money", "raising a round": funding, as the service's answers say.
+  [/\b(rais(?:e|es|ed|ing))\s+(?:money|capital|cash|funds|(?:a|the|their|its)\s+(?:next\s+)?round)\b/gi, '$1 funding round'],
+  // "is about to raise", "is going to be acquired": what would come next, a prediction.
+  [/\b(?:is|are)\s+(?:about|going|likely|set|expected)\s+to\b/gi, 'predict'],
 ];
 
 function rewrite(query: string): string {
@@ -439,6 +464,13 @@ function nearestSectors(industry: string): string[] {
     .map((s) => s.name);
 }
 
+/** A question that asks what something costs ("price" and "pricing" are rewritten to "cost" before it is read). */
+function asksPrice(question: string): boolean {
+  return /\b(?:costs?|costing|prices?|fees?|expensive|cheap(?:er|est)?|how\s+much\s+(?:is|are|does|do|will|would)\b(?!.*\b(?:commit|contributor|activit|repositor)))/i.test(
+    question,
+  );
+}
+
 function isDefinitionQuestion(query: string): boolean {
   return /^\s*(?:what\s+is|what's|whats|what\s+are|define|definition\s+of|meaning\s+of|what\s+does\s+.+\s+mean)\b/i.test(
     query,
@@ -563,7 +595,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   const toks = tokens(query);
   const { found, related, unknown } = mentions(snapshot, baseUrl, toks);
   const cues = outsideNames(toks, found);
-  if (OUT_OF_SCOPE.some((pattern) => pattern.test(cues))) {
+  if (outOfScope(cues)) {
     const urls = siteUrls(baseUrl);
     return {
       kind: 'out-of-scope',
@@ -744,7 +776,10 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   if (hits.length > 1) {
     const best = hits[0]!.confidence;
     const sector = sectorOf(asked);
-    if ((isDefinitionQuestion(asked) && best < EXACT) || isMethodQuestion(query)) {
+    if (asksPrice(asked) && !asksPrice(hits[0]!.entry.question)) {
+      // "What does X cost?": the answer that states a price, ahead of the one that says what X is.
+      promote(hits.find((s) => s.entry.kind === 'faq' && asksPrice(s.entry.question) && s.confidence >= best - 0.25));
+    } else if ((isDefinitionQuestion(asked) && best < EXACT) || isMethodQuestion(query)) {
       // "What is X", "How is X decided", "Why …": a definition or explanation (FAQ) close to the best hit comes
       // first, ahead of a statistic or a list about X; an answer whose question is the one asked stands.
       promote(hits.find((s) => s.entry.kind === 'faq' && s.confidence >= best - 0.2));
