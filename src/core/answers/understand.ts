@@ -854,14 +854,14 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   // than asked); after a general answer, those of the same topic may follow in a ranked list.
   const candidates = corpus.index.ask(asked, Math.max(limit, 20));
   // A stage's list answers only a question that names the stage ("growing fastest" is not the Growth stage).
-  // A sector's list answers only a question that names that sector: "tech", "strongest" or "sector" alone make
-  // every sector's list a candidate, and an industry the service lacks is not answered with a neighbour's.
-  let hits = candidates.filter(
-    (s) =>
-      !NAMED_KINDS.has(s.entry.kind) &&
-      (s.entry.kind !== 'stage' || stageNamed(s.entry, query)) &&
-      sectorListNamed(s.entry, asked),
+  const general = candidates.filter(
+    (s) => !NAMED_KINDS.has(s.entry.kind) && (s.entry.kind !== 'stage' || stageNamed(s.entry, query)),
   );
+  // A sector's list answers only a question that names that sector: "tech", "strongest" or "sector" alone make
+  // every sector's list a candidate, and an industry the service lacks is not answered with a neighbour's. After a
+  // general answer, the other sectors' lists may follow in a ranked list.
+  let hits = general.filter((s) => sectorListNamed(s.entry, asked));
+  const otherSectors = general.filter((s) => !hits.includes(s));
   const promote = (pick: ScoredAnswer | undefined) => {
     if (pick && pick !== hits[0]) hits = [pick, ...hits.filter((s) => s !== pick)];
   };
@@ -908,7 +908,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       promote(hits.find((s) => data(s) && s.confidence >= best - 0.35));
     }
   }
-  if (hits.length > 0) hits = [...hits, ...candidates.filter((s) => NAMED_KINDS.has(s.entry.kind))];
+  if (hits.length > 0) hits = [...hits, ...otherSectors, ...candidates.filter((s) => NAMED_KINDS.has(s.entry.kind))];
   return { kind: 'answers', hits: hits.slice(0, limit) };
 }
 
