@@ -110,7 +110,10 @@ const REWRITES: [RegExp, string][] = [
   // "Do I have to …", "do we need to …": what is required.
   [/\b(?:have|has|need)\s+to\b/gi, 'need'],
   // "raise money", "raising a round": funding, as the service's answers say.
-  [/\b(rais(?:e|es|ed|ing))\s+(?:money|capital|cash|funds|(?:a|the|their|its)\s+(?:next\s+)?round)\b/gi, '$1 funding round'],
+  [
+    /\b(rais(?:e|es|ed|ing))\s+(?:money|capital|cash|funds|(?:a|the|their|its)\s+(?:next\s+)?round)\b/gi,
+    '$1 funding round',
+  ],
   // "is about to raise", "is going to be acquired": what would come next, a prediction.
   [/\b(?:is|are)\s+(?:about|going|likely|set|expected)\s+to\b/gi, 'predict'],
 ];
@@ -223,7 +226,16 @@ const SECTOR_ALIASES: Record<string, string[]> = {
   ],
   'data-infrastructure': ['database', 'data pipeline', 'data streaming', 'observability', 'data warehouse'],
   robotics: ['robot', 'autonomy', 'industrial automation'],
-  'legal-tech': ['legaltech', 'e-discovery', 'compliance', 'lawyer', 'attorney', 'law firm', 'contracts', 'contract management'],
+  'legal-tech': [
+    'legaltech',
+    'e-discovery',
+    'compliance',
+    'lawyer',
+    'attorney',
+    'law firm',
+    'contracts',
+    'contract management',
+  ],
   gaming: ['video game', 'multiplayer', 'game engine', 'gamer', 'game studio'],
   'social-community': ['social network', 'social media', 'community', 'communities', 'messaging'],
   'enterprise-saas': ['saas', 'b2b', 'business software'],
@@ -265,7 +277,10 @@ function stageNamed(entry: AnswerEntry, query: string): boolean {
 const SECTOR_NAME_HEADS = new Set(['tech', 'technology', 'infrastructure']);
 /** Each sector's own name words that name it in a question ("data" of Data Infrastructure, "space" of Space Tech). */
 const SECTOR_NAME_WORDS = new Map(
-  sectors.map((s) => [s.slug as string, new Set(words(s.name).filter((w) => !SECTOR_NAME_HEADS.has(w) && w.length > 1))]),
+  sectors.map((s) => [
+    s.slug as string,
+    new Set(words(s.name).filter((w) => !SECTOR_NAME_HEADS.has(w) && w.length > 1)),
+  ]),
 );
 const SECTOR_LIST_KINDS = new Set<AnswerEntry['kind']>(['sector-top', 'sector-fastest']);
 
