@@ -190,6 +190,8 @@ blindSet(
   0.9,
   '48 of 70 when committed; the rules were then improved on it, so this floor guards, not measures',
 );
-blindSet(THIRD_BLIND_STRANGER_QUESTIONS_FILE, 0.8, 'what the rules scored the first time it was run: 48 of 60', [
-  'What does a single Deep Signal profile cost me?',
-]);
+blindSet(
+  THIRD_BLIND_STRANGER_QUESTIONS_FILE,
+  0.93,
+  '48 of 60 when first run; the rules were then improved on its misses (56 of 60), so this floor guards, not measures',
+);

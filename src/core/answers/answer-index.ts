@@ -4,6 +4,7 @@ import { InvertedIndex } from '../search/inverted-index.js';
 import { contentTerms } from '../search/text.js';
 import { confidence, MIN_CONFIDENCE } from './confidence.js';
 import type { AnswerEntry } from './entry.js';
+import { synonymWords } from './synonyms.js';
 
 /** BM25 candidates re-scored by confidence for each query. */
 const CANDIDATES = 40;
@@ -145,7 +146,10 @@ export class AnswerIndex {
     };
     const seen = new Set(hits.map((h) => h.doc));
     const scored = hits.map(({ doc, score: bm25 }) => score(doc, bm25));
-    for (const { doc } of this.generalIndex.search(asked, GENERAL_CANDIDATES).hits) {
+    // The general answers are also looked for by the everyday words of the service's own (synonyms.ts): "how
+    // frequently … updated" finds "How often is the data refreshed?". Confidence reads the query's own terms.
+    const widened = [asked, ...synonymWords(analysed)].join(' ');
+    for (const { doc } of this.generalIndex.search(widened, GENERAL_CANDIDATES).hits) {
       const item = this.generalItems[doc]!;
       // Found by the general index alone: ranked after every entry of equal confidence the main index found.
       if (!seen.has(item)) scored.push(score(item, 0));

@@ -1,4 +1,5 @@
 import { distance } from 'fastest-levenshtein';
+import { synonymous } from './synonyms.js';
 
 /**
  * Confidence of an answer hit: how much of the query the matched question covers, in 0..1.
@@ -18,16 +19,10 @@ const QUERY_WEIGHT = 0.7;
 /** What a query term found only in an FAQ answer's wording counts towards the query's coverage. */
 export const WORDING_WEIGHT = 0.5;
 
-/**
- * Terms that stand for each other in a question to this service: every company it answers about is a startup or a
- * company of the diligence corpus, and people ask for either word.
- */
-const SAME_TERMS: readonly (readonly string[])[] = [['startup', 'compani', 'company']];
-const sameTerm = new Map(SAME_TERMS.flatMap((group) => group.map((t) => [t, group] as const)));
-
 export function termMatches(queryTerm: string, candidate: string): boolean {
   if (queryTerm === candidate) return true;
-  if (sameTerm.get(queryTerm)?.includes(candidate)) return true;
+  // Words that stand for each other in a question to the service (synonyms.ts): "billed" asks "charged".
+  if (synonymous(queryTerm, candidate)) return true;
   if (queryTerm.length >= 4 && candidate.startsWith(queryTerm)) return true;
   if (candidate.length >= 4 && queryTerm.startsWith(candidate)) return true;
   return queryTerm.length >= 5 && candidate.length >= 5 && distance(queryTerm, candidate) <= 1;

@@ -53,9 +53,23 @@ const OUT_OF_SCOPE: RegExp[] = [
   /\b(?:put|invest|place)\s+(?:my\s+|our\s+)?money\b/i,
   /\bpredict(?:s|ion|ions)?\b|\bforecast\b/i,
   /\bnext\s+unicorns?\b|\bbecome\s+a\s+unicorn\b/i,
-  // Facts about a company the service does not hold: its people, valuation, revenue, share price.
-  /\b(?:ceo|cto|cfo|coo|founders?|founded\s+by|executives?|valuation|valued\s+at|revenues?|share\s+price|stock\s+price)\b/i,
+  /\b(?:about|going|likely|set|expected)\s+to\s+(?:raise|ipo|go\s+public|be\s+acquired|get\s+acquired|exit)\b/i,
 ];
+/** Facts about a company the service does not hold: its people, valuation, revenue, share price. */
+const UNHELD_FACTS =
+  /\b(?:ceo|cto|cfo|coo|founders?|founded\s+by|executives?|valuation|valued\s+at|revenues?|share\s+price|stock\s+price)\b/i;
+/**
+ * A question whether the service's own signal foretells a deal ("Does the signal predict funding rounds?", "Does a
+ * jump in commits tell you a startup is about to raise?") asks about the method and its evidence, not for a
+ * prediction: the FAQ that says how that is tested answers it.
+ */
+const ASKS_WHETHER_SIGNAL_PREDICTS =
+  /^\s*(?:does|do|did|can|could|would|is|are|has|have|how\s+(?:well|accurately|reliably))\b.*\b(?:signals?|scores?|rankings?|data|commits?|activity|acceleration|accelerating|metrics?|velocity|engineering|backtest|jump|spike|surge|increase)\b.*\b(?:predict\w*|forecast\w*|tells?|indicat\w*|means?|shows?|foresee\w*|anticipat\w*|correlat\w*)\b/i;
+
+function outOfScope(cues: string): boolean {
+  if (UNHELD_FACTS.test(cues)) return true;
+  return OUT_OF_SCOPE.some((pattern) => pattern.test(cues)) && !ASKS_WHETHER_SIGNAL_PREDICTS.test(cues);
+}
 
 /**
  * Words a stranger uses for the service's own vocabulary, rewritten before the answer index ranks (names are read
@@ -88,6 +102,20 @@ const REWRITES: [RegExp, string][] = [
   [/\b(?:mov(?:e|es|ing)|switch(?:es|ing)?|port(?:s|ing)?)\s+(?:over\s+)?to\b/gi, 'migrating to'],
   [/\bship(?:s|ping|ped)?\b(?=\s+(?:releases?|code|features?|faster|more|often|updates?)\b)/gi, 'deploy'],
   [/\bmore\s+(?:often|frequently)\b/gi, 'frequency'],
+  // "a company you don't have", "a name that doesn't exist": what the service's answers call not found.
+  [
+    /\b(?:you|the\s+service|it|that|which)\s+(?:do|does)(?:n['’]t|\s+not)\s+(?:have|track|cover|know|hold|list|exist)\b/gi,
+    'not found',
+  ],
+  // "Do I have to …", "do we need to …": what is required.
+  [/\b(?:have|has|need)\s+to\b/gi, 'need'],
+  // "raise money", "raising a round": funding, as the service's answers say.
+  [
+    /\b(rais(?:e|es|ed|ing))\s+(?:money|capital|cash|funds|(?:a|the|their|its)\s+(?:next\s+)?round)\b/gi,
+    '$1 funding round',
+  ],
+  // "is about to raise", "is going to be acquired": what would come next, a prediction.
+  [/\b(?:is|are)\s+(?:about|going|likely|set|expected)\s+to\b/gi, 'predict'],
 ];
 
 function rewrite(query: string): string {
@@ -111,6 +139,24 @@ const NOT_SECTORS = new Set(
   ).split(' '),
 );
 
+/** The nouns an industry qualifies in a question ("fintech startups", "drone delivery companies"). */
+const HEAD_NOUN = /^(startups?|companies|company)$/;
+
+/**
+ * Words that qualify startups without naming an industry: determiners, pronouns and everyday adjectives ("these
+ * startups", "actual companies", "other startups", "big tech companies").
+ */
+/** Words that ask for a list of startups, not for an industry ("best tech startups", "fastest growing …"). */
+const LIST_WORDS =
+  /^(?:top|best|strongest|leading|fastest|faster|growing|accelerating|trending|hottest|hot|biggest|largest|most|new|newest|emerging|promising|rising|good|great)$/;
+
+const QUALIFIERS = new Set(
+  (
+    'these those this that such other others another actual real genuine existing individual particular specific ' +
+    'certain similar different various several many few both either neither same whole entire big'
+  ).split(' '),
+);
+
 /**
  * Cue words are whole words of the question outside the names it holds: "Ventetmora Payroll" pays nothing, and a
  * startup named "… Versus" is compared with nobody.
@@ -128,14 +174,46 @@ const NAMED_KINDS = new Set<AnswerEntry['kind']>(['startup', 'comparison', 'dili
 const SECTOR_ALIASES: Record<string, string[]> = {
   // Everyday names, then words of the sector's own description (src/domain/sectors.ts): "Blockchain protocols,
   // wallets, …" is what Web3 covers, so a question about blockchain startups asks for it.
-  'supply-chain': ['logistics', 'freight', 'warehousing', 'procurement'],
-  agtech: ['agriculture', 'agritech', 'farming', 'farm', 'agricultural'],
-  proptech: ['real estate', 'property tech', 'real estate tech', 'construction tech', 'property management'],
-  edtech: ['education', 'education tech', 'e-learning', 'learning platform'],
-  healthcare: ['health care', 'healthtech', 'health tech', 'digital health', 'medtech', 'medical', 'clinical'],
-  'hr-tech': ['human resources', 'recruiting', 'recruitment', 'hiring tech', 'payroll', 'workforce'],
-  'space-tech': ['satellite', 'satellites', 'aerospace', 'earth observation'],
-  web3: ['blockchain', 'crypto', 'on-chain', 'smart contract', 'smart-contract'],
+  'supply-chain': ['logistics', 'freight', 'warehousing', 'procurement', 'inventory', 'warehouse'],
+  agtech: ['agriculture', 'agritech', 'farming', 'farm', 'agricultural', 'farmer', 'crop'],
+  proptech: [
+    'real estate',
+    'property tech',
+    'real estate tech',
+    'construction tech',
+    'property management',
+    'landlord',
+    'tenant',
+  ],
+  edtech: ['education', 'education tech', 'e-learning', 'learning platform', 'school', 'teacher', 'student'],
+  healthcare: [
+    'health care',
+    'healthtech',
+    'health tech',
+    'digital health',
+    'medtech',
+    'medical',
+    'clinical',
+    'diagnostics',
+    // Whom the sector's software serves, as a stranger describes it ("software for hospitals").
+    'hospital',
+    'doctor',
+    'patient',
+    'clinic',
+  ],
+  'hr-tech': [
+    'human resources',
+    'recruiting',
+    'recruitment',
+    'hiring tech',
+    'payroll',
+    'workforce',
+    'recruiter',
+    'employee',
+    'people analytics',
+  ],
+  'space-tech': ['satellite', 'aerospace', 'earth observation', 'rocket', 'spacecraft'],
+  web3: ['blockchain', 'crypto', 'on-chain', 'smart contract', 'smart-contract', 'wallet', 'defi', 'nft'],
   'ecommerce-infrastructure': [
     'e-commerce',
     'ecommerce',
@@ -146,23 +224,34 @@ const SECTOR_ALIASES: Record<string, string[]> = {
     'checkout',
     'headless commerce',
   ],
-  'data-infrastructure': ['database', 'databases', 'data pipeline', 'data streaming', 'observability'],
-  robotics: ['robot', 'robots', 'autonomy', 'industrial automation'],
-  'legal-tech': ['legaltech', 'e-discovery', 'compliance'],
-  gaming: ['video games', 'multiplayer', 'game engine', 'game engines'],
-  'social-community': ['social network', 'social networks', 'social media', 'community', 'messaging'],
+  'data-infrastructure': ['database', 'data pipeline', 'data streaming', 'observability', 'data warehouse'],
+  robotics: ['robot', 'autonomy', 'industrial automation'],
+  'legal-tech': [
+    'legaltech',
+    'e-discovery',
+    'compliance',
+    'lawyer',
+    'attorney',
+    'law firm',
+    'contracts',
+    'contract management',
+  ],
+  gaming: ['video game', 'multiplayer', 'game engine', 'gamer', 'game studio'],
+  'social-community': ['social network', 'social media', 'community', 'communities', 'messaging'],
   'enterprise-saas': ['saas', 'b2b', 'business software'],
 };
 
-/** Sector slugs by the words and phrases that name them in a question. */
+/** Sector slugs by the words and phrases that name them in a question (each also in the plural). */
 const SECTOR_WORDS: [RegExp, string][] = sectors.map((s) => {
   const names = [s.name, s.slug.replace(/-/g, ' '), ...(SECTOR_ALIASES[s.slug] ?? [])].map((n) =>
     n
       .toLowerCase()
       .replace(/&/g, ' ')
-      .replace(/[^a-z0-9]+/g, '\\s*'),
+      // "EdTech" is also written "ed tech", "ed-tech".
+      .replace(/([a-z])tech\b/g, '$1 tech')
+      .replace(/[^a-z0-9]+/g, '[\\s-]*'),
   );
-  return [new RegExp(`\\b(?:${names.join('|')})\\b`, 'i'), s.slug];
+  return [new RegExp(`\\b(?:${names.join('|')})(?:s|es)?\\b`, 'gi'), s.slug];
 });
 
 /** A hit this close to 1 asks the question as asked: no rule about the kind of question moves another above it. */
@@ -184,6 +273,25 @@ function stageNamed(entry: AnswerEntry, query: string): boolean {
   return words === undefined || words.test(query);
 }
 
+/** Words of sectors' names that name no one sector ("Legal Tech", "Data Infrastructure", "Social & Community"). */
+const SECTOR_NAME_HEADS = new Set(['tech', 'technology', 'infrastructure']);
+/** Each sector's own name words that name it in a question ("data" of Data Infrastructure, "space" of Space Tech). */
+const SECTOR_NAME_WORDS = new Map(
+  sectors.map((s) => [
+    s.slug as string,
+    new Set(words(s.name).filter((w) => !SECTOR_NAME_HEADS.has(w) && w.length > 1)),
+  ]),
+);
+const SECTOR_LIST_KINDS = new Set<AnswerEntry['kind']>(['sector-top', 'sector-fastest']);
+
+/** Is `entry` not a sector's list, or the list of a sector the question names (by a phrase or a word of its name)? */
+function sectorListNamed(entry: AnswerEntry, asked: string): boolean {
+  if (!SECTOR_LIST_KINDS.has(entry.kind) || entry.sector === undefined) return true;
+  if (sectorOf(asked) === entry.sector) return true;
+  const own = SECTOR_NAME_WORDS.get(entry.sector);
+  return own !== undefined && words(asked).some((w) => own.has(w));
+}
+
 /** The list a question about a sector asks for: its fastest accelerating, or its top. */
 function sectorWants(query: string): 'fastest-accelerating-' | 'top-' | undefined {
   if (/\b(?:accelerat\w*|fastest|growing)\b/i.test(query)) return 'fastest-accelerating-';
@@ -191,8 +299,16 @@ function sectorWants(query: string): 'fastest-accelerating-' | 'top-' | undefine
   return undefined;
 }
 
+/**
+ * The sector a question names: the one of the longest phrase that names a sector ("smart contracts" is Web3, not
+ * the contracts of Legal Tech), the first sector on a tie.
+ */
 function sectorOf(query: string): string | undefined {
-  return SECTOR_WORDS.find(([pattern]) => pattern.test(query))?.[1];
+  let best: { slug: string; length: number } | undefined;
+  for (const [pattern, slug] of SECTOR_WORDS)
+    for (const m of query.matchAll(pattern))
+      if (!best || m[0].length > best.length) best = { slug, length: m[0].length };
+  return best?.slug;
 }
 
 interface Mention {
@@ -368,15 +484,28 @@ function unknownDealObject(query: string, known: ReadonlySet<string>): string | 
 function missingSector(toks: Token[]): string | undefined {
   for (let i = 0; i + 1 < toks.length; i++) {
     const next = toks[i + 1]!.lower;
-    if (!/^(startups?|companies|company|sector|sectors|industry)$/.test(next)) continue;
+    if (!HEAD_NOUN.test(next) && !/^(sectors?|industry|industries)$/.test(next)) continue;
     // "fintech-ish", "fintech-like": the industry with a hedge is still that industry.
     const word = toks[i]!.lower.replace(/-(?:ish|like|y|related|adjacent)$/, '');
     if (NOT_SECTORS.has(word)) return toks[i]!.text;
+    // "insurtech", "govtech": a "…tech" word that names no sector of the service.
+    if (/^[a-z]{2,}tech$/.test(word) && !sectorOf(word)) return toks[i]!.text;
     const before = toks[i - 1];
+    // "insurance tech startups", "climate tech companies": a "… tech" compound is read whole, and is a sector
+    // only when it names one ("legal tech", "ed tech", "real estate tech").
+    const compound = (n: number) =>
+      toks
+        .slice(Math.max(0, i - n), i + 1)
+        .map((t) => t.lower)
+        .join(' ');
     if (
       /^(tech|technology)$/.test(word) &&
       before &&
-      (NOT_SECTORS.has(before.lower) || NOT_SECTORS.has(`${before.lower}tech`))
+      !isStopWord(before.lower) &&
+      !QUALIFIERS.has(before.lower) &&
+      !LIST_WORDS.test(before.lower) &&
+      ![1, 2, 3].some((n) => sectorOf(compound(n))) &&
+      !sectorOf(`${before.lower}tech`)
     )
       return `${before.text} ${toks[i]!.text}`;
   }
@@ -406,10 +535,19 @@ const METHOD_FAQ = /^how\s+(?:is|are|does|do)\b/i;
  */
 function unknownIndustry(toks: Token[], known: ReadonlySet<string>): string | undefined {
   for (let i = 1; i < toks.length; i++) {
-    if (!/^(startups?|companies)$/.test(toks[i]!.lower)) continue;
+    if (!HEAD_NOUN.test(toks[i]!.lower)) continue;
+    // The words right before the noun, up to a stop word or another "startups" ("are these startups actual
+    // companies": "startups" is not a word of an industry); a qualifier ("actual", "other") names none.
     let s = i;
-    while (s > 0 && s > i - 3 && !isStopWord(toks[s - 1]!.lower)) s--;
-    const run = toks.slice(s, i);
+    while (
+      s > 0 &&
+      s > i - 3 &&
+      !isStopWord(toks[s - 1]!.lower) &&
+      !HEAD_NOUN.test(toks[s - 1]!.lower) &&
+      !DEAL_VERBS.test(toks[s - 1]!.lower)
+    )
+      s--;
+    const run = toks.slice(s, i).filter((t) => !QUALIFIERS.has(t.lower) && !LIST_WORDS.test(t.lower));
     if (run.some((t) => !isGenericWord(t.lower) && words(t.text).some((w) => !known.has(w))))
       return run.map((t) => t.text).join(' ');
   }
@@ -437,6 +575,13 @@ function nearestSectors(industry: string): string[] {
       ),
     )
     .map((s) => s.name);
+}
+
+/** A question that asks what something costs ("price" and "pricing" are rewritten to "cost" before it is read). */
+function asksPrice(question: string): boolean {
+  return /\b(?:costs?|costing|prices?|fees?|expensive|cheap(?:er|est)?|how\s+much\s+(?:is|are|does|do|will|would)\b(?!.*\b(?:commit|contributor|activit|repositor)))/i.test(
+    question,
+  );
 }
 
 function isDefinitionQuestion(query: string): boolean {
@@ -563,7 +708,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   const toks = tokens(query);
   const { found, related, unknown } = mentions(snapshot, baseUrl, toks);
   const cues = outsideNames(toks, found);
-  if (OUT_OF_SCOPE.some((pattern) => pattern.test(cues))) {
+  if (outOfScope(cues)) {
     const urls = siteUrls(baseUrl);
     return {
       kind: 'out-of-scope',
@@ -724,9 +869,14 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   // than asked); after a general answer, those of the same topic may follow in a ranked list.
   const candidates = corpus.index.ask(asked, Math.max(limit, 20));
   // A stage's list answers only a question that names the stage ("growing fastest" is not the Growth stage).
-  let hits = candidates.filter(
+  const general = candidates.filter(
     (s) => !NAMED_KINDS.has(s.entry.kind) && (s.entry.kind !== 'stage' || stageNamed(s.entry, query)),
   );
+  // A sector's list answers only a question that names that sector: "tech", "strongest" or "sector" alone make
+  // every sector's list a candidate, and an industry the service lacks is not answered with a neighbour's. After a
+  // general answer, the other sectors' lists may follow in a ranked list.
+  let hits = general.filter((s) => sectorListNamed(s.entry, asked));
+  const otherSectors = general.filter((s) => !hits.includes(s));
   const promote = (pick: ScoredAnswer | undefined) => {
     if (pick && pick !== hits[0]) hits = [pick, ...hits.filter((s) => s !== pick)];
   };
@@ -744,7 +894,10 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   if (hits.length > 1) {
     const best = hits[0]!.confidence;
     const sector = sectorOf(asked);
-    if ((isDefinitionQuestion(asked) && best < EXACT) || isMethodQuestion(query)) {
+    if (asksPrice(asked) && !asksPrice(hits[0]!.entry.question)) {
+      // "What does X cost?": the answer that states a price, ahead of the one that says what X is.
+      promote(hits.find((s) => s.entry.kind === 'faq' && asksPrice(s.entry.question) && s.confidence >= best - 0.25));
+    } else if ((isDefinitionQuestion(asked) && best < EXACT) || isMethodQuestion(query)) {
       // "What is X", "How is X decided", "Why …": a definition or explanation (FAQ) close to the best hit comes
       // first, ahead of a statistic or a list about X; an answer whose question is the one asked stands.
       promote(hits.find((s) => s.entry.kind === 'faq' && s.confidence >= best - 0.2));
@@ -770,7 +923,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       promote(hits.find((s) => data(s) && s.confidence >= best - 0.35));
     }
   }
-  if (hits.length > 0) hits = [...hits, ...candidates.filter((s) => NAMED_KINDS.has(s.entry.kind))];
+  if (hits.length > 0) hits = [...hits, ...otherSectors, ...candidates.filter((s) => NAMED_KINDS.has(s.entry.kind))];
   return { kind: 'answers', hits: hits.slice(0, limit) };
 }
 

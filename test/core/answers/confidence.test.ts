@@ -35,8 +35,8 @@ describe('answer confidence', () => {
   });
 
   test('keywords count for the query side only', () => {
-    const withKeyword = c('price', 'How much does a call cost?', 'price');
-    const without = c('price', 'How much does a call cost?');
+    const withKeyword = c('euro', 'How much does a call cost?', 'euro');
+    const without = c('euro', 'How much does a call cost?');
     assert.equal(without, 0);
     assert.equal(withKeyword, 0.7);
   });
@@ -59,5 +59,16 @@ describe('answer confidence', () => {
   test('company and startup stand for each other', () => {
     assert.ok(termMatches('compani', 'startup'));
     assert.ok(termMatches('startup', 'compani'));
+  });
+
+  test('an everyday word for a word of the service matches it, both ways', () => {
+    assert.equal(c('How frequently are the numbers updated?', 'How often is the data refreshed?'), 1);
+    assert.ok(termMatches('bill', 'charg'));
+    assert.ok(termMatches('charg', 'bill'));
+  });
+
+  test('words of different groups of everyday words do not match', () => {
+    assert.ok(!termMatches('bill', 'often'));
+    assert.ok(!termMatches('cost', 'refresh'));
   });
 });

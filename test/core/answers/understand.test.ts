@@ -92,4 +92,41 @@ describe('understanding a question', () => {
     const u = understand(snapshot, BASE, 'top foodtech startups', 3);
     assert.ok(u.kind === 'no-sector' && u.nearest.join() === 'AgTech', JSON.stringify(u));
   });
+
+  test('everyday words for the service\'s own find its FAQ answer ("billed" is charged, "register" is signing up)', () => {
+    assert.equal(top('Will I be billed when a name is not found?'), 'faq-are-misses-charged');
+    assert.equal(top('How frequently is the data updated?'), 'faq-how-often-is-data-refreshed');
+    assert.equal(top('Do we have to register to use the API?'), 'faq-do-i-need-an-api-key');
+  });
+
+  test('a price question is answered with the price, not with what the priced thing is', () => {
+    assert.equal(top('What does Deep Signal cost?'), 'faq-how-much-does-deep-signal-cost');
+  });
+
+  test('whether the signal predicts funding is a question about the method; asking who is about to raise is not', () => {
+    assert.equal(top('Does the signal predict funding rounds?'), 'faq-does-the-signal-predict-funding');
+    assert.equal(top('Which startups are about to raise money?'), 'out-of-scope');
+  });
+
+  test('a determiner or an everyday adjective before "startups" or "companies" is not an industry', () => {
+    assert.equal(top('Are these companies real startups?'), 'faq-is-the-data-real');
+    assert.equal(top('Which other startups are accelerating?'), 'fastest-accelerating');
+  });
+
+  test('a "… tech" industry that names no sector has no sector; one that names a sector is that sector', () => {
+    assert.equal(top('top insurance tech companies'), 'no-sector');
+    assert.equal(top('Which govtech startups lead?'), 'no-sector');
+    assert.equal(top('best ed tech startups'), 'top-edtech');
+  });
+
+  test("a sector's list never answers a question that does not name that sector", () => {
+    for (const q of ['Which sector is strongest?', 'best tech startups'])
+      assert.ok(!/^(?:top|fastest-accelerating)-/.test(top(q)), `${q}: ${top(q)}`);
+  });
+
+  test('a sector is named by the people its software serves, and the longest phrase names it', () => {
+    assert.equal(top('Strongest startups for law firms'), 'top-legal-tech');
+    assert.equal(top('Top startups building tools for teachers'), 'top-edtech');
+    assert.equal(top('fastest accelerating smart contracts startups'), 'fastest-accelerating-web3');
+  });
 });
