@@ -15,12 +15,18 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
-import { addDays, parsePeriodSlug } from '../src/domain/periods.js';
+import { addDays, DAY_MS, parsePeriodSlug, shiftPeriod } from '../src/domain/periods.js';
 import { DEMO_DATASET_NAME, generateDemoDataset } from '../src/pipeline/demo/generate.js';
 import { DEMO_PERIODS, DEMO_STARTUPS } from '../src/pipeline/demo/seed.js';
 import { Random } from '../src/pipeline/demo/random.js';
 import { executeRun } from '../src/pipeline/queue/index.js';
-import { createGitHubClient, openPipelineStore, prepareRun, type PipelineContext } from '../src/pipeline/run.js';
+import {
+  COLLECT_DAYS,
+  createGitHubClient,
+  openPipelineStore,
+  prepareRun,
+  type PipelineContext,
+} from '../src/pipeline/run.js';
 import type { WatchlistEntry } from '../src/domain/records.js';
 import { SECTOR_SLUGS, SIGNAL_TYPES } from '../src/schemas/enums.js';
 import { migrateToLatest } from '../src/store/database.js';
@@ -33,14 +39,20 @@ const PERIOD = parsePeriodSlug('2026-w10');
 const NOW = new Date('2026-03-09T06:00:00Z');
 const FIRST_DAY = '2026-02-02';
 const SIZES = (process.env.BENCH_PIPELINE_SIZES ?? '1000,10000').split(',').map(Number);
+/** With BENCH_PIPELINE_BACKFILL=N, also a backfill of N weeks per size (orgs/s there counts organisation-weeks). */
+const BACKFILL_WEEKS = Number(process.env.BENCH_PIPELINE_BACKFILL ?? 0);
 const LANGUAGES = ['TypeScript', 'Go', 'Python', 'Rust', 'Java', 'Kotlin'];
 
 function login(i: number): string {
   return `bench-org-${String(i).padStart(5, '0')}`;
 }
 
-/** One synthetic organisation, the same for the same index. */
-export function syntheticOrg(i: number): FakeOrg {
+/**
+ * One synthetic organisation, the same for the same index: activity on the `spanDays` days from `firstDay`, as
+ * dense whatever the span (a backfill's longer span gets proportionally more commits, releases and deployments).
+ */
+export function syntheticOrg(i: number, firstDay = FIRST_DAY, spanDays = 34): FakeOrg {
+  const scale = spanDays / 34;
   const random = new Random(`bench-pipeline:${i}`);
   const team = Array.from({ length: random.int(2, 12) }, (_, a) => `dev-${i}-${a}`);
   const busy = random.chance(0.03);
@@ -51,17 +63,17 @@ export function syntheticOrg(i: number): FakeOrg {
   for (let r = 0; r < repoCount; r++) {
     const commits: FakeCommit[] = [];
     if (r < active) {
-      const total = busy && r === 0 ? random.int(220, 320) : random.int(10, 90);
+      const total = Math.round((busy && r === 0 ? random.int(220, 320) : random.int(10, 90)) * scale);
       for (let c = 0; c < total; c++) {
-        const day = addDays(FIRST_DAY, random.int(0, 34));
+        const day = addDays(firstDay, random.int(0, spanDays));
         commits.push({
           committedDate: `${day}T${String(random.int(0, 23)).padStart(2, '0')}:00:00Z`,
           login: random.pick(team),
         });
       }
-      for (let c = random.int(0, 4); c > 0; c--) {
+      for (let c = Math.round(random.int(0, 4) * scale); c > 0; c--) {
         commits.push({
-          committedDate: `${addDays(FIRST_DAY, random.int(0, 34))}T05:00:00Z`,
+          committedDate: `${addDays(firstDay, random.int(0, spanDays))}T05:00:00Z`,
           name: 'dependabot[bot]',
           email: '49699333+dependabot[bot]@users.noreply.github.com',
         });
@@ -70,14 +82,17 @@ export function syntheticOrg(i: number): FakeOrg {
     const language = random.pick(LANGUAGES);
     const evidence: Partial<FakeRepo> = {};
     if (r < active) {
-      const day = () => `${addDays(FIRST_DAY, random.int(0, 34))}T12:00:00Z`;
-      evidence.releases = Array.from({ length: random.int(0, 4) }, (_, k) => ({
+      const day = () => `${addDays(firstDay, random.int(0, spanDays))}T12:00:00Z`;
+      evidence.releases = Array.from({ length: Math.round(random.int(0, 4) * scale) }, (_, k) => ({
         tagName: `v1.${k}.0`,
         createdAt: day(),
       }));
       evidence.tags = evidence.releases.map((rel) => ({ name: rel.tagName, date: rel.createdAt }));
       evidence.deployments = random.chance(0.3)
-        ? Array.from({ length: random.int(3, 25) }, () => ({ createdAt: day(), environment: 'production' }))
+        ? Array.from({ length: Math.round(random.int(3, 25) * scale) }, () => ({
+            createdAt: day(),
+            environment: 'production',
+          }))
         : [];
       evidence.languages = { [language]: random.int(10_000, 500_000), Shell: random.int(100, 5_000) };
       evidence.topics = random.chance(0.5) ? ['saas', 'api'] : [];
@@ -106,7 +121,7 @@ export function syntheticOrg(i: number): FakeOrg {
 }
 
 /** Child-process mode: serve `count` synthetic organisations and answer counter queries over IPC. */
-async function serveFake(count: number): Promise<void> {
+async function serveFake(count: number, firstDay = FIRST_DAY, spanDays = 34): Promise<void> {
   const cache = new Map<string, FakeOrg>();
   const fake = await FakeGitHub.start({
     keepLog: false,
@@ -116,7 +131,7 @@ async function serveFake(count: number): Promise<void> {
       if (hit) return hit;
       const match = /^bench-org-(\d{5})$/.exec(key);
       if (!match || Number(match[1]) >= count) return undefined;
-      const org = syntheticOrg(Number(match[1]));
+      const org = syntheticOrg(Number(match[1]), firstDay, spanDays);
       cache.set(key, org);
       if (cache.size > 2000) cache.delete(cache.keys().next().value!);
       return org;
@@ -158,14 +173,19 @@ async function measure<T>(work: () => Promise<T>): Promise<{ value: T; ms: numbe
   }
 }
 
-async function benchSize(count: number): Promise<BenchResult[]> {
-  const child = fork(fileURLToPath(import.meta.url), ['--fake-server', String(count)], {
+async function startFake(args: string[]): Promise<{ child: ChildProcess; url: string; token: string }> {
+  const child = fork(fileURLToPath(import.meta.url), ['--fake-server', ...args], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const { url, token } = await new Promise<{ url: string; token: string }>((resolve) =>
     child.once('message', (m) => resolve(m as never)),
   );
+  return { child, url, token };
+}
+
+async function benchSize(count: number): Promise<BenchResult[]> {
+  const { child, url, token } = await startFake([String(count)]);
   const storage = await createTestStorage();
   const config = loadConfig({
     DATA_DIR: storage.dataDir,
@@ -214,6 +234,66 @@ async function benchSize(count: number): Promise<BenchResult[]> {
     child.kill();
   }
   return results;
+}
+
+/**
+ * A backfill of `weeks` weeks ending with PERIOD (what `pipeline run --backfill` does: one point-in-time run per
+ * week, oldest first), over synthetic organisations active through the whole span, as dense as in benchSize.
+ */
+async function benchBackfill(count: number, weeks: number): Promise<BenchResult> {
+  const first = shiftPeriod(PERIOD, -(weeks - 1));
+  // Each week reads its windows and the look-back's days: activity from COLLECT_DAYS before the first week's end.
+  const firstDay = addDays(first.endsOn, -COLLECT_DAYS);
+  const spanDays = Math.round(
+    (Date.parse(`${PERIOD.endsOn}T00:00:00Z`) - Date.parse(`${firstDay}T00:00:00Z`)) / DAY_MS,
+  );
+  const { child, url, token } = await startFake([String(count), firstDay, String(spanDays)]);
+  const storage = await createTestStorage();
+  const config = loadConfig({
+    DATA_DIR: storage.dataDir,
+    ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
+    GITHUB_TOKEN: token,
+    GITHUB_API_URL: url,
+    GITHUB_QUERY_INTERVAL_MS: '0',
+    GITHUB_CONCURRENCY: '32',
+    PIPELINE_CONCURRENCY: '8',
+    LOG_LEVEL: 'silent',
+  });
+  const store = await openPipelineStore(config.database);
+  await migrateToLatest(store.db);
+  const entries: WatchlistEntry[] = Array.from({ length: count }, (_, i) => ({
+    login: login(i),
+    displayName: `Bench Org ${i}`,
+    sector: SECTOR_SLUGS[i % SECTOR_SLUGS.length]!,
+  }));
+  try {
+    const ctx: PipelineContext = { db: store.db, config, client: createGitHubClient(config.github), now: () => NOW };
+    await ask(child, 'reset');
+    const { ms, peakMb } = await measure(async () => {
+      for (let w = 0; w < weeks; w++) {
+        const period = shiftPeriod(first, w);
+        const prepared = await prepareRun(ctx, { period, entries, dryRun: false, fullRefresh: false });
+        const settled = await executeRun(ctx, prepared.run.id);
+        if (settled.state !== 'published') throw new Error(`backfill week ${period.slug} ended ${settled.state}`);
+      }
+    });
+    const served = await ask<{ total: number; notModified: number; points: number }>(child, 'counts');
+    return {
+      name: `${count.toLocaleString('en-US')} orgs, backfill of ${weeks} weeks (${store.mode})`,
+      metrics: {
+        'requests/org': (served.total / count).toFixed(2),
+        'GraphQL points/org': (served.points / count).toFixed(2),
+        '304 share': `${Math.round((100 * served.notModified) / Math.max(served.total, 1))}%`,
+        'wall s': (ms / 1000).toFixed(1),
+        'orgs/s': Math.round((count * weeks) / (ms / 1000)),
+        'peak RSS MB': peakMb,
+      },
+    };
+  } finally {
+    await store.close();
+    await storage.cleanup();
+    child.kill();
+  }
 }
 
 /** The demo dataset as the service loads it by default: signal-type mix per week and the shape of its teams. */
@@ -282,12 +362,18 @@ export async function run(): Promise<BenchResult[]> {
   printTable('Teams of the demo', demo.teams);
   const results: BenchResult[] = [];
   for (const size of SIZES) results.push(...(await benchSize(size)));
+  if (BACKFILL_WEEKS > 0) for (const size of SIZES) results.push(await benchBackfill(size, BACKFILL_WEEKS));
   return results;
 }
 
 const self = fileURLToPath(import.meta.url);
 if (process.argv[1] && path.resolve(process.argv[1]) === self) {
   const at = process.argv.indexOf('--fake-server');
-  if (at >= 0) await serveFake(Number(process.argv[at + 1]));
+  if (at >= 0)
+    await serveFake(
+      Number(process.argv[at + 1]),
+      process.argv[at + 2] ?? FIRST_DAY,
+      process.argv[at + 3] ? Number(process.argv[at + 3]) : 34,
+    );
   else printTable('Pipeline against the fake GitHub API', await run());
 }
