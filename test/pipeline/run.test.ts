@@ -358,13 +358,13 @@ describe('pipeline runs over the store', () => {
       assert.equal(quiet.collection, 'complete');
       assert.equal(quiet.collectionNote, null);
 
-      // The CSV: the last two columns.
+      // The CSV: the two columns before the stage's source (Quiet Co's watchlist entry states its stage).
       const [header, ...csvRows] = signalsCsv(snapshot).body.toString().split('\r\n');
-      assert.ok(header!.endsWith(',collection,collectionNote'), header);
+      assert.ok(header!.endsWith(',collection,collectionNote,stageSource'), header);
       const acmeCsv = csvRows.find((r) => r.includes('https://github.com/acme-labs'))!;
       const quietCsv = csvRows.find((r) => r.includes('https://github.com/quiet-co'))!;
-      assert.ok(acmeCsv.endsWith(`,partial,${acmeRow.collection_note}`), acmeCsv);
-      assert.ok(quietCsv.endsWith(',complete,'), quietCsv);
+      assert.ok(acmeCsv.endsWith(`,partial,${acmeRow.collection_note},estimated`), acmeCsv);
+      assert.ok(quietCsv.endsWith(',complete,,watchlist'), quietCsv);
 
       // The next run reads the partial organisation again (no 304 reuse of partial activity) and publishes it whole.
       fake.resetCounts();
