@@ -5,7 +5,8 @@ import { type RankedPeriod } from '../../domain/records.js';
 import { LOOKBACK_DAYS } from '../../domain/rules.js';
 import { scoreOrg } from '../stages.js';
 import type { DailyCommits, RawOrgActivity, RepoRecord, ScoredOrg, WatchlistEntry } from '../../domain/records.js';
-import { Random } from './random.js';
+import { Random, hashSeed } from './random.js';
+import words from './words.json' with { type: 'json' };
 
 /**
  * The synthetic demo dataset: fictional startups with invented activity, generated deterministically from a seed and
@@ -23,141 +24,37 @@ export const DEMO_DATASET_NAME = 'Signal Service synthetic demo dataset (fiction
  */
 export const DEMO_COMMITS_PER_CONTRIBUTOR_14D = { low: 2, high: 50, ceiling: 100 } as const;
 
-const PREFIX = [
-  'Zor',
-  'Quil',
-  'Vent',
-  'Nim',
-  'Lum',
-  'Brix',
-  'Cael',
-  'Dax',
-  'Eon',
-  'Fyn',
-  'Gal',
-  'Hux',
-  'Iri',
-  'Jov',
-  'Kest',
-  'Lyr',
-  'Myr',
-  'Nov',
-  'Oru',
-  'Pax',
-  'Quor',
-  'Rhe',
-  'Syl',
-  'Tav',
-  'Ulm',
-  'Vex',
-  'Wyn',
-  'Xan',
-  'Yel',
-  'Zep',
-  'Bel',
-  'Cor',
-];
-const MIDDLE = ['a', 'e', 'i', 'o', 'u', 'ar', 'en', 'is', 'or', 'yl', 'am', 'et'];
-const SUFFIX = [
-  'tra',
-  'vo',
-  'nix',
-  'dian',
-  'lith',
-  'mora',
-  'quent',
-  'sana',
-  'vik',
-  'zen',
-  'rion',
-  'tek',
-  'ly',
-  'ara',
-  'oda',
-  'mex',
-];
-const EXTRA = ['', '', '', 'ka', 'ro', 'ti', 'lo', 'sa', 'ne', 'bi', 'du', 'fe', 'go', 'hu', 'ji', 'ku'];
-
-const SECTOR_WORDS: Record<SectorSlug, readonly string[]> = {
-  healthcare: ['Health', 'Care', 'Clinical', 'Med'],
-  edtech: ['Learning', 'Academy', 'Classroom', 'Tutor'],
-  'ecommerce-infrastructure': ['Commerce', 'Checkout', 'Cart', 'Storefront'],
-  'supply-chain': ['Logistics', 'Freight', 'Supply', 'Cargo'],
-  web3: ['Chain', 'Ledger', 'Protocol', 'Labs'],
-  'enterprise-saas': ['Cloud', 'Works', 'Suite', 'Ops'],
-  'data-infrastructure': ['Data', 'Stream', 'Query', 'Base'],
-  robotics: ['Robotics', 'Motion', 'Autonomy', 'Machines'],
-  'legal-tech': ['Legal', 'Counsel', 'Contracts', 'Compliance'],
-  'hr-tech': ['People', 'Talent', 'Hire', 'Payroll'],
-  proptech: ['Homes', 'Property', 'Spaces', 'Build'],
-  agtech: ['Farms', 'Harvest', 'Agro', 'Fields'],
-  gaming: ['Games', 'Play', 'Studios', 'Arcade'],
-  'space-tech': ['Orbital', 'Space', 'Aerospace', 'Satellite'],
-  'social-community': ['Social', 'Community', 'Circles', 'Connect'],
-};
-
-const SECTOR_PHRASES: Record<SectorSlug, readonly string[]> = {
-  healthcare: ['clinical data pipelines', 'patient scheduling software', 'medical imaging tooling'],
-  edtech: ['adaptive learning tools', 'classroom analytics', 'course authoring software'],
-  'ecommerce-infrastructure': ['headless checkout APIs', 'catalogue sync tooling', 'order routing services'],
-  'supply-chain': ['freight visibility software', 'warehouse robotics orchestration', 'procurement workflows'],
-  web3: ['smart-contract testing tools', 'wallet infrastructure', 'on-chain indexing'],
-  'enterprise-saas': ['workflow automation', 'access-management tooling', 'internal developer portals'],
-  'data-infrastructure': ['streaming ingestion', 'columnar query engines', 'data observability'],
-  robotics: ['robot fleet orchestration', 'perception stacks', 'motion-planning libraries'],
-  'legal-tech': ['contract analysis', 'compliance automation', 'e-discovery search'],
-  'hr-tech': ['payroll APIs', 'recruiting pipelines', 'people analytics'],
-  proptech: ['building-systems telemetry', 'property-management software', 'construction scheduling'],
-  agtech: ['precision irrigation software', 'crop-yield models', 'farm-equipment telemetry'],
-  gaming: ['multiplayer netcode', 'game-asset pipelines', 'live-ops tooling'],
-  'space-tech': ['satellite ground-station software', 'orbit determination tools', 'earth-observation pipelines'],
-  'social-community': ['community moderation tools', 'group messaging', 'creator membership platforms'],
-};
-
-const SECTOR_LANGUAGES: Record<SectorSlug, readonly string[]> = {
-  healthcare: ['Python', 'TypeScript', 'Java'],
-  edtech: ['TypeScript', 'Python', 'Ruby'],
-  'ecommerce-infrastructure': ['TypeScript', 'Go', 'PHP'],
-  'supply-chain': ['Java', 'Python', 'Go'],
-  web3: ['Rust', 'Solidity', 'TypeScript'],
-  'enterprise-saas': ['TypeScript', 'Go', 'Java'],
-  'data-infrastructure': ['Rust', 'Go', 'Java', 'Python'],
-  robotics: ['C++', 'Python', 'Rust'],
-  'legal-tech': ['Python', 'TypeScript'],
-  'hr-tech': ['TypeScript', 'Ruby', 'Python'],
-  proptech: ['TypeScript', 'Python', 'Kotlin'],
-  agtech: ['Python', 'Go', 'C'],
-  gaming: ['C++', 'C#', 'Rust'],
-  'space-tech': ['C++', 'Python', 'Rust'],
-  'social-community': ['TypeScript', 'Elixir', 'Kotlin'],
-};
-const MIGRATION_TARGETS = ['Rust', 'Go', 'Zig', 'Kotlin', 'Elixir', 'TypeScript', 'Swift'];
-
-const LOCATIONS = [
-  'San Francisco, CA',
-  'Berlin, Germany',
-  'London, UK',
-  'Bengaluru, India',
-  'Toronto, Canada',
-  'Paris, France',
-  'Singapore',
-  'New York, NY',
-  'Lagos, Nigeria',
-  'São Paulo, Brazil',
-  'Stockholm, Sweden',
-  'Tel Aviv, Israel',
-  'Sydney, Australia',
-  'Remote',
-  'Austin, TX',
-  'Tallinn, Estonia',
-  'Seoul, South Korea',
-  'Amsterdam, Netherlands',
-  'Nairobi, Kenya',
-  'Mexico City, Mexico',
-  'Tokyo, Japan',
-  'Zürich, Switzerland',
-  '',
-];
+/** The word lists (names, phrases, places, file names) live in words.json, bundled with the code at build. */
+interface DemoWords {
+  prefixes: string[];
+  middles: string[];
+  suffixes: string[];
+  extras: string[];
+  sectorWords: Record<SectorSlug, string[]>;
+  sectorPhrases: Record<SectorSlug, string[]>;
+  sectorLanguages: Record<SectorSlug, string[]>;
+  migrationTargets: string[];
+  locations: string[];
+  /** The dependency manifests a repository in each language keeps at its root (none for some languages). */
+  manifests: Record<string, string[]>;
+  /** Small secondary languages an application repository carries. */
+  sideLanguages: string[];
+  /** The file extension of each language's source files, for the files a window changes. */
+  extensions: Record<string, string>;
+  sourceDirs: string[];
+  fileStems: string[];
+  /** Infrastructure files an application repository touches now and then (CI, its image). */
+  infraUpkeep: string[];
+  /** Infrastructure files a buildout inside an application repository adds (`{app}`: the repository). */
+  infraBuildout: string[];
+  /** A migration inside a repository: its files renamed from one language's extension to another's. */
+  renames: { language: string; from: string; to: string }[];
+  webRename: { dir: string; from: string; to: string };
+  /** A framework or build tool replaced: one configuration file removed, another added. */
+  frameworkSwaps: { from: string; to: string }[];
+  guestNames: string[];
+}
+const WORDS = words as unknown as DemoWords;
 
 /** The organisation's long-run trend of activity. */
 type Trend = 'steady' | 'accelerating' | 'declining';
@@ -212,8 +109,8 @@ function makeNames(random: Random, count: number): string[] {
     let name: string;
     let tries = 0;
     do {
-      const extra = tries > 4 || count > 2000 ? random.pick(EXTRA) : '';
-      name = `${random.pick(PREFIX)}${random.pick(MIDDLE)}${random.pick(SUFFIX)}${extra} ${random.pick(SECTOR_WORDS[sector])}`;
+      const extra = tries > 4 || count > 2000 ? random.pick(WORDS.extras) : '';
+      name = `${random.pick(WORDS.prefixes)}${random.pick(WORDS.middles)}${random.pick(WORDS.suffixes)}${extra} ${random.pick(WORDS.sectorWords[sector])}`;
       if (++tries > 50) name = `${name} ${i}`;
     } while (used.has(name.toLowerCase()));
     used.add(name.toLowerCase());
@@ -247,14 +144,14 @@ function planOrgs(options: DemoOptions, timelineDays: number): OrgPlan[] {
       sector,
       // The watchlist knows the stage of about half the companies; the rest are estimated by the classify stage.
       stage: random.chance(0.5) ? stageForTeam(baseTeam) : undefined,
-      description: `Fictional demo company building ${random.pick(SECTOR_PHRASES[sector])}. Synthetic data, not a real startup.`,
+      description: `Fictional demo company building ${random.pick(WORDS.sectorPhrases[sector])}. Synthetic data, not a real startup.`,
       website: `https://${login}.example/`,
       linkedin: `https://linkedin.example/company/${login}`,
       github: `https://github.example/${login}`,
     };
     return {
       entry,
-      location: random.pick(LOCATIONS),
+      location: random.pick(WORDS.locations),
       baseTeam,
       trendPerWeek:
         trend === 'accelerating'
@@ -271,27 +168,6 @@ function planOrgs(options: DemoOptions, timelineDays: number): OrgPlan[] {
     };
   });
 }
-
-/** The dependency manifest a repository in this language keeps at its root (none for some languages). */
-const MANIFEST_FOR: Record<string, readonly string[]> = {
-  TypeScript: ['package.json'],
-  JavaScript: ['package.json'],
-  Go: ['go.mod'],
-  Rust: ['Cargo.toml'],
-  Python: ['pyproject.toml', 'requirements.txt'],
-  Java: ['pom.xml', 'build.gradle'],
-  Kotlin: ['build.gradle.kts'],
-  Ruby: ['Gemfile'],
-  PHP: ['composer.json'],
-  Elixir: ['mix.exs'],
-  Swift: ['Package.swift'],
-  'C++': ['CMakeLists.txt'],
-  C: ['CMakeLists.txt'],
-  Solidity: ['foundry.toml'],
-  Zig: ['build.zig'],
-};
-/** Small secondary languages an application repository carries. */
-const SIDE_LANGUAGES = ['Shell', 'Dockerfile', 'Makefile', 'HTML', 'CSS'];
 
 /** The days of the demo's timeline, computed once for every organisation. */
 interface Timeline {
@@ -347,7 +223,7 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): RawO
   const { dates, weekend } = timeline;
   const days = dates.length;
   const random = new Random(`${seed}:org:${plan.entry.login}`);
-  const languages = SECTOR_LANGUAGES[plan.entry.sector];
+  const languages = WORDS.sectorLanguages[plan.entry.sector];
   const repos: DemoRepo[] = [];
   const stamp = (day: number) =>
     `${day >= 0 && day < days ? dates[day] : addDays(dates[0]!, day)}T${String(random.int(0, 23)).padStart(2, '0')}:00:00Z`;
@@ -357,10 +233,10 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): RawO
     language: string,
     options: { infra?: boolean; topics?: string[]; markers?: string[]; weight?: number; fork?: boolean } = {},
   ): DemoRepo => {
-    const side = random.pick(SIDE_LANGUAGES);
+    const side = random.pick(WORDS.sideLanguages);
     const langs: Record<string, number> = { [language]: random.int(40_000, 900_000) };
     if (!options.infra) langs[side] = random.int(500, 20_000);
-    const manifests = MANIFEST_FOR[language];
+    const manifests = WORDS.manifests[language];
     const markers = options.markers ?? (manifests ? [random.pick(manifests)] : []);
     const ship: ShipMode = options.infra
       ? random.pick(['none', 'tags'] as const)
@@ -439,7 +315,7 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): RawO
   }
   if (events.migration !== undefined) {
     const event = events.migration;
-    const target = random.pick(MIGRATION_TARGETS.filter((l) => !languages.includes(l)));
+    const target = random.pick(WORDS.migrationTargets.filter((l) => !languages.includes(l)));
     migrationRepo = addRepo(`${target.toLowerCase()}-rewrite`, event, target, { weight: 0 });
   }
 
