@@ -237,8 +237,11 @@ export function mcpConformance(connect: () => Promise<Client>, service: () => Te
     const name = rest.trending[3].name as string;
     const expected = await restJson(service(), `/api/signal?company=${encodeURIComponent(name)}`);
     const c = await client();
-    const { signalStrength, signalEvidence, signalFinding, ...hit } = await call(c, 'get_startup_signal', { name });
+    const { signalStrength, signalEvidence, signalFinding, stageSource, ...hit } = await call(c, 'get_startup_signal', {
+      name,
+    });
     assert.deepEqual(hit, { found: true, nameMatch: 'exact', startup: expected });
+    assert.ok(['estimated', 'watchlist'].includes(stageSource) || /^https:\/\//.test(stageSource), stageSource);
     assert.ok(['strong', 'weak'].includes(signalStrength) && signalEvidence.startsWith(expected.signalType));
     assert.equal(signalFinding, expected.signalType);
     assert.deepEqual(await call(c, 'get_startup_signal', { name: 'zzqx no such startup qqzx' }), {
