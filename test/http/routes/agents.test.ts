@@ -121,12 +121,14 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
       [
         'get_startup_signal',
         { name },
-        async ({ signalStrength, signalEvidence, signalFinding, ...r }) =>
+        async ({ signalStrength, signalEvidence, signalFinding, stageSource, ...r }) => {
           assert.deepEqual(r, {
             found: true,
             nameMatch: 'exact',
             startup: await rest(`/api/signal?company=${encodeURIComponent(name)}`),
-          }),
+          });
+          assert.ok(['estimated', 'watchlist'].includes(stageSource) || /^https:\/\//.test(stageSource), stageSource);
+        },
       ],
       [
         'get_diligence_dossier',

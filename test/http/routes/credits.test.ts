@@ -14,6 +14,7 @@ const DEEP_SIGNAL_KEYS = [
   'name',
   'sector',
   'stage',
+  'stageSource',
   'geography',
   'signalType',
   'signalStrength',
