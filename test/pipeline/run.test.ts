@@ -358,13 +358,14 @@ describe('pipeline runs over the store', () => {
       assert.equal(quiet.collection, 'complete');
       assert.equal(quiet.collectionNote, null);
 
-      // The CSV: the last two columns.
+      // The CSV: the collection columns, before the last one (stageSource).
       const [header, ...csvRows] = signalsCsv(snapshot).body.toString().split('\r\n');
-      assert.ok(header!.endsWith(',collection,collectionNote'), header);
+      assert.ok(header!.endsWith(',collection,collectionNote,stageSource'), header);
       const acmeCsv = csvRows.find((r) => r.includes('https://github.com/acme-labs'))!;
       const quietCsv = csvRows.find((r) => r.includes('https://github.com/quiet-co'))!;
-      assert.ok(acmeCsv.endsWith(`,partial,${acmeRow.collection_note}`), acmeCsv);
-      assert.ok(quietCsv.endsWith(',complete,'), quietCsv);
+      const beforeLast = (row: string) => row.slice(0, row.lastIndexOf(','));
+      assert.ok(beforeLast(acmeCsv).endsWith(`,partial,${acmeRow.collection_note}`), acmeCsv);
+      assert.ok(beforeLast(quietCsv).endsWith(',complete,'), quietCsv);
 
       // The next run reads the partial organisation again (no 304 reuse of partial activity) and publishes it whole.
       fake.resetCounts();
