@@ -15,7 +15,7 @@ export const CACHE_DIR = path.join(os.tmpdir(), 'signal-service-test-cache');
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const sourceHashes = new Map<string, string>();
 
-/** A hash of every file under these directories of `src/`: their paths and contents. */
+/** A hash of every source and data file (.ts, .json) under these directories of `src/`: their paths and contents. */
 export function sourceHash(dirs: readonly string[]): string {
   const id = dirs.join('\n');
   let known = sourceHashes.get(id);
@@ -23,7 +23,9 @@ export function sourceHash(dirs: readonly string[]): string {
   const hash = createHash('sha256');
   for (const dir of dirs) {
     const root = path.join(SRC, dir);
-    const files = (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).sort();
+    const files = (fs.readdirSync(root, { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts') || f.endsWith('.json'))
+      .sort();
     for (const file of files) hash.update(`${dir}/${file}\0`).update(fs.readFileSync(path.join(root, file)));
   }
   sourceHashes.set(id, (known = hash.digest('hex')));

@@ -2,10 +2,19 @@ import { addDays, shiftPeriod, type PeriodRef } from '../../domain/periods.js';
 import { SECTOR_SLUGS, type SectorSlug, type Stage } from '../../schemas/enums.js';
 import { rank } from '../rank.js';
 import { type RankedPeriod } from '../../domain/records.js';
-import { LOOKBACK_DAYS } from '../../domain/rules.js';
+import { LOOKBACK_DAYS, NEW_CONTRIBUTOR_LOOKBACK_DAYS, WINDOW_DAYS } from '../../domain/rules.js';
+import { AUTOMATION_IDENTITIES, AUTOMATION_KEY_PREFIX } from '../../domain/automation.js';
 import { scoreOrg } from '../stages.js';
-import type { DailyCommits, RawOrgActivity, RepoRecord, ScoredOrg, WatchlistEntry } from '../../domain/records.js';
-import { Random } from './random.js';
+import type {
+  DailyCommits,
+  FileChange,
+  RawOrgActivity,
+  RepoRecord,
+  ScoredOrg,
+  WatchlistEntry,
+} from '../../domain/records.js';
+import { Random, hashSeed } from './random.js';
+import words from './words.json' with { type: 'json' };
 
 /**
  * The synthetic demo dataset: fictional startups with invented activity, generated deterministically from a seed and
@@ -23,141 +32,39 @@ export const DEMO_DATASET_NAME = 'Signal Service synthetic demo dataset (fiction
  */
 export const DEMO_COMMITS_PER_CONTRIBUTOR_14D = { low: 2, high: 50, ceiling: 100 } as const;
 
-const PREFIX = [
-  'Zor',
-  'Quil',
-  'Vent',
-  'Nim',
-  'Lum',
-  'Brix',
-  'Cael',
-  'Dax',
-  'Eon',
-  'Fyn',
-  'Gal',
-  'Hux',
-  'Iri',
-  'Jov',
-  'Kest',
-  'Lyr',
-  'Myr',
-  'Nov',
-  'Oru',
-  'Pax',
-  'Quor',
-  'Rhe',
-  'Syl',
-  'Tav',
-  'Ulm',
-  'Vex',
-  'Wyn',
-  'Xan',
-  'Yel',
-  'Zep',
-  'Bel',
-  'Cor',
-];
-const MIDDLE = ['a', 'e', 'i', 'o', 'u', 'ar', 'en', 'is', 'or', 'yl', 'am', 'et'];
-const SUFFIX = [
-  'tra',
-  'vo',
-  'nix',
-  'dian',
-  'lith',
-  'mora',
-  'quent',
-  'sana',
-  'vik',
-  'zen',
-  'rion',
-  'tek',
-  'ly',
-  'ara',
-  'oda',
-  'mex',
-];
-const EXTRA = ['', '', '', 'ka', 'ro', 'ti', 'lo', 'sa', 'ne', 'bi', 'du', 'fe', 'go', 'hu', 'ji', 'ku'];
-
-const SECTOR_WORDS: Record<SectorSlug, readonly string[]> = {
-  healthcare: ['Health', 'Care', 'Clinical', 'Med'],
-  edtech: ['Learning', 'Academy', 'Classroom', 'Tutor'],
-  'ecommerce-infrastructure': ['Commerce', 'Checkout', 'Cart', 'Storefront'],
-  'supply-chain': ['Logistics', 'Freight', 'Supply', 'Cargo'],
-  web3: ['Chain', 'Ledger', 'Protocol', 'Labs'],
-  'enterprise-saas': ['Cloud', 'Works', 'Suite', 'Ops'],
-  'data-infrastructure': ['Data', 'Stream', 'Query', 'Base'],
-  robotics: ['Robotics', 'Motion', 'Autonomy', 'Machines'],
-  'legal-tech': ['Legal', 'Counsel', 'Contracts', 'Compliance'],
-  'hr-tech': ['People', 'Talent', 'Hire', 'Payroll'],
-  proptech: ['Homes', 'Property', 'Spaces', 'Build'],
-  agtech: ['Farms', 'Harvest', 'Agro', 'Fields'],
-  gaming: ['Games', 'Play', 'Studios', 'Arcade'],
-  'space-tech': ['Orbital', 'Space', 'Aerospace', 'Satellite'],
-  'social-community': ['Social', 'Community', 'Circles', 'Connect'],
-};
-
-const SECTOR_PHRASES: Record<SectorSlug, readonly string[]> = {
-  healthcare: ['clinical data pipelines', 'patient scheduling software', 'medical imaging tooling'],
-  edtech: ['adaptive learning tools', 'classroom analytics', 'course authoring software'],
-  'ecommerce-infrastructure': ['headless checkout APIs', 'catalogue sync tooling', 'order routing services'],
-  'supply-chain': ['freight visibility software', 'warehouse robotics orchestration', 'procurement workflows'],
-  web3: ['smart-contract testing tools', 'wallet infrastructure', 'on-chain indexing'],
-  'enterprise-saas': ['workflow automation', 'access-management tooling', 'internal developer portals'],
-  'data-infrastructure': ['streaming ingestion', 'columnar query engines', 'data observability'],
-  robotics: ['robot fleet orchestration', 'perception stacks', 'motion-planning libraries'],
-  'legal-tech': ['contract analysis', 'compliance automation', 'e-discovery search'],
-  'hr-tech': ['payroll APIs', 'recruiting pipelines', 'people analytics'],
-  proptech: ['building-systems telemetry', 'property-management software', 'construction scheduling'],
-  agtech: ['precision irrigation software', 'crop-yield models', 'farm-equipment telemetry'],
-  gaming: ['multiplayer netcode', 'game-asset pipelines', 'live-ops tooling'],
-  'space-tech': ['satellite ground-station software', 'orbit determination tools', 'earth-observation pipelines'],
-  'social-community': ['community moderation tools', 'group messaging', 'creator membership platforms'],
-};
-
-const SECTOR_LANGUAGES: Record<SectorSlug, readonly string[]> = {
-  healthcare: ['Python', 'TypeScript', 'Java'],
-  edtech: ['TypeScript', 'Python', 'Ruby'],
-  'ecommerce-infrastructure': ['TypeScript', 'Go', 'PHP'],
-  'supply-chain': ['Java', 'Python', 'Go'],
-  web3: ['Rust', 'Solidity', 'TypeScript'],
-  'enterprise-saas': ['TypeScript', 'Go', 'Java'],
-  'data-infrastructure': ['Rust', 'Go', 'Java', 'Python'],
-  robotics: ['C++', 'Python', 'Rust'],
-  'legal-tech': ['Python', 'TypeScript'],
-  'hr-tech': ['TypeScript', 'Ruby', 'Python'],
-  proptech: ['TypeScript', 'Python', 'Kotlin'],
-  agtech: ['Python', 'Go', 'C'],
-  gaming: ['C++', 'C#', 'Rust'],
-  'space-tech': ['C++', 'Python', 'Rust'],
-  'social-community': ['TypeScript', 'Elixir', 'Kotlin'],
-};
-const MIGRATION_TARGETS = ['Rust', 'Go', 'Zig', 'Kotlin', 'Elixir', 'TypeScript', 'Swift'];
-
-const LOCATIONS = [
-  'San Francisco, CA',
-  'Berlin, Germany',
-  'London, UK',
-  'Bengaluru, India',
-  'Toronto, Canada',
-  'Paris, France',
-  'Singapore',
-  'New York, NY',
-  'Lagos, Nigeria',
-  'São Paulo, Brazil',
-  'Stockholm, Sweden',
-  'Tel Aviv, Israel',
-  'Sydney, Australia',
-  'Remote',
-  'Austin, TX',
-  'Tallinn, Estonia',
-  'Seoul, South Korea',
-  'Amsterdam, Netherlands',
-  'Nairobi, Kenya',
-  'Mexico City, Mexico',
-  'Tokyo, Japan',
-  'Zürich, Switzerland',
-  '',
-];
+/** The word lists (names, phrases, places, file names) live in words.json, bundled with the code at build. */
+interface DemoWords {
+  prefixes: string[];
+  middles: string[];
+  suffixes: string[];
+  extras: string[];
+  sectorWords: Record<SectorSlug, string[]>;
+  sectorPhrases: Record<SectorSlug, string[]>;
+  sectorLanguages: Record<SectorSlug, string[]>;
+  migrationTargets: string[];
+  locations: string[];
+  /** The dependency manifests a repository in each language keeps at its root (none for some languages). */
+  manifests: Record<string, string[]>;
+  /** Small secondary languages an application repository carries. */
+  sideLanguages: string[];
+  /** The file extension of each language's source files, for the files a window changes. */
+  extensions: Record<string, string>;
+  sourceDirs: string[];
+  fileStems: string[];
+  /** Infrastructure files an application repository touches now and then (CI, its image). */
+  infraUpkeep: string[];
+  /** Infrastructure files a buildout inside an application repository adds (`{app}`: the repository). */
+  infraBuildout: string[];
+  /** A migration inside a repository: its files renamed from one language's extension to another's. */
+  renames: { language: string; from: string; to: string }[];
+  webRename: { dir: string; from: string; to: string };
+  /** A framework or build tool replaced: one configuration file removed, another added. */
+  frameworkSwaps: { from: string; to: string }[];
+  guestNames: string[];
+  /** Logins of automation and AI coding agents (each one domain/automation.ts names as automation). */
+  automationLogins: string[];
+}
+const WORDS = words as unknown as DemoWords;
 
 /** The organisation's long-run trend of activity. */
 type Trend = 'steady' | 'accelerating' | 'declining';
@@ -212,8 +119,8 @@ function makeNames(random: Random, count: number): string[] {
     let name: string;
     let tries = 0;
     do {
-      const extra = tries > 4 || count > 2000 ? random.pick(EXTRA) : '';
-      name = `${random.pick(PREFIX)}${random.pick(MIDDLE)}${random.pick(SUFFIX)}${extra} ${random.pick(SECTOR_WORDS[sector])}`;
+      const extra = tries > 4 || count > 2000 ? random.pick(WORDS.extras) : '';
+      name = `${random.pick(WORDS.prefixes)}${random.pick(WORDS.middles)}${random.pick(WORDS.suffixes)}${extra} ${random.pick(WORDS.sectorWords[sector])}`;
       if (++tries > 50) name = `${name} ${i}`;
     } while (used.has(name.toLowerCase()));
     used.add(name.toLowerCase());
@@ -247,14 +154,14 @@ function planOrgs(options: DemoOptions, timelineDays: number): OrgPlan[] {
       sector,
       // The watchlist knows the stage of about half the companies; the rest are estimated by the classify stage.
       stage: random.chance(0.5) ? stageForTeam(baseTeam) : undefined,
-      description: `Fictional demo company building ${random.pick(SECTOR_PHRASES[sector])}. Synthetic data, not a real startup.`,
+      description: `Fictional demo company building ${random.pick(WORDS.sectorPhrases[sector])}. Synthetic data, not a real startup.`,
       website: `https://${login}.example/`,
       linkedin: `https://linkedin.example/company/${login}`,
       github: `https://github.example/${login}`,
     };
     return {
       entry,
-      location: random.pick(LOCATIONS),
+      location: random.pick(WORDS.locations),
       baseTeam,
       trendPerWeek:
         trend === 'accelerating'
@@ -271,27 +178,6 @@ function planOrgs(options: DemoOptions, timelineDays: number): OrgPlan[] {
     };
   });
 }
-
-/** The dependency manifest a repository in this language keeps at its root (none for some languages). */
-const MANIFEST_FOR: Record<string, readonly string[]> = {
-  TypeScript: ['package.json'],
-  JavaScript: ['package.json'],
-  Go: ['go.mod'],
-  Rust: ['Cargo.toml'],
-  Python: ['pyproject.toml', 'requirements.txt'],
-  Java: ['pom.xml', 'build.gradle'],
-  Kotlin: ['build.gradle.kts'],
-  Ruby: ['Gemfile'],
-  PHP: ['composer.json'],
-  Elixir: ['mix.exs'],
-  Swift: ['Package.swift'],
-  'C++': ['CMakeLists.txt'],
-  C: ['CMakeLists.txt'],
-  Solidity: ['foundry.toml'],
-  Zig: ['build.zig'],
-};
-/** Small secondary languages an application repository carries. */
-const SIDE_LANGUAGES = ['Shell', 'Dockerfile', 'Makefile', 'HTML', 'CSS'];
 
 /** The days of the demo's timeline, computed once for every organisation. */
 interface Timeline {
@@ -317,6 +203,8 @@ interface Member {
   perDay: number;
   /** Where most of their commits go (an index into the organisation's repositories). */
   home: number;
+  /** Days away (holidays, leave, work elsewhere): [first, last + 1). They come back as returning, not new. */
+  pauses: [number, number][];
 }
 
 /** A repository as the generator plays it: what it is, how it ships, and how much of the work it draws. */
@@ -330,7 +218,39 @@ interface DemoRepo {
   /** Share of the team's commits, before the org's story moves it. */
   weight: number;
   infra: boolean;
+  /** Human commits (merges apart) per day of the timeline: how much the window's changed files hold. */
+  dayCommits: Float64Array;
+  /** Where its ordinary source files sit, and their extension. */
+  dirs: readonly string[];
+  ext: string;
+  /** Files a story changes on a given day (an infrastructure surge, files renamed to a new language, a framework replaced). */
+  fileEvents: { day: number; change: FileChange }[];
+  oidPrefix: string;
 }
+
+/** One organisation's invented activity and what the collect stage needs to read it point-in-time. */
+interface DemoOrg {
+  raw: RawOrgActivity;
+  repos: DemoRepo[];
+  /** Each author's days with a commit (ascending, day indices of the timeline). */
+  authorDays: Map<string, number[]>;
+  /** For people who were in the organisation before the timeline starts: their last day there (a negative index). */
+  preSeen: Map<string, number>;
+  /** The files each repository changed in a window, by `repo index:from day` (a window is read by two periods). */
+  windows: Map<string, FileChange[]>;
+  key: string;
+}
+
+/** Infrastructure repositories' own files: where they sit. */
+const INFRA_DIRS: Record<string, readonly string[]> = {
+  HCL: ['modules/network', 'modules/database', 'envs/production'],
+  'Go Template': ['charts/platform/templates'],
+  Jsonnet: ['k8s/base', 'k8s/overlays/production'],
+  Dockerfile: ['images'],
+};
+
+/** The automation identities of domain/automation.ts that have no login of their own (an AI agent's address). */
+const AGENT_KEYS = AUTOMATION_IDENTITIES.filter((id) => !id.login).map((id) => `${AUTOMATION_KEY_PREFIX}${id.agent}`);
 
 /**
  * Invented activity for one organisation from `firstDay` for `days` days, shaped like a real team's:
@@ -343,11 +263,11 @@ interface DemoRepo {
  *   migration opens a repository in a new language and moves the team's commits to it over six weeks.
  * Bots and a fork are in the raw activity too; the filter stage removes them, as it does with real data.
  */
-function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): RawOrgActivity {
+function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): DemoOrg {
   const { dates, weekend } = timeline;
   const days = dates.length;
   const random = new Random(`${seed}:org:${plan.entry.login}`);
-  const languages = SECTOR_LANGUAGES[plan.entry.sector];
+  const languages = WORDS.sectorLanguages[plan.entry.sector];
   const repos: DemoRepo[] = [];
   const stamp = (day: number) =>
     `${day >= 0 && day < days ? dates[day] : addDays(dates[0]!, day)}T${String(random.int(0, 23)).padStart(2, '0')}:00:00Z`;
@@ -357,10 +277,10 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): RawO
     language: string,
     options: { infra?: boolean; topics?: string[]; markers?: string[]; weight?: number; fork?: boolean } = {},
   ): DemoRepo => {
-    const side = random.pick(SIDE_LANGUAGES);
+    const side = random.pick(WORDS.sideLanguages);
     const langs: Record<string, number> = { [language]: random.int(40_000, 900_000) };
     if (!options.infra) langs[side] = random.int(500, 20_000);
-    const manifests = MANIFEST_FOR[language];
+    const manifests = WORDS.manifests[language];
     const markers = options.markers ?? (manifests ? [random.pick(manifests)] : []);
     const ship: ShipMode = options.infra
       ? random.pick(['none', 'tags'] as const)
@@ -384,6 +304,11 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): RawO
       phase: random.int(0, 27),
       weight: options.weight ?? 0.3 + random.next(),
       infra: Boolean(options.infra),
+      dayCommits: new Float64Array(days),
+      dirs: INFRA_DIRS[language] ?? [random.pick(WORDS.sourceDirs), random.pick(WORDS.sourceDirs)],
+      ext: WORDS.extensions[language] ?? 'txt',
+      fileEvents: [],
+      oidPrefix: oidPrefix(`${seed}:${plan.entry.login}/${name}`),
     };
     repos.push(repo);
     return repo;
@@ -437,10 +362,64 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): RawO
       );
     }
   }
+  // A buildout either opens infrastructure repositories (above) or happens inside the main repository; so does a
+  // migration: a rewrite in a new repository, files renamed to another language, or a framework replaced.
+  const mainRepo = repos[0]!;
+  const workdays = (from: number, span: number) =>
+    Array.from({ length: span }, (_, i) => from + i).filter((d) => d >= 0 && d < days && !weekend[d]);
+  if (events.buildout !== undefined && random.chance(0.5)) {
+    for (const repo of buildout.splice(0)) repos.splice(repos.indexOf(repo), 1);
+    const spread = workdays(events.buildout, 24);
+    if (spread.length) {
+      for (const template of WORDS.infraBuildout) {
+        const path = template.replace('{app}', mainRepo.record.name);
+        const added = random.int(0, Math.min(9, spread.length - 1));
+        mainRepo.fileEvents.push({
+          day: spread[added]!,
+          change: { path, status: 'added', additions: random.int(20, 160), deletions: 0 },
+        });
+        for (let k = 0, edits = random.int(1, 3); k < edits; k++) {
+          const day = spread[random.int(added, spread.length - 1)]!;
+          mainRepo.fileEvents.push({
+            day,
+            change: { path, status: 'modified', additions: random.int(5, 60), deletions: random.int(2, 30) },
+          });
+        }
+      }
+    }
+  }
   if (events.migration !== undefined) {
     const event = events.migration;
-    const target = random.pick(MIGRATION_TARGETS.filter((l) => !languages.includes(l)));
-    migrationRepo = addRepo(`${target.toLowerCase()}-rewrite`, event, target, { weight: 0 });
+    const kind = random.pick(['rewrite', 'rename', 'framework'] as const);
+    if (kind === 'rewrite') {
+      const target = random.pick(WORDS.migrationTargets.filter((l) => !languages.includes(l)));
+      migrationRepo = addRepo(`${target.toLowerCase()}-rewrite`, event, target, { weight: 0 });
+    } else if (kind === 'rename') {
+      const own = WORDS.renames.find((r) => r.language === mainRepo.record.language);
+      const dir = own ? mainRepo.dirs[0]! : WORDS.webRename.dir;
+      const { from, to } = own ?? WORDS.webRename;
+      const spread = workdays(event, 21);
+      const files = random.int(30, 160);
+      for (let i = 0; spread.length && i < files; i++) {
+        const stem = `${dir}/${random.pick(WORDS.fileStems)}-${i}`;
+        mainRepo.fileEvents.push({
+          day: spread[random.int(0, spread.length - 1)]!,
+          change: {
+            path: `${stem}.${to}`,
+            previousPath: `${stem}.${from}`,
+            status: 'renamed',
+            additions: random.int(0, 30),
+            deletions: random.int(0, 20),
+          },
+        });
+      }
+    } else if (event < days) {
+      const swap = random.pick(WORDS.frameworkSwaps);
+      mainRepo.fileEvents.push(
+        { day: event, change: { path: swap.from, status: 'removed', additions: 0, deletions: random.int(15, 80) } },
+        { day: event, change: { path: swap.to, status: 'added', additions: random.int(10, 60), deletions: 0 } },
+      );
+    }
   }
 
   // The team: founding members, steady hiring and attrition, and a hiring round on a hiring event.
@@ -460,6 +439,7 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): RawO
           : 0.02 + random.next() * 0.05,
       perDay: fullTime ? 1 + random.next() * 2.5 : 1 + random.next(),
       home: -1,
+      pauses: [],
     });
   };
   for (let i = 0; i < plan.baseTeam; i++) addMember(-random.int(30, 900));
@@ -472,7 +452,14 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): RawO
     const hires = Math.max(2, Math.round(plan.baseTeam * (0.35 + random.next() * 0.4)));
     for (let i = 0; i < hires; i++) addMember(event + random.int(0, 12));
   }
+  const preSeen = new Map<string, number>();
   for (const m of members) {
+    // Founding members committed in the days before the timeline; now and then anyone is away for three to seven
+    // weeks (holidays, leave, a private project) and comes back.
+    if (m.joinDay < 0) preSeen.set(m.login, -random.int(1, 10));
+    for (let day = Math.max(m.joinDay, 0) + random.int(20, 160); day < days; day += random.int(60, 240)) {
+      if (random.chance(0.5)) m.pauses.push([day, day + random.int(21, 49)]);
+    }
     // About a fifth leave in a year.
     for (let day = Math.max(m.joinDay, 0); day < days; day += 7) {
       if (random.chance(0.004)) {
@@ -532,13 +519,42 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): RawO
     while (index < weights.length - 1 && pick >= weights[index]!) pick -= weights[index++]!;
     return index;
   };
+  // A quiet spell for the whole team (a holiday season, an offsite) in about half the organisations.
+  const quietFrom = random.chance(0.5) ? random.int(0, days - 1) : -1;
+  const quietUntil = quietFrom + random.int(9, 16);
+  // Drive-by contributors (a fix, a translation): one or two commits, on one or two days.
+  const guests = new Map<number, { login: string; commits: number }[]>();
+  const guestChance = Math.min(0.6, 0.15 + 0.01 * plan.baseTeam);
+  for (let week = 0, n = 0; week * 7 < days; week++) {
+    if (!random.chance(guestChance)) continue;
+    const login = `${plan.entry.login}-${random.pick(WORDS.guestNames)}${n++}`;
+    const day = week * 7 + random.int(0, 6);
+    const second = random.chance(0.25);
+    for (const [d, c] of [[day, second ? 1 : random.int(1, 2)], ...(second ? [[day + random.int(1, 5), 1]] : [])]) {
+      if (d! < days) guests.set(d!, [...(guests.get(d!) ?? []), { login, commits: c! }]);
+    }
+  }
+  // Automation beside the usual bots: AI coding agents and dependency updaters under their own identities.
+  const agents = [...WORDS.automationLogins, ...AGENT_KEYS].filter(() => random.chance(0.25));
+  const authorDays = new Map<string, number[]>();
+  const push = (row: DailyCommits, day: number, repo?: DemoRepo) => {
+    commits.push(row);
+    const seen = authorDays.get(row.author);
+    if (!seen) authorDays.set(row.author, [day]);
+    else if (seen.at(-1) !== day) seen.push(day);
+    if (repo) repo.dayCommits[day]! += row.commits - (row.merges ?? 0);
+  };
   for (let day = 0; day < days; day++) {
     const date = dates[day]!;
-    const intensity = Math.exp(plan.trendPerWeek * (day / 7));
+    const quiet = day >= quietFrom && day < quietUntil;
+    const intensity = Math.exp(plan.trendPerWeek * (day / 7)) * (quiet ? 0.08 : 1);
     const live = repos.map((r) => share(r, day));
     const total = live.reduce((n, w) => n + w, 0);
     for (const m of members) {
       if (day < m.joinDay || day >= m.leaveDay) continue;
+      let away = false;
+      for (const [from, until] of m.pauses) away ||= day >= from && day < until;
+      if (away) continue;
       // People keep to a home repository, and now and then move to another (where the work is going).
       if (m.home < 0 || live[m.home]! === 0 || (timeline.monday[day] && random.chance(0.08)))
         m.home = weighted(live, total);
@@ -550,18 +566,29 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): RawO
         const n = p === parts - 1 ? count : Math.ceil(count / 2);
         count -= n;
         const index = p === 0 && random.chance(0.75) && live[m.home]! > 0 ? m.home : weighted(live, total);
-        commits.push({ date, repo: repos[index]!.record.name, author: m.login, commits: n });
+        // Merging a pull request adds a merge commit beside the work (not counted: the work is).
+        const merges = random.chance(0.15) ? 1 : 0;
+        const repo = repos[index]!;
+        push({ date, repo: repo.record.name, author: m.login, commits: n + merges, merges }, day, repo);
       }
+    }
+    for (const g of guests.get(day) ?? []) {
+      const repo = repos[weighted(live, total)]!;
+      push({ date, repo: repo.record.name, author: g.login, commits: g.commits }, day, repo);
     }
     // Automation and forks: present in raw activity, removed by the filter stage.
     const main = repos[0]!.record.name;
-    if (timeline.monday[day]) commits.push({ date, repo: main, author: 'dependabot[bot]', commits: random.int(1, 6) });
-    if (random.chance(0.3))
-      commits.push({ date, repo: main, author: 'github-actions[bot]', commits: random.int(1, 3) });
+    if (timeline.monday[day]) push({ date, repo: main, author: 'dependabot[bot]', commits: random.int(1, 6) }, day);
+    if (random.chance(0.3)) push({ date, repo: main, author: 'github-actions[bot]', commits: random.int(1, 3) }, day);
+    for (const agent of agents) {
+      if (!weekend[day] && random.chance(0.3)) {
+        push({ date, repo: repos[weighted(live, total)]!.record.name, author: agent, commits: random.int(1, 5) }, day);
+      }
+    }
     if (random.chance(0.2))
-      commits.push({ date, repo: fork.record.name, author: members[0]!.login, commits: random.int(1, 8) });
+      push({ date, repo: fork.record.name, author: members[0]!.login, commits: random.int(1, 8) }, day);
   }
-  return {
+  const raw: RawOrgActivity = {
     profile: {
       login: plan.entry.login,
       name: plan.entry.displayName,
@@ -571,8 +598,68 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): RawO
     },
     repos: repos.map((r) => r.record),
     commits,
-    version: 2,
+    version: 3,
   };
+  return { raw, repos, authorDays, preSeen, windows: new Map(), key: `${seed}:files:${plan.entry.login}` };
+}
+
+/**
+ * The files a repository's default branch changed from `from` to `until` (day indices), as a comparison of its two
+ * tips lists them: its ordinary source files, as many as the window's commits touch (at most 12, their lines
+ * scaled to the work), now and then a CI or image file, and the files the organisation's story changed on those days.
+ */
+function windowFiles(org: DemoOrg, index: number, from: number, until: number): FileChange[] {
+  const key = `${index}:${from}`;
+  const known = org.windows.get(key);
+  if (known) return known;
+  const repo = org.repos[index]!;
+  let commits = 0;
+  for (let d = Math.max(from, 0); d < Math.min(until, repo.dayCommits.length); d++) commits += repo.dayCommits[d]!;
+  const random = new Random(`${org.key}:${repo.record.name}:${from}`);
+  const files = new Map<string, FileChange>();
+  if (commits > 0) {
+    const count = Math.min(12, Math.ceil(commits / 4));
+    const lines = (commits * (repo.infra ? 6 : 25)) / count;
+    for (let i = 0; i < count; i++) {
+      const path = `${random.pick(repo.dirs)}/${random.pick(WORDS.fileStems)}${random.int(0, 9)}.${repo.ext}`;
+      const additions = Math.round(lines * (0.3 + random.next()));
+      files.set(path, {
+        path,
+        status: random.chance(0.08) ? 'added' : 'modified',
+        additions,
+        deletions: Math.round(additions * random.next() * 0.6),
+      });
+    }
+    if (!repo.infra && random.chance(0.25)) {
+      const path = random.pick(WORDS.infraUpkeep);
+      files.set(path, { path, status: 'modified', additions: random.int(1, 4), deletions: random.int(1, 4) });
+    }
+  }
+  for (const { day, change } of repo.fileEvents) {
+    if (day < from || day >= until) continue;
+    const before = files.get(change.path);
+    // A file added and edited inside the same window is one added file, with all its lines.
+    files.set(
+      change.path,
+      before?.status === 'added'
+        ? { ...before, additions: before.additions + change.additions, deletions: before.deletions }
+        : change,
+    );
+  }
+  const list = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  org.windows.set(key, list);
+  return list;
+}
+
+/** The first 32 hex digits of a repository's tip ids (the tip at a day adds the day's 8). */
+function oidPrefix(text: string): string {
+  let h = hashSeed(text);
+  let out = '';
+  for (let i = 0; i < 4; i++) {
+    h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
+    out += h.toString(16).padStart(8, '0');
+  }
+  return out;
 }
 
 /** Index of the first commit row on or after each day of the timeline (rows are generated in day order). */
@@ -587,16 +674,25 @@ function commitIndexByDay(raw: RawOrgActivity, timeline: Timeline): number[] {
   return index;
 }
 
+/** The last entry of an ascending list below `limit`, or undefined. */
+function lastBelow(days: readonly number[], limit: number): number | undefined {
+  let lo = 0;
+  let hi = days.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (days[mid]! < limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 ? days[lo - 1] : undefined;
+}
+
 /**
- * What a collector run at the end of `period` would have stored: repositories that existed then, and the commits,
- * releases, tags and deployments of the 35 days before (the pipeline's collect window).
+ * What a collector run at the end of `period` would have stored (version 3): repositories that existed then with
+ * their default branch's tip then and the files each window changed, the commits, releases, tags and deployments of
+ * the 35 days before (the pipeline's collect window), and each author's last earlier day in the organisation.
  */
-function collectedFor(
-  raw: RawOrgActivity,
-  timeline: Timeline,
-  firstCommitOf: number[],
-  period: PeriodRef,
-): RawOrgActivity {
+function collectedFor(org: DemoOrg, timeline: Timeline, firstCommitOf: number[], period: PeriodRef): RawOrgActivity {
+  const { raw } = org;
   const end = addDays(period.endsOn, 1);
   const from = addDays(end, -(LOOKBACK_DAYS + 7));
   const dayOf = (date: string) =>
@@ -606,18 +702,47 @@ function collectedFor(
     );
   const inWindow = (e: { date: string }) => e.date >= from && e.date < end;
   const endInstant = `${end}T00:00:00Z`;
+  const endDay = dayOf(end);
+  const fromDay = dayOf(from);
+  const bounds = [endDay - LOOKBACK_DAYS, endDay - WINDOW_DAYS, endDay];
+  const boundDates = [addDays(end, -LOOKBACK_DAYS), addDays(end, -WINDOW_DAYS), end];
+  const commits = raw.commits.slice(firstCommitOf[fromDay], firstCommitOf[endDay]);
+  const lastSeen: Record<string, string | null> = {};
+  for (const { author } of commits) {
+    if (author in lastSeen) continue;
+    const day = lastBelow(org.authorDays.get(author) ?? [], fromDay) ?? org.preSeen.get(author);
+    lastSeen[author] = day === undefined ? null : day >= 0 ? timeline.dates[day]! : addDays(timeline.dates[0]!, day);
+  }
   return {
     profile: raw.profile,
-    repos: raw.repos
-      .filter((r) => r.createdAt < endInstant)
-      .map((r) => ({
-        ...r,
-        releases: r.releases?.filter(inWindow),
-        tags: r.tags?.filter(inWindow),
-        deployments: r.deployments?.filter(inWindow),
+    repos: org.repos
+      .map((r, index) => ({ r, index }))
+      .filter(({ r }) => r.record.createdAt < endInstant)
+      .map(({ r, index }) => ({
+        ...r.record,
+        releases: r.record.releases?.filter(inWindow),
+        tags: r.record.tags?.filter(inWindow),
+        deployments: r.record.deployments?.filter(inWindow),
+        defaultBranch: 'main',
+        tip: { oid: `${r.oidPrefix}${endDay.toString(16).padStart(8, '0')}`, source: 'activity' as const },
+        ...(r.record.fork
+          ? {}
+          : {
+              changes: [0, 1].map((w) => ({
+                from: boundDates[w]!,
+                until: boundDates[w + 1]!,
+                files: windowFiles(org, index, bounds[w]!, bounds[w + 1]!),
+                truncated: false,
+              })),
+            }),
       })),
-    commits: raw.commits.slice(firstCommitOf[dayOf(from)], firstCommitOf[dayOf(end)]),
-    version: raw.version,
+    commits,
+    version: 3,
+    lookback: {
+      since: addDays(from, -(NEW_CONTRIBUTOR_LOOKBACK_DAYS + WINDOW_DAYS)),
+      until: addDays(from, -1),
+      lastSeen,
+    },
   };
 }
 
@@ -638,10 +763,10 @@ export function generateDemoDataset(options: DemoOptions): DemoDataset {
   const scored: ScoredOrg[][] = periods.map(() => []);
   const timeline = timelineOf(firstDay, days);
   for (const plan of plans) {
-    const raw = generateActivity(plan, options.seed, timeline);
-    const firstCommitOf = commitIndexByDay(raw, timeline);
+    const org = generateActivity(plan, options.seed, timeline);
+    const firstCommitOf = commitIndexByDay(org.raw, timeline);
     periods.forEach((period, i) =>
-      scored[i]!.push(scoreOrg({ entry: plan.entry, raw: collectedFor(raw, timeline, firstCommitOf, period) }, period)),
+      scored[i]!.push(scoreOrg({ entry: plan.entry, raw: collectedFor(org, timeline, firstCommitOf, period) }, period)),
     );
   }
   return {

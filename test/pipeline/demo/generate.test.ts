@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { parsePeriodSlug } from '../../../src/domain/periods.js';
 import { DEMO_COMMITS_PER_CONTRIBUTOR_14D, generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
 import { DEMO_PERIODS, DEMO_STARTUPS } from '../../../src/pipeline/demo/seed.js';
+import { SIGNAL_RULE } from '../../../src/domain/rules.js';
 import { SECTOR_SLUGS } from '../../../src/schemas/enums.js';
 import { Startup } from '../../../src/schemas/signals.js';
 
@@ -99,7 +100,7 @@ describe('synthetic demo dataset', () => {
 
   test('every record carries the evidence behind its type under the current rule', () => {
     for (const s of dataset.periods.at(-1)!.ranked.startups) {
-      assert.equal(s.signalEvidence.rule, 'evidence-v2');
+      assert.equal(s.signalEvidence.rule, SIGNAL_RULE);
       assert.ok(
         s.signalEvidence.summary!.startsWith(
           s.signalEvidence.strength === 'none' ? 'No clear signal' : s.startup.signalType,
