@@ -1,8 +1,14 @@
 import type { EvidenceDetails } from '../domain/evidence-links.js';
+import { isDemoHost } from './demo-host.js';
 import { html, type SafeHtml } from './html.js';
 
 /** At most this many links of one kind on a page; the rest are counted. */
 const SHOWN = 12;
+
+/** A link to the GitHub object, or, for the demo's reserved host, its name as text (the address goes nowhere). */
+function link(url: string, text: string): SafeHtml {
+  return isDemoHost(url) ? html`${text}` : html`<a href="${url}" rel="nofollow">${text}</a>`;
+}
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -12,10 +18,7 @@ function capped<T>(items: readonly T[], render: (item: T) => SafeHtml): SafeHtml
 }
 
 function person(p: EvidenceDetails['people'][number]): SafeHtml {
-  const who =
-    p.login && p.url
-      ? html`<a href="${p.url}" rel="nofollow">${p.login}</a>`
-      : html`an author without a linked GitHub account`;
+  const who = p.login && p.url ? link(p.url, p.login) : html`an author without a linked GitHub account`;
   const seen = p.kind === 'returning' && p.lastSeenBefore ? `, last seen before on ${p.lastSeenBefore}` : '';
   return html`<li>
     ${who}: first commit of the window ${p.firstCommit}, ${plural(p.commits, 'commit')} on
@@ -58,27 +61,21 @@ export function evidenceDetailsSection(d: EvidenceDetails): SafeHtml {
     parts.push(
       html`<h3>Releases, tags and deployments in the window</h3>
         <ul>
-          ${capped(
-            d.events,
-            (e) => html`<li><a href="${e.url}" rel="nofollow">${e.name}</a> (${e.kind}, ${e.repo}) on ${e.date}</li>`,
-          )}
+          ${capped(d.events, (e) => html`<li>${link(e.url, e.name)} (${e.kind}, ${e.repo}) on ${e.date}</li>`)}
         </ul>`,
     );
   if (d.newRepositories.length)
     parts.push(
       html`<h3>New repositories</h3>
         <ul>
-          ${capped(d.newRepositories, (r) => html`<li><a href="${r.url}" rel="nofollow">${r.name}</a></li>`)}
+          ${capped(d.newRepositories, (r) => html`<li>${link(r.url, r.name)}</li>`)}
         </ul>`,
     );
   if (d.infrastructurePaths.length)
     parts.push(
       html`<h3>Infrastructure files changed</h3>
         <ul>
-          ${capped(
-            d.infrastructurePaths,
-            (p) => html`<li><a href="${p.url}" rel="nofollow">${p.path}</a> (${p.repo})</li>`,
-          )}
+          ${capped(d.infrastructurePaths, (p) => html`<li>${link(p.url, p.path)} (${p.repo})</li>`)}
         </ul>`,
     );
   if (d.languageMove)

@@ -67,6 +67,17 @@ describe("the startup page's evidence details", () => {
     assert.doesNotMatch(out, /<script>|<img/);
   });
 
+  test("the demo's reserved host is named as text, never linked", () => {
+    const out = render(
+      evidenceDetails('https://github.example/acme', {
+        evidence: { people: [person('ada', 'new', true)], newRepoNames: ['infra'] },
+      }),
+    );
+    assert.doesNotMatch(out, /href=/);
+    assert.match(out, /ada: first commit/);
+    assert.match(out, /<li>infra<\/li>/);
+  });
+
   test('a language move and a replaced framework are said in words', () => {
     const out = render(
       details({

@@ -31,6 +31,7 @@ import type { PageInput } from '../layout.js';
 import { askForm } from './ask.js';
 import { stageBadge } from '../stage.js';
 import { evidenceDetailsSection } from '../evidence-details.js';
+import { isDemoHost } from '../demo-host.js';
 import { evidenceDetails, type EvidenceDetails } from '../../domain/evidence-links.js';
 import { stageSourceOf, type StageSource } from '../../domain/stage-source.js';
 import { labelOf, signalCell, signalOf, signalWithStrength, strengthText } from '../signal-label.js';
@@ -157,15 +158,6 @@ function tiedScores(rows: readonly SnapshotStartup[]): Set<number> {
     seen.add(s.scores.composite);
   }
   return tied;
-}
-
-/** Hosts of the demo dataset's fictional startups (`.example`, reserved by RFC 2606): never a live site. */
-export function isDemoHost(url: string): boolean {
-  try {
-    return /(^|\.)example$/.test(new URL(url).hostname);
-  } catch {
-    return false;
-  }
 }
 
 /** A link to a startup's own site, or, for a demo host, its address as text marked "demo" (it goes nowhere). */
