@@ -22,7 +22,8 @@ import { refundExpiredHolds } from './payments/ledger.js';
 import { datasetExport, startupSeries } from './snapshot/history.js';
 import { SnapshotHolder, startPeriodPoller, type SnapshotListener, type WarmUpMeasure } from './snapshot/holder.js';
 import { loadSnapshot } from './snapshot/load.js';
-import { signalsCsv, type Snapshot } from './snapshot/snapshot.js';
+import { lastCompletePeriod } from './domain/periods.js';
+import { signalsCsv, type PeriodSource, type Snapshot } from './snapshot/snapshot.js';
 import {
   createStore,
   migrateToLatest,
@@ -142,14 +143,15 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     });
   const { store, ready } = opening;
   ready.catch(() => {}); // awaited (and reported) by open()
-  // A first start on a new embedded data directory: make the demo dataset now, on this core, while the database's
-  // host process initialises its cluster on the other one (the dataset is deterministic, so it is the one
-  // seedDemoIfEmpty would make; it is written only if the store turns out to be empty).
-  const early =
+  // A first start on a new embedded data directory: make the demo's newest week now, while the database's host
+  // process initialises its cluster on the other core (the dataset is deterministic, so it is the week seedDemoIfEmpty
+  // would store; the earlier weeks are generated once the server serves, and stored only if the store is empty).
+  const firstDemo =
     config.demo.enabled && !options.snapshot && !config.database.url && !clusterInitialised(config.database.dataDir)
-      ? (await import('./pipeline/demo/seed.js')).generateDemo({ seed: config.demo.seed })
+      ? { seed: config.demo.seed, endPeriod: lastCompletePeriod(new Date()) }
       : undefined;
-  if (early) options.phase?.('generate demo data (while the database initialises)');
+  const early = firstDemo && (await import('./pipeline/demo/seed.js')).generateDemoLatest(firstDemo);
+  if (early) options.phase?.("generate the demo's newest week (while the database initialises)");
 
   const probes: ReadinessProbe[] = [];
   let redis: Redis | undefined;
@@ -340,29 +342,69 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
           startJobs();
           return;
         }
+        const startPoller = () =>
+          stops.push(
+            startPeriodPoller({
+              db: store.db,
+              baseUrl: config.server.baseUrl,
+              holder,
+              intervalMs: config.periods.pollMs,
+              onError: (err) => log.warn({ err }, 'could not check for a new period'),
+              onSwap: (s) =>
+                log.info({ period: s.period.slug, startups: s.startups.length }, 'serving a newly published period'),
+            }),
+          );
         // The demo generator is loaded only for an empty store (seedDemoIfEmpty checks again, under a lock).
-        if (config.demo.enabled && (await countPeriods(store.db)) === 0) {
+        const empty = config.demo.enabled && (await countPeriods(store.db)) === 0;
+        if (empty && early && firstDemo) {
+          // The newest week is served at once, as the store will hold it; the weeks before it are generated in the
+          // background (one organisation per event-loop turn), and their reads wait for them. Then the whole dataset
+          // is stored, the stored period swapped in (its history read from the store), and the poller starts.
+          const [seed, generated] = await Promise.all([
+            import('./pipeline/demo/seed.js'),
+            import('./snapshot/generated.js'),
+          ]);
+          let history: (source: PeriodSource) => void = () => {};
+          holder.provide(
+            generated.latestDemoSnapshot(
+              early,
+              firstDemo,
+              config.server.baseUrl,
+              new Promise((resolve) => (history = resolve)),
+            ),
+          );
+          phase("serve the demo's newest week from memory");
+          const seeding = (async () => {
+            const dataset = await seed.generateDemoInTurns(firstDemo);
+            history(generated.demoHistory(dataset));
+            const written = await seed.seedDemoIfEmpty(store.db, firstDemo, dataset);
+            if (written > 0) log.info({ periods: written }, 'loaded the synthetic demo dataset');
+            const stored = closing ? undefined : await loadSnapshot(store.db, config.server.baseUrl);
+            if (stored) await holder.advance(stored, () => Boolean(closing));
+          })()
+            .catch((err) => {
+              history(generated.demoHistory({ entries: early.entries, periods: [early.latest] }));
+              log.error({ err }, 'could not generate or store the demo dataset; serving its newest week from memory');
+            })
+            .finally(() => {
+              if (!closing) startPoller();
+            });
+          // A close while the demo is being stored waits for its transaction to end before the store closes.
+          stops.push(() => seeding);
+          startJobs();
+          return;
+        }
+        if (empty) {
           const { seedDemoIfEmpty } = await import('./pipeline/demo/seed.js');
-          const written = await seedDemoIfEmpty(store.db, { seed: config.demo.seed }, early);
+          const written = await seedDemoIfEmpty(store.db, { seed: config.demo.seed });
           if (written > 0) log.info({ periods: written }, 'loaded the synthetic demo dataset');
-          phase(early ? 'store demo data' : 'generate and store demo data');
+          phase('generate and store demo data');
         }
         const first = await loadSnapshot(store.db, config.server.baseUrl);
         if (first) holder.provide(first);
         else log.warn('no period is published yet; data routes answer 503 until one is');
         phase('load snapshot');
-
-        stops.push(
-          startPeriodPoller({
-            db: store.db,
-            baseUrl: config.server.baseUrl,
-            holder,
-            intervalMs: config.periods.pollMs,
-            onError: (err) => log.warn({ err }, 'could not check for a new period'),
-            onSwap: (s) =>
-              log.info({ period: s.period.slug, startups: s.startups.length }, 'serving a newly published period'),
-          }),
-        );
+        startPoller();
         startJobs();
       },
       warmUp(measured) {

@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
+import { parsePeriodSlug, shiftPeriod } from '../src/domain/periods.js';
+import { DEMO_PERIODS } from '../src/pipeline/demo/seed.js';
 import { templatePath } from '../src/store/pglite-template.js';
 import { freePort } from './helpers/net.js';
 
@@ -103,11 +105,23 @@ describe('the built bundle', () => {
     }
   });
 
-  test('a first start generates the demo data while the database initialises, and logs each phase', () => {
+  test("a first start generates the demo's newest week while the database initialises, and logs each phase", () => {
     const log = bundle!.log();
-    assert.match(log, /"phase":"generate demo data \(while the database initialises\)"/);
-    assert.match(log, /"phase":"store demo data"/);
+    assert.match(log, /"phase":"generate the demo's newest week \(while the database initialises\)"/);
+    assert.match(log, /"phase":"serve the demo's newest week from memory"/);
     assert.doesNotMatch(log, /"level":50/);
+  });
+
+  test('a first start answers an earlier week once it is generated, and stores the whole demo behind', async () => {
+    const current = (await (await fetch(`${base}/api/signals.json`)).json()) as { meta: { period: { slug: string } } };
+    const earliest = shiftPeriod(parsePeriodSlug(current.meta.period.slug)!, -(DEMO_PERIODS - 1)).slug;
+    const earlier = await fetch(`${base}/api/signals.json?period=${earliest}`);
+    assert.equal(earlier.status, 200);
+    const deadline = Date.now() + 60_000;
+    while (!bundle!.log().includes('loaded the synthetic demo dataset') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    assert.match(bundle!.log(), /"periods":30,"msg":"loaded the synthetic demo dataset"/);
+    assert.doesNotMatch(bundle!.log(), /"level":50/);
   });
 
   test('the bundled server answers the data, the site, the API document and a citation', async () => {

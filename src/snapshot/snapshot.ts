@@ -315,6 +315,22 @@ export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
   };
 }
 
+/**
+ * A source whose reads wait for the source `later` gives (a first start's earlier weeks, generated behind the
+ * newest one): each read waits for it, then is answered by it.
+ */
+export function deferredSource(later: Promise<PeriodSource>): PeriodSource {
+  return {
+    trendingHistory: async () => (await later).trendingHistory(),
+    startupHistory: async (login) => (await later).startupHistory(login),
+    series: async () => (await later).series(),
+    periodStartups: async (slug) => (await later).periodStartups(slug),
+    async *datasetPages(slugs) {
+      yield* (await later).datasetPages(slugs);
+    },
+  };
+}
+
 /** The startup's record as /api/signal answers it, rendered at its first use and kept with the snapshot. */
 export function startupJson(startup: SnapshotStartup): Rendered {
   return (startup.json ??= rendered(JSON.stringify(startup.startup), 'application/json; charset=utf-8'));

@@ -41,24 +41,32 @@ function toRows(slug: string, ranked: RankedPeriod): NewPeriodStartupRow[] {
 }
 
 /**
+ * The content hash a period is published with: the dataset kind and, per startup in order, what identifies its record
+ * (login, position, the record, its composite score, and the collection note when there is one).
+ */
+export function periodContentHash(dataset: string, ranked: RankedPeriod): string {
+  return createHash('sha256')
+    .update(dataset)
+    .update(
+      JSON.stringify(
+        ranked.startups.map((s, i) =>
+          // The collection note joins the hash only when there is one, so complete weeks keep their hashes.
+          s.collectionNote
+            ? [s.login, i + 1, JSON.stringify(s.startup), s.scores.composite, s.collectionNote]
+            : [s.login, i + 1, JSON.stringify(s.startup), s.scores.composite],
+        ),
+      ),
+    )
+    .digest('hex');
+}
+
+/**
  * Publishes (or republishes) one period in a single transaction: readers see the previous state or the whole new
  * period, never a part of it.
  */
 export async function publishPeriod(db: Kysely<Database>, input: PublishInput): Promise<PeriodRow> {
   const rows = toRows(input.period.slug, input.ranked);
-  const contentHash = createHash('sha256')
-    .update(input.dataset)
-    .update(
-      JSON.stringify(
-        rows.map((r) =>
-          // The collection note joins the hash only when there is one, so complete weeks keep their hashes.
-          r.collection_note
-            ? [r.org_login, r.position, r.startup, r.score_composite, r.collection_note]
-            : [r.org_login, r.position, r.startup, r.score_composite],
-        ),
-      ),
-    )
-    .digest('hex');
+  const contentHash = periodContentHash(input.dataset, input.ranked);
   return inTransaction(db, async (trx) => {
     await trx.deleteFrom('period_startups').where('period_slug', '=', input.period.slug).execute();
     const period = await trx

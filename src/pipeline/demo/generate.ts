@@ -106,6 +106,12 @@ export interface DemoPeriod {
   ranked: RankedPeriod;
 }
 
+/** The newest week of a demo dataset, generated alone. */
+export interface DemoLatestWeek {
+  entries: WatchlistEntry[];
+  latest: DemoPeriod;
+}
+
 export interface DemoDataset {
   entries: WatchlistEntry[];
   periods: DemoPeriod[];
@@ -751,6 +757,44 @@ function collectedFor(org: DemoOrg, timeline: Timeline, firstCommitOf: number[],
  * Periods are computed by the real stages (filter, normalise, accelerate, classify, rank) over the invented activity.
  */
 export function generateDemoDataset(options: DemoOptions): DemoDataset {
+  const steps = demoDatasetSteps(options);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * `generateDemoDataset` in steps: yields after each organisation, so a serving process can build the dataset in the
+ * background and answer requests between organisations.
+ */
+export function* demoDatasetSteps(options: DemoOptions): Generator<void, DemoDataset, void> {
+  const plan = demoPlan(options);
+  const scored: ScoredOrg[][] = plan.periods.map(() => []);
+  for (const org of plan.orgs) {
+    const activity = org.activity();
+    plan.periods.forEach((period, i) => scored[i]!.push(activity.score(period)));
+    yield;
+  }
+  return {
+    entries: plan.orgs.map((o) => o.entry),
+    periods: plan.periods.map((period, i) => ({ period, ranked: rank(scored[i]!) })),
+  };
+}
+
+/**
+ * The newest week of the dataset `generateDemoDataset(options)` makes, alone (the same entries and the same ranked
+ * week, at a thirtieth of the scoring): what a first start serves while the earlier weeks are generated.
+ */
+export function generateDemoLatestWeek(options: DemoOptions): DemoLatestWeek {
+  const plan = demoPlan(options);
+  const period = plan.periods.at(-1)!;
+  const scored = plan.orgs.map((org) => org.activity().score(period));
+  return { entries: plan.orgs.map((o) => o.entry), latest: { period, ranked: rank(scored) } };
+}
+
+/** The weeks of a demo dataset and, per organisation, its entry and the activity it generates. */
+function demoPlan(options: DemoOptions) {
   if (options.startups < 1 || options.periods < 1) throw new RangeError('startups and periods must be at least 1');
   const firstPeriod = shiftPeriod(options.endPeriod, -(options.periods - 1));
   // Enough history before the first period for its 28-day windows and 30-day new-repository count.
@@ -758,19 +802,18 @@ export function generateDemoDataset(options: DemoOptions): DemoDataset {
   const periods = Array.from({ length: options.periods }, (_, i) => shiftPeriod(firstPeriod, i));
   const days =
     (Date.parse(`${options.endPeriod.endsOn}T00:00:00Z`) - Date.parse(`${firstDay}T00:00:00Z`)) / 86_400_000 + 1;
-  const plans = planOrgs(options, days);
-  // One organisation's raw activity at a time, so 100,000 startups fit in memory.
-  const scored: ScoredOrg[][] = periods.map(() => []);
   const timeline = timelineOf(firstDay, days);
-  for (const plan of plans) {
-    const org = generateActivity(plan, options.seed, timeline);
-    const firstCommitOf = commitIndexByDay(org.raw, timeline);
-    periods.forEach((period, i) =>
-      scored[i]!.push(scoreOrg({ entry: plan.entry, raw: collectedFor(org, timeline, firstCommitOf, period) }, period)),
-    );
-  }
-  return {
-    entries: plans.map((p) => p.entry),
-    periods: periods.map((period, i) => ({ period, ranked: rank(scored[i]!) })),
-  };
+  // One organisation's raw activity at a time, so 100,000 startups fit in memory.
+  const orgs = planOrgs(options, days).map((plan) => ({
+    entry: plan.entry,
+    activity: () => {
+      const org = generateActivity(plan, options.seed, timeline);
+      const firstCommitOf = commitIndexByDay(org.raw, timeline);
+      return {
+        score: (period: PeriodRef) =>
+          scoreOrg({ entry: plan.entry, raw: collectedFor(org, timeline, firstCommitOf, period) }, period),
+      };
+    },
+  }));
+  return { periods, orgs };
 }

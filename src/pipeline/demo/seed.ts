@@ -2,8 +2,17 @@ import { SYNTHETIC_DATASET } from '../../domain/datasets.js';
 import { sql, type Kysely } from 'kysely';
 import { addDays, lastCompletePeriod, type PeriodRef } from '../../domain/periods.js';
 import { countPeriods, inTransaction, publishPeriod } from '../../store/periods.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from '../../store/schema.js';
-import { DEMO_DATASET_NAME, generateDemoDataset, type DemoDataset } from './generate.js';
+import {
+  DEMO_DATASET_NAME,
+  demoDatasetSteps,
+  generateDemoDataset,
+  generateDemoLatestWeek,
+  type DemoDataset,
+  type DemoLatestWeek,
+  type DemoOptions,
+} from './generate.js';
 
 export const DEMO_STARTUPS = 315;
 export const DEMO_PERIODS = 30;
@@ -18,14 +27,34 @@ export interface SeedOptions {
   now?: Date;
 }
 
-/** The demo dataset these options describe (deterministic: the same options give the same dataset). */
-export function generateDemo(options: SeedOptions): DemoDataset {
-  return generateDemoDataset({
+/** The generator's options for these seed options. */
+export function generatorOptions(options: SeedOptions): DemoOptions {
+  return {
     seed: options.seed,
     startups: options.startups ?? DEMO_STARTUPS,
     periods: options.periods ?? DEMO_PERIODS,
     endPeriod: options.endPeriod ?? lastCompletePeriod(options.now ?? new Date()),
-  });
+  };
+}
+
+/** The demo dataset these options describe (deterministic: the same options give the same dataset). */
+export function generateDemo(options: SeedOptions): DemoDataset {
+  return generateDemoDataset(generatorOptions(options));
+}
+
+/** `generateDemo(options)`, one organisation per turn of the event loop (a serving process answers between them). */
+export async function generateDemoInTurns(options: SeedOptions): Promise<DemoDataset> {
+  const steps = demoDatasetSteps(generatorOptions(options));
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await nextTurn();
+  }
+}
+
+/** The newest week of `generateDemo(options)` alone, and its entries (a thirtieth of the work). */
+export function generateDemoLatest(options: SeedOptions): DemoLatestWeek {
+  return generateDemoLatestWeek(generatorOptions(options));
 }
 
 /** When the demo data publishes a week: a simulated weekly publication, the Monday after the week, 06:00 UTC. */

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parsePeriodSlug } from '../../../src/domain/periods.js';
-import { DEMO_COMMITS_PER_CONTRIBUTOR_14D, generateDemoDataset } from '../../../src/pipeline/demo/generate.js';
+import { lastCompletePeriod, parsePeriodSlug } from '../../../src/domain/periods.js';
+import {
+  DEMO_COMMITS_PER_CONTRIBUTOR_14D,
+  generateDemoDataset,
+  generateDemoLatestWeek,
+} from '../../../src/pipeline/demo/generate.js';
 import { DEMO_PERIODS, DEMO_STARTUPS } from '../../../src/pipeline/demo/seed.js';
 import { SIGNAL_RULE } from '../../../src/domain/rules.js';
 import { SECTOR_SLUGS } from '../../../src/schemas/enums.js';
@@ -116,4 +120,12 @@ describe('synthetic demo dataset', () => {
       for (const s of ranked.trending) assert.notEqual(s.signalEvidence.strength, 'none', `${period.slug} ${s.login}`);
     }
   });
+});
+
+test('the demo’s newest week generated alone is the newest week of the whole dataset', () => {
+  const options = { seed: 'latest-alone', startups: 30, periods: 6, endPeriod: lastCompletePeriod(new Date()) };
+  const whole = generateDemoDataset(options);
+  const alone = generateDemoLatestWeek(options);
+  assert.deepEqual(alone.entries, whole.entries);
+  assert.deepEqual(alone.latest, whole.periods.at(-1));
 });
