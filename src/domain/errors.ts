@@ -352,6 +352,10 @@ export const SERVICE_ERRORS = {
     ({ budget, retryAfterSeconds }: { budget: string; retryAfterSeconds: number }) =>
       `Rate limit exceeded for this client (${budget} routes). Retry after ${retryAfterSeconds} s, or use the feed or a local copy of the dataset for heavy use.`,
   ),
+  'too-many-connections': entry(
+    'rate-limited',
+    () => 'Too many open connections from this address; close some, or reuse them (keep-alive).',
+  ),
   'path-segment-too-long': entry('uri-too-long', () => 'A path segment is too long.'),
   'malformed-url': entry('bad-request', () => 'The URL is malformed.'),
   'invalid-request': entry(
