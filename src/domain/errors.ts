@@ -99,7 +99,6 @@ export const IDEMPOTENCY_KEY_RULE = 'must be 1 to 255 visible ASCII characters';
 export const KEY_REQUIRED = 'A credit-pack key is required: send Authorization: Bearer <key>.';
 /** Why a request with a credit-pack key that opens no account is refused. */
 export const KEY_NOT_VALID = 'The credit-pack key is not valid (unknown, malformed or revoked).';
-const STORE_SILENT = 'cannot be built right now: the store did not answer.';
 
 /**
  * Every error the service reports. Most messages are fixed or written from the values; a few take the varying part
@@ -117,7 +116,7 @@ export const SERVICE_ERRORS = {
     const range = stored.length ? `, from ${stored[0]} to ${stored.at(-1)}` : '';
     return `No stored period ${quoted(slug, 20)}: ${stored.length} periods are stored${range} (list_periods names them).`;
   }),
-  'feed-store-silent': entry('unavailable', () => `The feed ${STORE_SILENT}`),
+  'feed-store-silent': entry('unavailable', () => 'The feed cannot be built right now: the store did not answer.'),
   'page-store-silent': entry('unavailable', () => 'This page cannot be rendered right now: the store did not answer.'),
   'markets-store-silent': entry('unavailable', () => 'Markets cannot be computed right now: the store did not answer.'),
   'ledger-store-silent': entry(
