@@ -65,8 +65,7 @@ function need<T>(outcome: { ok: true; value: T } | { ok: false; error: ServiceEr
 
 async function openAlerts(env: ToolEnv) {
   const alerts = env.ctx.services.alerts;
-  if (!alerts)
-    throw new ServiceError('unavailable', 'Alerts are off on this server: its operator has not set ALERTS_SECRET.');
+  if (!alerts) throw new ServiceError('alerts-off');
   return { alerts, account: need(await env.authenticate()) };
 }
 

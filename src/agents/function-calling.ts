@@ -234,8 +234,8 @@ function shapeProblem(shape: CallShape, error: z.ZodError): ServiceError {
     message: issue.message,
   }));
   return new ServiceError(
-    'bad-request',
-    `Not a tool call of the ${shape} shape (${CALL_SHAPES[shape]}): ${errors.map((e) => `${e.location}: ${e.message}`).join('; ')}`,
+    'tool-call-shape',
+    { shape, description: CALL_SHAPES[shape], errors },
     { extensions: { errors, callShapes: CALL_SHAPES } },
   );
 }
@@ -243,9 +243,7 @@ function shapeProblem(shape: CallShape, error: z.ZodError): ServiceError {
 /** Reads a tool call in any of the accepted shapes, or a 400 naming the shapes. */
 export function toolCallOf(body: unknown): ToolCall {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ServiceError('bad-request', 'The body must be one tool call as a JSON object.', {
-      extensions: { callShapes: CALL_SHAPES },
-    });
+    throw new ServiceError('tool-call-not-object', {}, { extensions: { callShapes: CALL_SHAPES } });
   }
   const key = shapeOf(body as Record<string, unknown>);
   const shape: CallShape = key === 'anthropic-short' ? 'anthropic' : key === 'gemini-short' ? 'gemini' : key;

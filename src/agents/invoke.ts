@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { codeForStatus, ServiceError, type FieldIssue } from '../domain/errors.js';
+import { ServiceError, type FieldIssue } from '../domain/errors.js';
 import type { AppContext } from '../app.js';
 import { authenticate, authenticateKey } from '../payments/authenticate.js';
 import { findTool, type AnyAgentTool, type ToolEnv } from './registry.js';
@@ -27,13 +27,11 @@ export { IdempotencyKey, idempotencyKeyOf } from '../payments/paid-call.js';
  */
 export type Credentials = { authorization: string | undefined } | { apiKey: string | undefined };
 
-const SIGNAL_MCP_KEY_REQUIRED = 'A credit-pack key is required: set SIGNAL_API_KEY for signal-mcp.';
-
 /** The tool environment's authenticator for these credentials (src/payments/authenticate.ts does the work). */
 export function authenticatorFor(ctx: AppContext, credentials: Credentials): ToolEnv['authenticate'] {
   return 'authorization' in credentials
     ? () => authenticate(ctx.store.db, credentials.authorization)
-    : () => authenticateKey(ctx.store.db, credentials.apiKey, SIGNAL_MCP_KEY_REQUIRED);
+    : () => authenticateKey(ctx.store.db, credentials.apiKey, 'signal-mcp-key-missing');
 }
 
 function issueFields(error: z.ZodError): FieldIssue[] {
@@ -44,7 +42,7 @@ function issueFields(error: z.ZodError): FieldIssue[] {
 }
 
 export function unknownTool(name: string): ServiceError {
-  return new ServiceError('unknown-tool', `No tool named ${JSON.stringify(name.slice(0, 100))}.`);
+  return new ServiceError('unknown-tool', { name });
 }
 
 /**
@@ -66,11 +64,7 @@ export async function runTool(tool: AnyAgentTool, args: unknown, env: ToolEnv): 
   const parsed = tool.inputSchema.safeParse(withoutNullOptionals(tool, args ?? {}));
   if (!parsed.success) {
     const errors = issueFields(parsed.error);
-    throw new ServiceError(
-      'invalid-arguments',
-      `Invalid arguments for ${tool.name}: ${errors.map((e) => `${e.location}: ${e.message}`).join('; ')}`,
-      { extensions: { errors } },
-    );
+    throw new ServiceError('invalid-tool-arguments', { tool: tool.name, errors }, { extensions: { errors } });
   }
   const result = await tool.handler(parsed.data, env);
   return tool.outputSchema.parse(result) as Record<string, unknown>;
@@ -141,7 +135,7 @@ export function remoteInvoker(
         });
       } catch (err) {
         if (attempt >= attempts) {
-          throw new ServiceError('bad-gateway', `Could not reach ${baseUrl}: ${(err as Error).message}`);
+          throw new ServiceError('remote-unreachable', { baseUrl, reason: (err as Error).message });
         }
       }
     }
@@ -158,9 +152,8 @@ export function remoteInvoker(
         unknown
       >;
       const retryAfterSeconds = retryAfterOf(response);
-      throw new ServiceError(
-        codeForStatus(response.status),
-        typeof problem.detail === 'string' ? problem.detail : `${baseUrl} answered ${response.status}.`,
+      throw ServiceError.remote(
+        { status: response.status, baseUrl, detail: problem.detail },
         {
           extensions: problemExtensions(problem),
           ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
@@ -168,7 +161,7 @@ export function remoteInvoker(
       );
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new ServiceError('bad-gateway', `${baseUrl} answered something other than a JSON object.`);
+      throw new ServiceError('remote-not-json', { baseUrl });
     }
     return body as Record<string, unknown>;
   };

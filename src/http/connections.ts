@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { ServiceError } from '../domain/errors.js';
+import { problemResponse } from './problem.js';
 
 /**
  * The connection limits of the HTTP server: how long a client may take to send a request (headers, then the whole
@@ -65,12 +67,7 @@ const TOO_MANY =
   'content-type: application/problem+json\r\n' +
   'retry-after: 1\r\n' +
   'connection: close\r\n';
-const TOO_MANY_BODY = JSON.stringify({
-  type: 'about:blank',
-  title: 'Too Many Requests',
-  status: 429,
-  detail: 'Too many open connections from this address; close some, or reuse them (keep-alive).',
-});
+const TOO_MANY_BODY = JSON.stringify(problemResponse(new ServiceError('too-many-connections'), undefined).body);
 const TOO_MANY_RESPONSE = `${TOO_MANY}content-length: ${Buffer.byteLength(TOO_MANY_BODY)}\r\n\r\n${TOO_MANY_BODY}`;
 
 /**

@@ -1,4 +1,4 @@
-import { codeForStatus, ServiceError, statusTitle, type FieldIssue } from '../domain/errors.js';
+import { codeForStatus, ServiceError, statusTitle, type ErrorCode, type FieldIssue } from '../domain/errors.js';
 
 /**
  * Errors are values (src/domain/errors.ts); this module is the one place a ServiceError becomes an RFC 9457
@@ -10,13 +10,14 @@ export { statusTitle };
 export type ProblemField = FieldIssue;
 
 /**
- * An error only the HTTP layer raises (a wrong method, a malformed URL, a missing metrics token), known by its
- * status, and carrying response headers only HTTP has (Allow, a realm of its own). Its code is the status's generic
- * catalogue entry.
+ * The rate limiter's 429 until it throws its catalogue entry (`rate-limit-exceeded`); nothing else uses it.
+ * @deprecated name a catalogue entry: `new ServiceError(id, values, options)`.
  */
-export class HttpProblem extends ServiceError {
+export class HttpProblem extends ServiceError<'unexpected'> {
+  override readonly code: ErrorCode;
   override readonly status: number;
   override readonly title: string;
+  override readonly detail: string | undefined;
 
   constructor(
     status: number,
@@ -25,10 +26,13 @@ export class HttpProblem extends ServiceError {
     extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
   ) {
-    super(codeForStatus(status), detail, { extensions: extra });
+    super('unexpected', {}, { extensions: extra });
     this.name = 'HttpProblem';
+    this.message = detail ?? title;
+    this.code = codeForStatus(status);
     this.status = status;
     this.title = title;
+    this.detail = detail;
   }
 }
 
@@ -60,14 +64,19 @@ export interface ProblemResponse {
   body: Record<string, unknown>;
 }
 
-/** The headers a service error implies: Retry-After, and WWW-Authenticate on a refused credit-pack key. */
+/**
+ * The headers a service error implies: Retry-After, Allow on a wrong method, and WWW-Authenticate on a refused
+ * credit-pack key or metrics token.
+ */
 function problemHeaders(error: ServiceError): Record<string, string> {
   const headers: Record<string, string> = {};
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  if (error.allow !== undefined) headers['allow'] = error.allow;
   if (error.code === 'credentials-missing') headers['www-authenticate'] = `Bearer realm="${CREDIT_KEY_REALM}"`;
   if (error.code === 'credentials-malformed' || error.code === 'credentials-invalid') {
     headers['www-authenticate'] = `Bearer realm="${CREDIT_KEY_REALM}", error="invalid_token"`;
   }
+  if (error.id === 'metrics-token-required') headers['www-authenticate'] = 'Bearer realm="metrics"';
   if (error instanceof HttpProblem) Object.assign(headers, error.headers);
   return headers;
 }
@@ -80,8 +89,3 @@ export function problemResponse(error: ServiceError, instance: string | undefine
     body: problemBody(error.status, error.title, error.detail, instance, error.extensions),
   };
 }
-
-export const notFound = (detail: string, extra: Record<string, unknown> = {}) =>
-  new ServiceError('not-found', detail, { extensions: extra });
-export const unavailable = (detail: string, retryAfterSeconds = 30) =>
-  new ServiceError('unavailable', detail, { retryAfterSeconds });

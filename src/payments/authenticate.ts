@@ -1,4 +1,4 @@
-import { fail, ServiceError, succeed, type Outcome } from '../domain/errors.js';
+import { fail, KEY_NOT_VALID, KEY_REQUIRED, ServiceError, succeed, type Outcome } from '../domain/errors.js';
 import type { Executor } from '../store/schema.js';
 import { findAccountByKey, type KeyAccount } from './keys.js';
 
@@ -23,24 +23,23 @@ export function bearerToken(header: string | undefined): string | undefined {
   return BEARER.exec(header)?.[1];
 }
 
-export const KEY_REQUIRED = 'A credit-pack key is required: send Authorization: Bearer <key>.';
-export const KEY_NOT_VALID = 'The credit-pack key is not valid (unknown, malformed or revoked).';
+export { KEY_NOT_VALID, KEY_REQUIRED };
 
-/** The account a credit-pack key opens; `whenMissing` says where the key should have come from. */
+/** The account a credit-pack key opens; `whenMissing` is the error that says where the key should have come from. */
 export async function authenticateKey(
   db: Executor,
   key: string | undefined,
-  whenMissing: string = KEY_REQUIRED,
+  whenMissing: 'credentials-missing' | 'signal-mcp-key-missing' = 'credentials-missing',
 ): Promise<Outcome<KeyAccount>> {
-  if (key === undefined || key === '') return fail(new ServiceError('credentials-missing', whenMissing));
+  if (key === undefined || key === '') return fail(new ServiceError(whenMissing));
   const account = await findAccountByKey(db, key);
-  return account ? succeed(account) : fail(new ServiceError('credentials-invalid', KEY_NOT_VALID));
+  return account ? succeed(account) : fail(new ServiceError('credentials-invalid'));
 }
 
 /** The account an `Authorization` header value opens. */
 export async function authenticate(db: Executor, header: string | undefined): Promise<Outcome<KeyAccount>> {
-  if (header === undefined || header === '') return fail(new ServiceError('credentials-missing', KEY_REQUIRED));
+  if (header === undefined || header === '') return fail(new ServiceError('credentials-missing'));
   const token = bearerToken(header);
-  if (token === undefined) return fail(new ServiceError('credentials-malformed', KEY_NOT_VALID));
+  if (token === undefined) return fail(new ServiceError('credentials-malformed'));
   return authenticateKey(db, token);
 }

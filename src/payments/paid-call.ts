@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ServiceError } from '../domain/errors.js';
+import { IDEMPOTENCY_KEY_RULE, ServiceError } from '../domain/errors.js';
 import { siteUrls } from '../domain/urls.js';
 
 /**
@@ -11,7 +11,6 @@ import { siteUrls } from '../domain/urls.js';
 
 /** Visible ASCII, 1–255 characters: what Stripe accepts as an Idempotency-Key. */
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-const IDEMPOTENCY_KEY_RULE = 'must be 1 to 255 visible ASCII characters';
 
 /** The Idempotency-Key as a schema (a request header, a tool call's `_meta`). */
 export const IdempotencyKey = z.string().regex(IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE);
@@ -21,7 +20,7 @@ export function idempotencyKeyOf(value: unknown, where = 'Idempotency-Key'): str
   if (value === undefined) return undefined;
   const parsed = IdempotencyKey.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new ServiceError('bad-request', `${where} ${IDEMPOTENCY_KEY_RULE}.`);
+  throw new ServiceError('idempotency-key-invalid', { where });
 }
 
 /** Where a caller without a key or without credit goes next. */
@@ -37,8 +36,5 @@ function purchaseHelp(baseUrl: string, balance: number | undefined): Record<stri
 /** A paid call's error as every surface answers it: a 401 or 402 with the purchase help among its extensions. */
 export function withPurchaseHelp(error: ServiceError, baseUrl: string, balance?: number): ServiceError {
   if (error.status !== 401 && error.status !== 402) return error;
-  return new ServiceError(error.code, error.detail, {
-    extensions: { ...error.extensions, ...purchaseHelp(baseUrl, balance) },
-    ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
-  });
+  return error.withExtensions(purchaseHelp(baseUrl, balance));
 }

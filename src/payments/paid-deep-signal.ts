@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { deepSignal } from '../core/deep-signal/index.js';
-import { codeForStatus, fail, SERVICE_ERRORS, ServiceError, succeed, type Outcome } from '../domain/errors.js';
+import {
+  codeForStatus,
+  ERROR_CODES,
+  fail,
+  ServiceError,
+  succeed,
+  type ErrorCode,
+  type Outcome,
+} from '../domain/errors.js';
 import type { DeepSignal, DeepSignalMiss } from '../schemas/deep-signal.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Executor } from '../store/schema.js';
@@ -67,8 +75,7 @@ const answered = (body: DeepSignal | DeepSignalMiss, balance: number): PaidAnswe
   replayed: false,
 });
 
-const NO_CREDIT = 'No credit left on this key. Buy a credit pack; a miss (an untracked startup) is never charged.';
-const noCredit = () => refused(new ServiceError('insufficient-credits', NO_CREDIT), 0);
+const noCredit = () => refused(new ServiceError('insufficient-credits'), 0);
 
 /** Each payload is serialised once for its record: payloads are shared and frozen (see deepSignal). */
 const serialised = new WeakMap<object, string>();
@@ -122,21 +129,15 @@ function recordOf(answer: PaidAnswer): { status_code: number; body: string } {
 
 function recordedError(recorded: Recorded): ServiceError {
   const { code, detail } = JSON.parse(recorded.body) as { code?: string; detail?: string };
-  const known = code !== undefined && code in SERVICE_ERRORS ? (code as keyof typeof SERVICE_ERRORS) : undefined;
+  const known = code !== undefined && code in ERROR_CODES ? (code as ErrorCode) : undefined;
   const fallback = recorded.status_code === 402 ? 'insufficient-credits' : codeForStatus(recorded.status_code);
-  return new ServiceError(known ?? fallback, detail);
+  return ServiceError.relay(known ?? fallback, detail);
 }
 
 function replay(recorded: Recorded, hash: string): PaidAnswer {
   const balance = Number(recorded.headers['x-credits-balance'] ?? 0);
   if (recorded.request_hash !== hash) {
-    return refused(
-      new ServiceError(
-        'idempotency-key-reused',
-        'This Idempotency-Key was already used with a different request body.',
-      ),
-      balance,
-    );
+    return refused(new ServiceError('idempotency-key-reused'), balance);
   }
   const outcome: PaidAnswer['outcome'] =
     recorded.status_code === 200
@@ -201,13 +202,7 @@ async function answerIdempotently(call: PaidCall, key: string): Promise<PaidAnsw
     return answer;
   } catch (err) {
     if ((err as { code?: string }).code === '55P03') {
-      return refused(
-        new ServiceError(
-          'request-in-progress',
-          'A request with this Idempotency-Key is still being processed; retry shortly.',
-        ),
-        call.account.balance,
-      );
+      return refused(new ServiceError('request-in-progress'), call.account.balance);
     }
     throw err;
   }

@@ -40,11 +40,7 @@ export class SnapshotHolder {
   /** The current snapshot, for a request that needs one: while no period is published yet, a 503 'unavailable'. */
   published(): Snapshot {
     if (this.snapshot) return this.snapshot;
-    throw new ServiceError(
-      'unavailable',
-      'No period has been published yet. Run `signal-service pipeline run` or enable DEMO_DATA.',
-      { retryAfterSeconds: 30 },
-    );
+    throw new ServiceError('no-period-published', {}, { retryAfterSeconds: 30 });
   }
 
   /**

@@ -178,7 +178,7 @@ describe('function-calling definitions', () => {
       ...trending,
       handler: (args: unknown) => {
         calls.push(args);
-        throw new ServiceError('internal', 'stop');
+        throw ServiceError.relay('internal', 'stop');
       },
     };
     await assert.rejects(runTool(probe, { period: null, limit: null }, {} as ToolEnv), /stop/);

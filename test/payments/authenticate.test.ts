@@ -124,8 +124,11 @@ describe('authenticate', () => {
   test('a key from elsewhere (SIGNAL_API_KEY) takes the same key step, with its own missing detail', async () => {
     const issued = await issueKey(store.db, { credits: 2, reason: 'test' });
     assert.equal((await authenticateKey(store.db, issued.key)).ok, true);
-    const missing = await authenticateKey(store.db, undefined, 'Set SIGNAL_API_KEY.');
+    const missing = await authenticateKey(store.db, undefined, 'signal-mcp-key-missing');
     assert.ok(!missing.ok);
-    assert.deepEqual([missing.error.code, missing.error.detail], ['credentials-missing', 'Set SIGNAL_API_KEY.']);
+    assert.deepEqual(
+      [missing.error.code, missing.error.detail],
+      ['credentials-missing', 'A credit-pack key is required: set SIGNAL_API_KEY for signal-mcp.'],
+    );
   });
 });

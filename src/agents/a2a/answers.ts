@@ -46,9 +46,11 @@ export function idempotencyKeyFor(header: string | undefined, messageId: string)
 }
 
 function invalid(location: string, message: string): ServiceError {
-  return new ServiceError('invalid-arguments', `Invalid arguments: ${location}: ${message}`, {
-    extensions: { errors: [{ location, message }] },
-  });
+  return new ServiceError(
+    'invalid-argument',
+    { location, message },
+    { extensions: { errors: [{ location, message }] } },
+  );
 }
 
 /** A skill's arguments checked against its strict schema: an unknown or bad argument is named in the error. */
@@ -62,11 +64,7 @@ export function parseArguments<T>(skill: A2aSkill, args: unknown): T {
         ? `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
         : issue.message,
   }));
-  throw new ServiceError(
-    'invalid-arguments',
-    `Invalid arguments for skill ${skill.id}: ${errors.map((e) => `${e.location}: ${e.message}`).join('; ')}`,
-    { extensions: { errors } },
-  );
+  throw new ServiceError('invalid-skill-arguments', { skill: skill.id, errors }, { extensions: { errors } });
 }
 
 /**

@@ -44,8 +44,8 @@ export function chooseSkill(parts: readonly Part[]): SkillChoice | { error: Serv
       const known = A2A_SKILLS.map((s) => s.id).join(', ');
       return {
         error: new ServiceError(
-          'invalid-arguments',
-          `Unknown skill ${JSON.stringify(id.slice(0, 64))}: use one of ${known}.`,
+          'unknown-skill',
+          { skill: id, known: A2A_SKILLS.map((s) => s.id) },
           {
             extensions: { errors: [{ location: 'skill', message: `must be one of ${known}` }] },
           },
@@ -60,10 +60,7 @@ export function chooseSkill(parts: readonly Part[]): SkillChoice | { error: Serv
     .trim();
   if (!text) {
     return {
-      error: new ServiceError(
-        'invalid-arguments',
-        'Send a text part with a question, or a data part {"skill": …, "arguments": {…}}.',
-      ),
+      error: new ServiceError('empty-message'),
     };
   }
   return chooseSkillFromText(text) ?? { text };

@@ -71,7 +71,7 @@ function openSource(config: Config, logger: Logger): { source: DataSource; openi
     try {
       return await opening;
     } catch (err) {
-      throw new ServiceError('unavailable', `signal-mcp could not open its data: ${(err as Error).message}`);
+      throw new ServiceError('mcp-data-unavailable', { reason: (err as Error).message });
     }
   };
   return {

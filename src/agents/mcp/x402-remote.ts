@@ -1,4 +1,4 @@
-import { codeForStatus, ServiceError } from '../../domain/errors.js';
+import { ServiceError } from '../../domain/errors.js';
 import type { SettlementResponseV2 } from '../../payments/x402/payload.js';
 import type { PaymentRequiredV2 } from '../../payments/x402/requirements.js';
 import { X402_DEEP_SIGNAL_PATH } from '../../payments/x402/deep-signal.js';
@@ -28,8 +28,11 @@ export function remoteX402(baseUrl: string, fetchImpl: typeof fetch = fetch): Mc
     async deepSignal(args, payment): Promise<McpPaidCall> {
       const parsed = tool.inputSchema.safeParse(args);
       if (!parsed.success) {
-        const detail = parsed.error.issues.map((i) => `arguments.${i.path.join('.')}: ${i.message}`).join('; ');
-        throw new ServiceError('invalid-arguments', `Invalid arguments for ${tool.name}: ${detail}`);
+        const errors = parsed.error.issues.map((i) => ({
+          location: `arguments.${i.path.join('.')}`,
+          message: i.message,
+        }));
+        throw new ServiceError('invalid-tool-arguments', { tool: tool.name, errors });
       }
       let response: Response;
       try {
@@ -44,7 +47,7 @@ export function remoteX402(baseUrl: string, fetchImpl: typeof fetch = fetch): Mc
           signal: AbortSignal.timeout(30_000),
         });
       } catch (err) {
-        throw new ServiceError('bad-gateway', `Could not reach ${baseUrl}: ${(err as Error).message}`);
+        throw new ServiceError('remote-unreachable', { baseUrl, reason: (err as Error).message });
       }
       const body = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
       if (response.status === 402) {
@@ -55,8 +58,7 @@ export function remoteX402(baseUrl: string, fetchImpl: typeof fetch = fetch): Mc
         const settlement = decodeHeader<SettlementResponseV2>(response.headers.get('payment-response'));
         return { kind: 'answer', result: body, ...(settlement ? { settlement } : {}) };
       }
-      const detail = typeof body?.detail === 'string' ? body.detail : `${baseUrl} answered ${response.status}.`;
-      throw new ServiceError(codeForStatus(response.status), detail);
+      throw ServiceError.remote({ status: response.status, baseUrl, detail: body?.detail });
     },
   };
 }

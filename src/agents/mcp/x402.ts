@@ -103,7 +103,7 @@ export function mcpX402(ctx: AppContext, endpoint: string): McpX402 | undefined 
   if (!seller) return undefined;
   const tool = findTool(X402_MCP_TOOL)!;
   const { $schema: _s, ...inputSchema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>;
-  const refusedKey = () => Promise.resolve(fail(new ServiceError('unauthorized', 'x402 calls take no key.')));
+  const refusedKey = () => Promise.resolve(fail(new ServiceError('x402-takes-no-key')));
 
   const offer = (reason: string): McpPaidCall => {
     const example = ctx.holder.published().startups[0]?.startup.name;

@@ -50,7 +50,7 @@ export interface AlertsOptions {
 type SubscriptionRow = Selectable<AlertSubscriptionsTable>;
 
 function notFound(id: string): ServiceError {
-  return new ServiceError('not-found', `No alert subscription ${JSON.stringify(id.slice(0, 60))} for this key.`);
+  return new ServiceError('alert-subscription-not-found', { id });
 }
 
 export class AlertsService {
@@ -111,19 +111,19 @@ export class AlertsService {
     const resolved = tracked.resolve(entries);
     if (resolved.ok) return succeed(resolved.startups.map((s) => s.org));
     if (resolved.reason === 'no-period')
-      return fail(
-        new ServiceError('unavailable', 'No period is loaded yet, so the tracked startups are not known.', {
-          retryAfterSeconds: 60,
-        }),
-      );
+      return fail(new ServiceError('alerts-no-period', {}, { retryAfterSeconds: 60 }));
     const message = untrackedSentence(resolved.entry, resolved.candidates);
     return fail(
-      new ServiceError('unprocessable', `watch.startups: ${message}`, {
-        extensions: {
-          errors: [{ location: `body.watch.startups.${resolved.index}`, message }],
-          ...(resolved.candidates.length ? { candidates: resolved.candidates } : {}),
+      new ServiceError(
+        'untracked-startup',
+        { sentence: message },
+        {
+          extensions: {
+            errors: [{ location: `body.watch.startups.${resolved.index}`, message }],
+            ...(resolved.candidates.length ? { candidates: resolved.candidates } : {}),
+          },
         },
-      }),
+      ),
     );
   }
 
@@ -131,17 +131,17 @@ export class AlertsService {
   async checkWebhookUrl(raw: string): Promise<Outcome<string>> {
     const url = new URL(raw);
     if (url.username || url.password) {
-      return fail(new ServiceError('unprocessable', 'A webhook URL must not carry a user name or password.'));
+      return fail(new ServiceError('webhook-credentials'));
     }
     url.hash = '';
     try {
       await checkedAddresses(url.hostname, this.options.policy);
     } catch (err) {
-      const reason =
+      return fail(
         err instanceof RefusedAddressError
-          ? `${err.message}; webhooks are delivered only to public addresses.`
-          : `${url.hostname} does not resolve (${(err as Error).message.slice(0, 200)}).`;
-      return fail(new ServiceError('unprocessable', `The webhook URL is refused: ${reason}`));
+          ? new ServiceError('webhook-address-refused', { reason: err.message })
+          : new ServiceError('webhook-host-unresolved', { host: url.hostname, reason: (err as Error).message }),
+      );
     }
     return succeed(url.toString());
   }
@@ -150,19 +150,14 @@ export class AlertsService {
     if (watchesNothing(request.watch)) {
       return fail(
         new ServiceError(
-          'invalid-arguments',
-          'The subscription watches nothing: give watch.startups, watch.sectors, watch.signalTypes or watch.trendingTop20.',
+          'watches-nothing',
+          {},
           { extensions: { errors: [{ location: 'body.watch', message: 'watches nothing' }] } },
         ),
       );
     }
     if (request.email && !this.options.mail) {
-      return fail(
-        new ServiceError(
-          'unprocessable',
-          'This server sends no e-mail (no SMTP server is configured): use a webhook or the Atom feed.',
-        ),
-      );
+      return fail(new ServiceError('mail-off'));
     }
     let startups: string[] | undefined;
     if (request.watch.startups) {
@@ -183,12 +178,7 @@ export class AlertsService {
       .where('account_id', '=', accountId)
       .executeTakeFirstOrThrow();
     if (Number(count.n) >= MAX_SUBSCRIPTIONS_PER_ACCOUNT) {
-      return fail(
-        new ServiceError(
-          'conflict',
-          `A key's account holds at most ${MAX_SUBSCRIPTIONS_PER_ACCOUNT} subscriptions; delete one first.`,
-        ),
-      );
+      return fail(new ServiceError('too-many-subscriptions', { max: MAX_SUBSCRIPTIONS_PER_ACCOUNT }));
     }
     const secret = webhookUrl ? generateWebhookSecret() : null;
     const watch: AlertWatch = { ...request.watch, ...(startups ? { startups } : {}) };
@@ -333,9 +323,7 @@ export class AlertsService {
         ? await this.options.db.selectFrom('alert_subscriptions').selectAll().where('id', '=', id).executeTakeFirst()
         : undefined;
     if (!row) {
-      return fail(
-        new ServiceError('not-found', 'No alert feed at this address (unknown subscription or wrong token).'),
-      );
+      return fail(new ServiceError('alert-feed-not-found'));
     }
     const urls = siteUrls(this.options.baseUrl);
     const events = await this.events(id, FEED_EVENTS);
@@ -382,10 +370,7 @@ export class AlertsService {
    */
   async unsubscribe(token: string): Promise<Outcome<{ id: string; label: string | null }>> {
     const target = await this.unsubscribeTarget(token);
-    if (!target)
-      return fail(
-        new ServiceError('not-found', 'This unsubscribe link is not valid (or the subscription was deleted).'),
-      );
+    if (!target) return fail(new ServiceError('unsubscribe-link-invalid'));
     await this.options.db.updateTable('alert_subscriptions').set({ email: null }).where('id', '=', target.id).execute();
     return succeed({ id: target.id, label: target.label });
   }

@@ -70,14 +70,7 @@ export function storedPeriod(snapshot: Snapshot, slug: string | undefined): Peri
 export function periodInfo(snapshot: Snapshot, slug: string | undefined): PeriodInfo {
   const info = storedPeriod(snapshot, slug);
   if (info) return info;
-  const newest = snapshot.periods.at(-1)?.slug;
-  const oldest = snapshot.periods[0]?.slug;
-  throw new ServiceError(
-    'not-found',
-    `No stored period ${JSON.stringify(slug!.slice(0, 20))}: ${snapshot.periods.length} periods are stored` +
-      (oldest && newest ? `, from ${oldest} to ${newest}` : '') +
-      ' (list_periods names them).',
-  );
+  throw new ServiceError('period-not-stored', { slug: slug!, stored: snapshot.periods.map((p) => p.slug) });
 }
 
 /** A period as the reads name it. */

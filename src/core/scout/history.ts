@@ -5,7 +5,7 @@ import {
   GitHubUnavailableError,
   type GitHubClient,
 } from '../../github/client.js';
-import { ServiceError } from '../../domain/errors.js';
+import { ServiceError, type ServiceErrorArgs } from '../../domain/errors.js';
 import type { Database } from '../../store/schema.js';
 import type { Star } from './score.js';
 
@@ -13,13 +13,17 @@ import type { Star } from './score.js';
  * Scout errors are service errors (an invalid username 400, an unknown GitHub user 404, GitHub unavailable 503 with
  * a retry time), answered by each surface's one conversion; the badge routes tell them apart from other errors.
  */
-export class ScoutError extends ServiceError {
-  constructor(
-    code: 'invalid-username' | 'unknown-github-user' | 'github-unavailable',
-    detail: string,
-    retryAfterSeconds?: number,
-  ) {
-    super(code, detail, retryAfterSeconds !== undefined ? { retryAfterSeconds } : {});
+type ScoutErrorId =
+  | 'invalid-username'
+  | 'unknown-github-user'
+  | 'github-recently-unreachable'
+  | 'github-token-rejected'
+  | 'github-unavailable'
+  | 'github-budget-spent';
+
+export class ScoutError<I extends ScoutErrorId = ScoutErrorId> extends ServiceError<I> {
+  constructor(id: I, ...args: ServiceErrorArgs<I>) {
+    super(id, ...args);
     this.name = 'ScoutError';
   }
 }
@@ -142,9 +146,9 @@ export class StarHistories {
     if (unreachableFor > 0) {
       if (stale) return stale;
       throw new ScoutError(
-        'github-unavailable',
-        `GitHub could not be reached by the last look-up, less than ${UNREACHABLE_MEMORY_SECONDS} seconds ago; try again in ${unreachableFor} seconds.`,
-        unreachableFor,
+        'github-recently-unreachable',
+        { memorySeconds: UNREACHABLE_MEMORY_SECONDS, retryInSeconds: unreachableFor },
+        { retryAfterSeconds: unreachableFor },
       );
     }
 
@@ -175,11 +179,11 @@ export class StarHistories {
             ? (err.retryAfterSeconds ?? this.client.coreBudgetSpentFor(this.now()) ?? DEFAULT_RETRY_AFTER_SECONDS)
             : DEFAULT_RETRY_AFTER_SECONDS;
         throw new ScoutError(
-          'github-unavailable',
-          err instanceof GitHubAuthError
-            ? 'GitHub rejected the configured token; the Scout Score cannot read stars until it is fixed.'
-            : 'GitHub cannot be reached or its rate limit is spent; try again later.',
-          retryAfter,
+          err instanceof GitHubAuthError ? 'github-token-rejected' : 'github-unavailable',
+          {},
+          {
+            retryAfterSeconds: retryAfter,
+          },
         );
       }
       throw err;
@@ -220,13 +224,9 @@ export class StarHistories {
 }
 
 function unknownUser(username: string): ScoutError {
-  return new ScoutError('unknown-github-user', `GitHub has no user named ${username}.`);
+  return new ScoutError('unknown-github-user', { username });
 }
 
 function budgetSpent(seconds: number): ScoutError {
-  return new ScoutError(
-    'github-unavailable',
-    'The GitHub request budget is spent (without a token GitHub allows 60 requests an hour); try again later.',
-    seconds,
-  );
+  return new ScoutError('github-budget-spent', {}, { retryAfterSeconds: seconds });
 }

@@ -34,10 +34,7 @@ export function scoutUrls(baseUrl: string, username: string) {
 export function checkedUsername(username: unknown): string {
   const parsed = GitHubUsername.safeParse(username);
   if (!parsed.success) {
-    throw new ScoutError(
-      'invalid-username',
-      'username must be 1–39 characters: letters, digits and single hyphens between them, starting with a letter or digit.',
-    );
+    throw new ScoutError('invalid-username');
   }
   return parsed.data;
 }

@@ -2,8 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Logger } from 'pino';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { countDatabaseUnavailable } from '../../metrics.js';
-import { ServiceError } from '../../domain/errors.js';
-import { HttpProblem, PROBLEM_CONTENT_TYPE, problemResponse, statusTitle, type ProblemField } from '../problem.js';
+import { codeForStatus, ServiceError } from '../../domain/errors.js';
+import { PROBLEM_CONTENT_TYPE, problemResponse, type ProblemField } from '../problem.js';
 
 const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -38,10 +38,13 @@ function sendProblem(
  */
 export function frameworkErrorHandler(headers: Record<string, string>) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
-    const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
-    const detail =
-      status === 414 ? 'A path segment is too long.' : status === 400 ? 'The URL is malformed.' : undefined;
-    sendProblem(request, reply, new HttpProblem(status, statusTitle(status), detail), headers);
+    const problem =
+      error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new ServiceError('path-segment-too-long')
+        : error.code === 'FST_ERR_BAD_URL'
+          ? new ServiceError('malformed-url')
+          : ServiceError.relay('internal', undefined);
+    sendProblem(request, reply, problem, headers);
   };
 }
 
@@ -88,14 +91,16 @@ export function registerErrorHandling(
     if (error instanceof ServiceError) return sendProblem(request, reply, error, common);
     if (error.validation) {
       const fields = validationFields(error);
-      const detail = fields.length
-        ? fields.map((f) => `${f.location}: ${f.message}`).join('; ')
-        : `${error.validationContext ?? 'request'} is invalid`;
-      return sendProblem(request, reply, new HttpProblem(400, statusTitle(400), detail, { errors: fields }), common);
+      const invalid = new ServiceError(
+        'invalid-request',
+        { errors: fields, part: error.validationContext },
+        { extensions: { errors: fields } },
+      );
+      return sendProblem(request, reply, invalid, common);
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return sendProblem(request, reply, new HttpProblem(status, statusTitle(status), error.message), common);
+      return sendProblem(request, reply, ServiceError.relay(codeForStatus(status), error.message), common);
     }
     if (options.isDatabaseUnavailable?.(error)) {
       countDatabaseUnavailable();
@@ -103,16 +108,12 @@ export function registerErrorHandling(
       return sendProblem(
         request,
         reply,
-        new ServiceError(
-          'database-unavailable',
-          'The database is not answering; this route needs it. Free reads keep working.',
-          { retryAfterSeconds: 5 },
-        ),
+        new ServiceError('database-unavailable', {}, { retryAfterSeconds: 5 }),
         common,
       );
     }
     options.log?.error({ reqId: request.id, err: error }, 'unhandled error');
-    return sendProblem(request, reply, new HttpProblem(500, statusTitle(500), 'An unexpected error occurred.'), common);
+    return sendProblem(request, reply, new ServiceError('unexpected'), common);
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -121,12 +122,7 @@ export function registerErrorHandling(
     const allowed = ROUTED_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
     if (allowed.length > 0) {
       const allow = [...allowed, 'OPTIONS'].join(', ');
-      return sendProblem(
-        request,
-        reply,
-        new HttpProblem(405, statusTitle(405), `${path} answers ${allow}.`, {}, { allow }),
-        common,
-      );
+      return sendProblem(request, reply, new ServiceError('wrong-method', { path, allow }, { allow }), common);
     }
     if (options.htmlNotFound && wantsHtml(request, path)) {
       return reply
@@ -137,11 +133,6 @@ export function registerErrorHandling(
         .header('cache-control', 'no-store')
         .send(options.htmlNotFound(path));
     }
-    return sendProblem(
-      request,
-      reply,
-      new HttpProblem(404, statusTitle(404), `No resource at ${request.method} ${path}.`),
-      common,
-    );
+    return sendProblem(request, reply, new ServiceError('no-route', { method: request.method, path }), common);
   });
 }

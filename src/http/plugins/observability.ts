@@ -7,7 +7,7 @@ import type { MetricsConfig, ServerConfig } from '../../config.js';
 import { collectProcessMetrics, httpRecorder, renderMetrics } from '../../metrics.js';
 import { compileTrust } from '../client-address.js';
 import { bearerToken } from '../../payments/authenticate.js';
-import { HttpProblem, statusTitle } from '../problem.js';
+import { ServiceError } from '../../domain/errors.js';
 
 /**
  * Request ids, the access log and the HTTP metrics.
@@ -157,15 +157,7 @@ export function registerObservability(
         .update(token ?? '')
         .digest();
       if (token === undefined || !timingSafeEqual(offered, expected)) {
-        throw new HttpProblem(
-          401,
-          statusTitle(401),
-          'GET /metrics needs the metrics bearer token.',
-          {},
-          {
-            'www-authenticate': 'Bearer realm="metrics"',
-          },
-        );
+        throw new ServiceError('metrics-token-required');
       }
       const { contentType, body } = await renderMetrics();
       reply.header('content-type', contentType).header('cache-control', 'no-store');

@@ -21,7 +21,7 @@ import { sendRendered } from '../conditional.js';
 import type { AppContext } from '../context.js';
 import { settleOnDelivery } from '../credit-hold.js';
 import { errorResponses } from '../openapi.js';
-import { HttpProblem, statusTitle } from '../problem.js';
+import { ServiceError } from '../../domain/errors.js';
 import { documentOnly } from '../raw-json.js';
 
 /** The agent skill catalog, generated from the tool registry: every tool with its argument schema and REST analog. */
@@ -87,7 +87,7 @@ function callArguments(value: unknown): unknown {
   try {
     return JSON.parse(value);
   } catch {
-    throw new HttpProblem(400, statusTitle(400), 'arguments is a string but not valid JSON.');
+    throw new ServiceError('arguments-not-json');
   }
 }
 

@@ -26,7 +26,6 @@ import { resolveWatched, untrackedSentence } from '../../core/alerts/tracked.js'
  */
 const HTML = 'text/html; charset=utf-8';
 const PAID_ROUTE = { rateLimit: 'paid' } as unknown as FastifyContextConfig;
-const ALERTS_OFF = 'Alerts are off on this server: its operator has not set ALERTS_SECRET.';
 
 const SubscriptionId = z.object({
   id: z
@@ -37,7 +36,7 @@ const SubscriptionId = z.object({
 
 function service(ctx: AppContext): AlertsService {
   const alerts = ctx.services.alerts;
-  if (!alerts) throw new ServiceError('unavailable', ALERTS_OFF, { retryAfterSeconds: 3600 });
+  if (!alerts) throw new ServiceError('alerts-off', {}, { retryAfterSeconds: 3600 });
   return alerts;
 }
 

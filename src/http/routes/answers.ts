@@ -50,7 +50,7 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
       const answer = bestAnswer(currentSnapshot(ctx), ctx.config.server.baseUrl, request.query.q);
       if (!answer.found) {
         const { detail, found: _found, ...extensions } = answer;
-        throw new ServiceError('not-found', detail, { extensions: { found: false, ...extensions } });
+        throw new ServiceError('no-answer', { sentence: detail }, { extensions: { found: false, ...extensions } });
       }
       reply.header('cache-control', PUBLIC_CACHE);
       return toHit(answer.hit);

@@ -13,11 +13,9 @@ import { countPayment } from '../../metrics.js';
 import { CHECKOUT_CSP, creditsPage, successPage } from '../../web/pages/payments.js';
 import type { AppContext } from '../context.js';
 import { errorResponses, textContent } from '../openapi.js';
-import { HttpProblem, statusTitle, unavailable } from '../problem.js';
+import { ServiceError } from '../../domain/errors.js';
 
 const HTML = 'text/html; charset=utf-8';
-const NOT_CONFIGURED =
-  'Card checkout is not configured on this server (STRIPE_SECRET_KEY, STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET).';
 
 const CheckoutRequest = z
   .object({
@@ -55,7 +53,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
       try {
         done(null, (body as Buffer).length ? JSON.parse((body as Buffer).toString('utf8')) : undefined);
       } catch {
-        done(new HttpProblem(400, statusTitle(400), 'The body is not valid JSON.'), undefined);
+        done(new ServiceError('body-not-json'), undefined);
       }
     });
     const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -102,7 +100,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
         },
       },
       async (request, reply) => {
-        if (!checkout) throw unavailable(NOT_CONFIGURED, 3600);
+        if (!checkout) throw new ServiceError('checkout-not-configured', {}, { retryAfterSeconds: 3600 });
         let session: { id: string; url: string };
         try {
           session = await startCheckout(checkout, { email: request.body?.email || undefined });
@@ -111,7 +109,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
             { reqId: request.id, err: { message: (err as Error).message } },
             'could not start a Stripe Checkout Session',
           );
-          throw new HttpProblem(502, 'Bad Gateway', 'The payment provider did not answer; try again in a moment.');
+          throw new ServiceError('checkout-provider-silent');
         }
         const raw = reply as FastifyReply;
         raw.header('cache-control', 'no-store');
@@ -134,9 +132,9 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
         },
       },
       async (request, reply) => {
-        if (!checkout) throw unavailable(NOT_CONFIGURED, 3600);
+        if (!checkout) throw new ServiceError('checkout-not-configured', {}, { retryAfterSeconds: 3600 });
         if (!isSessionId(request.query.session_id)) {
-          throw new HttpProblem(400, statusTitle(400), 'session_id is not a Checkout Session id.');
+          throw new ServiceError('not-a-checkout-session');
         }
         const result = await revealKey(ctx.store.db, checkout, request.query.session_id);
         reply
@@ -164,16 +162,16 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
         },
       },
       async (request, reply) => {
-        if (!checkout) throw unavailable(NOT_CONFIGURED, 3600);
+        if (!checkout) throw new ServiceError('checkout-not-configured', {}, { retryAfterSeconds: 3600 });
         const raw = request.body;
-        if (!Buffer.isBuffer(raw)) throw new HttpProblem(400, statusTitle(400), 'Expected the raw JSON event.');
+        if (!Buffer.isBuffer(raw)) throw new ServiceError('webhook-event-not-raw');
         const signature = request.headers['stripe-signature'];
         let event;
         try {
           event = verifyWebhook(checkout, raw, typeof signature === 'string' ? signature : undefined);
         } catch (err) {
           if (err instanceof WebhookSignatureError) {
-            throw new HttpProblem(400, statusTitle(400), 'The Stripe signature does not verify.');
+            throw new ServiceError('stripe-signature-invalid');
           }
           throw err;
         }

@@ -13,7 +13,7 @@ import { derive, rendered, type Rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses, textContent } from '../openapi.js';
-import { notFound } from '../problem.js';
+import { ServiceError } from '../../domain/errors.js';
 
 export const CiteParams = z.object({
   format: z.string().describe(`One of: ${CITATION_FORMATS.join(', ')}.`),
@@ -48,15 +48,15 @@ export async function citeRoutes(app: FastifyInstance, ctx: AppContext): Promise
       const { items, bodies } = itemsOf(currentSnapshot(ctx));
       // The 404 details name the valid values only: the request's own text is never echoed.
       if (!isCitationFormat(format)) {
-        throw notFound(`Unknown citation format. Formats: ${CITATION_FORMATS.join(', ')}.`, {
-          formats: [...CITATION_FORMATS],
-        });
+        throw new ServiceError(
+          'unknown-citation-format',
+          { formats: CITATION_FORMATS },
+          { extensions: { formats: [...CITATION_FORMATS] } },
+        );
       }
       const item: CslItem | undefined = items.get(slug);
       if (!item) {
-        throw notFound('Unknown citation slug. See `slugs` for the sources that can be cited.', {
-          slugs: [...items.keys()],
-        });
+        throw new ServiceError('unknown-citation-slug', {}, { extensions: { slugs: [...items.keys()] } });
       }
       const key = `${format}/${slug}`;
       let body = bodies.get(key);

@@ -24,7 +24,7 @@ import { trendingHistory } from '../../snapshot/history.js';
 import { PUBLIC_CACHE, sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
-import { unavailable } from '../problem.js';
+import { ServiceError } from '../../domain/errors.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const json = (value: unknown): Rendered => rendered(JSON.stringify(value), JSON_TYPE);
@@ -152,7 +152,7 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Pr
         body = await membersOf(snapshot);
       } catch (err) {
         ctx.log.warn({ reqId: request.id, err }, 'could not read the trending history for the members ledger');
-        throw unavailable('The members ledger cannot be graded right now: the store did not answer.', 5);
+        throw new ServiceError('ledger-store-silent', {}, { retryAfterSeconds: 5 });
       }
       sendRendered(request, reply, body, {}, EDGE_HOUR_CACHE);
       return reply;

@@ -11,7 +11,7 @@ import { trendingHistory } from '../../snapshot/history.js';
 import { sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses, textContent } from '../openapi.js';
-import { unavailable } from '../problem.js';
+import { ServiceError } from '../../domain/errors.js';
 
 /** The machine-readable site surfaces: the weekly RSS feed and llms.txt. */
 export async function feedRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -50,7 +50,7 @@ export async function feedRoutes(app: FastifyInstance, ctx: AppContext): Promise
         body = await feedOf(snapshot);
       } catch (err) {
         ctx.log.warn({ reqId: request.id, err }, 'could not read the trending history for the feed');
-        throw unavailable('The feed cannot be built right now: the store did not answer.', 5);
+        throw new ServiceError('feed-store-silent', {}, { retryAfterSeconds: 5 });
       }
       sendRendered(request, reply, body);
       return reply;

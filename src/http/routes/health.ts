@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ReadinessProbe } from '../../app.js';
 import type { AppContext } from '../context.js';
-import { unavailable } from '../problem.js';
+import { ServiceError } from '../../domain/errors.js';
 import { errorResponses } from '../openapi.js';
 
 export async function healthRoutes(
@@ -50,10 +50,10 @@ export async function healthRoutes(
         await ctx.store.ping();
         for (const probe of probes) await probe.check();
       } catch (err) {
-        throw unavailable(`A dependency is not reachable: ${(err as Error).message.slice(0, 200)}`, 5);
+        throw new ServiceError('dependency-unreachable', { reason: (err as Error).message }, { retryAfterSeconds: 5 });
       }
       const period = ctx.holder.current?.period.slug;
-      if (!period) throw unavailable('No period is loaded yet.', 5);
+      if (!period) throw new ServiceError('no-period-loaded', {}, { retryAfterSeconds: 5 });
       reply.header('cache-control', 'no-store');
       return { status: 'ready' as const, database: ctx.store.mode, checks: probes.map((p) => p.name), period };
     },

@@ -8,7 +8,7 @@ import { rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.
 import { sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
-import { notFound, unavailable } from '../problem.js';
+import { ServiceError } from '../../domain/errors.js';
 
 /** GET /api/markets/{slug}: one prediction market, computed from the current period. */
 export async function marketsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -46,14 +46,13 @@ export async function marketsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     async (request, reply) => {
       const snapshot = currentSnapshot(ctx);
       const known = markets.definitions.some((d) => d.slug === request.params.slug);
-      if (!known)
-        throw notFound('Unknown market. `markets` lists the available ones.', { markets: [...markets.summaries] });
+      if (!known) throw new ServiceError('unknown-market', {}, { extensions: { markets: [...markets.summaries] } });
       let bodies: Map<string, Rendered>;
       try {
         bodies = await bodiesOf(snapshot);
       } catch (err) {
         ctx.log.warn({ reqId: request.id, err }, 'could not compute the markets');
-        throw unavailable('Markets cannot be computed right now: the store did not answer.', 5);
+        throw new ServiceError('markets-store-silent', {}, { retryAfterSeconds: 5 });
       }
       sendRendered(request, reply, bodies.get(request.params.slug)!);
       return reply;

@@ -19,7 +19,7 @@ import { rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
-import { HttpProblem, statusTitle } from '../problem.js';
+import { ServiceError } from '../../domain/errors.js';
 import { documentOnly, keepJsonBodiesRaw } from '../raw-json.js';
 
 export const JsonRpcMessage = z
@@ -174,15 +174,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       }
     };
     const notAllowed = () => {
-      throw new HttpProblem(
-        405,
-        statusTitle(405),
-        'This MCP endpoint is stateless: POST JSON-RPC messages to it.',
-        {},
-        {
-          allow: 'POST, OPTIONS',
-        },
-      );
+      throw new ServiceError('mcp-stateless', {}, { allow: 'POST, OPTIONS' });
     };
     const hidden = { schema: { hide: true } };
     for (const path of MCP_HTTP_PATHS) {

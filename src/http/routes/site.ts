@@ -59,7 +59,7 @@ import { resolveStrict } from '../../core/signals/resolve.js';
 import type { FastAnswer, FastRead } from '../fast-path.js';
 import { commonHeaders } from '../plugins/headers.js';
 import { ServiceError } from '../../domain/errors.js';
-import { HttpProblem, problemResponse, statusTitle, unavailable } from '../problem.js';
+import { problemResponse } from '../problem.js';
 import { nlwebAskResponder } from './nlweb.js';
 
 const HTML = 'text/html; charset=utf-8';
@@ -156,7 +156,7 @@ export async function siteRoutes(
       page = await entry.pending;
     } catch (err) {
       ctx.log.warn({ reqId: request.id, err }, 'could not render a page');
-      throw unavailable('This page cannot be rendered right now: the store did not answer.', 5);
+      throw new ServiceError('page-store-silent', {}, { retryAfterSeconds: 5 });
     }
     return send(request, reply, page, sender);
   }
@@ -458,7 +458,7 @@ export async function siteRoutes(
       if (request.query.q === undefined && request.query['query'] !== undefined) {
         const params = NlwebAskParams.safeParse(request.query);
         if (!params.success) {
-          throw new HttpProblem(400, statusTitle(400), 'NLWeb /ask: query must be 1 to 280 characters.');
+          throw new ServiceError('nlweb-query-length');
         }
         return nlweb(params.data, reply as FastifyReply);
       }

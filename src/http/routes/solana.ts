@@ -9,7 +9,6 @@ import { SolanaRedeemRequest, SolanaRedeemResponse, SolanaTermsResponse } from '
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
 import { ServiceError } from '../../domain/errors.js';
-import { unavailable } from '../problem.js';
 import { CREDIT_KEY_SECURITY, creditAccountOf, creditKeyHook } from '../credit-key.js';
 
 export const SOLANA_PATH = '/api/agent/deep-signal/solana';
@@ -17,8 +16,7 @@ export const SOLANA_PATH = '/api/agent/deep-signal/solana';
 /** The per-key rate-limit seam of paid routes (see routes/credits.ts). */
 const PAID_ROUTE = { rateLimit: 'paid' } as unknown as FastifyContextConfig;
 
-const notConfigured = () =>
-  unavailable('Solana payments are not configured on this server (SOLANA_PAY_TO is unset).', 3600);
+const notConfigured = () => new ServiceError('solana-not-configured', {}, { retryAfterSeconds: 3600 });
 
 /**
  * GET and POST /api/agent/deep-signal/solana: buy a credit pack with a Solana stablecoin transfer. GET shows the

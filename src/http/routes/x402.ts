@@ -15,7 +15,7 @@ import { X402PaymentRequired, X402PaymentRequiredV2, X402PaymentResponseV2 } fro
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
 import { EXPOSED_HEADERS } from '../plugins/headers.js';
-import { unavailable } from '../problem.js';
+import { ServiceError } from '../../domain/errors.js';
 
 export const X402_PATH = X402_DEEP_SIGNAL_PATH;
 
@@ -110,7 +110,7 @@ export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise
     },
     async (request, reply) => {
       if (!seller) {
-        throw unavailable('x402 payments are not configured on this server (X402_PAY_TO is unset).', 3600);
+        throw new ServiceError('x402-not-configured', {}, { retryAfterSeconds: 3600 });
       }
       const { requirements } = seller;
       const snapshot = currentSnapshot(ctx);

@@ -18,8 +18,7 @@ export interface Redemption {
   cluster: string;
 }
 
-const alreadyRedeemed = () =>
-  new ServiceError('already-redeemed', 'This transaction signature has already been redeemed.');
+const alreadyRedeemed = () => new ServiceError('already-redeemed');
 
 /** True for a base58 string that decodes to a 64-byte signature. */
 export function isTransactionSignature(text: string): boolean {
@@ -40,10 +39,7 @@ export async function redeemSolanaPayment(
   signature: string,
 ): Promise<Redemption> {
   if (!isTransactionSignature(signature)) {
-    throw new ServiceError(
-      'bad-request',
-      'signature must be a base58 transaction signature (64 bytes, 87 or 88 characters).',
-    );
+    throw new ServiceError('not-a-transaction-signature');
   }
   const redeemed = await db
     .selectFrom('solana_redemptions')
@@ -57,11 +53,7 @@ export async function redeemSolanaPayment(
     tx = await fetchTransaction(signature);
   } catch (err) {
     if (err instanceof SolanaRpcUnavailable) {
-      throw new ServiceError(
-        'payment-provider-unavailable',
-        'The Solana RPC node cannot be reached; nothing was redeemed. Retry later.',
-        { retryAfterSeconds: 30 },
-      );
+      throw new ServiceError('solana-rpc-unreachable', {}, { retryAfterSeconds: 30 });
     }
     throw err;
   }
@@ -71,13 +63,12 @@ export async function redeemSolanaPayment(
     payeeTokenAccount: await payeeTokenAccount(settings),
   });
   if (!verdict.ok) {
-    throw new ServiceError(verdict.status === 402 ? 'payment-not-confirmed' : 'payment-rejected', verdict.reason);
+    throw new ServiceError(verdict.status === 402 ? 'transfer-not-confirmed' : 'transfer-rejected', {
+      reason: verdict.reason,
+    });
   }
   if (verdict.memoReference !== undefined && verdict.memoReference !== account.id) {
-    throw new ServiceError(
-      'payment-rejected',
-      'The payment memo binds it to another account; only that account’s key can redeem it.',
-    );
+    throw new ServiceError('memo-for-another-account');
   }
 
   const balance = await inTransaction(db, async (trx) => {

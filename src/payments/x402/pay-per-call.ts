@@ -83,30 +83,19 @@ interface Presented {
   signature: string;
 }
 
-const unconfirmed = () =>
-  new ServiceError(
-    'payment-provider-unavailable',
-    'The settlement was not confirmed. Retry with the same payment header and body: it is settled at most once, and its answer is given once it is.',
-    { retryAfterSeconds: 5 },
-  );
+const unconfirmed = () => new ServiceError('settlement-unconfirmed', {}, { retryAfterSeconds: 5 });
 
 const inFlight = (row: AuthorizationRow) => {
   const held = (Date.now() - new Date(row.reserved_at).getTime()) / 1000;
   return new ServiceError(
-    'payment-provider-unavailable',
-    'This payment authorization is being settled by another request. Retry shortly with the same payment header: it is settled at most once, and its answer is given once it is.',
+    'authorization-in-flight',
+    {},
     { retryAfterSeconds: Math.max(1, Math.ceil(RESERVATION_LEASE_SECONDS - held)) },
   );
 };
 
 const facilitatorDown = (err: FacilitatorUnavailable) =>
-  err.step === 'verify'
-    ? new ServiceError(
-        'payment-provider-unavailable',
-        'The payment facilitator cannot be reached; nothing was charged. Retry later with the same payment.',
-        { retryAfterSeconds: 30 },
-      )
-    : unconfirmed();
+  err.step === 'verify' ? new ServiceError('facilitator-unreachable', {}, { retryAfterSeconds: 30 }) : unconfirmed();
 
 function decode(headers: PaymentHeaders, deps: PayPerCallDeps): Presented | { error: string } {
   const { xPayment, paymentSignature, paymentPayload } = headers;
@@ -135,7 +124,7 @@ function decode(headers: PaymentHeaders, deps: PayPerCallDeps): Presented | { er
       signature: payment.payload.signature,
     };
   } catch (err) {
-    if (err instanceof MalformedPayment) throw new ServiceError('malformed-payment', err.message);
+    if (err instanceof MalformedPayment) throw new ServiceError('payment-header-malformed', { reason: err.message });
     throw err;
   }
 }
@@ -169,10 +158,7 @@ export async function payPerCall<Hit, Miss>(
   const hasV1 = present(headers.xPayment);
   const hasV2 = present(headers.paymentSignature) || headers.paymentPayload !== undefined;
   if (hasV1 && hasV2) {
-    throw new ServiceError(
-      'malformed-payment',
-      'Send one payment header: PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1), not both.',
-    );
+    throw new ServiceError('payment-headers-both');
   }
   if (!hasV1 && !hasV2) return { kind: 'payment-required', error: 'X-PAYMENT header is required' };
 

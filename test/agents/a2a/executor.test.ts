@@ -136,7 +136,7 @@ describe('A2A executor', () => {
     const task = await answer(
       {
         run: async () => {
-          throw new ServiceError('credentials-invalid', 'The credit-pack key is not valid.');
+          throw ServiceError.relay('credentials-invalid', 'The credit-pack key is not valid.');
         },
       },
       requestWith({}),

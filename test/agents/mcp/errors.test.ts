@@ -7,17 +7,17 @@ import { errorText, jsonRpcError, toolErrorResult } from '../../../src/agents/mc
 describe('a service error in MCP', () => {
   test('its text is status, title and detail', () => {
     assert.equal(
-      errorText(new ServiceError('insufficient-credits', 'No credit left.')),
+      errorText(ServiceError.relay('insufficient-credits', 'No credit left.')),
       '402 Payment Required: No credit left.',
     );
   });
 
   test('its text without a detail is status and title', () => {
-    assert.equal(errorText(new ServiceError('internal')), '500 Internal Server Error');
+    assert.equal(errorText(ServiceError.relay('internal', undefined)), '500 Internal Server Error');
   });
 
   test('a failed tool call is an isError result carrying the text, and the facts under _meta.error', () => {
-    assert.deepEqual(toolErrorResult(new ServiceError('credentials-missing', 'Send a key.')), {
+    assert.deepEqual(toolErrorResult(ServiceError.relay('credentials-missing', 'Send a key.')), {
       isError: true,
       content: [{ type: 'text', text: '401 Unauthorized: Send a key.' }],
       _meta: { error: { status: 401, code: 'credentials-missing' } },
@@ -25,7 +25,7 @@ describe('a service error in MCP', () => {
   });
 
   test('a paid-tool error says the balance and where to buy credits', () => {
-    const error = new ServiceError('insufficient-credits', 'No credit left.', {
+    const error = ServiceError.relay('insufficient-credits', 'No credit left.', {
       extensions: { purchaseUrl: 'https://s.test/agents/credits', x402Url: 'https://s.test/x402', balance: 0 },
     });
     assert.equal(
@@ -39,14 +39,14 @@ describe('a service error in MCP', () => {
   });
 
   test('a failed resource read with a 4xx error is JSON-RPC invalid params (−32602)', () => {
-    const error = jsonRpcError(new ServiceError('invalid-arguments', 'name is too long.'));
+    const error = jsonRpcError(ServiceError.relay('invalid-arguments', 'name is too long.'));
     assert.ok(error instanceof McpError);
     assert.equal(error.code, ErrorCode.InvalidParams);
     assert.match(error.message, /400 Bad Request: name is too long\./);
   });
 
   test('a failed resource read with a 5xx error is JSON-RPC internal error (−32603)', () => {
-    const error = jsonRpcError(new ServiceError('github-unavailable', 'Later.'));
+    const error = jsonRpcError(ServiceError.relay('github-unavailable', 'Later.'));
     assert.equal(error.code, ErrorCode.InternalError);
   });
 });
