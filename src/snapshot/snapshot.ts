@@ -243,6 +243,23 @@ function* renderedInSteps(response: SignalsResponse, contentType: string): Steps
   return { body: Buffer.concat(parts), etag: etagOf(hash), contentType };
 }
 
+/** A startup a snapshot holds (its own period's, or an earlier one held in memory) as the one domain value of a startup in a period. */
+export function periodStartupOf(period: string, s: Omit<SnapshotStartup, 'json'>): PeriodStartup {
+  return {
+    period,
+    login: s.login,
+    sector: s.sector,
+    rankOverall: s.rankOverall,
+    rankInSector: s.rankInSector,
+    compositeScore: s.scores.composite,
+    startup: s.startup,
+    label: signalLabel(s.startup.signalType, s.metrics),
+    evidence: s.metrics['signalEvidence'] as SignalEvidence | undefined,
+    stageSource: stageSourceOf(s.metrics),
+    evidenceDetails: evidenceDetails(s.startup.githubUrl, s.metrics),
+  };
+}
+
 /** One stored period's startups as a source built in memory holds them. */
 export interface MemoryPeriod {
   info: PeriodInfo;
@@ -255,31 +272,19 @@ export interface MemoryPeriod {
  */
 export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
   const bySlug = new Map(periods.map((p) => [p.info.slug, p]));
-  /** A startup held in memory as the one domain value of a startup in a period. */
-  const periodStartupOf = (info: PeriodInfo, s: MemoryPeriod['startups'][number]): PeriodStartup => ({
-    period: info.slug,
-    login: s.login,
-    sector: s.sector,
-    rankOverall: s.rankOverall,
-    rankInSector: s.rankInSector,
-    compositeScore: s.scores.composite,
-    startup: s.startup,
-    label: signalLabel(s.startup.signalType, s.metrics),
-    evidence: s.metrics['signalEvidence'] as SignalEvidence | undefined,
-    stageSource: stageSourceOf(s.metrics),
-    evidenceDetails: evidenceDetails(s.startup.githubUrl, s.metrics),
-  });
   return {
     trendingHistory: async () =>
       periods.flatMap(({ info, startups }) =>
         startups
           .filter((s) => s.rankOverall !== null && s.rankOverall <= TRENDING_SIZE)
           .sort((a, b) => a.rankOverall! - b.rankOverall!)
-          .map((s) => periodStartupOf(info, s)),
+          .map((s) => periodStartupOf(info.slug, s)),
       ),
     startupHistory: async (login) =>
       periods.flatMap(({ info, startups }) =>
-        startups.filter((s) => s.login === login).map((s) => ({ ...periodStartupOf(info, s), periodName: info.name })),
+        startups
+          .filter((s) => s.login === login)
+          .map((s) => ({ ...periodStartupOf(info.slug, s), periodName: info.name })),
       ),
     series: async () => {
       const series = SeriesTable.builder();
@@ -290,7 +295,7 @@ export function memorySource(periods: readonly MemoryPeriod[]): PeriodSource {
     },
     periodStartups: async (slug) => {
       const held = bySlug.get(slug);
-      return held ? held.startups.map((s) => periodStartupOf(held.info, s)) : [];
+      return held ? held.startups.map((s) => periodStartupOf(held.info.slug, s)) : [];
     },
     async *datasetPages(slugs) {
       for (const { info, startups } of periods) {

@@ -1,14 +1,16 @@
-import { evidenceDetails } from '../../domain/evidence-links.js';
-import { stageSourceOf } from '../../domain/stage-source.js';
 import { LRUCache } from 'lru-cache';
 import { ServiceError } from '../../domain/errors.js';
 import type { HistoryEntry, PeriodStartup } from '../../domain/period-startup.js';
 import { TRENDING_SIZE } from '../../domain/rules.js';
-import { signalLabel } from '../../domain/signal-label.js';
-import type { SignalEvidence } from '../../domain/records.js';
 import type { SectorSlug } from '../../schemas/enums.js';
 import { startupHistory, trendingHistory } from '../../snapshot/history.js';
-import { derive, type PeriodInfo, type Snapshot, type SnapshotStartup } from '../../snapshot/snapshot.js';
+import {
+  derive,
+  periodStartupOf,
+  type PeriodInfo,
+  type Snapshot,
+  type SnapshotStartup,
+} from '../../snapshot/snapshot.js';
 import { resolveStrict, type StrictLookup } from '../signals/resolve.js';
 
 /**
@@ -33,26 +35,9 @@ export interface PeriodList {
 /** The `period` argument every read accepts: an ISO week slug. */
 export const PERIOD_SLUG_PATTERN = /^\d{4}-w\d{2}$/;
 
-/** A startup of the current period (the snapshot's own) as the one domain value of a startup in a period. */
-function fromSnapshot(period: string, s: SnapshotStartup): PeriodStartup {
-  return {
-    period,
-    login: s.login,
-    sector: s.sector,
-    rankOverall: s.rankOverall,
-    rankInSector: s.rankInSector,
-    compositeScore: s.scores.composite,
-    startup: s.startup,
-    label: signalLabel(s.startup.signalType, s.metrics),
-    evidence: s.metrics['signalEvidence'] as SignalEvidence | undefined,
-    stageSource: stageSourceOf(s.metrics),
-    evidenceDetails: evidenceDetails(s.startup.githubUrl, s.metrics),
-  };
-}
-
 /** The earlier periods read so far, a few at a time (least recently used dropped first). */
 const earlierPeriods = derive(() => new LRUCache<string, Promise<PeriodStartup[]>>({ max: 8 }));
-const ofSnapshot = (snapshot: Snapshot) => (s: SnapshotStartup) => fromSnapshot(snapshot.period.slug, s);
+const ofSnapshot = (snapshot: Snapshot) => (s: SnapshotStartup) => periodStartupOf(snapshot.period.slug, s);
 const currentStartups = derive((snapshot) => snapshot.startups.map(ofSnapshot(snapshot)));
 const currentTrending = derive((snapshot) => snapshot.trending.map(ofSnapshot(snapshot)));
 const currentSectors = derive(
@@ -130,7 +115,7 @@ export async function startupInPeriod(
   const info = periodInfo(snapshot, slug);
   if (info.slug === snapshot.period.slug) {
     const own = snapshot.byLogin.get(login.toLowerCase());
-    return { info, current: true, startup: own ? fromSnapshot(info.slug, own) : undefined };
+    return { info, current: true, startup: own ? periodStartupOf(info.slug, own) : undefined };
   }
   const week = (await startupHistory(snapshot, login)).find((r) => r.period === info.slug);
   return { info, current: false, startup: week };
