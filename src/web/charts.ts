@@ -242,11 +242,12 @@ export function parseRange(value: unknown): ChartRange {
 
 /**
  * The weeks `[start, end)` a range shows of `count` stored weeks: the latest ones, or, when the page shows a week
- * older than those (`shown`, an index), the weeks up to and including it, so the shown week is always on the chart.
+ * older than those (`shown`, an index), the weeks up to and including it (the first ones when fewer came before it), so
+ * the shown week is always on the chart.
  */
 export function rangeWindow(count: number, range: ChartRange, shown = -1): { start: number; end: number } {
   const n = range === 'all' ? count : Math.min(count, Number(range));
-  const end = shown >= 0 && shown < count - n ? shown + 1 : count;
+  const end = shown >= 0 && shown < count - n ? Math.max(shown + 1, n) : count;
   return { start: Math.max(0, end - n), end };
 }
 
