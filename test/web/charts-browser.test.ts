@@ -194,6 +194,7 @@ describe('history charts in a browser', { skip: missing }, () => {
       assert.ok(await chart.isVisible(), path);
       await chart.scrollIntoViewIfNeeded();
       const links = page.getByRole('group', { name: 'Weeks on the chart:' }).getByRole('link');
+      assert.equal(await links.count(), 3, path);
       for (const box of await links.evaluateAll((all: any[]) => all.map((a) => a.getBoundingClientRect().toJSON())))
         assert.ok(box.right <= PHONE.width && box.height >= 24, `${path}: range link ${JSON.stringify(box)}`);
       const dots = chart.locator('.series-a circle.point');
@@ -201,6 +202,7 @@ describe('history charts in a browser', { skip: missing }, () => {
         const dot = (await dots.nth(i).boundingBox())!;
         await page.mouse.move(dot.x + dot.width / 2, dot.y + dot.height / 2);
         const tip = (await page.locator('.chart-tip:visible').boundingBox())!;
+        assert.equal((await page.locator('.chart-tip:visible').innerText()).split('\n').length, 3);
         assert.ok(
           tip.x >= 0 && tip.x + tip.width <= PHONE.width,
           `${path}: read-out at point ${i} ${JSON.stringify(tip)}`,
