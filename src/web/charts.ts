@@ -1,15 +1,18 @@
 import { scaleLinear, scalePoint } from 'd3-scale';
 import { line } from 'd3-shape';
+import { formatInt } from './context.js';
 import { html, type SafeHtml } from './html.js';
+import { weekLabel } from './week-label.js';
 
 /**
  * Charts as server-rendered SVG: no script, readable without colour (each series has its own dash and a legend), and
- * described for screen readers by a title and a data table the page prints beside the chart.
+ * described for screen readers by a title and a data table the page prints beside the chart. `assets/chart.js`
+ * enhances them: a shared read-out on pointing and with the keyboard, and the range switched without a reload.
  */
 
-/** Figures as the tables print them: digits grouped ("2,364"), one decimal at most. */
+/** Figures as the tables print them: a count exactly as `formatInt` ("2,364"), anything else with one decimal at most. */
 const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-export const fmt = (n: number): string => GROUPED.format(n);
+export const fmt = (n: number): string => (Number.isInteger(n) ? formatInt(n) : GROUPED.format(n));
 
 /** A small inline line of the values, for table cells. `label` is the accessible description. */
 export function sparkline(values: readonly number[], label: string, width = 96, height = 24): SafeHtml {
@@ -32,10 +35,13 @@ export function sparkline(values: readonly number[], label: string, width = 96, 
   </svg>`;
 }
 
-/** One marked point with its tooltip (kept on one line: a chart has a few hundred). */
+/**
+ * One point with its tooltip (kept on one line: a chart has a few hundred). `data-v` is the value as the read-out
+ * prints it; the point of the week the page shows carries `data-shown`.
+ */
 // prettier-ignore
-const point = (i: number, cx: number, cy: number, title: string) =>
-  html`<circle class="point" data-i="${i}" cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="3"><title>${title}</title></circle>`;
+const point = (i: number, cx: number, cy: number, value: string, title: string, marked: boolean) =>
+  html`<circle class="point" data-i="${i}" data-v="${value}"${marked ? html` data-shown="true"` : ''} cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="${marked ? 4.5 : 3}"><title>${title}</title></circle>`;
 
 export interface Series {
   name: string;
@@ -62,6 +68,11 @@ export interface ChartOptions {
   className?: string;
   /** The index of the label of the week the page shows: marked by a line and "shown" (none when -1 or absent). */
   marked?: number;
+  /**
+   * Each label as a person reads it ("Week 48, 2026 (23–29 Nov)"), for the points' titles and the read-out; the
+   * labels themselves when absent.
+   */
+  names?: readonly string[];
 }
 
 /**
@@ -78,14 +89,18 @@ export function lineChart(options: ChartOptions): SafeHtml {
   // Margins grow with the text so tick labels are never clipped.
   const side = Math.round((font * 14) / 3);
   const margin = { top: Math.round((font * 7) / 3), right: shared ? 16 : side, bottom: font * 4, left: side };
-  const x = scalePoint<string>()
-    .domain(options.labels as string[])
+  // Points by index, not by label: a history longer than a year has two "W01".
+  const position = scalePoint<number>()
+    .domain(options.labels.map((_, i) => i))
     .range([margin.left, width - margin.right])
     .padding(0.3);
+  const x = (i: number): number => position(i)!;
   const axes: SafeHtml[] = [];
   const lines: SafeHtml[] = [];
   const present = options.series.filter((s): s is Series => Boolean(s));
   const sharedMax = Math.max(...present.flatMap((s) => s.values), 1);
+  const names = options.names ?? options.labels;
+  const at = options.marked ?? -1;
   options.series.forEach((series, index) => {
     if (!series) return;
     const y = scaleLinear()
@@ -93,39 +108,40 @@ export function lineChart(options: ChartOptions): SafeHtml {
       .nice()
       .range([height - margin.bottom, margin.top]);
     if (index === 0 || !shared) {
-      const at = index === 0 ? margin.left : width - margin.right;
+      const edge = index === 0 ? margin.left : width - margin.right;
       const anchor = index === 0 ? 'end' : 'start';
       const offset = index === 0 ? -6 : 6;
+      // A count is never drawn at 2.5: ticks of whole-number series are whole numbers.
+      const whole = (shared ? present : [series]).every((s) => s.values.every(Number.isInteger));
+      const ticks = y.ticks(5).filter((t) => !whole || Number.isInteger(t));
       axes.push(
         html`<g class="axis ${shared ? '' : series.className}"
-          ><line x1="${at}" x2="${at}" y1="${margin.top}" y2="${height - margin.bottom}" />${y
-            .ticks(5)
-            .map(
-              (t) =>
-                html`<text x="${at + offset}" y="${y(t).toFixed(1)}" text-anchor="${anchor}" dominant-baseline="middle"
-                    >${fmt(t)}</text
-                  >${
-                    index === 0
-                      ? html`<line
-                          class="grid"
-                          x1="${margin.left}"
-                          x2="${width - margin.right}"
-                          y1="${y(t).toFixed(1)}"
-                          y2="${y(t).toFixed(1)}"
-                        />`
-                      : ''
-                  }`,
-            )}</g
+          ><line x1="${edge}" x2="${edge}" y1="${margin.top}" y2="${height - margin.bottom}" />${ticks.map(
+            (t) =>
+              html`<text x="${edge + offset}" y="${y(t).toFixed(1)}" text-anchor="${anchor}" dominant-baseline="middle"
+                  >${fmt(t)}</text
+                >${
+                  index === 0
+                    ? html`<line
+                        class="grid"
+                        x1="${margin.left}"
+                        x2="${width - margin.right}"
+                        y1="${y(t).toFixed(1)}"
+                        y2="${y(t).toFixed(1)}"
+                      />`
+                    : ''
+                }`,
+          )}</g
         >`,
       );
     }
     const path = line<number>()
-      .x((_, i) => x(options.labels[i]!)!)
+      .x((_, i) => x(i))
       .y((v) => y(v))(series.values as number[]);
     lines.push(
-      html`<g class="series ${series.className}"
+      html`<g class="series ${series.className}" data-name="${series.name}"
         ><path d="${path ?? ''}" />${series.values.map((v, i) =>
-          point(i, x(options.labels[i]!)!, y(v), `${options.labels[i]}: ${fmt(v)} ${series.name}`),
+          point(i, x(i), y(v), fmt(v), `${names[i]}: ${series.name} ${fmt(v)}`, i === at),
         )}</g
       >`,
     );
@@ -136,7 +152,7 @@ export function lineChart(options: ChartOptions): SafeHtml {
   const last = options.labels.length - 1;
   const xTicks = options.labels.map((label, i) =>
     (last - i) % every === 0
-      ? html`<text x="${x(label)!.toFixed(1)}" y="${height - margin.bottom + font * 1.5}" text-anchor="middle"
+      ? html`<text x="${x(i).toFixed(1)}" y="${height - margin.bottom + font * 1.5}" text-anchor="middle"
           >${label}</text
         >`
       : '',
@@ -155,19 +171,14 @@ export function lineChart(options: ChartOptions): SafeHtml {
         >`
       : '',
   );
-  const at = options.marked ?? -1;
   const markLabel = at >= 0 ? options.labels[at] : undefined;
+  const markX = at >= 0 ? x(at).toFixed(1) : '';
   const mark =
     markLabel === undefined
       ? ''
       : html`<g class="mark" data-marked="${markLabel}"
-          ><line
-            x1="${x(markLabel)!.toFixed(1)}"
-            x2="${x(markLabel)!.toFixed(1)}"
-            y1="${margin.top}"
-            y2="${height - margin.bottom}"
-          /><text
-            x="${x(markLabel)!.toFixed(1)}"
+          ><line x1="${markX}" x2="${markX}" y1="${margin.top}" y2="${height - margin.bottom}" /><text
+            x="${markX}"
             y="${margin.top + font}"
             text-anchor="${at === options.labels.length - 1 ? 'end' : at === 0 ? 'start' : 'middle'}"
             >${markLabel} shown</text
@@ -180,6 +191,7 @@ export function lineChart(options: ChartOptions): SafeHtml {
     viewBox="0 ${-extra} ${width} ${height + extra}"
     font-size="${font}"
     data-chart
+    data-names="${names.join('|')}"
   >
     <title id="${id}-title">${options.title}</title>
     ${legend}${axes}
@@ -192,7 +204,9 @@ export function lineChart(options: ChartOptions): SafeHtml {
       />
       ${xTicks}
     </g>
-    ${mark}${lines}
+    ${mark}
+    <line class="guide" x1="0" x2="0" y1="${margin.top}" y2="${height - margin.bottom}" visibility="hidden" />
+    ${lines}
   </svg>`;
 }
 
@@ -213,5 +227,104 @@ export function responsiveChart(options: Omit<ChartOptions, 'width' | 'height' |
       maxTicks: 4,
       className: 'chart-narrow',
     })}
+  </div>`;
+}
+
+/** The time ranges a history chart offers: the latest 13 or 26 weeks, or every stored week (the default). */
+export const CHART_RANGES = ['13', '26', 'all'] as const;
+export type ChartRange = (typeof CHART_RANGES)[number];
+export const DEFAULT_RANGE: ChartRange = 'all';
+
+/** `?range=` as given: one of the ranges; anything else, or nothing, is the default. */
+export function parseRange(value: unknown): ChartRange {
+  return (CHART_RANGES as readonly unknown[]).includes(value) ? (value as ChartRange) : DEFAULT_RANGE;
+}
+
+/**
+ * The weeks `[start, end)` a range shows of `count` stored weeks: the latest ones, or, when the page shows a week
+ * older than those (`shown`, an index), the weeks up to and including it (the first ones when fewer came before it), so
+ * the shown week is always on the chart.
+ */
+export function rangeWindow(count: number, range: ChartRange, shown = -1): { start: number; end: number } {
+  const n = range === 'all' ? count : Math.min(count, Number(range));
+  const end = shown >= 0 && shown < count - n ? Math.max(shown + 1, n) : count;
+  return { start: Math.max(0, end - n), end };
+}
+
+/**
+ * The range control: a link per range that shows fewer weeks than are stored, and "All N weeks" (nothing when every
+ * range would show the same weeks). Plain links, so it works without script; `assets/chart.js` follows them without a
+ * reload.
+ */
+export function rangeControl(id: string, count: number, range: ChartRange, href: (r: ChartRange) => string): SafeHtml {
+  const offered = CHART_RANGES.filter((r) => r === 'all' || Number(r) < count);
+  if (offered.length < 2) return html``;
+  const current = range === 'all' || Number(range) >= count ? 'all' : range;
+  return html`<p class="range" role="group" aria-labelledby="${id}-range-label">
+    <span id="${id}-range-label">Weeks on the chart:</span>
+    ${offered.map(
+      (r) =>
+        html`<a href="${href(r)}" data-range="${r}" ${r === current ? html`aria-current="true"` : ''}
+          >${r === 'all' ? `All ${count}` : r} weeks</a
+        >`,
+    )}
+  </p>`;
+}
+
+export interface HistoryChartOptions {
+  /** The chart's id (unique on the page); its box is `{id}-box`. */
+  id: string;
+  /** What is charted ("Acme: commits per 14 days and contributors"); the title adds the weeks it covers. */
+  subject: string;
+  /** The stored weeks' slugs, oldest first, one per value of each series. */
+  periods: readonly string[];
+  series: readonly [Series, Series?];
+  /** The slug of the week the page shows: marked on the chart, and always inside the range. */
+  shown: string;
+  range: ChartRange;
+  /** The page's URL showing a range (with its other parameters and the chart's anchor). */
+  href: (range: ChartRange) => string;
+  /** A sentence the caption starts with. */
+  note: string;
+  /** More of the section (the figures as a table), swapped with the chart when the range changes. */
+  after?: SafeHtml;
+}
+
+/** "W48" of "2026-w48": the x axis's label of a week. */
+export const shortWeek = (slug: string): string => slug.replace(/^\d{4}-w/, 'W');
+
+/**
+ * A stored history as a chart with its range control, the shown week marked: the box `assets/chart.js` replaces with
+ * the same box of the page for another range.
+ */
+export function historyChart(options: HistoryChartOptions): SafeHtml {
+  const { periods, id } = options;
+  const shown = periods.indexOf(options.shown);
+  const { start, end } = rangeWindow(periods.length, options.range, shown);
+  const weeks = periods.slice(start, end);
+  const [a, b] = options.series;
+  const part = (s: Series): Series => ({ ...s, values: s.values.slice(start, end) });
+  // "Week 36, 2026 to Week 48, 2026": the weeks' names without their days.
+  const name = (slug: string) => weekLabel(slug).replace(/ \(.*\)$/, '');
+  const span = `${name(weeks[0]!)} to ${name(weeks.at(-1)!)}`;
+  const which =
+    weeks.length === periods.length ? 'Every stored week' : `${weeks.length} of the ${periods.length} stored weeks`;
+  return html`<div class="history-box" id="${id}-box" data-range-box>
+    ${rangeControl(id, periods.length, options.range, options.href)}
+    <figure>
+      ${responsiveChart({
+        id,
+        title: `${options.subject}, ${weeks.length} weeks (${span})`,
+        labels: weeks.map(shortWeek),
+        names: weeks.map(weekLabel),
+        marked: shown >= 0 ? shown - start : -1,
+        series: b ? [part(a), part(b)] : [part(a)],
+      })}
+      <figcaption class="muted">
+        ${options.note} ${which} (${span})${shown >= 0 ? `; ${name(periods[shown]!)} is marked` : ''}. Point at the
+        chart, or focus it and use ← and →, to read a week's figures.
+      </figcaption>
+    </figure>
+    ${options.after ?? ''}
   </div>`;
 }

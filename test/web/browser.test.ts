@@ -163,8 +163,8 @@ describe('website in a browser', { skip: missing }, () => {
     const chart = page.locator('svg.chart-wide');
     await chart.focus();
     const tip = page.locator('.chart-tip').first();
-    const last = (await tip.textContent()) ?? '';
-    assert.match(last, /^W\d+: \d+ Commits \(14d\) · \d+ Contributors$/);
+    const last = await tip.innerText();
+    assert.match(last, /^Week \d+, \d{4} \([^)]+\)\nCommits \(14d\) [\d,]+\nContributors [\d,]+$/);
     await page.keyboard.press('ArrowLeft');
     assert.notEqual(await tip.textContent(), last);
     await page.context().close();

@@ -11,6 +11,7 @@ import { RESEARCH_SLUGS } from '../../core/documents/research.js';
 import { NlwebAskParams, SearchType } from '../../schemas/answers.js';
 import { derive, rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
 import { loadSiteAssets, type SiteAssets } from '../../web/assets.js';
+import { DEFAULT_RANGE, parseRange, type ChartRange } from '../../web/charts.js';
 import { pageContext, type PageContext } from '../../web/context.js';
 import { layout, type PageInput } from '../../web/layout.js';
 import {
@@ -239,18 +240,18 @@ export async function siteRoutes(
       sendData,
     );
   });
-  r.get(
-    '/sectors/:slug',
-    { ...page, schema: { hide: true, querystring: z.object({ period: z.string().max(20).optional() }) } },
-    (q, s) => {
-      const { slug: sector } = q.params as { slug: string };
-      const period = q.query.period || undefined;
-      if (!isSectorSlug(sector)) return notFound(q, s);
-      return serve(q, s, `/sectors/${sector}${period ? `?period=${period}` : ''}`, (c) =>
-        sectorPage(c, sector, period),
-      );
-    },
-  );
+  // A history page's week (`period`, looked up by the page: a week not stored is its 404) and chart range (`range`,
+  // checked against the fixed list, anything else is the default), both part of the page's cache key.
+  const historyQuery = z.object({ period: z.string().max(20).optional(), range: z.string().max(20).optional() });
+  const historyKey = (path: string, period: string | undefined, range: ChartRange) =>
+    `${path}${period ? `?period=${period}` : ''}${range === DEFAULT_RANGE ? '' : `${period ? '&' : '?'}range=${range}`}`;
+  r.get('/sectors/:slug', { ...page, schema: { hide: true, querystring: historyQuery } }, (q, s) => {
+    const { slug: sector } = q.params as { slug: string };
+    const period = q.query.period || undefined;
+    const range = parseRange(q.query.range);
+    if (!isSectorSlug(sector)) return notFound(q, s);
+    return serve(q, s, historyKey(`/sectors/${sector}`, period, range), (c) => sectorPage(c, sector, period, range));
+  });
   const rankingFile = (q: FastifyRequest) =>
     `${(q.params as { slug: string }).slug}-ranking-${ctx.holder.current?.period.slug ?? 'current'}.csv`;
   r.get<Param<'slug'>>('/sectors/:slug/ranking.csv', namedDownload(rankingFile), (q, s) => {
@@ -297,18 +298,15 @@ export async function siteRoutes(
       return serve(q, s, key, (c) => startupsPage(c, filters));
     },
   );
-  r.get(
-    '/startups/:login',
-    { ...page, schema: { hide: true, querystring: z.object({ period: z.string().max(20).optional() }) } },
-    (q, s) => {
-      const login = (q.params as { login: string }).login.toLowerCase();
-      const period = q.query.period || undefined;
-      return serve(q, s, `/startups/${login}${period ? `?period=${period}` : ''}`, (c) => {
-        const startup = c.snapshot.byLogin.get(login);
-        return startup ? startupPage(c, startup, period) : undefined;
-      });
-    },
-  );
+  r.get('/startups/:login', { ...page, schema: { hide: true, querystring: historyQuery } }, (q, s) => {
+    const login = (q.params as { login: string }).login.toLowerCase();
+    const period = q.query.period || undefined;
+    const range = parseRange(q.query.range);
+    return serve(q, s, historyKey(`/startups/${login}`, period, range), (c) => {
+      const startup = c.snapshot.byLogin.get(login);
+      return startup ? startupPage(c, startup, period, range) : undefined;
+    });
+  });
   for (const [suffix, type, build] of [
     ['history.csv', 'text/csv; charset=utf-8', historyCsv],
     ['history.json', 'application/json; charset=utf-8', historyJson],

@@ -22,7 +22,7 @@ import {
 } from '../../core/periods/reads.js';
 import type { SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { SeriesTable, StartupSeries } from '../../domain/series.js';
-import { responsiveChart, sparkline } from '../charts.js';
+import { DEFAULT_RANGE, historyChart, responsiveChart, sparkline, type ChartRange } from '../charts.js';
 import { weekLabel } from '../week-label.js';
 import { documentsDeals } from './dossier-facts.js';
 import { change, dossierPath, formatInt, movement, previousRank, startupPath, type PageContext } from '../context.js';
@@ -303,6 +303,7 @@ export async function sectorPage(
   ctx: PageContext,
   slug: SectorSlug,
   periodSlug?: string,
+  range: ChartRange = DEFAULT_RANGE,
 ): Promise<PageInput | undefined> {
   const { snapshot, baseUrl } = ctx;
   const info = sectorInfo(slug);
@@ -316,7 +317,7 @@ export async function sectorPage(
   const path = `/sectors/${slug}`;
   const body = html`<p><a href="/sectors">Sectors</a> › ${info.name}</p>
     <h1>${info.name}</h1>
-    ${weekSelector(path, snapshot.periods, periodSlug ?? snapshot.period.slug, snapshot.period.slug)}
+    ${weekSelector(path, snapshot.periods, periodSlug ?? snapshot.period.slug, snapshot.period.slug, range)}
     ${
       pastPeriod
         ? html`<p class="notice" role="note">
@@ -341,7 +342,7 @@ export async function sectorPage(
       <a href="/api/signals.csv">signals.csv</a>. Filter across sectors on
       <a href="/startups?sector=${slug}">all startups</a>.
     </p>
-    ${sectorHistory(info.name, list, series, periodSlug ?? snapshot.period.slug)}`;
+    ${sectorHistory(info.name, list, series, periodSlug ?? snapshot.period.slug, (r) => pageHref(path, periodSlug, r), range)}`;
   if (pastPeriod)
     return {
       path: `${path}?period=${encodeURIComponent(pastPeriod.slug)}`,
@@ -392,9 +393,11 @@ export function weekSelector(
   periods: readonly { slug: string }[],
   shown: string,
   current: string,
+  range: ChartRange = DEFAULT_RANGE,
 ): SafeHtml {
   if (periods.length < 2) return html``;
   return html`<form class="filters" method="get" action="${path}" data-autosubmit>
+    ${range === DEFAULT_RANGE ? '' : html`<input type="hidden" name="range" value="${range}" />`}
     <p>
       <label for="period">Week</label>
       <select id="period" name="period">
@@ -470,7 +473,14 @@ function pastRankingTable(
  * The sector's activity over the stored weeks: the commits and contributors of its current startups, summed per week
  * (a startup adds to the weeks it was stored in).
  */
-function sectorHistory(name: string, list: readonly SnapshotStartup[], series: SeriesTable, shown: string): SafeHtml {
+function sectorHistory(
+  name: string,
+  list: readonly SnapshotStartup[],
+  series: SeriesTable,
+  shown: string,
+  href: (range: ChartRange) => string,
+  range: ChartRange,
+): SafeHtml {
   const commits = new Map<string, number>();
   const contributors = new Map<string, number>();
   for (const s of list) {
@@ -484,49 +494,58 @@ function sectorHistory(name: string, list: readonly SnapshotStartup[], series: S
   const periods = [...commits.keys()].sort();
   if (periods.length < 2) return html``;
   return html`<h2 id="history">${name} over the stored weeks</h2>
-    <figure>
-      ${responsiveChart({
-        id: 'sector-chart',
-        title: `${name}: commits per ${WINDOW_DAYS} days and contributors of its startups, summed, over ${periods.length} weeks`,
-        labels: periods.map((p) => p.replace(/^\d{4}-w/, 'W')),
-        marked: periods.indexOf(shown),
-        series: [
-          { name: `Commits (${WINDOW_DAYS}d)`, values: periods.map((p) => commits.get(p)!), className: 'series-a' },
-          { name: 'Contributors', values: periods.map((p) => contributors.get(p)!), className: 'series-b' },
-        ],
-      })}
-      <figcaption class="muted">
-        The sector's current startups, summed per stored week (${periods[0]} to ${periods.at(-1)}). Point at the chart,
-        or focus it and use ← and →, to read a week's figures.
-      </figcaption>
-    </figure>
-    <details>
-      <summary>The figures as a table</summary>
-      <div class="table-scroll">
-        <table>
-          <caption>
-            ${name} by week
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Week</th>
-              <th scope="col" class="num">Commits (${WINDOW_DAYS}d)</th>
-              <th scope="col" class="num">Contributors</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${periods.map(
-              (p) =>
-                html`<tr>
-                  <td><a href="/periods/${p}">${p}</a></td>
-                  <td class="num">${formatInt(commits.get(p)!)}</td>
-                  <td class="num">${formatInt(contributors.get(p)!)}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
-    </details>`;
+    ${historyChart({
+      id: 'sector-chart',
+      subject: `${name}: commits per ${WINDOW_DAYS} days and contributors of its startups, summed`,
+      periods,
+      shown,
+      range,
+      href,
+      series: [
+        { name: `Commits (${WINDOW_DAYS}d)`, values: periods.map((p) => commits.get(p)!), className: 'series-a' },
+        { name: 'Contributors', values: periods.map((p) => contributors.get(p)!), className: 'series-b' },
+      ],
+      note: "The sector's current startups, summed per stored week.",
+      after: html`<details>
+        <summary>The figures as a table</summary>
+        <div class="table-scroll">
+          <table>
+            <caption>
+              ${name} by week
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Week</th>
+                <th scope="col" class="num">Commits (${WINDOW_DAYS}d)</th>
+                <th scope="col" class="num">Contributors</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${periods.map(
+                (p) =>
+                  html`<tr>
+                    <td><a href="/periods/${p}">${p}</a></td>
+                    <td class="num">${formatInt(commits.get(p)!)}</td>
+                    <td class="num">${formatInt(contributors.get(p)!)}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+        </div>
+      </details>`,
+    })}`;
+}
+
+/**
+ * A startup's or a sector's page with its week and chart range (`?period=&range=`, each only when given or not the
+ * default), at its chart.
+ */
+function pageHref(path: string, periodSlug: string | undefined, range: ChartRange): string {
+  const query = new URLSearchParams();
+  if (periodSlug !== undefined) query.set('period', periodSlug);
+  if (range !== DEFAULT_RANGE) query.set('range', range);
+  const q = query.toString();
+  return `${path}${q ? `?${q}` : ''}#history`;
 }
 
 /** The figures of one week, as the stats block shows them. */
@@ -613,12 +632,12 @@ export async function startupPage(
   ctx: PageContext,
   s: SnapshotStartup,
   periodSlug?: string,
+  range: ChartRange = DEFAULT_RANGE,
 ): Promise<PageInput | undefined> {
   const { snapshot, baseUrl } = ctx;
   const t = s.startup;
   const info = sectorInfo(s.sector);
   const history = (await ctx.series()).get(s.login.toLowerCase());
-  const labels = history?.periods.map((p) => p.replace(/^\d{4}-w/, 'W')) ?? [];
   const sectorTotal = snapshot.bySector.get(s.sector)?.length ?? 0;
   const ranked = snapshot.startups.filter((x) => x.eligible).length;
   const peers = comparablesOf(snapshot, s).map((c) => ({
@@ -672,6 +691,7 @@ export async function startupPage(
       (history?.periods ?? []).map((slug) => ({ slug })),
       periodSlug ?? snapshot.period.slug,
       snapshot.period.slug,
+      range,
     )}
     ${
       past
@@ -688,11 +708,11 @@ export async function startupPage(
       </div>
       <div>
         <dt>Contributors</dt>
-        <dd>${w.contributors} ${change(w.contributorGrowth)}</dd>
+        <dd>${formatInt(w.contributors)} ${change(w.contributorGrowth)}</dd>
       </div>
       <div>
         <dt>New repositories (${NEW_REPO_DAYS} days)</dt>
-        <dd>${w.newRepos}</dd>
+        <dd>${formatInt(w.newRepos)}</dd>
       </div>
       <div>
         <dt>Rank in ${info.name}</dt>
@@ -725,26 +745,22 @@ export async function startupPage(
             floor and ranked across sectors; every startup is ranked within its sector.
           </p>`
     }
-    <h2 id="history">Commit velocity and contributors, every stored week</h2>
+    <h2 id="history">Commit velocity and contributors by week</h2>
     ${
       history && history.periods.length > 0
-        ? html`<figure>
-              ${responsiveChart({
-                id: 'history-chart',
-                title: `${t.name}: commits per ${WINDOW_DAYS} days and contributors over ${history.periods.length} weeks`,
-                labels,
-                marked: history.periods.indexOf(periodSlug ?? snapshot.period.slug),
-                series: [
-                  { name: `Commits (${WINDOW_DAYS}d)`, values: history.commits, className: 'series-a' },
-                  { name: 'Contributors', values: history.contributors, className: 'series-b' },
-                ],
-              })}
-              <figcaption class="muted">
-                One point per stored week (${history.periods[0]} to ${history.periods.at(-1)}). Point at the chart, or
-                focus it and use ← and →, to read a week's figures.
-              </figcaption>
-            </figure>
-            <details>
+        ? historyChart({
+            id: 'history-chart',
+            subject: `${t.name}: commits per ${WINDOW_DAYS} days and contributors`,
+            periods: history.periods,
+            shown: periodSlug ?? snapshot.period.slug,
+            range,
+            href: (r) => pageHref(path, periodSlug, r),
+            series: [
+              { name: `Commits (${WINDOW_DAYS}d)`, values: history.commits, className: 'series-a' },
+              { name: 'Contributors', values: history.contributors, className: 'series-b' },
+            ],
+            note: 'One point per stored week.',
+            after: html`<details>
               <summary>The figures as a table</summary>
               <div class="table-scroll">
                 <table>
@@ -763,16 +779,17 @@ export async function startupPage(
                     ${history.periods.map(
                       (p, i) =>
                         html`<tr>
-                          <td><a href="${path}?period=${p}">${p}</a></td>
-                          <td class="num">${history.commits[i]}</td>
-                          <td class="num">${history.contributors[i]}</td>
+                          <td><a href="${pageHref(path, p, range).replace(/#history$/, '')}">${p}</a></td>
+                          <td class="num">${formatInt(history.commits[i]!)}</td>
+                          <td class="num">${formatInt(history.contributors[i]!)}</td>
                           <td class="num">${history.ranks[i] ?? '—'}</td>
                         </tr>`,
                     )}
                   </tbody>
                 </table>
               </div>
-            </details>`
+            </details>`,
+          })
         : html`<p class="muted">No stored history yet.</p>`
     }
     <h2 id="evidence">Why ${w.signalType}${past ? `, ${week.periodName}` : ''}</h2>
