@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { bestAnswer } from '../../src/core/answers/answer.js';
 import { answerCorpus } from '../../src/core/answers/corpus.js';
+import { repoPath } from '../../src/core/answers/content-files.js';
 import { nlwebAsk } from '../../src/core/answers/nlweb-ask.js';
 import {
   BLIND_STRANGER_QUESTIONS_FILE,
@@ -194,4 +195,9 @@ blindSet(
   THIRD_BLIND_STRANGER_QUESTIONS_FILE,
   0.93,
   '48 of 60 when first run; the rules were then improved on its misses (56 of 60), so this floor guards, not measures',
+);
+blindSet(
+  repoPath('data', 'eval', 'stranger-questions-blind-4.yaml'),
+  0.76,
+  '46 of 60 when first run, before any rule changed for it: a measurement',
 );
