@@ -127,6 +127,11 @@ function rewrite(query: string): string {
 const MAX_SPAN = 5;
 /** How sure the comparison is of two tracked startups a question names exactly: the names are the evidence. */
 const NAMED_PAIR_CONFIDENCE = 0.8;
+/**
+ * How sure an answer is that is what a question asks of the one company it names: a tracked startup's signal for
+ * words of an engineering signal, a deal entry in the direction of the deal verb.
+ */
+const NAMED_ASK_CONFIDENCE = 0.7;
 /** Lower-case words that name companies in the corpus but are everyday words in questions about the service. */
 const COMMON_WORDS = new Set(['sun', 'base', 'index', 'modal', 'temporal', 'neon', 'astro', 'slack', 'loom']);
 
@@ -162,8 +167,10 @@ const QUALIFIERS = new Set(
  * startup named "… Versus" is compared with nobody.
  */
 const DEAL_VERBS =
-  /^(?:acquire[sd]?|acquiring|acquirer|acquisitions?|bought|buys?|buying|buyer|owns?|owned|owner|owning|purchase[sd]?|purchasing|pays?|paid|paying)$/;
+  /^(?:acquire[sd]?|acquiring|acquirer|acquisitions?|bought|buys?|buying|buyer|owns?|owned|owner|owning|purchase[sd]?|purchasing|pays?|paid|paying|snapped|snapping|takeovers?)$/;
 const COMPARE_WORDS = /^(vs|versus|compare|compared|comparison|against|and|or)$/;
+/** Words that ask for a comparison whatever else the question says ("and", "or" need two names). */
+const STRONG_COMPARE = /\b(?:vs|versus|compar\w*|against)\b/i;
 /** Answers about one named startup or company: only a question that names it may get them. */
 const NAMED_KINDS = new Set<AnswerEntry['kind']>(['startup', 'comparison', 'diligence']);
 
@@ -623,10 +630,10 @@ function about(entry: AnswerEntry, subject: Subject): boolean {
 
 /** Words of a question that ask for an engineering signal: what only a tracked startup has. */
 const SIGNAL_INTENT =
-  /\b(?:engineering|activity|active|commit\w*|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding)\b/i;
+  /\b(?:engineering|activity|active|commit\w*|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding|releases?|framework|migrat\w*|infrastructure|buildout|steam|traction)\b/i;
 /** Words of a question that ask for a deal or a backer: what the diligence corpus holds. */
 const DILIGENCE_INTENT =
-  /\b(?:acqui\w*|bought|buy\w*|own\w*|purchas\w*|back(?:s|ed|ers?|ing)?|invest\w*|fund\w*|raised?|rounds?|deals?|paid|pay)\b/i;
+  /\b(?:acqui\w*|bought|buy\w*|own\w*|purchas\w*|snapp\w*|takeovers?|back(?:s|ed|ers?|ing)?|invest\w*|fund\w*|raised?|rounds?|deals?|paid|pay)\b/i;
 
 /** Region words that are not company names ("EU startups", "Which US companies"). */
 const REGION_WORDS = 'eu europe european us usa uk asia asian africa african america american latam nordic global';
@@ -806,8 +813,22 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     if (main.subject.kind === 'entity') {
       const direction = dealDirection(toks, main, found);
       if (direction) {
-        const wanted = hits.filter((s) => s.entry.id.startsWith(`${direction}-`));
-        if (wanted.length) hits = [...wanted, ...hits.filter((s) => !wanted.includes(s))];
+        // A deal verb and the company it bears on are the evidence: who acquired it, or what it acquired.
+        const wanted = hits
+          .filter((s) => s.entry.id.startsWith(`${direction}-`))
+          .map((s, i) => (i === 0 ? { ...s, confidence: Math.max(s.confidence, NAMED_ASK_CONFIDENCE) } : s));
+        if (wanted.length) hits = [...wanted, ...hits.filter((s) => !wanted.some((w) => w.entry === s.entry))];
+      }
+    } else if (subjects.length === 1 && SIGNAL_INTENT.test(rewrite(cues)) && !STRONG_COMPARE.test(cues)) {
+      // One tracked startup and words of an engineering signal: its signal answers, whatever else the question says
+      // ("shipping releases", "a follow-on", "framework migration flag"); it is all the service holds about it.
+      const signal = corpus.byId.get(`signal-${slugify(main.subject.startup.login)}`);
+      if (signal) {
+        const had = hits.find((s) => s.entry === signal);
+        hits = [
+          { entry: signal, confidence: Math.max(had?.confidence ?? 0, NAMED_ASK_CONFIDENCE), score: had?.score ?? 0 },
+          ...hits.filter((s) => s.entry !== signal),
+        ];
       }
     }
     hits = hits.map((s) => ({ ...s, confidence: Math.max(s.confidence, subjectConfidence(s, toks, main)) }));

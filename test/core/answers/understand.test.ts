@@ -129,4 +129,29 @@ describe('understanding a question', () => {
     assert.equal(top('Top startups building tools for teachers'), 'top-edtech');
     assert.equal(top('fastest accelerating smart contracts startups'), 'fastest-accelerating-web3');
   });
+
+  test('one tracked startup asked about in words of an engineering signal gets its signal, at confidence 0.7 or more', () => {
+    for (const q of [
+      `Weighing a bridge round for ${first!.startup.name}: is there any sign of an infrastructure buildout there?`,
+      `has ${second!.startup.name} been shipping code more often over these last few weeks`,
+    ]) {
+      const u = understand(snapshot, BASE, q, 3);
+      const hit = u.kind === 'answers' ? u.hits[0] : undefined;
+      const login = q.includes(first!.startup.name) ? first!.login : second!.login;
+      assert.equal(hit?.entry.id, `signal-${login}`, q);
+      assert.ok((hit?.confidence ?? 0) >= 0.7, `${q}: ${hit?.confidence}`);
+    }
+  });
+
+  test('a deal verb answers the deal of the company it bears on, in its direction, at confidence 0.7 or more', () => {
+    for (const [q, id] of [
+      ['So did Atlassian in the end go ahead and buy Loom, and for roughly what amount?', 'acquired-loom'],
+      ['which companies has Databricks been snapping up over the past few years', 'acquisitions-databricks'],
+    ] as const) {
+      const u = understand(snapshot, BASE, q, 3);
+      const hit = u.kind === 'answers' ? u.hits[0] : undefined;
+      assert.equal(hit?.entry.id, id, q);
+      assert.ok((hit?.confidence ?? 0) >= 0.7, `${q}: ${hit?.confidence}`);
+    }
+  });
 });
