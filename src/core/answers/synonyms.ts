@@ -20,6 +20,10 @@ const GROUPS: readonly (readonly string[])[] = [
   ['real', 'actual', 'genuine'],
   ['predict', 'forecast', 'foresee', 'anticipate'],
   ['funding', 'fundraising', 'fundraise'],
+  // Quoting the data is citing it.
+  ['cite', 'quote', 'quoting'],
+  // The ranking is the composite score, its weights how it is scored.
+  ['rank', 'score', 'weighted'],
 ];
 
 /** Each term's group (index terms: stemmed, as the index and confidence compare them). */

@@ -102,6 +102,12 @@ const REWRITES: [RegExp, string][] = [
   [/\b(?:mov(?:e|es|ing)|switch(?:es|ing)?|port(?:s|ing)?)\s+(?:over\s+)?to\b/gi, 'migrating to'],
   [/\bship(?:s|ping|ped)?\b(?=\s+(?:releases?|code|features?|faster|more|often|updates?)\b)/gi, 'deploy'],
   [/\bmore\s+(?:often|frequently)\b/gi, 'frequency'],
+  // "doesn't … show up in trending", "isn't … listed": what the FAQ calls missing.
+  [
+    /\b(?:do|does|did|is|are|was|were)(?:n['’]t|\s+not)\s+((?:[^\s?!.]+\s+){0,8}?)(?:show(?:ing)?\s+up|appear(?:ing)?|listed|included)\b/gi,
+    '$1missing',
+  ],
+  [/\b(?:is|are|was|were)(?:n['’]t|\s+not)\s+(?:in|on|among)\b/gi, 'missing from'],
   // "a company you don't have", "a name that doesn't exist": what the service's answers call not found.
   [
     /\b(?:you|the\s+service|it|that|which)\s+(?:do|does)(?:n['’]t|\s+not)\s+(?:have|track|cover|know|hold|list|exist)\b/gi,
@@ -158,7 +164,8 @@ const LIST_WORDS =
 const QUALIFIERS = new Set(
   (
     'these those this that such other others another actual real genuine existing individual particular specific ' +
-    'certain similar different various several many few both either neither same whole entire big'
+    'certain similar different various several many few both either neither same whole entire big favourite favorite ' +
+    'own'
   ).split(' '),
 );
 
@@ -349,7 +356,9 @@ const NAME_FOLLOWERS = /^(series|seed|round|pre-seed|ipo)$/;
 const DATA_NOUNS =
   /^(activity|data|commits?|stars?|repositories|repository|repos?|organi[sz]ations?|orgs?|api|tokens?|accounts?|profiles?|metrics|signals?|usernames?|users?|events|issues|pull|releases?)$/;
 
-const isProperToken = (t: Token) => (/^\p{Lu}/u.test(t.text) || /\p{N}/u.test(t.text)) && !isStopWord(t.lower);
+/** A word of a name: capitalised, or holding a digit among letters ("neo4j"); a number alone ("+300%") is none. */
+const isProperToken = (t: Token) =>
+  (/^\p{Lu}/u.test(t.text) || (/\p{N}/u.test(t.text) && /\p{L}/u.test(t.text))) && !isStopWord(t.lower);
 
 /**
  * The run of proper-noun tokens around tokens [start, end): capitalised words beside a name are part of the name
@@ -525,8 +534,8 @@ function missingSector(toks: Token[]): string | undefined {
  */
 function isMethodQuestion(query: string): boolean {
   return (
-    /^\s*why\b/i.test(query) ||
-    /^\s*how\s+(?:do|does|did|is|are|was|were)\b.*\b(?:decide[sd]?|determined?|defined?|measured?|calculated?|computed?|worked\s+out|counted|judged?|ranked|scored|classified|detected|chosen)\b/i.test(
+    /^\s*(?:why|how\s+come)\b/i.test(query) ||
+    /^\s*how\s+(?:do|does|did|is|are|was|were)\b.*\b(?:decide[sd]?|determined?|defined?|measured?|calculated?|computed?|worked\s+out|counted|judged?|ranked|scored|weighted|weighed|classified|detected|chosen)\b/i.test(
       query,
     )
   );
@@ -661,17 +670,20 @@ function vocabulary(snapshot: Snapshot, corpus: ReturnType<typeof answerCorpus>)
 
 /**
  * A name a question asks for a signal or a deal of that nothing holds ("Is Mistral AI accelerating its
- * engineering?"): the first run of capitalised words after the question's first word with a word outside the
+ * engineering?"): the first run of capitalised words (from the question's first word only when two or more) with a word outside the
  * service's vocabulary, when the question asks for a signal or a deal. A product the service's own answers name
  * ("Do GitHub Actions commits count?") is vocabulary, not a company.
  */
 function unknownSubject(toks: Token[], known: ReadonlySet<string>, cues: string): string | undefined {
   if (!SIGNAL_INTENT.test(cues) && !DILIGENCE_INTENT.test(cues)) return undefined;
-  for (let i = 1; i < toks.length; i++) {
+  for (let i = 0; i < toks.length; i++) {
     if (!isProperToken(toks[i]!)) continue;
     let e = i;
     while (e < toks.length && isProperToken(toks[e]!) && (e === i || !toks[e - 1]!.possessive)) e++;
     const run = toks.slice(i, e);
+    // The first word is capitalised as a sentence start; a run of capitalised words from it is a name ("Mistral AI
+    // github activity"), one word alone is not.
+    if (i === 0 && run.length < 2) continue;
     if (run.some((t) => !isGenericWord(t.lower) && words(t.text).some((w) => !known.has(w))))
       return run.map((t) => t.text).join(' ');
     i = e - 1;

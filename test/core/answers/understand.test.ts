@@ -154,4 +154,26 @@ describe('understanding a question', () => {
       assert.ok((hit?.confidence ?? 0) >= 0.7, `${q}: ${hit?.confidence}`);
     }
   });
+
+  test('a number alone is not a name: a question holding "+250%" is not about an untracked company', () => {
+    assert.equal(top("why doesn't a startup at +250% show up in trending?"), 'faq-what-is-the-activity-floor');
+  });
+
+  test('"doesn\'t … show up", "isn\'t listed", "is not in" ask why a startup is missing', () => {
+    assert.equal(top("Why doesn't my startup appear in the trending list?"), 'faq-what-is-the-activity-floor');
+    assert.equal(top("Why isn't my favourite startup listed?"), 'faq-what-is-the-activity-floor');
+    assert.equal(
+      top('How come a company with a jump in commits is not in trending?'),
+      'faq-what-is-the-activity-floor',
+    );
+  });
+
+  test('two capitalised words opening a question that asks for a signal are a name, and an untracked one is said so', () => {
+    assert.equal(top('Zorblat Labs engineering activity lately'), 'not-tracked');
+  });
+
+  test('quoting the data is citing it, and how the score is weighted is how startups are ranked', () => {
+    assert.equal(top('How should I quote the data in a report?'), 'faq-how-do-i-cite-the-data');
+    assert.equal(top('How are growth, velocity and novelty weighted?'), 'faq-how-is-ranking-computed');
+  });
 });
