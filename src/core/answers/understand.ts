@@ -831,9 +831,15 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
           .map((s, i) => (i === 0 ? { ...s, confidence: Math.max(s.confidence, NAMED_ASK_CONFIDENCE) } : s));
         if (wanted.length) hits = [...wanted, ...hits.filter((s) => !wanted.some((w) => w.entry === s.entry))];
       }
-    } else if (subjects.length === 1 && SIGNAL_INTENT.test(rewrite(cues)) && !STRONG_COMPARE.test(cues)) {
+    } else if (
+      subjects.length === 1 &&
+      SIGNAL_INTENT.test(rewrite(cues)) &&
+      !(DILIGENCE_INTENT.test(cues) && /^\s*(?:who|which)\b/i.test(query)) &&
+      !STRONG_COMPARE.test(cues)
+    ) {
       // One tracked startup and words of an engineering signal: its signal answers, whatever else the question says
-      // ("shipping releases", "a follow-on", "framework migration flag"); it is all the service holds about it.
+      // ("shipping releases", "a follow-on", "framework migration flag"), unless it asks who made a deal ("Who
+      // funded X's infrastructure buildout?").
       const signal = corpus.byId.get(`signal-${slugify(main.subject.startup.login)}`);
       if (signal) {
         const had = hits.find((s) => s.entry === signal);
