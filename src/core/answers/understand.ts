@@ -614,7 +614,15 @@ function dealDirection(
 ): 'acquired' | 'acquisitions' | undefined {
   const verb = cueIndex(toks, names, DEAL_VERBS);
   if (verb < 0) return undefined;
-  if (/^(was|is|has)$/.test(toks[0]?.lower ?? '') && mention.start === 1) return 'acquired';
+  if (mention.start === 1 && verb > mention.start) {
+    // "Was X acquired?", "Has X been bought?": the passive asks who acquired X; "Is X snapping up startups?",
+    // "Has X bought anyone?" ask what X acquired.
+    const first = toks[0]?.lower ?? '';
+    const participle = /(?:ed|bought|paid|owned)$/.test(toks[verb]!.lower);
+    if (/^(was|were|is|are)$/.test(first) && participle) return 'acquired';
+    if (/^(has|have|had)$/.test(first) && toks.slice(mention.end, verb).some((t) => t.lower === 'been'))
+      return 'acquired';
+  }
   return verb < mention.start ? 'acquired' : 'acquisitions';
 }
 

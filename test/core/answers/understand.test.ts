@@ -176,4 +176,11 @@ describe('understanding a question', () => {
     assert.equal(top('How should I quote the data in a report?'), 'faq-how-do-i-cite-the-data');
     assert.equal(top('How are growth, velocity and novelty weighted?'), 'faq-how-is-ranking-computed');
   });
+
+  test('a deal question opening with "is" or "has" asks who acquired the company only in the passive', () => {
+    assert.equal(top('Was Loom acquired?'), 'acquired-loom');
+    assert.equal(top('Has Loom been acquired?'), 'acquired-loom');
+    assert.equal(top('Is Anthropic snapping up startups?'), 'acquisitions-anthropic');
+    assert.equal(top('Has Databricks acquired anything?'), 'acquisitions-databricks');
+  });
 });
