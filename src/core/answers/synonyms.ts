@@ -22,8 +22,6 @@ const GROUPS: readonly (readonly string[])[] = [
   ['funding', 'fundraising', 'fundraise'],
   // Quoting the data is citing it.
   ['cite', 'quote', 'quoting'],
-  // The ranking is the composite score, its weights how it is scored.
-  ['rank', 'score', 'weighted'],
 ];
 
 /** Each term's group (index terms: stemmed, as the index and confidence compare them). */

@@ -102,6 +102,8 @@ const REWRITES: [RegExp, string][] = [
   [/\b(?:mov(?:e|es|ing)|switch(?:es|ing)?|port(?:s|ing)?)\s+(?:over\s+)?to\b/gi, 'migrating to'],
   [/\bship(?:s|ping|ped)?\b(?=\s+(?:releases?|code|features?|faster|more|often|updates?)\b)/gi, 'deploy'],
   [/\bmore\s+(?:often|frequently)\b/gi, 'frequency'],
+  // The composite score is what startups are ranked by.
+  [/\bcomposite\s+scores?\b/gi, 'ranking composite score'],
   // "doesn't … show up in trending", "isn't … listed": what the FAQ calls missing.
   [
     /\b(?:do|does|did|is|are|was|were)(?:n['’]t|\s+not)\s+((?:[^\s?!.]+\s+){0,8}?)(?:show(?:ing)?\s+up|appear(?:ing)?|listed|included)\b/gi,

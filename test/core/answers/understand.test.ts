@@ -172,9 +172,14 @@ describe('understanding a question', () => {
     assert.equal(top('Zorblat Labs engineering activity lately'), 'not-tracked');
   });
 
-  test('quoting the data is citing it, and how the score is weighted is how startups are ranked', () => {
+  test('quoting the data is citing it', () => {
     assert.equal(top('How should I quote the data in a report?'), 'faq-how-do-i-cite-the-data');
-    assert.equal(top('How are growth, velocity and novelty weighted?'), 'faq-how-is-ranking-computed');
+  });
+
+  test('the composite score is what startups are ranked by, and how it is weighted is how they are ranked', () => {
+    assert.equal(top('how do you compute the composite score'), 'faq-how-is-ranking-computed');
+    assert.equal(top('How is the composite score weighted?'), 'faq-how-is-ranking-computed');
+    assert.equal(top('What is the Scout Score?'), 'none');
   });
 
   test('a deal question opening with "is" or "has" asks who acquired the company only in the passive', () => {
