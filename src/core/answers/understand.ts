@@ -845,11 +845,12 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       subjects.length === 1 &&
       SIGNAL_INTENT.test(rewrite(cues)) &&
       !(DILIGENCE_INTENT.test(cues) && /^\s*(?:who|which)\b/i.test(query)) &&
+      !asksPrice(asked) &&
       !STRONG_COMPARE.test(cues)
     ) {
       // One tracked startup and words of an engineering signal: its signal answers, whatever else the question says
       // ("shipping releases", "a follow-on", "framework migration flag"), unless it asks who made a deal ("Who
-      // funded X's infrastructure buildout?").
+      // funded X's infrastructure buildout?") or what something costs.
       const signal = corpus.byId.get(`signal-${slugify(main.subject.startup.login)}`);
       if (signal) {
         const had = hits.find((s) => s.entry === signal);
