@@ -406,7 +406,9 @@ export const NlwebAskResult = z
       .int()
       .min(0)
       .max(100)
-      .describe('0–100: an answer’s confidence; a search hit relative to the best hit (at most 90).'),
+      .describe(
+        '0–100: an answer’s confidence; a search hit relative to the best hit (at most 60, below a confident answer’s 70).',
+      ),
     description: z.string(),
     schema_object: z.record(z.string(), z.unknown()).describe('The item as schema.org JSON-LD (without @context).'),
     ranking_type: z

@@ -14,11 +14,17 @@ import { nlwebAnswer, organization, type JsonLd } from './nlweb.js';
  * The results come first from the answer service (the same best answer as POST /api/nlweb: the startups of a list
  * question, the startup asked about, the FAQ or data answer), `ranking_type: "answer"`, then from the site search
  * (the same hits as GET /api/llms-search), `ranking_type: "search"`, without repeating a URL. Scores are 0–100:
- * an answer's confidence, and a search hit's BM25 score relative to the best hit (at most 90, below any confident
- * answer). This server holds one site; `site` is echoed, and `prev` is accepted but does not change the query (no
+ * an answer's confidence, and a search hit's BM25 score relative to the best hit (at most SEARCH_SCORE_MAX, below
+ * the score from which an answer is confident: a page that shares the query's words is not an answer to it). This server holds one site; `site` is echoed, and `prev` is accepted but does not change the query (no
  * model rewrites it): `decontextualized_query`, when sent, is the query answered.
  */
 export const NLWEB_API_VERSION = '0.1';
+
+/**
+ * The highest score of a site-search hit: below 70, a confident answer's (confidence 0.7), so that a page sharing a
+ * word of an unanswered question ("capital" of a fund's name) never reads as a confident answer about it.
+ */
+export const SEARCH_SCORE_MAX = 60;
 
 export const NLWEB_MODES = ['list', 'summarize', 'generate'] as const;
 export type NlwebMode = (typeof NLWEB_MODES)[number];
@@ -120,7 +126,7 @@ export function nlwebAsk(snapshot: Snapshot, baseUrl: string, input: NlwebAskInp
       name: hit.title,
       site,
       siteUrl,
-      score: top > 0 ? Math.round((90 * hit.score) / top) : 0,
+      score: top > 0 ? Math.round((SEARCH_SCORE_MAX * hit.score) / top) : 0,
       description: hit.snippet,
       schema_object: startup
         ? (organization(startup, snapshot, baseUrl) as unknown as Record<string, unknown>)

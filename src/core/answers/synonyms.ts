@@ -20,6 +20,8 @@ const GROUPS: readonly (readonly string[])[] = [
   ['real', 'actual', 'genuine'],
   ['predict', 'forecast', 'foresee', 'anticipate'],
   ['funding', 'fundraising', 'fundraise'],
+  // Quoting the data is citing it.
+  ['cite', 'quote', 'quoting'],
 ];
 
 /** Each term's group (index terms: stemmed, as the index and confidence compare them). */

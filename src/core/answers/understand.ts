@@ -102,6 +102,14 @@ const REWRITES: [RegExp, string][] = [
   [/\b(?:mov(?:e|es|ing)|switch(?:es|ing)?|port(?:s|ing)?)\s+(?:over\s+)?to\b/gi, 'migrating to'],
   [/\bship(?:s|ping|ped)?\b(?=\s+(?:releases?|code|features?|faster|more|often|updates?)\b)/gi, 'deploy'],
   [/\bmore\s+(?:often|frequently)\b/gi, 'frequency'],
+  // The composite score is what startups are ranked by.
+  [/\bcomposite\s+scores?\b/gi, 'ranking composite score'],
+  // "doesn't … show up in trending", "isn't … listed": what the FAQ calls missing.
+  [
+    /\b(?:do|does|did|is|are|was|were)(?:n['’]t|\s+not)\s+((?:[^\s?!.]+\s+){0,8}?)(?:show(?:ing)?\s+up|appear(?:ing)?|listed|included)\b/gi,
+    '$1missing',
+  ],
+  [/\b(?:is|are|was|were)(?:n['’]t|\s+not)\s+(?:in|on|among)\b/gi, 'missing from'],
   // "a company you don't have", "a name that doesn't exist": what the service's answers call not found.
   [
     /\b(?:you|the\s+service|it|that|which)\s+(?:do|does)(?:n['’]t|\s+not)\s+(?:have|track|cover|know|hold|list|exist)\b/gi,
@@ -127,6 +135,11 @@ function rewrite(query: string): string {
 const MAX_SPAN = 5;
 /** How sure the comparison is of two tracked startups a question names exactly: the names are the evidence. */
 const NAMED_PAIR_CONFIDENCE = 0.8;
+/**
+ * How sure an answer is that is what a question asks of the one company it names: a tracked startup's signal for
+ * words of an engineering signal, a deal entry in the direction of the deal verb.
+ */
+const NAMED_ASK_CONFIDENCE = 0.7;
 /** Lower-case words that name companies in the corpus but are everyday words in questions about the service. */
 const COMMON_WORDS = new Set(['sun', 'base', 'index', 'modal', 'temporal', 'neon', 'astro', 'slack', 'loom']);
 
@@ -153,7 +166,8 @@ const LIST_WORDS =
 const QUALIFIERS = new Set(
   (
     'these those this that such other others another actual real genuine existing individual particular specific ' +
-    'certain similar different various several many few both either neither same whole entire big'
+    'certain similar different various several many few both either neither same whole entire big favourite favorite ' +
+    'own'
   ).split(' '),
 );
 
@@ -162,8 +176,10 @@ const QUALIFIERS = new Set(
  * startup named "… Versus" is compared with nobody.
  */
 const DEAL_VERBS =
-  /^(?:acquire[sd]?|acquiring|acquirer|acquisitions?|bought|buys?|buying|buyer|owns?|owned|owner|owning|purchase[sd]?|purchasing|pays?|paid|paying)$/;
+  /^(?:acquire[sd]?|acquiring|acquirer|acquisitions?|bought|buys?|buying|buyer|owns?|owned|owner|owning|purchase[sd]?|purchasing|pays?|paid|paying|snapped|snapping|takeovers?)$/;
 const COMPARE_WORDS = /^(vs|versus|compare|compared|comparison|against|and|or)$/;
+/** Words that ask for a comparison whatever else the question says ("and", "or" need two names). */
+const STRONG_COMPARE = /\b(?:vs|versus|compar\w*|against)\b/i;
 /** Answers about one named startup or company: only a question that names it may get them. */
 const NAMED_KINDS = new Set<AnswerEntry['kind']>(['startup', 'comparison', 'diligence']);
 
@@ -342,7 +358,9 @@ const NAME_FOLLOWERS = /^(series|seed|round|pre-seed|ipo)$/;
 const DATA_NOUNS =
   /^(activity|data|commits?|stars?|repositories|repository|repos?|organi[sz]ations?|orgs?|api|tokens?|accounts?|profiles?|metrics|signals?|usernames?|users?|events|issues|pull|releases?)$/;
 
-const isProperToken = (t: Token) => (/^\p{Lu}/u.test(t.text) || /\p{N}/u.test(t.text)) && !isStopWord(t.lower);
+/** A word of a name: capitalised, or holding a digit among letters ("neo4j"); a number alone ("+300%") is none. */
+const isProperToken = (t: Token) =>
+  (/^\p{Lu}/u.test(t.text) || (/\p{N}/u.test(t.text) && /\p{L}/u.test(t.text))) && !isStopWord(t.lower);
 
 /**
  * The run of proper-noun tokens around tokens [start, end): capitalised words beside a name are part of the name
@@ -518,8 +536,8 @@ function missingSector(toks: Token[]): string | undefined {
  */
 function isMethodQuestion(query: string): boolean {
   return (
-    /^\s*why\b/i.test(query) ||
-    /^\s*how\s+(?:do|does|did|is|are|was|were)\b.*\b(?:decide[sd]?|determined?|defined?|measured?|calculated?|computed?|worked\s+out|counted|judged?|ranked|scored|classified|detected|chosen)\b/i.test(
+    /^\s*(?:why|how\s+come)\b/i.test(query) ||
+    /^\s*how\s+(?:do|does|did|is|are|was|were)\b.*\b(?:decide[sd]?|determined?|defined?|measured?|calculated?|computed?|worked\s+out|counted|judged?|ranked|scored|weighted|weighed|classified|detected|chosen)\b/i.test(
       query,
     )
   );
@@ -598,7 +616,15 @@ function dealDirection(
 ): 'acquired' | 'acquisitions' | undefined {
   const verb = cueIndex(toks, names, DEAL_VERBS);
   if (verb < 0) return undefined;
-  if (/^(was|is|has)$/.test(toks[0]?.lower ?? '') && mention.start === 1) return 'acquired';
+  if (mention.start === 1 && verb > mention.start) {
+    // "Was X acquired?", "Has X been bought?": the passive asks who acquired X; "Is X snapping up startups?",
+    // "Has X bought anyone?" ask what X acquired.
+    const first = toks[0]?.lower ?? '';
+    const participle = /(?:ed|bought|paid|owned)$/.test(toks[verb]!.lower);
+    if (/^(was|were|is|are)$/.test(first) && participle) return 'acquired';
+    if (/^(has|have|had)$/.test(first) && toks.slice(mention.end, verb).some((t) => t.lower === 'been'))
+      return 'acquired';
+  }
   return verb < mention.start ? 'acquired' : 'acquisitions';
 }
 
@@ -623,10 +649,10 @@ function about(entry: AnswerEntry, subject: Subject): boolean {
 
 /** Words of a question that ask for an engineering signal: what only a tracked startup has. */
 const SIGNAL_INTENT =
-  /\b(?:engineering|activity|active|commit\w*|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding)\b/i;
+  /\b(?:engineering|activity|active|commit\w*|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding|releases?|framework|migrat\w*|infrastructure|buildout|steam|traction)\b/i;
 /** Words of a question that ask for a deal or a backer: what the diligence corpus holds. */
 const DILIGENCE_INTENT =
-  /\b(?:acqui\w*|bought|buy\w*|own\w*|purchas\w*|back(?:s|ed|ers?|ing)?|invest\w*|fund\w*|raised?|rounds?|deals?|paid|pay)\b/i;
+  /\b(?:acqui\w*|bought|buy\w*|own\w*|purchas\w*|snapp\w*|takeovers?|back(?:s|ed|ers?|ing)?|invest\w*|fund\w*|raised?|rounds?|deals?|paid|pay)\b/i;
 
 /** Region words that are not company names ("EU startups", "Which US companies"). */
 const REGION_WORDS = 'eu europe european us usa uk asia asian africa african america american latam nordic global';
@@ -654,17 +680,20 @@ function vocabulary(snapshot: Snapshot, corpus: ReturnType<typeof answerCorpus>)
 
 /**
  * A name a question asks for a signal or a deal of that nothing holds ("Is Mistral AI accelerating its
- * engineering?"): the first run of capitalised words after the question's first word with a word outside the
+ * engineering?"): the first run of capitalised words (from the question's first word only when two or more) with a word outside the
  * service's vocabulary, when the question asks for a signal or a deal. A product the service's own answers name
  * ("Do GitHub Actions commits count?") is vocabulary, not a company.
  */
 function unknownSubject(toks: Token[], known: ReadonlySet<string>, cues: string): string | undefined {
   if (!SIGNAL_INTENT.test(cues) && !DILIGENCE_INTENT.test(cues)) return undefined;
-  for (let i = 1; i < toks.length; i++) {
+  for (let i = 0; i < toks.length; i++) {
     if (!isProperToken(toks[i]!)) continue;
     let e = i;
     while (e < toks.length && isProperToken(toks[e]!) && (e === i || !toks[e - 1]!.possessive)) e++;
     const run = toks.slice(i, e);
+    // The first word is capitalised as a sentence start; a run of capitalised words from it is a name ("Mistral AI
+    // github activity"), one word alone is not.
+    if (i === 0 && run.length < 2) continue;
     if (run.some((t) => !isGenericWord(t.lower) && words(t.text).some((w) => !known.has(w))))
       return run.map((t) => t.text).join(' ');
     i = e - 1;
@@ -806,8 +835,29 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     if (main.subject.kind === 'entity') {
       const direction = dealDirection(toks, main, found);
       if (direction) {
-        const wanted = hits.filter((s) => s.entry.id.startsWith(`${direction}-`));
-        if (wanted.length) hits = [...wanted, ...hits.filter((s) => !wanted.includes(s))];
+        // A deal verb and the company it bears on are the evidence: who acquired it, or what it acquired.
+        const wanted = hits
+          .filter((s) => s.entry.id.startsWith(`${direction}-`))
+          .map((s, i) => (i === 0 ? { ...s, confidence: Math.max(s.confidence, NAMED_ASK_CONFIDENCE) } : s));
+        if (wanted.length) hits = [...wanted, ...hits.filter((s) => !wanted.some((w) => w.entry === s.entry))];
+      }
+    } else if (
+      subjects.length === 1 &&
+      SIGNAL_INTENT.test(rewrite(cues)) &&
+      !(DILIGENCE_INTENT.test(cues) && /^\s*(?:who|which)\b/i.test(query)) &&
+      !asksPrice(asked) &&
+      !STRONG_COMPARE.test(cues)
+    ) {
+      // One tracked startup and words of an engineering signal: its signal answers, whatever else the question says
+      // ("shipping releases", "a follow-on", "framework migration flag"), unless it asks who made a deal ("Who
+      // funded X's infrastructure buildout?") or what something costs.
+      const signal = corpus.byId.get(`signal-${slugify(main.subject.startup.login)}`);
+      if (signal) {
+        const had = hits.find((s) => s.entry === signal);
+        hits = [
+          { entry: signal, confidence: Math.max(had?.confidence ?? 0, NAMED_ASK_CONFIDENCE), score: had?.score ?? 0 },
+          ...hits.filter((s) => s.entry !== signal),
+        ];
       }
     }
     hits = hits.map((s) => ({ ...s, confidence: Math.max(s.confidence, subjectConfidence(s, toks, main)) }));

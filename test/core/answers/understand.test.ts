@@ -129,4 +129,63 @@ describe('understanding a question', () => {
     assert.equal(top('Top startups building tools for teachers'), 'top-edtech');
     assert.equal(top('fastest accelerating smart contracts startups'), 'fastest-accelerating-web3');
   });
+
+  test('one tracked startup asked about in words of an engineering signal gets its signal, at confidence 0.7 or more', () => {
+    for (const q of [
+      `Weighing a bridge round for ${first!.startup.name}: is there any sign of an infrastructure buildout there?`,
+      `has ${second!.startup.name} been shipping code more often over these last few weeks`,
+    ]) {
+      const u = understand(snapshot, BASE, q, 3);
+      const hit = u.kind === 'answers' ? u.hits[0] : undefined;
+      const login = q.includes(first!.startup.name) ? first!.login : second!.login;
+      assert.equal(hit?.entry.id, `signal-${login}`, q);
+      assert.ok((hit?.confidence ?? 0) >= 0.7, `${q}: ${hit?.confidence}`);
+    }
+  });
+
+  test('a deal verb answers the deal of the company it bears on, in its direction, at confidence 0.7 or more', () => {
+    for (const [q, id] of [
+      ['So did Atlassian in the end go ahead and buy Loom, and for roughly what amount?', 'acquired-loom'],
+      ['which companies has Databricks been snapping up over the past few years', 'acquisitions-databricks'],
+    ] as const) {
+      const u = understand(snapshot, BASE, q, 3);
+      const hit = u.kind === 'answers' ? u.hits[0] : undefined;
+      assert.equal(hit?.entry.id, id, q);
+      assert.ok((hit?.confidence ?? 0) >= 0.7, `${q}: ${hit?.confidence}`);
+    }
+  });
+
+  test('a number alone is not a name: a question holding "+250%" is not about an untracked company', () => {
+    assert.equal(top("why doesn't a startup at +250% show up in trending?"), 'faq-what-is-the-activity-floor');
+  });
+
+  test('"doesn\'t … show up", "isn\'t listed", "is not in" ask why a startup is missing', () => {
+    assert.equal(top("Why doesn't my startup appear in the trending list?"), 'faq-what-is-the-activity-floor');
+    assert.equal(top("Why isn't my favourite startup listed?"), 'faq-what-is-the-activity-floor');
+    assert.equal(
+      top('How come a company with a jump in commits is not in trending?'),
+      'faq-what-is-the-activity-floor',
+    );
+  });
+
+  test('two capitalised words opening a question that asks for a signal are a name, and an untracked one is said so', () => {
+    assert.equal(top('Zorblat Labs engineering activity lately'), 'not-tracked');
+  });
+
+  test('quoting the data is citing it', () => {
+    assert.equal(top('How should I quote the data in a report?'), 'faq-how-do-i-cite-the-data');
+  });
+
+  test('the composite score is what startups are ranked by, and how it is weighted is how they are ranked', () => {
+    assert.equal(top('how do you compute the composite score'), 'faq-how-is-ranking-computed');
+    assert.equal(top('How is the composite score weighted?'), 'faq-how-is-ranking-computed');
+    assert.equal(top('What is the Scout Score?'), 'none');
+  });
+
+  test('a deal question opening with "is" or "has" asks who acquired the company only in the passive', () => {
+    assert.equal(top('Was Loom acquired?'), 'acquired-loom');
+    assert.equal(top('Has Loom been acquired?'), 'acquired-loom');
+    assert.equal(top('Is Anthropic snapping up startups?'), 'acquisitions-anthropic');
+    assert.equal(top('Has Databricks acquired anything?'), 'acquisitions-databricks');
+  });
 });
