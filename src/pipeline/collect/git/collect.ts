@@ -12,7 +12,8 @@ import type {
 import type { OrgOutcome } from '../../../store/pipeline.js';
 import { newMeter } from '../../../github/client.js';
 import { authorKey } from '../authors.js';
-import type { BatchResult, CollectWindow } from '../collect.js';
+import type { BatchResult } from '../collect.js';
+import type { CollectWindow } from '../window.js';
 import { orgClones, type CloneOptions } from './clones.js';
 import { RepoHistory, isoInstant } from './history.js';
 
