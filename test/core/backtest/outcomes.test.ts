@@ -26,7 +26,7 @@ const parse = (startups: unknown[]) => parseOutcomes({ startups }, OUTCOMES_FILE
 
 describe('the shipped outcomes file (data/outcomes.yaml)', () => {
   test('it passes every check of the loader', async () => {
-    await readOutcomes(OUTCOMES_FILE, new Date());
+    await assert.doesNotReject(readOutcomes(OUTCOMES_FILE, new Date()));
   });
 
   test('every startup it lists is on the watchlist', async () => {
