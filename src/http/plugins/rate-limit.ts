@@ -11,13 +11,6 @@ import { rateLimitHeaders, tooManyRequests } from './rate-limit/response.js';
 import { routeClass } from './rate-limit/route-class.js';
 import type { Decision, RateLimitConfig } from './rate-limit/types.js';
 
-export { createBudgets } from './rate-limit/budgets.js';
-export { paidKey } from './rate-limit/client-key.js';
-export { rateLimitHeaders } from './rate-limit/response.js';
-export { reservationChunk, ReservingLimiter } from './rate-limit/reserving-limiter.js';
-export { routeClass } from './rate-limit/route-class.js';
-export type { Decision } from './rate-limit/types.js';
-
 /**
  * Rate limits per route class (the seam every route uses): a route declares
  * `config: { rateLimit: 'free' | 'signal' | 'receipts' | 'export' | 'paid' | 'unlimited' }` in its options, or gets
@@ -34,6 +27,16 @@ export type { Decision } from './rate-limit/types.js';
  * does not answer, the decision is taken from local memory (logged, counted in metrics), never a 5xx; a breaker
  * keeps it there without asking Redis until Redis answers again (rate-limit/limiters.ts).
  */
+
+// The limiter's parts the fast path and the tests reach through the plugin.
+export { createBudgets } from './rate-limit/budgets.js';
+export { paidKey } from './rate-limit/client-key.js';
+export { rateLimitHeaders } from './rate-limit/response.js';
+export { reservationChunk, ReservingLimiter } from './rate-limit/reserving-limiter.js';
+export { routeClass } from './rate-limit/route-class.js';
+export type { Decision } from './rate-limit/types.js';
+
+/** Where the budgets keep their counters, and how the paid class checks a key. */
 export interface LimiterStore extends BudgetStore {
   /**
    * Whether the request's credit-pack key opens an account (the paid routes' authentication, shared with their
