@@ -126,7 +126,7 @@ export const X402_RPC_DEFAULTS = {
   'base-sepolia': 'https://sepolia.base.org',
 } as const;
 
-// --- Operations (issue 23) ---
+// --- Operations ---
 const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 
 function isCidrOrAddress(entry: string): boolean {
@@ -816,16 +816,9 @@ export type Config = { [S in SectionName]: SectionOf<S> };
 
 export type ServerConfig = Config['server'];
 export type DatabaseConfig = Config['database'];
-export type RedisConfig = Config['redis'];
-export type DemoConfig = Config['demo'];
-export type PeriodsConfig = Config['periods'];
-export type DocumentsConfig = Config['documents'];
 export type GitHubConfig = Config['github'];
-export type PipelineConfig = Config['pipeline'];
 export type ScoutConfig = Config['scout'];
-export type AgentsConfig = Config['agents'];
 export type X402Config = Config['x402'];
-export type SolanaConfig = Config['solana'];
 export type RateLimitingConfig = Config['rateLimiting'];
 export type RateLimitsConfig = Config['rateLimits'];
 export type MetricsConfig = Config['metrics'];

@@ -153,12 +153,6 @@ new Gauge({
   },
 });
 
-/** HTTP: one response sent (the server calls this; routes need not). */
-export function observeHttpResponse(method: string, route: string, status: number, seconds: number): void {
-  httpRequests.labels(method, route, String(status)).inc();
-  httpDuration.labels(method, route, String(status)).observe(seconds);
-}
-
 /**
  * A recorder bound to one route: resolves the labelled series once per status code, so a response costs two
  * increments and no label hashing. The server builds one per route at registration.

@@ -50,7 +50,7 @@ import { AUTOMATION_IDENTITIES } from '../domain/automation.js';
 
 /**
  * The methodology, as data: one entry per pipeline stage, in order, each saying what the code in src/pipeline does.
- * The numbers are interpolated from src/pipeline/rules.ts, so the text cannot drift from the code. This is the single
+ * The numbers are interpolated from src/domain/rules.ts, so the text cannot drift from the code. This is the single
  * source of docs/methodology.md and of GET /api/v1/methodology.json.
  */
 export interface MethodologyStep {

@@ -34,8 +34,8 @@ class Column {
 /**
  * Every startup's series over the stored periods, held as columns of 32-bit integers (one row per startup and
  * period, grouped by startup, oldest period first) rather than four arrays of boxed values and a string per period
- * for each startup: at 10,000 startups over 30 weeks that was 24 MB of the serving heap, here it is about 5 MB (14
- * bytes per startup and week). A startup's series is materialised when asked for (`get`), a few dozen numbers.
+ * for each startup: at 10,000 startups over 30 weeks about 5 MB of the serving heap (14 bytes per startup and
+ * week) instead of 24 MB. A startup's series is materialised when asked for (`get`), a few dozen numbers.
  *
  * Figures are integers by the Startup schema (commits and contributors are counts, ranks positions); a figure that is
  * not one is refused when added rather than silently truncated.

@@ -100,7 +100,7 @@ export async function buildServer(
   });
   registerCommonHeaders(app, ctx.config.server.baseUrl.startsWith('https:'));
   registerCompression(app);
-  // Operations (issue 23): limits and metrics hook into every route added after them; JSON routes take JSON only.
+  // Operations: limits and metrics hook into every route added after them; JSON routes take JSON only.
   const limits = registerRateLimit(app, ctx.config, {
     redis: options.limiterRedis,
     prefix: ctx.config.rateLimiting.redisPrefix,

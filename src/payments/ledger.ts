@@ -10,7 +10,7 @@ import type { Executor } from '../store/schema.js';
  * exactly N calls, on one instance or many, and the CHECK (balance >= 0) constraint backs it up. Charges are
  * group-committed (several calls in one statement under load). Credits never expire.
  *
- * Held charges (issue 38: a crash must not charge calls nobody saw). A charge can be HELD: the credit is taken and
+ * Held charges (a crash must not charge calls nobody saw). A charge can be HELD: the credit is taken and
  * its ledger row written as above (so exactly-once under concurrency is unchanged), and in the same statement a row
  * of `credit_holds` records that its answer has not been delivered yet, until `expires_at`. The surface then
  * settles it: `confirmHold` once the answer was handed to the client's connection (the hold is deleted, the charge

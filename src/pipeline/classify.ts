@@ -196,10 +196,6 @@ export function classifyWithEvidence(
   return { signalType: type, evidence: { rule, strength, scores, reasons, summary } };
 }
 
-export function classifySignal(metrics: OrgMetrics, acceleration: Acceleration): SignalType {
-  return classifyWithEvidence(metrics, acceleration).signalType;
-}
-
 /** Stage: the watchlist's when it says; otherwise estimated from unique human authors over 28 days. */
 export function estimateStage(metrics: OrgMetrics): Stage {
   return STAGE_BY_CONTRIBUTORS.find((band) => metrics.contributors28d <= band.max)!.stage;

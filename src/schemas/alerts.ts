@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SectorSlug, SignalType } from './enums.js';
 
 /**
- * Alerts (issue 36; the interface leaves events open, so these shapes are the service's own and stable): what a
+ * Alerts (the interface leaves events open, so these shapes are the service's own and stable): what a
  * subscription watches, where it is delivered, the events a published period produces, and the delivery log.
  */
 

@@ -18,8 +18,8 @@ import { drain, inChunks, SteppedBuild, type Steps } from './steps.js';
 import { collectionOf, type CollectionFacts } from '../domain/collection.js';
 
 /**
- * The shape of the dataset export's lines, mixed into its ETag: a release that adds a field to every line (the
- * collection facts of issue 38) changes the body of unchanged periods, so their cached copies must not validate.
+ * The shape of the dataset export's lines, mixed into its ETag: a release that adds a field to every line (such as
+ * the collection facts) changes the body of unchanged periods, so their cached copies must not validate.
  */
 const DATASET_FORMAT = 2;
 

@@ -30,7 +30,6 @@ export type OrgStatus =
   'pending' | 'collected' | 'partial' | 'unchanged' | 'carried' | 'not_found' | 'failed' | 'uncovered';
 
 export const PUBLISHABLE: readonly OrgStatus[] = ['collected', 'partial', 'unchanged', 'carried'];
-export const BLOCKING: readonly OrgStatus[] = ['pending', 'failed', 'uncovered'];
 
 export interface PipelineRunsTable {
   id: Generated<number>;
@@ -331,15 +330,6 @@ export async function partialActivities(db: Kysely<Database>, digests: string[])
     for (const row of rows) partial.add(row.digest);
   }
   return partial;
-}
-
-export async function loadActivity(db: Kysely<Database>, digest: string): Promise<RawOrgActivity | undefined> {
-  const row = await pipelineDb(db)
-    .selectFrom('github_activity')
-    .select('activity')
-    .where('digest', '=', digest)
-    .executeTakeFirst();
-  return row?.activity;
 }
 
 /** What one finished job learnt about one organisation. */

@@ -170,8 +170,6 @@ export interface AccountsDatabase {
 export interface Database extends AccountsDatabase {}
 
 export type AccountRow = Selectable<AccountsTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
-export type CreditLedgerRow = Selectable<CreditLedgerTable>;
 
 /** x402 authorizations: reserved (`pending`) before settlement, `settled` with the transaction hash after. */
 export interface X402PaymentsTable {

@@ -43,7 +43,7 @@ type Domain = 'startups' | 'entities' | 'none';
 /** How a surface is paid: with a credit-pack key, per call with x402, or not at all. */
 type Payment = 'credits' | 'x402' | 'free';
 
-/** One table of names (issue 33): each row a case, each surface one expectation, the same outcome everywhere. */
+/** One table of names: each row a case, each surface one expectation, the same outcome everywhere. */
 interface Case {
   behaviour: string;
   name: (world: World) => string;

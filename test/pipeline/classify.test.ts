@@ -3,7 +3,6 @@ import { describe, test } from 'node:test';
 import { accelerate } from '../../src/pipeline/accelerate.js';
 import {
   classify,
-  classifySignal,
   classifyWithEvidence,
   estimateStage,
   legacySignal,
@@ -161,7 +160,7 @@ describe('classify stage (rule evidence-v2)', () => {
     for (const cur of [0, 3, 50]) {
       for (const days of [0, 2, 9]) {
         const m = metrics({ contributorsCurrent: cur }, { deployDaysCurrent: days, newContributors: cur });
-        assert.ok(SIGNAL_TYPES.includes(classifySignal(m, accelerate(m))));
+        assert.ok(SIGNAL_TYPES.includes(classifyWithEvidence(m, accelerate(m)).signalType));
       }
     }
   });

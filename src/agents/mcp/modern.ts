@@ -4,9 +4,6 @@ import type { CompletionSource } from './completions.js';
 import { createLazyServer } from './modern-lazy.js';
 import { mcpHandlersByMethod, type McpServerOptions } from './server.js';
 
-/** The stateless revision, served beside 2025-11-25. */
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
-
 /**
  * The server for 2026-07-28 requests: the 2.x SDK's Server with the very handlers of the 2025-11-25 server
  * (./server.ts), so both revisions list the same tools and give the same answers. The SDK adds what the revision asks

@@ -13,7 +13,7 @@ import { changesFor, type Change, type PeriodState, type StartupState } from './
  * subscription created before it was published, and each change is recorded once — the unique key (subscription,
  * period, type, startup) makes a second run, on another instance or after a restart, record nothing new. In the
  * same transaction each new event gets its webhook delivery, and a subscription with an e-mail address its digest
- * (digest.ts), so an event is never recorded without what delivers it.
+ * (AlertsService in service.ts), so an event is never recorded without what delivers it.
  */
 
 export function newEventId(): string {
@@ -102,7 +102,7 @@ export interface RecordedPeriod {
 
 export interface RecordOptions {
   baseUrl: string;
-  /** Writes the digest of one subscription and period into the mail outbox (digest.ts); absent without SMTP. */
+  /** Writes the digest of one subscription and period into the mail outbox (service.ts); absent without SMTP. */
   queueDigest?: (
     trx: Executor,
     subscription: { id: string; email: string },

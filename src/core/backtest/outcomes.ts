@@ -137,22 +137,3 @@ export function stageOfRound(kind: string): Stage | undefined {
 }
 
 /** A startup's stage as its latest announced round gives it, with that round as the source. */
-export interface SourcedStage {
-  stage: Stage;
-  round: OutcomeEvent;
-}
-
-/**
- * The stage of the latest announced round (acquisitions are not rounds) of a startup's outcomes, when that round's
- * name gives one; undefined when the startup has no round or its latest names no stage, so the stage stays
- * estimated rather than taken from an older round.
- */
-export function sourcedStage(entry: OutcomeStartup | undefined): SourcedStage | undefined {
-  const rounds = (entry?.events ?? []).filter((e) => e.kind !== ACQUISITION);
-  const latest = rounds.reduce<OutcomeEvent | undefined>(
-    (best, e) => (best === undefined || e.announced > best.announced ? e : best),
-    undefined,
-  );
-  const stage = latest && stageOfRound(latest.kind);
-  return latest && stage ? { stage, round: latest } : undefined;
-}

@@ -9,7 +9,7 @@ import { siteUrls } from '../../domain/urls.js';
  * Reference-manager citations of the methodology report (`paper`), the dataset (`dataset`) and every research
  * finding. Each source becomes one CSL-JSON item; citation-js turns it into BibTeX and RIS (escaped so both parse
  * back to the same item) and, through its CSL processor, into APA, MLA and Chicago. The Wikipedia citation template
- * is written here from the same item. citation-js itself is loaded with citation-format.ts, on the first citation
+ * is written here from the same item. citation-js itself is loaded with format.ts, on the first citation
  * asked for: it is about 80 ms of a start otherwise.
  */
 export const CITATION_FORMATS = ['bibtex', 'ris', 'apa', 'mla', 'chicago', 'wikipedia'] as const;

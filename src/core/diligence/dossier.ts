@@ -9,7 +9,7 @@ import { loadDiligenceCorpus, SOURCE_THRESHOLD, type DiligenceCorpus, type Dilig
 
 /**
  * Diligence dossiers: for a company or fund name, its documented acquirers, acquisitions, disclosed backers and (for
- * a tracked startup) its published signal. Names are resolved by the one matching rule (core/matcher.ts) over the
+ * a tracked startup) its published signal. Names are resolved by the one matching rule (domain/matcher.ts) over the
  * diligence entities and the tracked startups together, exactly as /api/signal resolves startups. A dossier is never
  * about another entity than the one asked: an ambiguous or unknown name is a 404 with "did you mean" candidates.
  */

@@ -4,7 +4,6 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ContentError, repoPath, splitFrontMatter } from '../answers/content-files.js';
 import { interpolate, unknownPlaceholders } from '../../content/values.js';
-import { siteUrls } from '../../domain/urls.js';
 
 /**
  * Blog posts: Markdown files in content/blog/ with YAML front matter (title, date, summary). The file name without
@@ -75,10 +74,6 @@ let cached: BlogPost[] | undefined;
 /** The repository's blog posts, newest first; read and checked once per process. */
 export function loadBlogPosts(): BlogPost[] {
   return (cached ??= readBlogPosts());
-}
-
-export function blogPostUrl(baseUrl: string, post: Pick<BlogPost, 'slug'>): string {
-  return siteUrls(baseUrl).blog(post.slug);
 }
 
 /** Plain text of a Markdown body (for search snippets and feed summaries): markup removed, whitespace collapsed. */

@@ -47,7 +47,6 @@ export const RESEARCH_SLUGS = [
   'ranking-eligibility',
   'geography-mix',
 ] as const;
-export type ResearchSlug = (typeof RESEARCH_SLUGS)[number];
 
 export const SYNTHETIC_NOTE = 'Computed from the synthetic demo dataset (fictional startups, not real companies).';
 

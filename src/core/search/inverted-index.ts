@@ -24,9 +24,8 @@ import { contentTerms, indexTerm, words } from './text.js';
  * its terms but the most common one, and failing that, every posting. Either way the hits, their scores (summed in
  * the same order) and the total are the full walk's, as a property test checks.
  *
- * MiniSearch was the first choice and was measured: at 50,000 documents its queries took 50–180 ms (common words
- * match most documents and it scores them through maps and objects) against a 5 ms goal, which is why this index
- * exists. See docs/readme/answers.md for the numbers.
+ * Why by hand: a general-purpose library (MiniSearch) answers in 50–180 ms at 50,000 documents (common words match
+ * most documents and it scores them through maps and objects) against a 5 ms goal (docs/api.md).
  */
 export interface IndexField {
   boost: number;

@@ -52,7 +52,3 @@ export function contentTerms(text: string): string[] {
   }
   return [...seen];
 }
-
-/** MiniSearch hooks: split into words, then stop-word removal and stemming. */
-export const tokenize = (text: string): string[] => words(text);
-export const processTerm = (term: string): string | null => indexTerm(term);

@@ -15,10 +15,6 @@ export interface StartupLookup {
   rendered: Rendered | undefined;
 }
 
-export function headerValue(resolution: Resolution<unknown>): NameMatchValue {
-  return resolution.status === 'match' ? resolution.how : resolution.status;
-}
-
 export function startupCandidates(resolution: Resolution<SnapshotStartup>): SignalCandidate[] {
   if (resolution.status === 'match') return [];
   return resolution.candidates.map((c) => ({ name: c.item.startup.name, org: c.item.login, why: c.why }));

@@ -25,4 +25,3 @@ export function signalsSummary(snapshot: Snapshot, baseUrl: string) {
     resources: ['signal://summary', 'signal://trending', 'signal://startup/{name}'],
   };
 }
-export type SignalsSummary = ReturnType<typeof signalsSummary>;

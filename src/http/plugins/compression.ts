@@ -30,7 +30,7 @@ declare module 'fastify' {
  * instead. Compressions run one at a time at the highest level: a 50 MB snapshot at 100,000 startups takes about 10 s
  * of Brotli, and a page's body can be queued behind it. The compression goes on, and later requests get it.
  */
-export const PENDING_WAIT_MS = 250;
+const PENDING_WAIT_MS = 250;
 
 export interface CompressionOptions {
   /** `PENDING_WAIT_MS` unless set (tests). */

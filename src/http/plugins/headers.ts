@@ -22,7 +22,7 @@ export const EXPOSED_HEADERS = [
   'X-PAYMENT-RESPONSE',
   'X-Request-Id',
 ];
-export const ALLOWED_REQUEST_HEADERS = [
+const ALLOWED_REQUEST_HEADERS = [
   'Authorization',
   'Content-Type',
   'Idempotency-Key',

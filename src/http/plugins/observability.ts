@@ -80,7 +80,7 @@ const PLAIN_NAME = /^[A-Za-z0-9_.[\]-]{1,32}$/;
  * place), and no list of sensitive names can be complete, so no query value is written at all. At most 300
  * characters.
  */
-export function loggedUrl(url: string): string {
+function loggedUrl(url: string): string {
   const mark = url.indexOf('?');
   let logged = url;
   if (mark >= 0) {

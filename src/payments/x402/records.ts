@@ -171,14 +171,3 @@ export async function markChecked(db: Kysely<Database>, id: number): Promise<voi
     .where('id', '=', id)
     .execute();
 }
-
-/** Settled payments whose answer was never handed out (paid, not yet claimed by a retry). */
-export async function countUndelivered(db: Kysely<Database>): Promise<number> {
-  const row = await db
-    .selectFrom('x402_payments')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('status', '=', 'settled')
-    .where('delivered_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AUTOMATION_KEY_PREFIX, automationIdentityOf } from '../../domain/automation.js';
 
-/** Author of commits that GitHub's daily statistics count without naming anyone (see collect.ts). */
+/** Author of commits that GitHub's daily statistics count without naming anyone (see activity.ts). */
 export const UNATTRIBUTED_AUTHOR = 'stats:unattributed';
 
 const NOREPLY = /^(?:\d+\+)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\[bot\])?)@users\.noreply\.github\.com$/i;

@@ -1,46 +1,24 @@
-import { addDays, DAY_MS, isoDay } from '../../domain/periods.js';
-import { isAutomationAuthor } from '../../domain/automation.js';
+import type { WatchlistEntry } from '../../domain/records.js';
+import { GitHubAuthError, GitHubNotFoundError, newMeter, type GitHubClient, type Meter } from '../../github/client.js';
 import type { OrgOutcome } from '../../store/pipeline.js';
+import { OrgAccumulator } from './accumulator.js';
+import { buildActivity, statisticsFallback } from './activity.js';
+import { chunk, errorFor } from './answers.js';
+import { readChanges } from './changes.js';
+import { followEvents } from './events.js';
+import { readLookback } from './lookback.js';
 import {
-  INFRA_ROOT_FILES,
-  MANIFEST_ECOSYSTEMS,
-  NEW_CONTRIBUTOR_LOOKBACK_DAYS,
-  WINDOW_DAYS,
-} from '../../domain/rules.js';
-import type {
-  AuthorLookback,
-  DailyCommits,
-  FileChange,
-  RawOrgActivity,
-  RepoRecord,
-  WatchlistEntry,
-  WindowChanges,
-} from '../../domain/records.js';
-import { authorKey, UNATTRIBUTED_AUTHOR } from './authors.js';
-import {
-  GitHubAuthError,
-  GitHubNotFoundError,
-  newMeter,
-  type BranchTip,
-  type GitHubClient,
-  type GraphqlErrorItem,
-  type Meter,
-} from '../../github/client.js';
-import {
-  COMMITS_PER_PAGE,
-  lookbackQuery,
-  moreEventsQuery,
   moreHistoryQuery,
   moreReposQuery,
   orgsQuery,
-  type CommitNode,
-  type EventPage,
   type HistoryConnection,
   type OrgNode,
   type RepoConnection,
-  type RepoNode,
-  type TagNode,
 } from './queries.js';
+import { resolveTips } from './tips.js';
+import type { CollectWindow } from './window.js';
+
+export type { CollectWindow } from './window.js';
 
 /**
  * Stage 1, collect: the only stage that talks to GitHub. For a batch of organisations it
@@ -61,24 +39,6 @@ import {
  * earlier commit in the organisation in the NEW_CONTRIBUTOR_LOOKBACK_DAYS before the window (the look-back).
  * Bots are not removed here: the filter stage does it, so raw activity stays raw.
  */
-
-export interface CollectWindow {
-  /** First UTC day collected (YYYY-MM-DD). */
-  from: string;
-  /** The period's end: what could be seen at this instant is read, nothing after it. */
-  until: Date;
-  /** When the collection runs (now); defaults to `until`. */
-  collectedAt?: Date | undefined;
-}
-
-/** Pages of a repository's list of pushes read to find its tips (100 pushes a page): a busy repository collected a year later needs dozens. */
-export const MAX_TIP_PAGES = 50;
-/** Further pages of a repository's releases, tags or deployments read to reach back to the window's start. */
-export const MAX_EVENT_PAGES = 10;
-/** (repository, author) pairs per look-back query. */
-export const LOOKBACK_PAIRS_PER_QUERY = 50;
-/** Event lists per follow-up query. */
-const EVENT_LISTS_PER_QUERY = 10;
 
 export interface CachedOrg {
   etag: string | null;
@@ -108,561 +68,23 @@ export interface BatchResult {
 
 const REPOS_PER_HISTORY_QUERY = 10;
 
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
+/** What every step of one batch shares: the options, the window as GraphQL variables, and the meters. */
+interface Batch {
+  options: CollectOptions;
+  sinceIso: string;
+  untilIso: string;
+  /** Requests sent for several organisations at once. */
+  meter: Meter;
+  /** Each organisation's own requests. */
+  orgMeters: Meter[];
+  outcomes: Map<string, OrgOutcome>;
 }
 
-const MARKER_FILES = new Set([...Object.keys(MANIFEST_ECOSYSTEMS), ...INFRA_ROOT_FILES]);
-
-function tagDate(tag: TagNode): string | undefined {
-  const target = tag.target;
-  if (!target) return undefined;
-  if ('committedDate' in target) return target.committedDate;
-  if ('tagger' in target) return target.tagger?.date ?? target.target?.committedDate ?? undefined;
-  return undefined;
-}
-
-/**
- * The evidence of one repository read with history: events inside the collect window (UTC days), languages by size,
- * topics, and the root entries that are dependency manifests or infrastructure files. When a list of events filled
- * its page and its oldest event is still inside the window, `eventsFrom` says from which day the lists are whole.
- */
-/** The items of a GitHub list without the nodes it answered as null (a partial result). */
-function present<T>(list: readonly (T | null)[] | null | undefined): T[] {
-  return (list ?? []).filter((x): x is T => x !== null);
-}
-
-/** How many evidence nodes of a repository GitHub answered as null. */
-function missingEvidence(node: RepoNode): number {
-  const nulls = (list: readonly unknown[] | null | undefined) => (list ?? []).filter((x) => x === null).length;
-  return (
-    nulls(node.releases?.nodes) +
-    nulls(node.tags?.nodes) +
-    nulls(node.deployments?.nodes) +
-    nulls(node.languages?.edges) +
-    nulls(node.repositoryTopics?.nodes)
-  );
-}
-
-export function repoEvidence(node: RepoNode, window: { from: string; until: Date }): Partial<RepoRecord> {
-  // Git timestamps may carry a UTC offset: compare instants, not text.
-  const until = window.until.getTime();
-  const inWindow = (instant: string | null | undefined): instant is string =>
-    Boolean(instant) && dayOf(instant!) >= window.from && Date.parse(instant!) < until;
-  const cut: string[] = [];
-  const noteCut = (full: boolean | undefined, oldest: string | null | undefined) => {
-    if (full && oldest && dayOf(oldest) >= window.from) cut.push(dayOf(oldest));
-  };
-  const allReleases = present(node.releases?.nodes);
-  const releaseNodes = allReleases.filter((r) => !r.isDraft);
-  noteCut(node.releases?.pageInfo.hasNextPage, allReleases.at(-1)?.createdAt);
-  const tagNodes = present(node.tags?.nodes);
-  noteCut(node.tags?.pageInfo.hasNextPage, tagNodes.length ? tagDate(tagNodes.at(-1)!) : undefined);
-  const deploymentNodes = present(node.deployments?.nodes);
-  noteCut(node.deployments?.pageInfo.hasNextPage, deploymentNodes.at(-1)?.createdAt);
-
-  const languages: Record<string, number> = {};
-  for (const edge of present(node.languages?.edges)) languages[edge.node.name] = edge.size;
-  const markers = (node.root?.entries ?? [])
-    .filter((e) => e.type === 'blob' && (MARKER_FILES.has(e.name) || /\.tf$/i.test(e.name)))
-    .map((e) => e.name)
-    .sort();
-  const byDay = <T extends { date: string }>(list: T[]) =>
-    list.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  return {
-    languages,
-    topics: present(node.repositoryTopics?.nodes)
-      .map((t) => t.topic.name)
-      .sort(),
-    markers,
-    releases: byDay(
-      releaseNodes
-        .map((r) => ({ instant: r.publishedAt ?? r.createdAt, tag: r.tagName }))
-        .filter((r) => inWindow(r.instant))
-        .map((r) => ({ date: dayOf(r.instant), tag: r.tag })),
-    ),
-    tags: byDay(
-      tagNodes
-        .map((t) => ({ instant: tagDate(t), name: t.name }))
-        .filter((t): t is { instant: string; name: string } => inWindow(t.instant))
-        .map((t) => ({ date: dayOf(t.instant), name: t.name })),
-    ),
-    deployments: byDay(
-      deploymentNodes
-        .filter((d) => inWindow(d.createdAt))
-        .map((d) => ({ date: dayOf(d.createdAt), environment: d.environment })),
-    ),
-    ...(cut.length ? { eventsFrom: cut.sort().at(-1)! } : {}),
-  };
-}
-
-function errorFor(errors: GraphqlErrorItem[], alias: string): GraphqlErrorItem | undefined {
-  return errors.find((e) => e.path?.[0] === alias);
-}
-
-/** The errors GitHub answered beside the data of one alias, as one note (at most three named). */
-function partialNote(errors: GraphqlErrorItem[], alias: string): string | undefined {
-  const mine = errors.filter((e) => e.path?.[0] === alias);
-  if (mine.length === 0) return undefined;
-  const named = mine
-    .slice(0, 3)
-    .map((e) => `${(e.path ?? []).slice(1).join('.') || 'answer'}: ${e.message}`)
-    .join('; ');
-  return `GitHub's answer was partial (${named}${mine.length > 3 ? `; and ${mine.length - 3} more` : ''}); what it answered was kept`;
-}
-
-/** Everything learnt about one organisation while its pages come in. */
-class OrgAccumulator {
-  readonly login: string;
-  readonly meter = newMeter();
-  profile: RawOrgActivity['profile'];
-  readonly repos: RepoRecord[] = [];
-  readonly commits = new Map<string, CommitNode[]>();
-  readonly historyPages = new Map<string, number>();
-  readonly historyCursor = new Map<string, string>();
-  readonly overflow = new Set<string>();
-  readonly notes: string[] = [];
-  /** Repositories read with history: their node (evidence lists grow as further pages come in). */
-  readonly evidenceNodes = new Map<string, RepoNode>();
-  readonly eventPages = new Map<string, number>();
-  readonly branches = new Map<string, string>();
-  /** Repositories pushed after the window's end, whose tip at the end is still to be read. */
-  readonly tipPending = new Set<string>();
-  readonly tips = new Map<string, { oid: string; source: 'activity' | 'history' }>();
-  /** Tips at the period's three window bounds, for repositories whose list of pushes was read (see windowBounds). */
-  readonly boundTips = new Map<string, BranchTip[]>();
-  /** The expression history pages are read from: the tip at the window's end, or the branch's name. */
-  readonly historyFrom = new Map<string, string>();
-  /** Addresses of each author key, for the look-back (kept in memory only, never stored). */
-  readonly emails = new Map<string, Set<string>>();
-  /** Last push of each repository, to know which ones the look-back must read. */
-  readonly pushedAt = new Map<string, string>();
-  pushedAfterWindow = false;
-  lookback: AuthorLookback | undefined;
-  readonly changes = new Map<string, WindowChanges[]>();
-  nextRepoCursor: string | null = null;
-  nextRepoWithHistory = false;
-  failure: string | undefined;
-
-  constructor(
-    readonly entry: WatchlistEntry,
-    org: OrgNode,
-    readonly probeEtag: string | null,
-    private readonly sinceIso: string,
-    private readonly maxCommitPages: number,
-    private readonly window: CollectWindow,
-  ) {
-    this.login = entry.login.toLowerCase();
-    this.profile = {
-      login: org.login,
-      name: org.name,
-      description: org.description,
-      location: org.location,
-      blog: org.websiteUrl,
-    };
-  }
-
-  /** Records the errors GitHub answered beside this organisation's data: the organisation becomes partial. */
-  notePartial(errors: GraphqlErrorItem[], alias: string): void {
-    const note = partialNote(errors, alias);
-    if (note) this.notes.push(note);
-  }
-
-  addRepoPage(connection: RepoConnection, withHistory: boolean): void {
-    let missingRepos = 0;
-    let missingEvents = 0;
-    for (const node of connection.nodes) {
-      if (!node) {
-        missingRepos++;
-        continue;
-      }
-      if (withHistory) missingEvents += missingEvidence(node);
-      this.repos.push({
-        name: node.name,
-        fork: node.isFork,
-        createdAt: node.createdAt,
-        language: node.primaryLanguage?.name ?? null,
-      });
-      if (node.pushedAt) this.pushedAt.set(node.name, node.pushedAt);
-      if (node.pushedAt && Date.parse(node.pushedAt) > this.window.until.getTime()) this.pushedAfterWindow = true;
-      if (!withHistory) continue;
-      this.evidenceNodes.set(node.name, node);
-      const branch = node.defaultBranchRef?.name;
-      if (branch) this.branches.set(node.name, branch);
-      const history = node.defaultBranchRef?.target?.history;
-      if (branch && node.pushedAt && Date.parse(node.pushedAt) > this.window.until.getTime()) {
-        // Pushed since the window's end: its history is read from the tip it had then, once that is known.
-        this.tipPending.add(node.name);
-      } else if (history) {
-        if (branch) this.historyFrom.set(node.name, branch);
-        this.addHistory(node.name, history);
-      }
-    }
-    if (missingRepos > 0) {
-      this.notes.push(
-        `${missingRepos} ${missingRepos === 1 ? 'repository was' : 'repositories were'} missing from GitHub's answer (null nodes) and not counted`,
-      );
-    }
-    if (missingEvents > 0) {
-      this.notes.push(
-        `${missingEvents} releases, tags, deployments, languages or topics were missing from GitHub's answer (null nodes)`,
-      );
-    }
-    const last = present(connection.nodes).at(-1);
-    this.nextRepoCursor = connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null;
-    // Repositories come most recently pushed first: once one was last pushed before the window, none of the
-    // following ones can hold a commit inside it, so their pages are read without history.
-    this.nextRepoWithHistory = Boolean(last?.pushedAt && last.pushedAt >= this.sinceIso);
-  }
-
-  addHistory(repo: string, history: HistoryConnection): void {
-    const list = this.commits.get(repo) ?? [];
-    const nodes = present(history.nodes);
-    for (const n of nodes) {
-      const email = n.author?.email?.trim();
-      if (!email) continue;
-      const key = authorKey(n.author).toLowerCase();
-      const set = this.emails.get(key) ?? new Set<string>();
-      set.add(email);
-      this.emails.set(key, set);
-    }
-    list.push(...nodes);
-    if (nodes.length < history.nodes.length) {
-      this.notes.push(
-        `${repo}: ${history.nodes.length - nodes.length} commits were missing from GitHub's answer (null nodes) and not counted`,
-      );
-    }
-    this.commits.set(repo, list);
-    const pages = (this.historyPages.get(repo) ?? 0) + 1;
-    this.historyPages.set(repo, pages);
-    this.historyCursor.delete(repo);
-    if (!history.pageInfo.hasNextPage || !history.pageInfo.endCursor) return;
-    if (pages < this.maxCommitPages) this.historyCursor.set(repo, history.pageInfo.endCursor);
-    else this.overflow.add(repo);
-  }
-
-  fail(message: string): void {
-    this.failure ??= message;
-    this.nextRepoCursor = null;
-    this.historyCursor.clear();
-  }
-}
-
-function dayOf(instant: string): string {
-  return isoDay(new Date(instant));
-}
-
-/** Folds commits into per-day, per-repository, per-author counts, sorted so equal activity has equal bytes. */
-function buildActivity(acc: OrgAccumulator, window: CollectWindow, statsDays: Map<string, Map<string, number>>) {
-  const counts = new Map<string, DailyCommits>();
-  const add = (date: string, repo: string, author: string, n: number, merges = 0) => {
-    if (date < window.from || n <= 0) return;
-    const key = `${date}\u0000${repo}\u0000${author}`;
-    const row = counts.get(key);
-    if (row) {
-      row.commits += n;
-      if (merges) row.merges = (row.merges ?? 0) + merges;
-    } else counts.set(key, { date, repo, author, commits: n, ...(merges ? { merges } : {}) });
-  };
-  for (const [repo, nodes] of acc.commits) {
-    const fromStats = statsDays.get(repo);
-    const boundary = fromStats ? [...fromStats.keys()].sort().at(-1)! : undefined;
-    for (const node of nodes) {
-      const date = dayOf(node.committedDate);
-      // Days up to the boundary come from the statistics, whole, so commits read on them are not added twice.
-      if (boundary && date <= boundary) continue;
-      add(date, repo, authorKey(node.author), 1, (node.parents?.totalCount ?? 1) > 1 ? 1 : 0);
-    }
-    if (fromStats) for (const [date, n] of fromStats) add(date, repo, UNATTRIBUTED_AUTHOR, n);
-  }
-  const commits = [...counts.values()].sort(
-    (a, b) =>
-      (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) ||
-      (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : 0) ||
-      (a.author < b.author ? -1 : a.author > b.author ? 1 : 0),
-  );
-  const repos = [...acc.repos]
-    .map((r): RepoRecord => {
-      const node = acc.evidenceNodes.get(r.name);
-      if (!node) return r;
-      const branch = acc.branches.get(r.name);
-      const tip = acc.tips.get(r.name);
-      return {
-        ...r,
-        ...repoEvidence(node, window),
-        ...(branch ? { defaultBranch: branch } : {}),
-        ...(tip ? { tip } : {}),
-        ...(acc.changes.has(r.name) ? { changes: acc.changes.get(r.name) } : {}),
-      };
-    })
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return {
-    profile: acc.profile,
-    repos,
-    commits,
-    version: 3,
-    ...(acc.lookback ? { lookback: acc.lookback } : {}),
-  } satisfies RawOrgActivity;
-}
-
-/**
- * Counts the days of an overflowing repository that the commit pages did not reach, from GitHub's statistics.
- * Returns the per-day counts to use (keyed by day, up to and including the oldest day the pages reached).
- */
-async function statisticsFallback(
-  client: GitHubClient,
-  acc: OrgAccumulator,
-  repo: string,
-  window: CollectWindow,
-  maxCommitPages: number,
-): Promise<Map<string, number> | undefined> {
-  const read = maxCommitPages * COMMITS_PER_PAGE;
-  const nodes = acc.commits.get(repo) ?? [];
-  const oldestRead = nodes.reduce<string | undefined>((min, n) => {
-    const d = dayOf(n.committedDate);
-    return min === undefined || d < min ? d : min;
-  }, undefined);
-  const result = await client.commitActivity(acc.profile.login, repo, acc.meter);
-  if (result.kind === 'too-large') {
-    acc.notes.push(
-      `${repo}: more than ${read} commits since ${window.from} and too large for GitHub's statistics endpoint (422 ${result.message}); only the most recent ${read} commits were counted`,
-    );
-    return undefined;
-  }
-  if (result.kind === 'not-ready') {
-    acc.notes.push(
-      `${repo}: more than ${read} commits since ${window.from}; GitHub was still computing its statistics after ${result.attempts} tries, so only the most recent ${read} commits were counted`,
-    );
-    return undefined;
-  }
-  if (result.kind === 'empty' || !oldestRead) {
-    acc.notes.push(`${repo}: more than ${read} commits since ${window.from}; GitHub returned no statistics`);
-    return undefined;
-  }
-  const days = new Map<string, number>();
-  for (const week of result.weeks) {
-    const sunday = isoDay(new Date(week.week * 1000));
-    week.days.forEach((n, i) => {
-      const date = addDays(sunday, i);
-      if (date >= window.from && date <= oldestRead) days.set(date, n);
-    });
-  }
-  acc.notes.push(
-    `${repo}: more than ${read} commits since ${window.from}; days from ${window.from} to ${oldestRead} were counted from GitHub's daily statistics, which name no authors (merge commits excluded)`,
-  );
-  return days;
-}
-
-/**
- * The tip at the window's end of each repository pushed since: from its list of pushes. When the list reaches back
- * to the end, the history is read from that tip (a branch that did not exist then has no commits); otherwise from
- * the branch as it is now, up to the end, with a note that work merged later with earlier dates may be counted.
- */
-async function resolveTips(client: GitHubClient, acc: OrgAccumulator, window: CollectWindow): Promise<void> {
-  const pending = [...acc.tipPending];
-  acc.tipPending.clear();
-  for (const repo of pending) {
-    const branch = acc.branches.get(repo)!;
-    try {
-      const tips = await client.branchTipsAt(
-        acc.profile.login,
-        repo,
-        branch,
-        windowBounds(window),
-        MAX_TIP_PAGES,
-        acc.meter,
-      );
-      acc.boundTips.set(repo, tips);
-      const tip = tips[2]!;
-      if (tip.reached) {
-        if (!tip.oid) continue;
-        acc.tips.set(repo, { oid: tip.oid, source: 'activity' });
-        acc.historyFrom.set(repo, tip.oid);
-      } else {
-        acc.historyFrom.set(repo, branch);
-        acc.notes.push(
-          `${repo}: GitHub's list of pushes does not reach back to ${window.until.toISOString()}, so its commits were read from the branch as it is now, up to then (work merged later with earlier dates may be counted)`,
-        );
-      }
-      // The first page of history, from the tip chosen above.
-      acc.historyCursor.set(repo, '');
-    } catch (err) {
-      if (err instanceof GitHubAuthError) throw err;
-      acc.fail(`the tip of ${repo} at the window's end could not be read: ${(err as Error).message}`);
-      return;
-    }
-  }
-}
-
-type EventKind = 'releases' | 'tags' | 'deployments';
-
-function eventInstant(kind: EventKind, node: unknown): string | undefined {
-  if (!node) return undefined;
-  if (kind === 'releases') return (node as { createdAt: string }).createdAt;
-  if (kind === 'deployments') return (node as { createdAt: string }).createdAt;
-  return tagDate(node as TagNode);
-}
-
-/**
- * Further pages of each list of releases, tags and deployments whose first page is full and whose oldest event is
- * still inside the window, until the window's start is reached (at most MAX_EVENT_PAGES a list): no repository is
- * left out of the deploy evidence for being busy.
- */
-async function followEvents(
-  client: GitHubClient,
-  accs: readonly OrgAccumulator[],
-  window: CollectWindow,
-  meter: Meter,
-): Promise<void> {
-  for (;;) {
-    const wanted: { acc: OrgAccumulator; repo: string; kind: EventKind; cursor: string }[] = [];
-    for (const acc of accs) {
-      if (acc.failure) continue;
-      for (const [repo, node] of acc.evidenceNodes) {
-        for (const kind of ['releases', 'tags', 'deployments'] as const) {
-          const page = node[kind] as EventPage<unknown> | null | undefined;
-          if (!page?.pageInfo.hasNextPage || !page.pageInfo.endCursor) continue;
-          const oldest = eventInstant(kind, present(page.nodes).at(-1));
-          if (!oldest || dayOf(oldest) < window.from) continue;
-          const pagesKey = `${repo}\u0000${kind}`;
-          if ((acc.eventPages.get(pagesKey) ?? 0) >= MAX_EVENT_PAGES) continue;
-          wanted.push({ acc, repo, kind, cursor: page.pageInfo.endCursor });
-        }
-      }
-    }
-    if (wanted.length === 0) return;
-    await Promise.all(
-      chunk(wanted, EVENT_LISTS_PER_QUERY).map(async (part) => {
-        const variables: Record<string, unknown> = {};
-        part.forEach((w, i) => {
-          variables[`o${i}`] = w.acc.profile.login;
-          variables[`n${i}`] = w.repo;
-          variables[`c${i}`] = w.cursor;
-        });
-        let answer: { data: Record<string, { list: EventPage<unknown> | null } | null>; errors: GraphqlErrorItem[] };
-        try {
-          answer = await client.graphql(
-            moreEventsQuery(part.map((w) => w.kind)),
-            variables,
-            part.length === 1 ? part[0]!.acc.meter : meter,
-          );
-        } catch (err) {
-          if (err instanceof GitHubAuthError) throw err;
-          for (const w of part) w.acc.fail(`releases, tags or deployments of ${w.repo}: ${(err as Error).message}`);
-          return;
-        }
-        const { data, errors } = answer;
-        part.forEach((w, i) => {
-          const pagesKey = `${w.repo}\u0000${w.kind}`;
-          w.acc.eventPages.set(pagesKey, (w.acc.eventPages.get(pagesKey) ?? 0) + 1);
-          const node = w.acc.evidenceNodes.get(w.repo)!;
-          const page = node[w.kind] as EventPage<unknown>;
-          const more = data?.[`r${i}`]?.list;
-          if (!more) {
-            w.acc.notePartial(errors, `r${i}`);
-            page.pageInfo = { hasNextPage: page.pageInfo.hasNextPage, endCursor: null };
-            return;
-          }
-          page.nodes.push(...more.nodes);
-          page.pageInfo = more.pageInfo;
-        });
-      }),
-    );
-  }
-}
-
-/**
- * The look-back: for every author of the collected commits (people only, by the addresses seen on their commits),
- * the newest commit in the NEW_CONTRIBUTOR_LOOKBACK_DAYS before the collected days, in each repository pushed since
- * the look-back began, read from the tip at the window's end.
- */
-async function readLookback(client: GitHubClient, acc: OrgAccumulator, window: CollectWindow): Promise<void> {
-  const since = addDays(window.from, -(NEW_CONTRIBUTOR_LOOKBACK_DAYS + WINDOW_DAYS));
-  const lookback: AuthorLookback = { since, until: addDays(window.from, -1), lastSeen: {} };
-  const authors = [...acc.emails].filter(([key]) => !isAutomationAuthor(key));
-  for (const [key] of authors) lookback.lastSeen[key] = null;
-  const repos = acc.repos.filter((r) => !r.fork && (acc.pushedAt.get(r.name) ?? '') >= `${since}T00:00:00Z`);
-  const pairs = repos.flatMap((r) =>
-    authors.map(([key, emails]) => ({
-      repo: r.name,
-      key,
-      emails: [...emails].sort(),
-      from: acc.tips.get(r.name)?.oid ?? acc.branches.get(r.name) ?? 'HEAD',
-    })),
-  );
-  for (const part of chunk(pairs, LOOKBACK_PAIRS_PER_QUERY)) {
-    const variables: Record<string, unknown> = { since: `${since}T00:00:00Z`, until: `${window.from}T00:00:00Z` };
-    part.forEach((p, i) => {
-      variables[`o${i}`] = acc.profile.login;
-      variables[`n${i}`] = p.repo;
-      variables[`x${i}`] = p.from;
-      variables[`e${i}`] = p.emails;
-    });
-    const { data, errors } = await client.graphql<
-      Record<string, { object: { history?: { nodes: ({ committedDate: string } | null)[] } } | null } | null>
-    >(lookbackQuery(part.length), variables, acc.meter);
-    if (errors.length) acc.notes.push(`the authors' look-back was partial (${errors[0]!.message})`);
-    part.forEach((p, i) => {
-      const node = present(data?.[`a${i}`]?.object?.history?.nodes).at(0);
-      if (!node) return;
-      const day = dayOf(node.committedDate);
-      const known = lookback.lastSeen[p.key];
-      if (!known || known < day) lookback.lastSeen[p.key] = day;
-    });
-  }
-  acc.lookback = lookback;
-}
-
-/** The start of the period's earlier window, the start of its later window, and the period's end. */
-function windowBounds(window: CollectWindow): Date[] {
-  const end = window.until.getTime();
-  return [new Date(end - 2 * WINDOW_DAYS * DAY_MS), new Date(end - WINDOW_DAYS * DAY_MS), window.until];
-}
-
-const COMPARE_STATUSES = new Set(['added', 'removed', 'modified', 'renamed', 'copied', 'changed']);
-
-/**
- * The files each of the period's two windows changed, in every repository with commits in them: the branch's tips at
- * the windows' bounds (from its list of pushes, in one pass), then one comparison per window. A window whose tips
- * are not known (the list does not reach back) or whose branch did not exist at its start is left out: its evidence
- * then rests on whole repositories only.
- */
-async function readChanges(client: GitHubClient, acc: OrgAccumulator, window: CollectWindow): Promise<void> {
-  const bounds = windowBounds(window);
-  for (const [repo, nodes] of acc.commits) {
-    const branch = acc.branches.get(repo);
-    if (!branch || !nodes.some((n) => Date.parse(n.committedDate) >= bounds[0]!.getTime())) continue;
-    const tips =
-      acc.boundTips.get(repo) ??
-      (await client.branchTipsAt(acc.profile.login, repo, branch, bounds, MAX_TIP_PAGES, acc.meter));
-    const windows: WindowChanges[] = [];
-    for (let i = 0; i < 2; i++) {
-      const base = tips[i]!;
-      const head = tips[i + 1]!;
-      if (!base.reached || !head.reached || !base.oid || !head.oid) continue;
-      const from = isoDay(bounds[i]!);
-      const until = isoDay(bounds[i + 1]!);
-      if (base.oid === head.oid) {
-        windows.push({ from, until, files: [], truncated: false });
-        continue;
-      }
-      const compared = await client.compareFiles(acc.profile.login, repo, base.oid, head.oid, acc.meter);
-      const files: FileChange[] = compared.files
-        .filter((f) => COMPARE_STATUSES.has(f.status))
-        .map((f) => ({
-          path: f.filename,
-          status: f.status as FileChange['status'],
-          ...(f.previous_filename ? { previousPath: f.previous_filename } : {}),
-          additions: f.additions,
-          deletions: f.deletions,
-        }))
-        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      windows.push({ from, until, files, truncated: compared.truncated });
-    }
-    if (windows.length) acc.changes.set(repo, windows);
-  }
+/** An organisation whose probe says it must be read. */
+interface Changed {
+  entry: WatchlistEntry;
+  etag: string | null;
+  meter: Meter;
 }
 
 export async function collectOrgs(
@@ -670,21 +92,47 @@ export async function collectOrgs(
   cache: ReadonlyMap<string, CachedOrg>,
   options: CollectOptions,
 ): Promise<BatchResult> {
-  const { client, window } = options;
-  const batchMeter = newMeter();
-  const sinceIso = `${window.from}T00:00:00Z`;
-  const untilIso = window.until.toISOString();
-  const outcomes = new Map<string, OrgOutcome>();
-  const orgMeters: Meter[] = [];
-  let authFailure: GitHubAuthError | undefined;
+  const batch: Batch = {
+    options,
+    sinceIso: `${options.window.from}T00:00:00Z`,
+    untilIso: options.window.until.toISOString(),
+    meter: newMeter(),
+    orgMeters: [],
+    outcomes: new Map(),
+  };
+  const changed = await probeOrgs(batch, entries, cache);
+  const accs = await readFirstPages(batch, changed);
+  await followPages(batch, accs);
+  await readEvidence(batch, accs);
+  await settleOutcomes(batch, accs);
+  const meter = batch.orgMeters.reduce(
+    (sum, m) => ({ requests: sum.requests + m.requests, notModified: sum.notModified + m.notModified }),
+    batch.meter,
+  );
+  return {
+    outcomes: entries.map((e) => batch.outcomes.get(e.login.toLowerCase())!),
+    meter,
+  };
+}
 
-  // 1. Conditional probes.
-  const changed: { entry: WatchlistEntry; etag: string | null; meter: Meter }[] = [];
+/**
+ * Conditional probes: an organisation whose stored activity can be reused and whose probe answers 304 is
+ * unchanged; one GitHub does not know is not found; the others are to be read.
+ */
+async function probeOrgs(
+  batch: Batch,
+  entries: readonly WatchlistEntry[],
+  cache: ReadonlyMap<string, CachedOrg>,
+): Promise<Changed[]> {
+  const { options, outcomes } = batch;
+  const { client, window } = options;
+  let authFailure: GitHubAuthError | undefined;
+  const changed: Changed[] = [];
   await Promise.all(
     entries.map(async (entry) => {
       const login = entry.login.toLowerCase();
       const meter = newMeter();
-      orgMeters.push(meter);
+      batch.orgMeters.push(meter);
       const cached = cache.get(login);
       const reusable =
         cached && !options.fullRefresh && !cached.partial && cached.coversFrom <= window.from ? cached : undefined;
@@ -724,8 +172,14 @@ export async function collectOrgs(
     }),
   );
   if (authFailure) throw authFailure;
+  return changed;
+}
 
-  // 2. First pages in batched GraphQL queries.
+/** First pages in batched GraphQL queries: profile, repositories and their history since the window's start. */
+async function readFirstPages(batch: Batch, changed: readonly Changed[]): Promise<OrgAccumulator[]> {
+  const { options, outcomes, sinceIso, untilIso } = batch;
+  const { client, window } = options;
+  let authFailure: GitHubAuthError | undefined;
   const accs: OrgAccumulator[] = [];
   await Promise.all(
     chunk(changed, options.orgsPerQuery).map(async (group) => {
@@ -735,14 +189,14 @@ export async function collectOrgs(
         const { data, errors } = await client.graphql<Record<string, OrgNode | null>>(
           orgsQuery(group.length),
           variables,
-          batchMeter,
+          batch.meter,
         );
         group.forEach((g, i) => {
           const login = g.entry.login.toLowerCase();
           const org = data?.[`o${i}`];
           if (org) {
             const acc = new OrgAccumulator(g.entry, org, g.etag, sinceIso, options.maxCommitPages, window);
-            orgMeters.push(acc.meter);
+            batch.orgMeters.push(acc.meter);
             acc.meter.requests += g.meter.requests;
             g.meter.requests = 0;
             acc.notePartial(errors, `o${i}`);
@@ -779,9 +233,15 @@ export async function collectOrgs(
     }),
   );
   if (authFailure) throw authFailure;
+  return accs;
+}
 
-  // 3. Follow-up pages until every organisation and repository is complete (or failed): repositories; the tip at the
-  // window's end of repositories pushed since; commit history from that tip.
+/**
+ * Follow-up pages until every organisation and repository is complete (or failed): repositories; the tip at
+ * the window's end of repositories pushed since; commit history from that tip.
+ */
+async function followPages(batch: Batch, accs: readonly OrgAccumulator[]): Promise<void> {
+  const { client, window } = batch.options;
   for (;;) {
     const live = accs.filter((a) => !a.failure);
     await Promise.all(live.map((a) => resolveTips(client, a, window)));
@@ -797,73 +257,85 @@ export async function collectOrgs(
         })),
       );
     if (repoFollowUps.length === 0 && historyFollowUps.length === 0) break;
-    const tasks: Promise<void>[] = [];
-    for (const withHistory of [true, false]) {
-      const group = repoFollowUps.filter((a) => a.nextRepoWithHistory === withHistory);
-      for (const part of chunk(group, options.orgsPerQuery)) {
-        tasks.push(
-          (async () => {
-            const variables: Record<string, unknown> = { since: sinceIso, until: untilIso, withHistory };
-            part.forEach((a, i) => {
-              variables[`l${i}`] = a.entry.login;
-              variables[`c${i}`] = a.nextRepoCursor;
-            });
-            try {
-              const { data, errors } = await client.graphql<
-                Record<string, { repositories: RepoConnection | null } | null>
-              >(moreReposQuery(part.length), variables, part.length === 1 ? part[0]!.meter : batchMeter);
-              part.forEach((a, i) => {
-                const repositories = data?.[`o${i}`]?.repositories;
-                if (repositories) {
-                  a.notePartial(errors, `o${i}`);
-                  a.addRepoPage(repositories, withHistory);
-                } else a.fail(`repositories page failed: ${errorFor(errors, `o${i}`)?.message ?? 'empty answer'}`);
-              });
-            } catch (err) {
-              if (err instanceof GitHubAuthError) authFailure = err;
-              for (const a of part) a.fail((err as Error).message);
-            }
-          })(),
-        );
-      }
-    }
-    for (const part of chunk(historyFollowUps, options.reposPerQuery ?? REPOS_PER_HISTORY_QUERY)) {
-      tasks.push(
-        (async () => {
-          const variables: Record<string, unknown> = { since: sinceIso, until: untilIso };
-          part.forEach((h, i) => {
-            variables[`o${i}`] = h.acc.profile.login;
-            variables[`n${i}`] = h.repo;
-            variables[`x${i}`] = h.from;
-            variables[`c${i}`] = h.cursor;
-          });
-          try {
-            const { data, errors } = await client.graphql<
-              Record<string, { object: { history?: HistoryConnection } | null } | null>
-            >(moreHistoryQuery(part.length), variables, part.length === 1 ? part[0]!.acc.meter : batchMeter);
-            part.forEach((h, i) => {
-              const history = data?.[`r${i}`]?.object?.history;
-              if (history) {
-                h.acc.notePartial(errors, `r${i}`);
-                h.acc.addHistory(h.repo, history);
-              } else
-                h.acc.fail(
-                  `commit history of ${h.repo} failed: ${errorFor(errors, `r${i}`)?.message ?? 'empty answer'}`,
-                );
-            });
-          } catch (err) {
-            if (err instanceof GitHubAuthError) authFailure = err;
-            for (const h of part) h.acc.fail((err as Error).message);
-          }
-        })(),
-      );
-    }
-    await Promise.all(tasks);
+    const failures = await Promise.all([
+      ...[true, false].flatMap((withHistory) =>
+        chunk(
+          repoFollowUps.filter((a) => a.nextRepoWithHistory === withHistory),
+          batch.options.orgsPerQuery,
+        ).map((part) => readRepoPages(batch, part, withHistory)),
+      ),
+      ...chunk(historyFollowUps, batch.options.reposPerQuery ?? REPOS_PER_HISTORY_QUERY).map((part) =>
+        readHistoryPages(batch, part),
+      ),
+    ]);
+    const authFailure = failures.findLast((f) => f !== undefined);
     if (authFailure) throw authFailure;
   }
+}
 
-  // 3b. Releases, tags and deployments paged back to the window's start; the authors' look-back.
-  await followEvents(client, accs, window, batchMeter);
+/** The next page of repositories of each organisation of one query; an authentication failure is returned. */
+async function readRepoPages(
+  batch: Batch,
+  part: readonly OrgAccumulator[],
+  withHistory: boolean,
+): Promise<GitHubAuthError | undefined> {
+  const variables: Record<string, unknown> = { since: batch.sinceIso, until: batch.untilIso, withHistory };
+  part.forEach((a, i) => {
+    variables[`l${i}`] = a.entry.login;
+    variables[`c${i}`] = a.nextRepoCursor;
+  });
+  try {
+    const { data, errors } = await batch.options.client.graphql<
+      Record<string, { repositories: RepoConnection | null } | null>
+    >(moreReposQuery(part.length), variables, part.length === 1 ? part[0]!.meter : batch.meter);
+    part.forEach((a, i) => {
+      const repositories = data?.[`o${i}`]?.repositories;
+      if (repositories) {
+        a.notePartial(errors, `o${i}`);
+        a.addRepoPage(repositories, withHistory);
+      } else a.fail(`repositories page failed: ${errorFor(errors, `o${i}`)?.message ?? 'empty answer'}`);
+    });
+  } catch (err) {
+    for (const a of part) a.fail((err as Error).message);
+    if (err instanceof GitHubAuthError) return err;
+  }
+  return undefined;
+}
+
+/** The next page of commit history of each repository of one query; an authentication failure is returned. */
+async function readHistoryPages(
+  batch: Batch,
+  part: readonly { acc: OrgAccumulator; repo: string; cursor: string | null; from: string }[],
+): Promise<GitHubAuthError | undefined> {
+  const variables: Record<string, unknown> = { since: batch.sinceIso, until: batch.untilIso };
+  part.forEach((h, i) => {
+    variables[`o${i}`] = h.acc.profile.login;
+    variables[`n${i}`] = h.repo;
+    variables[`x${i}`] = h.from;
+    variables[`c${i}`] = h.cursor;
+  });
+  try {
+    const { data, errors } = await batch.options.client.graphql<
+      Record<string, { object: { history?: HistoryConnection } | null } | null>
+    >(moreHistoryQuery(part.length), variables, part.length === 1 ? part[0]!.acc.meter : batch.meter);
+    part.forEach((h, i) => {
+      const history = data?.[`r${i}`]?.object?.history;
+      if (history) {
+        h.acc.notePartial(errors, `r${i}`);
+        h.acc.addHistory(h.repo, history);
+      } else h.acc.fail(`commit history of ${h.repo} failed: ${errorFor(errors, `r${i}`)?.message ?? 'empty answer'}`);
+    });
+  } catch (err) {
+    for (const h of part) h.acc.fail((err as Error).message);
+    if (err instanceof GitHubAuthError) return err;
+  }
+  return undefined;
+}
+
+/** Releases, tags and deployments paged back to the window's start; the authors' look-back; changed files. */
+async function readEvidence(batch: Batch, accs: readonly OrgAccumulator[]): Promise<void> {
+  const { client, window } = batch.options;
+  await followEvents(client, accs, window, batch.meter);
   await Promise.all(
     accs
       .filter((a) => !a.failure)
@@ -877,8 +349,13 @@ export async function collectOrgs(
         }
       }),
   );
+}
 
-  // 4. Statistics for overflowing repositories, then the outcome of each organisation.
+/** Statistics for overflowing repositories, then the outcome of each organisation read. */
+async function settleOutcomes(batch: Batch, accs: readonly OrgAccumulator[]): Promise<void> {
+  const { options, outcomes } = batch;
+  const { client, window } = options;
+  let authFailure: GitHubAuthError | undefined;
   await Promise.all(
     accs.map(async (acc) => {
       if (acc.failure) {
@@ -922,13 +399,4 @@ export async function collectOrgs(
     }),
   );
   if (authFailure) throw authFailure;
-
-  const meter = orgMeters.reduce(
-    (sum, m) => ({ requests: sum.requests + m.requests, notModified: sum.notModified + m.notModified }),
-    batchMeter,
-  );
-  return {
-    outcomes: entries.map((e) => outcomes.get(e.login.toLowerCase())!),
-    meter,
-  };
 }

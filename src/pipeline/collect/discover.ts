@@ -21,7 +21,7 @@ import { orgDetailsQuery } from './queries.js';
  * sector listed first), since an organisation sits in one sector.
  */
 
-export const SECTOR_TOPICS: Record<SectorSlug, readonly string[]> = {
+const SECTOR_TOPICS: Record<SectorSlug, readonly string[]> = {
   healthcare: ['healthcare', 'health-tech', 'fhir', 'ehr', 'telemedicine'],
   edtech: ['edtech', 'education-technology', 'lms', 'e-learning'],
   'ecommerce-infrastructure': ['ecommerce', 'headless-commerce', 'checkout', 'storefront'],
@@ -39,8 +39,8 @@ export const SECTOR_TOPICS: Record<SectorSlug, readonly string[]> = {
   'social-community': ['social-network', 'community', 'fediverse', 'chat'],
 };
 
-export const DISCOVERY_MAX_PUBLIC_REPOS = 150;
-export const FOUNDATION_PATTERN =
+const DISCOVERY_MAX_PUBLIC_REPOS = 150;
+const FOUNDATION_PATTERN =
   /\b(foundation|consortium|university|universit[äa]t|college|institute|institut|government|ministry|association|society|non-?profit|alliance|federation)\b/i;
 
 export interface Candidate {

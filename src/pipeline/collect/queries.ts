@@ -10,8 +10,8 @@
  * 5,000 points of an hour. Larger organisations get further pages of 100, with commit history only while their
  * repositories were pushed inside the window.
  */
-export const FIRST_REPOS_PAGE = 30;
-export const REPOS_PER_PAGE = 100;
+const FIRST_REPOS_PAGE = 30;
+const REPOS_PER_PAGE = 100;
 export const COMMITS_PER_PAGE = 100;
 /**
  * Evidence of each repository pushed inside the window, read in the same query (no extra request): the latest
@@ -19,12 +19,12 @@ export const COMMITS_PER_PAGE = 100;
  * the root of the default branch (a tree's entries are a list, not a connection, so they add nothing to the query's
  * price). Each connection adds one request per repository to GitHub's price of the query.
  */
-export const EVENTS_PER_PAGE = 20;
+const EVENTS_PER_PAGE = 20;
 /** Further pages of events are read 100 at a time: a week collected months later pages past every later event. */
-export const MORE_EVENTS_PER_PAGE = 100;
-export const DEPLOYMENTS_PER_PAGE = 50;
-export const LANGUAGES_PER_REPO = 10;
-export const TOPICS_PER_REPO = 20;
+const MORE_EVENTS_PER_PAGE = 100;
+const DEPLOYMENTS_PER_PAGE = 50;
+const LANGUAGES_PER_REPO = 10;
+const TOPICS_PER_REPO = 20;
 
 const FRAGMENTS = `
 fragment History on CommitHistoryConnection {

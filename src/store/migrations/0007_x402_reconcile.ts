@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * x402 settlements whose outcome is not known (issue 38): what a reservation needs so that a crash, a timeout or a
+ * x402 settlements whose outcome is not known: what a reservation needs so that a crash, a timeout or a
  * facilitator that never answered leaves nothing charged twice, nothing delivered twice and nothing paid lost.
  * - `valid_before`: when the authorization stops being settleable (EIP-3009 validBefore): a reservation whose
  *   authorization is unused on-chain past it can be dropped safely.

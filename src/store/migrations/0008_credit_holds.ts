@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * Charges held until their answer is delivered (issue 38). A charge made without an Idempotency-Key is written to the
+ * Charges held until their answer is delivered. A charge made without an Idempotency-Key is written to the
  * ledger as before and, in the same statement, held in `credit_holds` until the answer has been handed to the
  * client's connection. Delivery deletes the hold (the charge stands); a hold that is released (the connection closed
  * first) or that expires (the instance died before it could tell) is deleted and compensated by a `refund` row of

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * Alerts (issue 36). `alert_subscriptions`: what a credit-pack account watches and where it is delivered (the webhook
+ * Alerts. `alert_subscriptions`: what a credit-pack account watches and where it is delivered (the webhook
  * secret sealed, never in clear). `alert_events`: one row per matching change of a published period and
  * subscription; the unique key (subscription, period, kind, startup) is what makes a period's rules, run by any
  * number of instances or again after a restart, produce each event once. `alert_deliveries`: the durable delivery

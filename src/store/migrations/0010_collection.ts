@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * Whether an organisation's collection was complete, published with the data (issue 38).
+ * Whether an organisation's collection was complete, published with the data.
  * - `github_activity.collection_note`: what GitHub's answer left out of this stored activity (one line), null when the
  *   collection was complete. It lives with the activity, so a week published from it later (a 304 reuse, a carried
  *   sector, a rebuild) says the same. Activity stored before this migration takes the message of the run row that

@@ -1,7 +1,7 @@
 import { type Kysely, type Migration } from 'kysely';
 
 /**
- * A2A tasks (issue 37): every task the agent hands out, kept in the database so that `tasks/get` answers on any
+ * A2A tasks: every task the agent hands out, kept in the database so that `tasks/get` answers on any
  * instance, whichever one ran the task. A task is a JSON document of the A2A protocol, written whole at each change;
  * tasks unchanged for a day are deleted by the hourly purge.
  */

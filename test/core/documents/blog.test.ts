@@ -3,13 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import {
-  blogPostUrl,
-  loadBlogPosts,
-  markdownToText,
-  parseBlogPost,
-  readBlogPosts,
-} from '../../../src/core/documents/blog.js';
+import { loadBlogPosts, markdownToText, parseBlogPost, readBlogPosts } from '../../../src/core/documents/blog.js';
 import { ContentError } from '../../../src/core/answers/content-files.js';
 import { CONTENT_VALUES } from '../../../src/content/values.js';
 
@@ -37,10 +31,6 @@ describe('blog posts', () => {
     const post = loadBlogPosts().find((p) => p.slug === 'measuring-acceleration-not-size')!;
     assert.doesNotMatch(post.body, /\{\{/);
     assert.ok(post.body.includes(`${CONTENT_VALUES.COMMIT_CHANGE_FLOOR} commits`));
-  });
-
-  test('a post URL is built with the site URL builder', () => {
-    assert.equal(blogPostUrl('https://s.test', { slug: 'x-y' }), 'https://s.test/blog/x-y');
   });
 
   test('a post without front matter is rejected with its file name', () => {

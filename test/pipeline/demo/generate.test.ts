@@ -57,7 +57,9 @@ describe('synthetic demo dataset', () => {
   });
 
   test('every published record matches the Startup schema', () => {
-    for (const { startup } of dataset.periods.at(-1)!.ranked.startups) Startup.parse(startup);
+    for (const { startup } of dataset.periods.at(-1)!.ranked.startups) {
+      assert.doesNotThrow(() => Startup.parse(startup), startup.name);
+    }
   });
 
   test('organisation logins and names are unique', () => {

@@ -47,7 +47,7 @@ async function isGitDir(dir: string): Promise<boolean> {
 }
 
 /** The names of the repositories the watchlist lists for an organisation (without the owner), in order. */
-export function listedRepositories(entry: WatchlistEntry): string[] {
+function listedRepositories(entry: WatchlistEntry): string[] {
   const names = [entry.repository, ...(entry.repositories ?? [])]
     .filter((r): r is string => Boolean(r))
     .map((r) => r.slice(r.indexOf('/') + 1));

@@ -12,7 +12,8 @@ import type {
 import type { OrgOutcome } from '../../../store/pipeline.js';
 import { newMeter } from '../../../github/client.js';
 import { authorKey } from '../authors.js';
-import type { BatchResult, CollectWindow } from '../collect.js';
+import type { BatchResult } from '../collect.js';
+import type { CollectWindow } from '../window.js';
 import { orgClones, type CloneOptions } from './clones.js';
 import { RepoHistory, isoInstant } from './history.js';
 
@@ -27,7 +28,7 @@ import { RepoHistory, isoInstant } from './history.js';
  */
 
 /** What a record read from git leaves out or stands in for, in the words the record carries. */
-export const GIT_UNSEEN: readonly string[] = [
+const GIT_UNSEEN: readonly string[] = [
   'releases (git holds their tags, which are counted as tags)',
   'deployments',
   'topics',
@@ -49,7 +50,7 @@ function dayOf(ms: number): string {
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Builds one organisation's raw activity for a window from its repositories' histories (read with RepoHistory.open). */
-export async function activityFromHistories(
+async function activityFromHistories(
   entry: WatchlistEntry,
   histories: readonly RepoHistory[],
   window: CollectWindow,
@@ -179,7 +180,7 @@ export interface OpenedOrg {
 }
 
 /** Finds, clones or fetches as allowed, and reads every clone of an organisation once. */
-export async function openOrg(entry: WatchlistEntry, options: CloneOptions): Promise<OpenedOrg> {
+async function openOrg(entry: WatchlistEntry, options: CloneOptions): Promise<OpenedOrg> {
   const { clones, notes } = await orgClones(entry, options);
   const histories: RepoHistory[] = [];
   for (const clone of clones) {
@@ -193,7 +194,7 @@ export async function openOrg(entry: WatchlistEntry, options: CloneOptions): Pro
 }
 
 /** The outcome of one organisation's window, as the GitHub collector reports it (no request sent). */
-export async function outcomeFromOpened(opened: OpenedOrg, window: CollectWindow): Promise<OrgOutcome> {
+async function outcomeFromOpened(opened: OpenedOrg, window: CollectWindow): Promise<OrgOutcome> {
   const login = opened.entry.login.toLowerCase();
   if (opened.histories.length === 0) {
     return {

@@ -47,7 +47,7 @@ const INFRA_EXTENSIONS: Readonly<Record<string, string>> = {
 };
 
 /** The language of a file by its name: the rules' extensions, infrastructure extensions, and Dockerfiles. */
-export function gitLanguageOfPath(path: string): string | undefined {
+function gitLanguageOfPath(path: string): string | undefined {
   const base = path.slice(path.lastIndexOf('/') + 1);
   if (/^dockerfile(\..+)?$/i.test(base) || /\.dockerfile$/i.test(base)) return 'Dockerfile';
   const ext = /\.([a-z0-9]+)$/i.exec(base)?.[1]?.toLowerCase();

@@ -1,0 +1,54 @@
+import { isAutomationAuthor } from '../../domain/automation.js';
+import { addDays } from '../../domain/periods.js';
+import { NEW_CONTRIBUTOR_LOOKBACK_DAYS, WINDOW_DAYS } from '../../domain/rules.js';
+import type { AuthorLookback } from '../../domain/records.js';
+import type { GitHubClient } from '../../github/client.js';
+import type { OrgAccumulator } from './accumulator.js';
+import { chunk, dayOf, present } from './answers.js';
+import { lookbackQuery } from './queries.js';
+import type { CollectWindow } from './window.js';
+
+/** (repository, author) pairs per look-back query. */
+const LOOKBACK_PAIRS_PER_QUERY = 50;
+
+/**
+ * The look-back: for every author of the collected commits (people only, by the addresses seen on their commits),
+ * the newest commit in the NEW_CONTRIBUTOR_LOOKBACK_DAYS before the collected days, in each repository pushed since
+ * the look-back began, read from the tip at the window's end.
+ */
+export async function readLookback(client: GitHubClient, acc: OrgAccumulator, window: CollectWindow): Promise<void> {
+  const since = addDays(window.from, -(NEW_CONTRIBUTOR_LOOKBACK_DAYS + WINDOW_DAYS));
+  const lookback: AuthorLookback = { since, until: addDays(window.from, -1), lastSeen: {} };
+  const authors = [...acc.emails].filter(([key]) => !isAutomationAuthor(key));
+  for (const [key] of authors) lookback.lastSeen[key] = null;
+  const repos = acc.repos.filter((r) => !r.fork && (acc.pushedAt.get(r.name) ?? '') >= `${since}T00:00:00Z`);
+  const pairs = repos.flatMap((r) =>
+    authors.map(([key, emails]) => ({
+      repo: r.name,
+      key,
+      emails: [...emails].sort(),
+      from: acc.tips.get(r.name)?.oid ?? acc.branches.get(r.name) ?? 'HEAD',
+    })),
+  );
+  for (const part of chunk(pairs, LOOKBACK_PAIRS_PER_QUERY)) {
+    const variables: Record<string, unknown> = { since: `${since}T00:00:00Z`, until: `${window.from}T00:00:00Z` };
+    part.forEach((p, i) => {
+      variables[`o${i}`] = acc.profile.login;
+      variables[`n${i}`] = p.repo;
+      variables[`x${i}`] = p.from;
+      variables[`e${i}`] = p.emails;
+    });
+    const { data, errors } = await client.graphql<
+      Record<string, { object: { history?: { nodes: ({ committedDate: string } | null)[] } } | null } | null>
+    >(lookbackQuery(part.length), variables, acc.meter);
+    if (errors.length) acc.notes.push(`the authors' look-back was partial (${errors[0]!.message})`);
+    part.forEach((p, i) => {
+      const node = present(data?.[`a${i}`]?.object?.history?.nodes).at(0);
+      if (!node) return;
+      const day = dayOf(node.committedDate);
+      const known = lookback.lastSeen[p.key];
+      if (!known || known < day) lookback.lastSeen[p.key] = day;
+    });
+  }
+  acc.lookback = lookback;
+}
