@@ -1,4 +1,4 @@
-import { codeForStatus, ServiceError, statusTitle, type ErrorCode, type FieldIssue } from '../domain/errors.js';
+import { ServiceError, statusTitle, type FieldIssue } from '../domain/errors.js';
 
 /**
  * Errors are values (src/domain/errors.ts); this module is the one place a ServiceError becomes an RFC 9457
@@ -8,33 +8,6 @@ import { codeForStatus, ServiceError, statusTitle, type ErrorCode, type FieldIss
 export { statusTitle };
 
 export type ProblemField = FieldIssue;
-
-/**
- * The rate limiter's 429 until it throws its catalogue entry (`rate-limit-exceeded`); nothing else uses it.
- * @deprecated name a catalogue entry: `new ServiceError(id, values, options)`.
- */
-export class HttpProblem extends ServiceError<'unexpected'> {
-  override readonly code: ErrorCode;
-  override readonly status: number;
-  override readonly title: string;
-  override readonly detail: string | undefined;
-
-  constructor(
-    status: number,
-    title: string,
-    detail?: string,
-    extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super('unexpected', {}, { extensions: extra });
-    this.name = 'HttpProblem';
-    this.message = detail ?? title;
-    this.code = codeForStatus(status);
-    this.status = status;
-    this.title = title;
-    this.detail = detail;
-  }
-}
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -77,7 +50,6 @@ function problemHeaders(error: ServiceError): Record<string, string> {
     headers['www-authenticate'] = `Bearer realm="${CREDIT_KEY_REALM}", error="invalid_token"`;
   }
   if (error.id === 'metrics-token-required') headers['www-authenticate'] = 'Bearer realm="metrics"';
-  if (error instanceof HttpProblem) Object.assign(headers, error.headers);
   return headers;
 }
 

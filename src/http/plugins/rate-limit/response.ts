@@ -1,4 +1,4 @@
-import { HttpProblem, statusTitle } from '../../problem.js';
+import { ServiceError } from '../../../domain/errors.js';
 import type { ClassBudget } from './budgets.js';
 import type { Decision } from './types.js';
 
@@ -8,12 +8,10 @@ export function rateLimitHeaders(budget: ClassBudget, decision: Decision): Recor
 }
 
 /** The 429 problem of a refusal, with its Retry-After. */
-export function tooManyRequests(decision: Decision, budget: ClassBudget): HttpProblem {
-  return new HttpProblem(
-    429,
-    statusTitle(429),
-    `Rate limit exceeded for this client (${budget.name} routes). Retry after ${decision.retryAfter} s, or use the feed or a local copy of the dataset for heavy use.`,
-    {},
-    { 'retry-after': String(decision.retryAfter) },
+export function tooManyRequests(decision: Decision, budget: ClassBudget): ServiceError {
+  return new ServiceError(
+    'rate-limit-exceeded',
+    { budget: budget.name, retryAfterSeconds: decision.retryAfter },
+    { retryAfterSeconds: decision.retryAfter },
   );
 }
