@@ -558,9 +558,7 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): Demo
     const total = live.reduce((n, w) => n + w, 0);
     for (const m of members) {
       if (day < m.joinDay || day >= m.leaveDay) continue;
-      let away = false;
-      for (const [from, until] of m.pauses) away ||= day >= from && day < until;
-      if (away) continue;
+      if (isAway(m.pauses, day)) continue;
       // People keep to a home repository, and now and then move to another (where the work is going).
       if (m.home < 0 || live[m.home]! === 0 || (timeline.monday[day] && random.chance(0.08)))
         m.home = weighted(live, total);
@@ -655,6 +653,12 @@ function windowFiles(org: DemoOrg, index: number, from: number, until: number): 
   const list = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   org.windows.set(key, list);
   return list;
+}
+
+/** Whether `day` falls in one of the pauses (`[from, until)` day ranges). */
+function isAway(pauses: readonly (readonly [number, number])[], day: number): boolean {
+  for (let i = 0; i < pauses.length; i++) if (day >= pauses[i]![0] && day < pauses[i]![1]) return true;
+  return false;
 }
 
 /** The first 32 hex digits of a repository's tip ids (the tip at a day adds the day's 8). */
