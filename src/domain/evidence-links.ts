@@ -9,6 +9,8 @@ export interface EvidenceDetails {
   people: (Omit<ContributorEvidence, 'login'> & { login: string | null; url: string | null })[];
   events: (DeployEventEvidence & { url: string })[];
   newRepositories: { name: string; url: string }[];
+  /** The repositories carrying the window's work, most commits first (commits of the window and of the prior one). */
+  repositories: { name: string; url: string; commits: number; commitsPrior: number }[];
   infrastructurePaths: { repo: string; path: string; url: string }[];
   languageMove: { from: string; to: string; files: number } | null;
   frameworksReplaced: { kind: string; from: string; to: string }[];
@@ -37,6 +39,12 @@ export function evidenceDetails(
             : `${repoUrl(ev.repo)}/deployments`,
     })),
     newRepositories: (e.newRepoNames ?? []).map((name) => ({ name, url: repoUrl(name) })),
+    repositories: (e.activeRepos ?? []).map((r) => ({
+      name: r.repo,
+      url: repoUrl(r.repo),
+      commits: r.commits,
+      commitsPrior: r.commitsPrior,
+    })),
     infrastructurePaths: (e.infraPaths ?? []).map((p) => {
       const [repo, ...rest] = p.split(':');
       const path = rest.join(':');

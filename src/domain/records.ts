@@ -215,6 +215,11 @@ export interface EvidenceMetrics {
   deployEvents?: DeployEventEvidence[] | undefined;
   newRepoNames?: string[] | undefined;
   /**
+   * Version 3: the repositories carrying the current window's work, by its human commits (merges and automation left
+   * out), most first, with their commits in the prior window.
+   */
+  activeRepos?: { repo: string; commits: number; commitsPrior: number }[] | undefined;
+  /**
    * Version 3, from the files each window changed inside repositories (absent when they are not known for every
    * active repository): infrastructure files changed in each window and the lines changed in them, a sample of those
    * paths (`repo:path`), the largest move of files between two languages, and frameworks or build tools replaced.

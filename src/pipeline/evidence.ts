@@ -114,6 +114,8 @@ function dayRange(date: string, from: string, to: string): boolean {
 
 /** Evidence lists are capped so a record stays small; the counts beside them are whole. */
 export const EVIDENCE_LIST_MAX = 20;
+/** The repositories carrying a window's work that the evidence names, most commits first. */
+const ACTIVE_REPOS_MAX = 10;
 
 /** A key that is a public GitHub login (not a hash of an unlinked address, not an agent or a statistics row). */
 function publicLogin(key: string): string | null {
@@ -323,6 +325,10 @@ export function evidenceMetrics(
                 a.name.localeCompare(b.name),
             )
             .slice(0, EVIDENCE_LIST_MAX),
+          activeRepos: [...repoCommitsCurrent]
+            .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+            .slice(0, ACTIVE_REPOS_MAX)
+            .map(([repo, commits]) => ({ repo, commits, commitsPrior: repoCommitsPrior.get(repo) ?? 0 })),
           newRepoNames: activity.repos
             .filter((r) => Date.parse(r.createdAt) >= newSince && Date.parse(r.createdAt) < end)
             .map((r) => r.name)

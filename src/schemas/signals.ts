@@ -151,6 +151,18 @@ export const EvidenceDetails = z
       }),
     ),
     newRepositories: z.array(z.object({ name: z.string(), url: link })),
+    repositories: z
+      .array(
+        z.object({
+          name: z.string(),
+          url: link,
+          commits: z.int().min(0).describe('Human commits of the current 14-day window (merges and automation apart).'),
+          commitsPrior: z.int().min(0).describe('The same in the prior 14-day window.'),
+        }),
+      )
+      .describe(
+        "The repositories carrying the window's work, most commits first (at most 10; empty before rule evidence-v3).",
+      ),
     infrastructurePaths: z.array(z.object({ repo: z.string(), path: z.string(), url: link })),
     languageMove: z.object({ from: z.string(), to: z.string(), files: z.int().min(0) }).nullable(),
     frameworksReplaced: z.array(z.object({ kind: z.string(), from: z.string(), to: z.string() })),

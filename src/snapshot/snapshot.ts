@@ -21,7 +21,7 @@ import { collectionOf, type CollectionFacts } from '../domain/collection.js';
  * The shape of the dataset export's lines, mixed into its ETag: a release that adds a field to every line (such as
  * the collection facts) changes the body of unchanged periods, so their cached copies must not validate.
  */
-const DATASET_FORMAT = 2;
+const DATASET_FORMAT = 3;
 
 /** A body rendered once per snapshot, with its strong validator. */
 export interface Rendered {

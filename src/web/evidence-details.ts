@@ -95,3 +95,19 @@ export function evidenceDetailsSection(d: EvidenceDetails): SafeHtml {
     ${parts}
   </details>`;
 }
+
+/**
+ * The repositories carrying the window's work, most commits first, each linked (as text on the demo's reserved host)
+ * with its human commits of the window and of the prior one; nothing when the week recorded none.
+ */
+export function repositoriesItem(d: EvidenceDetails): SafeHtml {
+  if (d.repositories.length === 0) return html``;
+  return html`<li>
+    Repositories carrying the work (human commits in the 14 days, and in the 14 before):
+    ${d.repositories.map(
+      (r, i) =>
+        html`${i > 0 ? ' · ' : ''}${link(r.url, r.name)} (${r.commits.toLocaleString('en-US')},
+        ${r.commitsPrior.toLocaleString('en-US')})`,
+    )}
+  </li>`;
+}

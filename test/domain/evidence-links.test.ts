@@ -29,6 +29,10 @@ const metrics = {
       { repo: 'app', kind: 'tag', name: 'web@2.0 beta', date: '2026-03-04' },
     ],
     newRepoNames: ['helm-charts'],
+    activeRepos: [
+      { repo: 'app', commits: 40, commitsPrior: 12 },
+      { repo: 'docs site', commits: 3, commitsPrior: 0 },
+    ],
     infraPaths: ['app:deploy/k8s/api.yaml'],
     languageMove: { from: 'JavaScript', to: 'TypeScript', files: 40 },
     frameworkSwaps: [{ kind: 'bundler', from: 'webpack', to: 'Vite' }],
@@ -63,11 +67,20 @@ describe('evidence details', () => {
     ]);
   });
 
+  test('the repositories carrying the work link into the organisation, with their commits in both windows', () => {
+    const d = evidenceDetails('https://github.com/acme', metrics);
+    assert.deepEqual(d.repositories, [
+      { name: 'app', url: 'https://github.com/acme/app', commits: 40, commitsPrior: 12 },
+      { name: 'docs site', url: 'https://github.com/acme/docs%20site', commits: 3, commitsPrior: 0 },
+    ]);
+  });
+
   test('a record without recorded evidence gives empty lists', () => {
     assert.deepEqual(evidenceDetails('https://github.com/acme', {}), {
       people: [],
       events: [],
       newRepositories: [],
+      repositories: [],
       infrastructurePaths: [],
       languageMove: null,
       frameworksReplaced: [],

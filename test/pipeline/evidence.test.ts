@@ -93,6 +93,23 @@ describe('evidence of rule evidence-v3', () => {
     assert.equal(s.metrics.evidence!.mergeCommits, 3);
   });
 
+  test('the repositories carrying the work are named by human commits, most first, merges and automation apart', () => {
+    const raw = activity([
+      { date: '2026-03-02', repo: 'web', author: 'ann', commits: 13, merges: 2 },
+      { date: '2026-03-03', repo: 'web', author: 'dependabot[bot]', commits: 9 },
+      { date: '2026-03-03', repo: 'docs', author: 'bo', commits: 1 },
+    ]);
+    raw.repos.push(
+      { name: 'web', fork: false, createdAt: '2022-01-01T00:00:00Z', language: 'TypeScript' },
+      { name: 'docs', fork: false, createdAt: '2022-01-01T00:00:00Z', language: 'MDX' },
+    );
+    assert.deepEqual(evidenceOf(raw).activeRepos, [
+      { repo: 'web', commits: 11, commitsPrior: 0 },
+      { repo: 'core', commits: 10, commitsPrior: 10 },
+      { repo: 'docs', commits: 1, commitsPrior: 0 },
+    ]);
+  });
+
   test('a week without evidence carries the no-clear-signal summary', () => {
     const c = classified(activity([]));
     assert.equal(c.evidence.strength, 'none');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { evidenceDetails } from '../../src/domain/evidence-links.js';
-import { evidenceDetailsSection } from '../../src/web/evidence-details.js';
+import { evidenceDetailsSection, repositoriesItem } from '../../src/web/evidence-details.js';
 import type { EvidenceDetails } from '../../src/domain/evidence-links.js';
 
 const person = (login: string | null, kind: 'new' | 'returning', regular: boolean) => ({
@@ -87,5 +87,31 @@ describe("the startup page's evidence details", () => {
     );
     assert.match(out, /83 files moved from JavaScript to TypeScript/);
     assert.match(out, /bundler: webpack → vite/);
+  });
+});
+
+describe("the startup page's repositories carrying the work", () => {
+  const item = (d: EvidenceDetails) => repositoriesItem(d).toString().replace(/\s+/g, ' ').trim();
+
+  test('each repository links into the organisation with its commits of the window and of the one before', () => {
+    const out = item(details({ activeRepos: [{ repo: 'api', commits: 1234, commitsPrior: 56 }] }));
+    assert.match(out, /<a href="https:\/\/github.com\/acme\/api"[^>]*>api<\/a> \(1,234, 56\)/);
+  });
+
+  test('a repository name is escaped', () => {
+    const out = item(details({ activeRepos: [{ repo: '<b>x', commits: 1, commitsPrior: 0 }] }));
+    assert.ok(out.includes('&#60;b&#62;x') && !out.includes('<b>x'));
+  });
+
+  test("on the demo's reserved host a repository is named as text, not linked", () => {
+    const d = evidenceDetails('https://github.example/acme', {
+      evidence: { activeRepos: [{ repo: 'api', commits: 3, commitsPrior: 1 }] },
+    });
+    assert.doesNotMatch(item(d), /<a /);
+    assert.match(item(d), /api \(3, 1\)/);
+  });
+
+  test('a week that recorded no repositories adds nothing', () => {
+    assert.equal(item(details({})), '');
   });
 });

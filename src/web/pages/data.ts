@@ -30,7 +30,7 @@ import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 import { askForm } from './ask.js';
 import { stageBadge } from '../stage.js';
-import { evidenceDetailsSection } from '../evidence-details.js';
+import { evidenceDetailsSection, repositoriesItem } from '../evidence-details.js';
 import { isDemoHost } from '../demo-host.js';
 import { evidenceDetails, type EvidenceDetails } from '../../domain/evidence-links.js';
 import { stageSourceOf, type StageSource } from '../../domain/stage-source.js';
@@ -819,6 +819,7 @@ export async function startupPage(
         ${outLink(t.githubUrl, 'GitHub organisation')} · ${outLink(t.websiteUrl, 'Website')} ·
         ${outLink(t.linkedinUrl, 'LinkedIn')}
       </li>
+      ${repositoriesItem(week.details)}
       ${
         documentsDeals(ctx, t.name)
           ? html`<li>
