@@ -6,7 +6,8 @@ import { addMcpToolLinks } from '../agents/openapi-links.js';
 import { DATA_LICENSE, INTERFACE_REVISION_DATE, INTERFACE_VERSION } from '../domain/license.js';
 import { Problem } from '../schemas/problem.js';
 import { rendered, type Rendered } from '../snapshot/snapshot.js';
-import { statusTitle } from './problem.js';
+import { addExamples } from './openapi-examples.js';
+import { problemBody, statusTitle } from './problem.js';
 
 /** Response entries for error statuses, all RFC 9457 problem documents. */
 export function errorResponses(...statuses: number[]) {
@@ -69,7 +70,10 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
       ],
     },
     transform: withResponseHeaders,
-    transformObject: (input) => addMcpToolLinks(jsonSchemaTransformObject(input), baseUrl),
+    transformObject: (input) =>
+      addExamples(addMcpToolLinks(jsonSchemaTransformObject(input), baseUrl), baseUrl, undefined, (status) =>
+        problemBody(status, statusTitle(status), undefined, undefined),
+      ),
     hideUntagged: false,
   });
 }
