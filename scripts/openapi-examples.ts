@@ -2,7 +2,7 @@
  * Writes src/http/openapi-examples.json: an example request and response for every operation of the OpenAPI
  * document, captured from the real handlers through inject() over the demo in-memory period (the one the tests
  * serve), with fake GitHub, Stripe, x402 facilitator and Solana node standing in for the outside services. Arrays are
- * cut to two items and text bodies to their first lines; secrets the answers show once are replaced by same-shaped
+ * cut to one item and text bodies to their first lines; secrets the answers show once are replaced by same-shaped
  * placeholders. src/http/openapi.ts puts the examples into the document; test/http/routes/openapi-examples.test.ts
  * validates each against its response schema. Run after changing a route or a response schema:
  *
@@ -15,9 +15,20 @@ import { issueKey } from '../src/payments/keys.js';
 import { readMarkets } from '../src/core/markets/markets.js';
 import { PACKAGED_CONTENT_DIR } from '../src/core/documents/content.js';
 import { EXAMPLE_BASE_URL, type CapturedExamples, type CapturedOperation } from '../src/http/openapi-examples.js';
-import { statusTitle, problemBody } from '../src/http/problem.js';
 import { startTestApp } from '../test/helpers/app.js';
 import { FakeGitHub } from '../test/helpers/fake-github.js';
+import { FakeSmtp } from '../test/helpers/fake-smtp.js';
+import Stripe from 'stripe';
+import { FakeStripe } from '../test/helpers/fake-stripe.js';
+import { startFakeFacilitator } from '../test/helpers/fake-facilitator.js';
+import { testPayer } from '../test/helpers/x402-payer.js';
+import {
+  randomAddress,
+  randomSignature,
+  startFakeSolanaRpc,
+  transferTransaction,
+} from '../test/helpers/fake-solana-rpc.js';
+import type { PaymentRequirements } from '../src/payments/x402/requirements.js';
 
 export const EXAMPLES_FILE = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -28,13 +39,17 @@ export const EXAMPLES_FILE = path.resolve(
 );
 
 /** Arrays longer than this are cut to it. */
-const ITEMS = 2;
-/** Lines kept of a text body (CSV, JSON lines, feeds, SVG, HTML). */
-const LINES = 12;
-/** Characters kept of a text body's line. */
-const LINE_CHARS = 240;
+const ITEMS = 1;
+/** Lines kept of a text body (CSV, feeds, SVG, HTML); of JSON lines, whose lines are long, fewer. */
+const LINES = 6;
+const JSON_LINES = 1;
 
 type Json = unknown;
+
+/** Throwaway values of the fake payment rails (no real account, wallet or secret). */
+const STRIPE_WEBHOOK_SECRET = 'whsec_example_only_for_capturing_examples';
+const X402_PAY_TO = '0x000000000000000000000000000000000000dEaD';
+const DEVNET_USDC = '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU';
 
 interface Recipe {
   operationId: string;
@@ -47,6 +62,10 @@ interface Recipe {
   headers?: Record<string, string>;
   /** Send the credit-pack key. */
   key?: boolean;
+  /** The status the request must answer (a success by default); a captured error status adds to the operation. */
+  status?: number;
+  /** Raw body text (sent as is, shown as the body example when `body` is not given). */
+  rawBody?: string;
   /** Shape the captured JSON further (besides cutting arrays). */
   trim?: (value: Json) => Json;
 }
@@ -58,11 +77,12 @@ function cutArrays(value: Json): Json {
   return value;
 }
 
-/** The first lines of a text body, each at most LINE_CHARS long, and whether anything was left off. */
-function firstLines(text: string): { value: string; cut: boolean } {
-  const lines = text.split(/(?<=\n)/);
-  const kept = lines.slice(0, LINES).map((l) => (l.length > LINE_CHARS ? `${l.slice(0, LINE_CHARS)}…\n` : l));
-  const value = kept.join('');
+/** The first `count` lines of a text body, and whether anything was left off. */
+function firstLines(text: string, count: number): { value: string; cut: boolean } {
+  const value = text
+    .split(/(?<=\n)/)
+    .slice(0, count)
+    .join('');
   return { value, cut: value !== text };
 }
 
@@ -81,7 +101,23 @@ function redact(value: Json): Json {
 
 async function main(): Promise<void> {
   const github = await FakeGitHub.start({ allowAnonymous: true, users: [] });
+  const smtp = await FakeSmtp.start();
+  const stripeApi = await FakeStripe.start();
+  const facilitator = await startFakeFacilitator();
+  const solanaRpc = await startFakeSolanaRpc();
+  const solanaPayTo = await randomAddress();
   const svc = await startTestApp({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Signal Service <keys@signal-service.example>',
+    STRIPE_SECRET_KEY: 'sk_test_example',
+    STRIPE_PRICE_ID: 'price_example',
+    STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET,
+    STRIPE_API_URL: stripeApi.url,
+    X402_PAY_TO: X402_PAY_TO,
+    X402_FACILITATOR_URL: facilitator.url,
+    X402_RPC_URL: facilitator.rpcUrl,
+    SOLANA_PAY_TO: solanaPayTo,
+    SOLANA_RPC_URL: solanaRpc.url,
     BASE_URL: EXAMPLE_BASE_URL,
     GITHUB_API_URL: github.url,
     GITHUB_RETRY_BASE_MS: '1',
@@ -188,6 +224,13 @@ async function main(): Promise<void> {
           params: { name: 'get_startup_signal', arguments: { name } },
         },
       },
+      {
+        operationId: 'postMcp',
+        method: 'POST',
+        path: '/mcp',
+        headers: { accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id: 1, method: 'ping' },
+      },
       { operationId: 'getAgentCard', path: '/.well-known/agent-card.json' },
       {
         operationId: 'postA2a',
@@ -216,30 +259,38 @@ async function main(): Promise<void> {
       const method = recipe.method ?? 'GET';
       const query = recipe.query ? `?${new URLSearchParams(recipe.query)}` : '';
       const headers: Record<string, string> = { ...(recipe.headers ?? {}) };
-      if (recipe.body !== undefined) headers['content-type'] = 'application/json';
+      if (recipe.body !== undefined || recipe.rawBody !== undefined) headers['content-type'] ??= 'application/json';
       if (recipe.key) headers.authorization = `Bearer ${key}`;
       const res = await svc.get(`${recipe.path}${query}`, {
         method,
         headers,
         ...(recipe.body !== undefined ? { body: JSON.stringify(recipe.body) } : {}),
+        ...(recipe.rawBody !== undefined ? { body: recipe.rawBody } : {}),
         redirect: 'manual',
       });
       const status = res.status;
       const contentType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
-      if (status >= 300) {
+      if (recipe.status ? status !== recipe.status : status >= 300) {
         failures.push(
           `${recipe.operationId}: ${method} ${recipe.path}${query} answered ${status}: ${await res.text()}`,
         );
         return undefined;
       }
-      const entry: CapturedOperation = {
-        request: {
-          ...(recipe.pathParams ? { path: recipe.pathParams } : {}),
-          ...(recipe.query ? { query: recipe.query } : {}),
-          ...(recipe.body !== undefined ? { body: recipe.body } : {}),
-        },
-        responses: {},
-      };
+      const isError = status >= 400;
+      const entry: CapturedOperation =
+        operations[recipe.operationId] && isError
+          ? operations[recipe.operationId]!
+          : {
+              request: {
+                ...(recipe.pathParams ? { path: recipe.pathParams } : {}),
+                ...(recipe.query ? { query: recipe.query } : {}),
+                ...(recipe.body !== undefined ? { body: redact(recipe.body) } : {}),
+                ...(recipe.body === undefined && recipe.rawBody !== undefined
+                  ? { body: JSON.parse(recipe.rawBody) }
+                  : {}),
+              },
+              responses: operations[recipe.operationId]?.responses ?? {},
+            };
       if (status === 204) {
         operations[recipe.operationId] = entry;
         return undefined;
@@ -254,21 +305,156 @@ async function main(): Promise<void> {
         summary =
           JSON.stringify(shaped) === JSON.stringify(parsed)
             ? 'A response over the demo data'
-            : 'A response over the demo data, lists cut to two items';
+            : 'A response over the demo data, lists cut to one item';
         if (recipe.trim) summary = 'A response over the demo data, top-level fields only';
         entry.responses[String(status)] = { contentType, summary, value };
         operations[recipe.operationId] = entry;
         return parsed;
       }
-      const lines = firstLines(text);
+      // A page's head is the same on every page: its main content says what the page is.
+      const main = contentType === 'text/html' ? text.indexOf('<main') : -1;
+      const lines = firstLines(
+        main >= 0 ? text.slice(main) : text,
+        contentType === 'application/x-ndjson' ? JSON_LINES : LINES,
+      );
       value = redact(lines.value);
-      summary = lines.cut ? `The first lines of a response over the demo data` : 'A response over the demo data';
+      summary =
+        main >= 0
+          ? "The first lines of the page's main content, over the demo data"
+          : lines.cut
+            ? 'The first lines of a response over the demo data'
+            : 'A response over the demo data';
       entry.responses[String(status)] = { contentType, summary, value };
       operations[recipe.operationId] = entry;
       return text;
     };
 
     for (const recipe of recipes) await capture(recipe);
+
+    // Alerts: one subscription, created, read, its feed and unsubscribe page, the page's form, then deleted.
+    const created = (await capture({
+      operationId: 'postAlertSubscription',
+      method: 'POST',
+      path: '/api/alerts/subscriptions',
+      key: true,
+      body: {
+        label: 'Weekly watch',
+        watch: { startups: [org] },
+        email: 'investor@example.com',
+      },
+    })) as { id: string; feedUrl: string } | undefined;
+    if (created) {
+      const id = created.id;
+      const feedToken = new URL(created.feedUrl).searchParams.get('token') ?? '';
+      const unsubscribe = svc.service.core.services.alerts!.unsubscribeToken(id);
+      const sub = `/api/alerts/subscriptions/${id}`;
+      await capture({ operationId: 'listAlertSubscriptions', path: '/api/alerts/subscriptions', key: true });
+      await capture({ operationId: 'getAlertSubscription', path: sub, pathParams: { id }, key: true });
+      await capture({ operationId: 'getAlertDeliveries', path: `${sub}/deliveries`, pathParams: { id }, key: true });
+      await capture({
+        operationId: 'getAlertFeed',
+        path: `${sub}/feed.atom`,
+        pathParams: { id },
+        query: { token: feedToken },
+      });
+      await capture({
+        operationId: 'getAlertUnsubscribePage',
+        path: '/alerts/unsubscribe',
+        query: { token: unsubscribe },
+      });
+      await capture({ operationId: 'postAlertsPage', method: 'POST', path: '/alerts', body: { key, action: 'list' } });
+      await capture({
+        operationId: 'postAlertUnsubscribe',
+        method: 'POST',
+        path: '/alerts/unsubscribe',
+        body: { token: unsubscribe },
+      });
+      await capture({
+        operationId: 'deleteAlertSubscription',
+        method: 'DELETE',
+        path: sub,
+        pathParams: { id },
+        key: true,
+      });
+    }
+
+    // Card checkout against the fake Stripe: a session, its webhook, the page that shows the key once.
+    await capture({ operationId: 'postCheckoutSession', method: 'POST', path: '/api/checkout/sessions', body: {} });
+    const sessionId = 'cs_test_example_session';
+    const event = JSON.stringify({
+      id: 'evt_test_example',
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      type: 'checkout.session.completed',
+      data: {
+        object: {
+          id: sessionId,
+          object: 'checkout.session',
+          mode: 'payment',
+          payment_status: 'paid',
+          customer_email: null,
+          customer_details: { email: 'buyer@example.com' },
+        },
+      },
+    });
+    await capture({
+      operationId: 'postStripeWebhook',
+      method: 'POST',
+      path: '/api/webhooks/stripe',
+      rawBody: event,
+      headers: {
+        'stripe-signature': new Stripe('sk_test_signing_only').webhooks.generateTestHeaderString({
+          payload: event,
+          secret: STRIPE_WEBHOOK_SECRET,
+        }),
+      },
+    });
+    await capture({
+      operationId: 'getCheckoutSuccess',
+      path: '/agents/credits/success',
+      query: { session_id: sessionId },
+    });
+
+    // x402 against the fake facilitator: the 402 offer, then a paid call with a throwaway wallet's payment.
+    const offer = (await (
+      await svc.get('/api/agent/deep-signal/x402', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      })
+    ).json()) as { accepts: PaymentRequirements[] };
+    const payment = await testPayer().pay(offer.accepts[0]!);
+    await capture({
+      operationId: 'postDeepSignalX402',
+      method: 'POST',
+      path: '/api/agent/deep-signal/x402',
+      body: { name },
+      headers: { 'x-payment': payment.header },
+    });
+    await capture({
+      operationId: 'postDeepSignalX402',
+      method: 'POST',
+      path: '/api/agent/deep-signal/x402',
+      body: { name },
+      status: 402,
+    });
+
+    // Solana against the fake node: the terms, then a redeemed transfer of the price.
+    await capture({ operationId: 'getSolanaPaymentTerms', path: '/api/agent/deep-signal/solana' });
+    const signature = randomSignature();
+    solanaRpc.transactions.set(
+      signature,
+      await transferTransaction({ signature, mint: DEVNET_USDC, recipient: solanaPayTo, amount: 19_000_000n }),
+    );
+    await capture({
+      operationId: 'redeemSolanaPayment',
+      method: 'POST',
+      path: '/api/agent/deep-signal/solana',
+      body: { signature },
+      key: true,
+    });
 
     const problems: CapturedExamples['problems'] = {};
     const captureProblem = async (label: string, request: () => Promise<Response>) => {
@@ -293,11 +479,13 @@ async function main(): Promise<void> {
     console.log(
       `wrote ${path.relative(process.cwd(), EXAMPLES_FILE)}: ${Object.keys(operations).length} operations, ${Object.keys(problems).length} problems`,
     );
-    void statusTitle;
-    void problemBody;
   } finally {
     await svc.close();
     await github.close();
+    await smtp.close();
+    await stripeApi.close();
+    await facilitator.close();
+    await solanaRpc.close();
   }
 }
 

@@ -60,6 +60,7 @@ export function addExamples<T extends object>(
   const base = baseUrl.replace(/\/$/, '');
   const components = ((doc.components ??= {}).examples ??= {}) as Json;
   const paths = (doc.paths ?? {}) as Record<string, Json>;
+  const shared = new Map<string, string>();
   for (const [path, item] of Object.entries(paths)) {
     for (const method of METHODS) {
       const op = item[method] as Json | undefined;
@@ -84,8 +85,15 @@ export function addExamples<T extends object>(
         for (const [status, response] of Object.entries(captured.responses)) {
           const media = op.responses?.[status]?.content?.[response.contentType];
           if (!media) continue;
-          const name = responseExampleName(id, status);
-          components[name] ??= { summary: response.summary, value: rebased(response.value, base) };
+          const example = { summary: response.summary, value: rebased(response.value, base) };
+          // Operations that answer the same (a GET and a POST of one question) share one example.
+          const text = JSON.stringify(example);
+          let name = shared.get(text);
+          if (!name) {
+            name = responseExampleName(id, status);
+            components[name] = example;
+            shared.set(text, name);
+          }
           media.examples = { demo: { $ref: `#/components/examples/${name}` } };
         }
       }
