@@ -19,6 +19,8 @@ import { startTestApp } from '../test/helpers/app.js';
 import { FakeGitHub } from '../test/helpers/fake-github.js';
 import { FakeSmtp } from '../test/helpers/fake-smtp.js';
 import Stripe from 'stripe';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { FakeStripe } from '../test/helpers/fake-stripe.js';
 import { startFakeFacilitator } from '../test/helpers/fake-facilitator.js';
 import { testPayer } from '../test/helpers/x402-payer.js';
@@ -70,11 +72,28 @@ interface Recipe {
   trim?: (value: Json) => Json;
 }
 
-function cutArrays(value: Json): Json {
-  if (Array.isArray(value)) return value.slice(0, ITEMS).map(cutArrays);
+/** Cuts every array to ITEMS, or to the length its schema requires at least (`least`, by the array's JSON pointer). */
+function cutArrays(value: Json, least: Map<string, number> = new Map(), at = ''): Json {
+  if (Array.isArray(value))
+    return value.slice(0, Math.max(ITEMS, least.get(at) ?? 0)).map((v, i) => cutArrays(v, least, `${at}/${i}`));
   if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cutArrays(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cutArrays(v, least, `${at}/${k}`)]));
   return value;
+}
+
+/**
+ * The response cut to one item per array, except where its schema asks for more (`minItems`): the schema's own
+ * validator says which arrays came out too short.
+ */
+function cutToSchema(value: Json, validate: ValidateFunction | undefined): Json {
+  const least = new Map<string, number>();
+  for (;;) {
+    const cut = cutArrays(value, least);
+    if (!validate || validate(cut)) return cut;
+    const short = (validate.errors ?? []).filter((e) => e.keyword === 'minItems');
+    if (!short.length) return cut; // the test that validates the examples names what else is wrong
+    for (const e of short) least.set(e.instancePath, Number(e.params.limit));
+  }
 }
 
 /** The first `count` lines of a text body, and whether anything was left off. */
@@ -253,6 +272,27 @@ async function main(): Promise<void> {
       { operationId: 'getAlertsPage', path: '/alerts' },
     ];
 
+    // The document's response schemas, to keep the arrays they require to be longer than one item.
+    const doc = (await (await svc.get('/api/openapi.json')).json()) as {
+      components: object;
+      paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, any> }>>;
+    };
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addFormat('uri', { type: 'string', validate: (s: string) => URL.canParse(s) }); // as z.url() checks
+    ajv.addSchema({ $id: 'doc', components: doc.components });
+    const schemaOf = new Map<string, object>();
+    for (const item of Object.values(doc.paths))
+      for (const op of Object.values(item))
+        for (const [status, response] of Object.entries(op.responses ?? {}))
+          for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, { schema?: object }>))
+            if (media.schema) schemaOf.set(`${op.operationId} ${status} ${type}`, media.schema);
+    const validatorOf = (recipe: Recipe, status: number, contentType: string) => {
+      const schema = schemaOf.get(`${recipe.operationId} ${status} ${contentType}`);
+      if (!schema) return undefined;
+      return ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')));
+    };
+
     const operations: Record<string, CapturedOperation> = {};
     const failures: string[] = [];
     const capture = async (recipe: Recipe): Promise<Json | undefined> => {
@@ -300,7 +340,10 @@ async function main(): Promise<void> {
       let summary: string;
       if (/json$/.test(contentType) && contentType !== 'application/x-ndjson') {
         const parsed = JSON.parse(text) as Json;
-        const shaped = cutArrays(recipe.trim ? recipe.trim(parsed) : parsed);
+        const shaped = cutToSchema(
+          recipe.trim ? recipe.trim(parsed) : parsed,
+          validatorOf(recipe, status, contentType),
+        );
         value = redact(shaped);
         summary =
           JSON.stringify(shaped) === JSON.stringify(parsed)
@@ -377,6 +420,10 @@ async function main(): Promise<void> {
         key: true,
       });
     }
+
+    // Operations whose problem documents carry fields of their own.
+    await capture({ operationId: 'getAnswer', path: '/api/answer', query: { q: 'zzqx qqzx' }, status: 404 });
+    await capture({ operationId: 'getMarket', path: '/api/markets/no-such-market', status: 404 });
 
     // Card checkout against the fake Stripe: a session, its webhook, the page that shows the key once.
     await capture({ operationId: 'postCheckoutSession', method: 'POST', path: '/api/checkout/sessions', body: {} });
@@ -464,7 +511,7 @@ async function main(): Promise<void> {
     };
     await captureProblem('GET /api/signal without a company', () => svc.get('/api/signal'));
     await captureProblem('GET /api/account/credits without a key', () => svc.get('/api/account/credits'));
-    await captureProblem('GET /api/markets/no-such-market', () => svc.get('/api/markets/no-such-market'));
+    await captureProblem('GET /api/cite/apa/no-such-document', () => svc.get('/api/cite/apa/no-such-document'));
     await captureProblem('POST /api/agent/deep-signal with a text body', () =>
       svc.get('/api/agent/deep-signal', {
         method: 'POST',

@@ -40,6 +40,14 @@ function rebased(value: unknown, baseUrl: string): unknown {
   return value;
 }
 
+/** A query or path value as its parameter's schema types it (a query string carries text only). */
+function typed(value: string, schema: Json | undefined): unknown {
+  const types = [schema?.type, ...((schema?.anyOf ?? []) as Json[]).map((s) => s.type)].flat();
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
 /** The name of an operation's response example among the document's components. */
 export const responseExampleName = (operationId: string, status: string) => `${operationId}-${status}`;
 export const problemExampleName = (status: string) => `Problem-${status}`;
@@ -78,7 +86,7 @@ export function addExamples<T extends object>(
               : p.in === 'query'
                 ? captured.request.query?.[p.name]
                 : undefined;
-          if (value !== undefined) p.example = value;
+          if (value !== undefined) p.example = typed(value, p.schema);
         }
         const body = op.requestBody?.content?.['application/json'];
         if (body && captured.request.body !== undefined) body.example = rebased(captured.request.body, base);
@@ -99,7 +107,8 @@ export function addExamples<T extends object>(
       }
       for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
         const media = response.content?.['application/problem+json'];
-        if (!media) continue;
+        // An operation's own problem (captured above) stays; the shared ones fit the plain Problem schema only.
+        if (!media || media.examples || media.schema?.$ref !== '#/components/schemas/Problem') continue;
         const name = problemExampleName(status);
         if (!components[name]) {
           const problem = examples.problems[status];
