@@ -21,6 +21,7 @@ import { FakeSmtp } from '../test/helpers/fake-smtp.js';
 import Stripe from 'stripe';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import * as prettier from 'prettier';
 import { FakeStripe } from '../test/helpers/fake-stripe.js';
 import { startFakeFacilitator } from '../test/helpers/fake-facilitator.js';
 import { testPayer } from '../test/helpers/x402-payer.js';
@@ -233,6 +234,13 @@ async function main(): Promise<void> {
       { operationId: 'getMcpManifest', path: '/.well-known/mcp.json' },
       {
         operationId: 'postMcpRpc',
+        // The text content is the JSON of structuredContent: cut the same way.
+        trim: (reply) => {
+          const r = reply as { result?: { content?: { type: string; text?: string }[]; structuredContent?: Json } };
+          for (const c of r.result?.content ?? [])
+            if (c.type === 'text' && c.text?.startsWith('{')) c.text = JSON.stringify(cutArrays(JSON.parse(c.text)));
+          return reply;
+        },
         method: 'POST',
         path: '/api/mcp/rpc',
         headers: { accept: 'application/json, text/event-stream' },
@@ -349,7 +357,7 @@ async function main(): Promise<void> {
           JSON.stringify(shaped) === JSON.stringify(parsed)
             ? 'A response over the demo data'
             : 'A response over the demo data, lists cut to one item';
-        if (recipe.trim) summary = 'A response over the demo data, top-level fields only';
+        if (recipe.operationId === 'getOpenApi') summary = 'A response over the demo data, top-level fields only';
         entry.responses[String(status)] = { contentType, summary, value };
         operations[recipe.operationId] = entry;
         return parsed;
@@ -360,13 +368,20 @@ async function main(): Promise<void> {
         main >= 0 ? text.slice(main) : text,
         contentType === 'application/x-ndjson' ? JSON_LINES : LINES,
       );
-      value = redact(lines.value);
+      // A JSON line's record is cut like a JSON response.
+      value = redact(
+        contentType === 'application/x-ndjson'
+          ? lines.value.replace(/^.+$/gm, (line) => JSON.stringify(cutArrays(JSON.parse(line) as Json)))
+          : lines.value,
+      );
       summary =
-        main >= 0
-          ? "The first lines of the page's main content, over the demo data"
-          : lines.cut
-            ? 'The first lines of a response over the demo data'
-            : 'A response over the demo data';
+        contentType === 'application/x-ndjson'
+          ? "The first line of a response over the demo data, its record's lists cut to one item"
+          : main >= 0
+            ? "The first lines of the page's main content, over the demo data"
+            : lines.cut
+              ? 'The first lines of a response over the demo data'
+              : 'A response over the demo data';
       entry.responses[String(status)] = { contentType, summary, value };
       operations[recipe.operationId] = entry;
       return text;
@@ -522,7 +537,9 @@ async function main(): Promise<void> {
 
     if (failures.length) throw new Error(`could not capture:\n${failures.join('\n')}`);
     const out: CapturedExamples = { operations, problems };
-    writeFileSync(EXAMPLES_FILE, `${JSON.stringify(out, null, 2)}\n`);
+    // Written as the project's formatter writes JSON, so `npm run format:check` passes on it.
+    const options = (await prettier.resolveConfig(EXAMPLES_FILE)) ?? {};
+    writeFileSync(EXAMPLES_FILE, await prettier.format(JSON.stringify(out), { ...options, filepath: EXAMPLES_FILE }));
     console.log(
       `wrote ${path.relative(process.cwd(), EXAMPLES_FILE)}: ${Object.keys(operations).length} operations, ${Object.keys(problems).length} problems`,
     );

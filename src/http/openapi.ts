@@ -62,8 +62,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
         { name: 'paid', description: 'Deep Signal and credit-pack accounts (credit-pack key as a Bearer token)' },
         {
           name: 'alerts',
-          description:
-            'Alert subscriptions, their webhooks, e-mail digests, Atom feeds and delivery logs (docs/alerts.md)',
+          description: 'Alert subscriptions, their webhooks, e-mail digests, Atom feeds and delivery logs',
         },
         { name: 'operations', description: 'Health and readiness' },
         { name: 'meta', description: 'Interface description' },
