@@ -332,6 +332,7 @@ async function main(): Promise<void> {
               request: {
                 ...(recipe.pathParams ? { path: recipe.pathParams } : {}),
                 ...(recipe.query ? { query: recipe.query } : {}),
+                ...(recipe.headers?.accept ? { headers: { Accept: recipe.headers.accept } } : {}),
                 ...(recipe.body !== undefined ? { body: redact(recipe.body) } : {}),
                 ...(recipe.body === undefined && recipe.rawBody !== undefined
                   ? { body: JSON.parse(recipe.rawBody) }

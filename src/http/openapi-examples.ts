@@ -14,7 +14,13 @@ export interface CapturedResponse {
 }
 export interface CapturedOperation {
   /** The request that was answered: its path parameters, query and JSON body. */
-  request: { path?: Record<string, string>; query?: Record<string, string>; body?: unknown };
+  request: {
+    path?: Record<string, string>;
+    query?: Record<string, string>;
+    body?: unknown;
+    /** Headers the request needs besides the key and the content type (an MCP client's Accept). */
+    headers?: Record<string, string>;
+  };
   /** By status. */
   responses: Record<string, CapturedResponse>;
 }
@@ -88,6 +94,8 @@ export function addExamples<T extends object>(
                 : undefined;
           if (value !== undefined) p.example = typed(value, p.schema);
         }
+        // OpenAPI ignores Accept, Content-Type and Authorization as header parameters: an extension carries them.
+        if (captured.request.headers) op['x-example-headers'] = captured.request.headers;
         const body = op.requestBody?.content?.['application/json'];
         if (body && captured.request.body !== undefined) body.example = rebased(captured.request.body, base);
         for (const [status, response] of Object.entries(captured.responses)) {

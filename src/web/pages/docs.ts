@@ -4,7 +4,8 @@ import type { PageInput } from '../layout.js';
 /**
  * /docs: the API reference, rendered on the server from the service's own OpenAPI document (the one
  * /api/openapi.json serves), in the site's layout: no viewer bundle, no script. Each operation shows its parameters,
- * body and responses; a GET without path parameters can be tried with a plain form that opens the response.
+ * body and responses, a curl line and the example response (both from the document's examples); a GET without path
+ * parameters can be tried with a plain form that opens the response.
  */
 
 interface Parameter {
@@ -24,6 +25,8 @@ interface Operation {
   requestBody?: { required?: boolean; content?: Record<string, unknown> };
   responses?: Record<string, { description?: string; content?: Record<string, unknown> }>;
   security?: unknown[];
+  /** Headers the example request sent besides the key and the content type. */
+  'x-example-headers'?: Record<string, string>;
 }
 export interface OpenApiDocument {
   info?: { title?: string; version?: string; description?: string };
@@ -109,6 +112,7 @@ function curlOf(doc: OpenApiDocument, method: string, path: string, op: Operatio
   const url = `${base}${filled}${query ? `?${query}` : ''}`;
   const lines = [`curl -s${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} '${url}'`];
   if (op.security?.length) lines.push(`  -H "Authorization: Bearer $KEY"`);
+  for (const [name, value] of Object.entries(op['x-example-headers'] ?? {})) lines.push(`  -H '${name}: ${value}'`);
   const json = op.requestBody?.content?.['application/json'] as MediaType | undefined;
   if (json) {
     const body = bodyExample(doc, json);

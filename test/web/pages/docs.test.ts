@@ -54,10 +54,11 @@ describe('the /docs API reference', () => {
     assert.ok(section.includes(escaped(JSON.stringify(example.value, null, 2))), 'the example response');
   });
 
-  test('a path parameter is filled with its example and a paid call sends the key', () => {
+  test('a path parameter is filled with its example; a paid call sends the key, an MCP call its Accept', () => {
     const market = doc.paths['/api/markets/{slug}'].get.parameters.find((p: Json) => p.name === 'slug').example;
     assert.ok(sections.get('getMarket')!.includes(`${svc.url}/api/markets/${market}`));
     assert.ok(sections.get('postDeepSignal')!.includes('Authorization: Bearer $KEY'));
+    assert.ok(sections.get('postMcpRpc')!.includes("-H 'Accept: application/json, text/event-stream'"));
   });
 
   test('a mirrored /api/v1/ route is noted beside its original, not listed again', () => {
