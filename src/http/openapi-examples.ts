@@ -123,7 +123,8 @@ export function addExamples<T extends object>(
           const value = problem ? rebased(problem.value, base) : fallbackProblem(Number(status));
           if (value === undefined) continue;
           components[name] = {
-            summary: problem?.summary ?? `A ${status} problem document`,
+            summary:
+              problem?.summary ?? `The members every ${status} problem document has; its detail says what went wrong`,
             value,
           };
         }
