@@ -6,7 +6,8 @@ import { addMcpToolLinks } from '../agents/openapi-links.js';
 import { DATA_LICENSE, INTERFACE_REVISION_DATE, INTERFACE_VERSION } from '../domain/license.js';
 import { Problem } from '../schemas/problem.js';
 import { rendered, type Rendered } from '../snapshot/snapshot.js';
-import { statusTitle } from './problem.js';
+import { addExamples } from './openapi-examples.js';
+import { problemBody, statusTitle } from './problem.js';
 
 /** Response entries for error statuses, all RFC 9457 problem documents. */
 export function errorResponses(...statuses: number[]) {
@@ -61,15 +62,17 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
         { name: 'paid', description: 'Deep Signal and credit-pack accounts (credit-pack key as a Bearer token)' },
         {
           name: 'alerts',
-          description:
-            'Alert subscriptions, their webhooks, e-mail digests, Atom feeds and delivery logs (docs/alerts.md)',
+          description: 'Alert subscriptions, their webhooks, e-mail digests, Atom feeds and delivery logs',
         },
         { name: 'operations', description: 'Health and readiness' },
         { name: 'meta', description: 'Interface description' },
       ],
     },
     transform: withResponseHeaders,
-    transformObject: (input) => addMcpToolLinks(jsonSchemaTransformObject(input), baseUrl),
+    transformObject: (input) =>
+      addExamples(addMcpToolLinks(jsonSchemaTransformObject(input), baseUrl), baseUrl, undefined, (status) =>
+        problemBody(status, statusTitle(status), undefined, undefined),
+      ),
     hideUntagged: false,
   });
 }

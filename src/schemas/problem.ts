@@ -13,5 +13,11 @@ export const Problem = z
       .optional()
       .describe('Each invalid input, where it was and what was wrong.'),
   })
-  .meta({ id: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' });
+  // Members of a problem's own (RFC 9457 section 3.2: `purchaseUrl` on a 401, the known `slugs` on a 404).
+  .loose()
+  .meta({
+    id: 'Problem',
+    description:
+      'RFC 9457 problem details (application/problem+json), with extension members where a problem has them.',
+  });
 export type Problem = z.infer<typeof Problem>;

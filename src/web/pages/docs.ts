@@ -1,10 +1,11 @@
-import { html, type SafeHtml } from '../html.js';
+import { html, raw, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 
 /**
  * /docs: the API reference, rendered on the server from the service's own OpenAPI document (the one
  * /api/openapi.json serves), in the site's layout: no viewer bundle, no script. Each operation shows its parameters,
- * body and responses; a GET without path parameters can be tried with a plain form that opens the response.
+ * body and responses, a curl line and the example response (both from the document's examples); a GET without path
+ * parameters can be tried with a plain form that opens the response.
  */
 
 interface Parameter {
@@ -12,6 +13,7 @@ interface Parameter {
   in: string;
   required?: boolean;
   description?: string;
+  example?: unknown;
   schema?: { type?: string | string[]; enum?: unknown[]; default?: unknown; maxLength?: number; maximum?: number };
 }
 interface Operation {
@@ -23,11 +25,13 @@ interface Operation {
   requestBody?: { required?: boolean; content?: Record<string, unknown> };
   responses?: Record<string, { description?: string; content?: Record<string, unknown> }>;
   security?: unknown[];
+  /** Headers the example request sent besides the key and the content type. */
+  'x-example-headers'?: Record<string, string>;
 }
 export interface OpenApiDocument {
   info?: { title?: string; version?: string; description?: string };
   servers?: { url: string }[];
-  components?: { schemas?: Record<string, JsonSchema> };
+  components?: { schemas?: Record<string, JsonSchema>; examples?: Record<string, ExampleObject> };
   tags?: { name: string; description?: string }[];
   paths?: Record<string, Record<string, Operation>>;
 }
@@ -44,18 +48,30 @@ interface JsonSchema {
   default?: unknown;
   enum?: unknown[];
 }
+interface ExampleObject {
+  $ref?: string;
+  summary?: string;
+  value?: unknown;
+}
 interface MediaType {
   schema?: JsonSchema;
   example?: unknown;
-  examples?: Record<string, { value?: unknown }>;
+  examples?: Record<string, ExampleObject>;
 }
 
-/** The document's example of a media type, when it gives one. */
+/** The document's example of a media type, when it gives one: its first, a `$ref` into components resolved. */
+function exampleObject(doc: OpenApiDocument, media: MediaType | undefined): ExampleObject | undefined {
+  if (!media) return undefined;
+  if (media.example !== undefined) return { value: media.example };
+  const first = Object.values(media.examples ?? {})[0];
+  const ref = first?.$ref?.replace('#/components/examples/', '');
+  return ref ? doc.components?.examples?.[ref] : first;
+}
+
 function exampleOf(media: MediaType | undefined): unknown {
   if (!media) return undefined;
   if (media.example !== undefined) return media.example;
-  const first = Object.values(media.examples ?? {})[0];
-  return first?.value;
+  return Object.values(media.examples ?? {})[0]?.value;
 }
 
 /** A request body to copy: the document's example, else the required fields with their example or a placeholder. */
@@ -75,16 +91,28 @@ function bodyExample(doc: OpenApiDocument, media: MediaType | undefined): unknow
   );
 }
 
-/** The curl command of an operation: its path and required query with placeholders, the key, the body. */
+/**
+ * The curl command of an operation: the request its example response answers (the parameters' examples; a
+ * placeholder for a required one without), the key, the body.
+ */
 function curlOf(doc: OpenApiDocument, method: string, path: string, op: Operation): string {
   const base = (doc.servers?.[0]?.url ?? '').replace(/\/$/, '');
-  const query = (op.parameters ?? [])
-    .filter((p) => p.in === 'query' && p.required)
-    .map((p) => `${p.name}=<${p.name}>`)
-    .join('&');
-  const url = `${base}${path.replace(/\{([^}]+)\}/g, '<$1>')}${query ? `?${query}` : ''}`;
+  const params = op.parameters ?? [];
+  const query = new URLSearchParams(
+    params
+      .filter((p) => p.in === 'query' && (p.required || p.example !== undefined))
+      .map((p): [string, string] => [p.name, p.example !== undefined ? String(p.example) : `<${p.name}>`]),
+  )
+    .toString()
+    .replace(/%3C([^%]+)%3E/g, '<$1>');
+  const filled = path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const example = params.find((p) => p.in === 'path' && p.name === name)?.example;
+    return example !== undefined ? encodeURIComponent(String(example)) : `<${name}>`;
+  });
+  const url = `${base}${filled}${query ? `?${query}` : ''}`;
   const lines = [`curl -s${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} '${url}'`];
   if (op.security?.length) lines.push(`  -H "Authorization: Bearer $KEY"`);
+  for (const [name, value] of Object.entries(op['x-example-headers'] ?? {})) lines.push(`  -H '${name}: ${value}'`);
   const json = op.requestBody?.content?.['application/json'] as MediaType | undefined;
   if (json) {
     const body = bodyExample(doc, json);
@@ -92,6 +120,26 @@ function curlOf(doc: OpenApiDocument, method: string, path: string, op: Operatio
     if (body !== undefined) lines.push(`  -d '${JSON.stringify(body).replace(/'/g, "'\\''")}'`);
   }
   return lines.join(' \\\n');
+}
+
+/**
+ * Text for an element's content, not an attribute: only `&`, `<` and `>` need escaping there, so the quotes of JSON
+ * examples stay one byte each (the page carries one example per operation).
+ */
+function preText(text: string): SafeHtml {
+  return raw(text.replace(/&/g, '&#38;').replace(/</g, '&#60;').replace(/>/g, '&#62;'));
+}
+
+/** Lines of an example shown on the page; a longer one is cut there (the document has it whole). */
+const EXAMPLE_LINES = 40;
+
+function exampleBody(example: ExampleObject): SafeHtml {
+  const text = typeof example.value === 'string' ? example.value : JSON.stringify(example.value, null, 2);
+  const lines = text.split('\n');
+  const cut = lines.length > EXAMPLE_LINES;
+  return html`${example.summary ? html`<p class="muted">${example.summary}.</p>` : ''}
+    <pre><code>${preText(cut ? `${lines.slice(0, EXAMPLE_LINES).join('\n')}\n…` : text)}</code></pre>
+    ${cut ? html`<p class="muted">The first ${EXAMPLE_LINES} of ${lines.length} lines: the whole example is in <a href="/api/openapi.json">the OpenAPI document</a>.</p>` : ''}`;
 }
 
 /** Text with `code` spans (the documents' descriptions use Markdown backticks), escaped. */
@@ -144,17 +192,27 @@ function operation(doc: OpenApiDocument, o: Listed): SafeHtml {
   const id = anchor(method, path, op);
   const params = op.parameters ?? [];
   const ok = Object.entries(op.responses ?? {}).find(([status]) => /^2/.test(status));
-  const example = exampleOf(ok?.[1].content?.['application/json'] as MediaType | undefined);
+  const shown = Object.entries((ok?.[1].content ?? {}) as Record<string, MediaType>)
+    .map(([type, media]) => ({ type, example: exampleObject(doc, media) }))
+    .find((m) => m.example?.value !== undefined);
   return html`<section class="operation" id="${id}" aria-labelledby="${id}-h">
     <h3 id="${id}-h"><span class="method">${method.toUpperCase()}</span> <code>${path}</code></h3>
     <p>${op.summary ?? ''}${op.security?.length ? html` <span class="badge">needs a key or a payment</span>` : ''}</p>
     ${o.mirrors.length ? html`<p class="muted">Also at ${o.mirrors.map((m, i) => html`${i ? ', ' : ''}<code>${m}</code>`)} (the same operation).</p>` : ''}
-    <pre class="curl"><code>${curlOf(doc, method, path, op)}</code></pre>
+    <pre class="curl"><code>${preText(curlOf(doc, method, path, op))}</code></pre>
     ${
-      example !== undefined
-        ? html`<details>
-            <summary>Example response<span class="visually-hidden"> of ${method.toUpperCase()} ${path}</span></summary>
-            <pre><code>${JSON.stringify(example, null, 2)}</code></pre>
+      !shown && ok && !Object.keys(ok[1].content ?? {}).length
+        ? html`<p class="example">Example response: ${ok[0]}, no body.</p>`
+        : ''
+    }
+    ${
+      shown
+        ? html`<details class="example">
+            <summary>
+              Example response<span class="visually-hidden"> of ${method.toUpperCase()} ${path}</span>: ${ok![0]}
+              <code>${shown.type}</code>
+            </summary>
+            ${exampleBody(shown.example!)}
           </details>`
         : ''
     }
@@ -242,6 +300,27 @@ export function listedOperations(doc: OpenApiDocument): Listed[] {
   return ops;
 }
 
+/** What every error looks like: one problem document of the document's examples. */
+function errorsSection(doc: OpenApiDocument): SafeHtml {
+  const problem = doc.components?.examples?.['Problem-400'] ?? doc.components?.examples?.['Problem-404'];
+  return html`<section id="errors" aria-labelledby="errors-h">
+    <h2 id="errors-h">Errors</h2>
+    <p>
+      Every error is an RFC 9457 problem document (<code>application/problem+json</code>): <code>type</code>,
+      <code>title</code>, <code>status</code>, <code>detail</code>, <code>instance</code>, <code>errors</code> naming
+      each invalid input, and members of its own where a problem has them.
+    </p>
+    ${
+      problem?.value !== undefined
+        ? html`<details class="example">
+            <summary>Example problem: ${problem.summary ?? ''}</summary>
+            <pre><code>${preText(JSON.stringify(problem.value, null, 2))}</code></pre>
+          </details>`
+        : ''
+    }
+  </section>`;
+}
+
 export function docsPage(doc: OpenApiDocument): PageInput {
   const ops = listedOperations(doc);
   const tags = [...(doc.tags ?? [])];
@@ -262,6 +341,7 @@ export function docsPage(doc: OpenApiDocument): PageInput {
     <div class="docs-layout">
       <nav class="docs-nav" aria-label="Operations">
         <h2 id="api-contents">Operations</h2>
+        <p><a href="#errors">Errors</a></p>
         ${byTag.map(
           (t) =>
             html`<details open>
@@ -280,6 +360,7 @@ export function docsPage(doc: OpenApiDocument): PageInput {
         )}
       </nav>
       <div class="docs-body">
+        ${errorsSection(doc)}
         ${byTag.map(
           (t) =>
             html`<section id="tag-${t.name}" aria-labelledby="tag-${t.name}-h">
