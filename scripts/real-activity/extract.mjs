@@ -9,26 +9,28 @@
 // For every organisation named in the labels file, the repositories are the watchlist `repository` of that
 // organisation plus every other mirror whose owner is the organisation (case-insensitive). It reads git only:
 // it never runs anything from the mirrors. Natural persons are replaced by per-organisation pseudonyms.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { gzipSync } from "node:zlib";
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 const DAY = 86400000;
 const args = process.argv.slice(2);
-const opt = { labels: null, watchlist: null, mirrors: "/work/.mirror", out: null, lookback: 400, orgs: [] };
+const opt = { labels: null, watchlist: null, mirrors: '/work/.mirror', out: null, lookback: 400, orgs: [] };
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
-  if (a === "--labels") opt.labels = args[++i];
-  else if (a === "--watchlist") opt.watchlist = args[++i];
-  else if (a === "--mirrors") opt.mirrors = args[++i];
-  else if (a === "--out") opt.out = args[++i];
-  else if (a === "--lookback-days") opt.lookback = Number(args[++i]);
-  else if (a === "--org") opt.orgs.push(args[++i].toLowerCase());
+  if (a === '--labels') opt.labels = args[++i];
+  else if (a === '--watchlist') opt.watchlist = args[++i];
+  else if (a === '--mirrors') opt.mirrors = args[++i];
+  else if (a === '--out') opt.out = args[++i];
+  else if (a === '--lookback-days') opt.lookback = Number(args[++i]);
+  else if (a === '--org') opt.orgs.push(args[++i].toLowerCase());
   else throw new Error(`unknown argument ${a}`);
 }
 if (!opt.labels || !opt.watchlist || !opt.out) {
-  console.error("usage: extract.mjs --labels FILE --watchlist FILE --out DIR [--mirrors DIR] [--lookback-days N] [--org LOGIN]");
+  console.error(
+    'usage: extract.mjs --labels FILE --watchlist FILE --out DIR [--mirrors DIR] [--lookback-days N] [--org LOGIN]',
+  );
   process.exit(2);
 }
 
@@ -37,7 +39,8 @@ if (!opt.labels || !opt.watchlist || !opt.out) {
 function weekEnd(period) {
   const m = /^(\d{4})-w(\d{2})$/.exec(period);
   if (!m) throw new Error(`bad period ${period}`);
-  const year = Number(m[1]), week = Number(m[2]);
+  const year = Number(m[1]),
+    week = Number(m[2]);
   const jan4 = Date.UTC(year, 0, 4);
   const jan4Dow = (new Date(jan4).getUTCDay() + 6) % 7; // Monday = 0
   const week1Monday = jan4 - jan4Dow * DAY;
@@ -45,14 +48,14 @@ function weekEnd(period) {
 }
 
 const labelRows = [];
-for (const line of readFileSync(opt.labels, "utf8").split("\n")) {
+for (const line of readFileSync(opt.labels, 'utf8').split('\n')) {
   const org = /^\s*-\s*\{\s*org:\s*([^,\s]+)/.exec(line);
   const period = /period:\s*(\d{4}-w\d{2})/.exec(line);
   if (org && period) labelRows.push({ org: org[1], period: period[1] });
 }
 const watch = new Map(); // lower login -> { login, repository }
 let cur = null;
-for (const line of readFileSync(opt.watchlist, "utf8").split("\n")) {
+for (const line of readFileSync(opt.watchlist, 'utf8').split('\n')) {
   let m = /^\s+- login:\s*(\S+)/.exec(line);
   if (m) {
     cur = { login: m[1], repository: null };
@@ -74,11 +77,11 @@ for (const r of labelRows) {
 
 // ---- git helpers --------------------------------------------------------------------------------------------
 function git(gitDir, argv, input) {
-  return execFileSync("nice", ["git", "--git-dir", gitDir, ...argv], {
-    encoding: "utf8",
+  return execFileSync('nice', ['git', '--git-dir', gitDir, ...argv], {
+    encoding: 'utf8',
     maxBuffer: 1 << 30,
     input,
-    stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
 }
 const iso = (s) => new Date(s).toISOString();
@@ -88,13 +91,38 @@ const iso = (s) => new Date(s).toISOString();
 // names and their own addresses) so that no natural person with, say, the first name Claude or Devin is kept.
 const AUTOMATION_NAME = new RegExp(
   [
-    "\\[bot\\]$", "(^|[\\s_-])bot$", "^bot([\\s_-]|$)", "^github-actions", "^dependabot", "^renovate", "^github$",
-    "^github action$", "^semantic-release", "^turbobot$", "-deploy$", "^copilot$", "^cursor agent$", "^claude$",
-    "^claude (opus|sonnet|haiku|code)", "^codex$", "^jules$", "^greenkeeper", "^snyk-bot", "^mergify", "^imgbot",
-    "^allcontributors", "^all-contributors", "^pre-commit-ci", "^deepsource", "^coderabbit", "^autofix-ci",
-    "^weblate$", "^changeset-bot", "^release-please",
-  ].join("|"),
-  "i",
+    '\\[bot\\]$',
+    '(^|[\\s_-])bot$',
+    '^bot([\\s_-]|$)',
+    '^github-actions',
+    '^dependabot',
+    '^renovate',
+    '^github$',
+    '^github action$',
+    '^semantic-release',
+    '^turbobot$',
+    '-deploy$',
+    '^copilot$',
+    '^cursor agent$',
+    '^claude$',
+    '^claude (opus|sonnet|haiku|code)',
+    '^codex$',
+    '^jules$',
+    '^greenkeeper',
+    '^snyk-bot',
+    '^mergify',
+    '^imgbot',
+    '^allcontributors',
+    '^all-contributors',
+    '^pre-commit-ci',
+    '^deepsource',
+    '^coderabbit',
+    '^autofix-ci',
+    '^weblate$',
+    '^changeset-bot',
+    '^release-please',
+  ].join('|'),
+  'i',
 );
 const AUTOMATION_EMAIL =
   /\[bot\]@|^noreply@github\.com$|^action@github\.com$|^noreply@anthropic\.com$|^noreply@openai\.com$|^cursoragent@cursor\.com$|^\d+\+copilot@users\.noreply\.github\.com$|^semantic-release|^turbobot@vercel\.com$/i;
@@ -107,7 +135,7 @@ function noreplyLogin(email, keepCase = false) {
 }
 function parsePerson(s) {
   const m = /^\s*(.*?)\s*<([^>]*)>\s*$/.exec(s);
-  return m ? { name: m[1], email: m[2] } : { name: s.trim(), email: "" };
+  return m ? { name: m[1], email: m[2] } : { name: s.trim(), email: '' };
 }
 
 class Pseudonyms {
@@ -129,16 +157,17 @@ class Pseudonyms {
     if (!this.parent.has(k)) this.parent.set(k, k);
   }
   union(a, b) {
-    const ra = this.find(a), rb = this.find(b);
+    const ra = this.find(a),
+      rb = this.find(b);
     if (ra !== rb) this.parent.set(rb, ra);
   }
   keys(p) {
     const ks = [];
-    if (p.email) ks.push("e:" + p.email.toLowerCase());
+    if (p.email) ks.push('e:' + p.email.toLowerCase());
     const login = noreplyLogin(p.email);
-    if (login) ks.push("l:" + login);
-    if (p.name) ks.push("n:" + p.name);
-    if (!ks.length) ks.push("n:");
+    if (login) ks.push('l:' + login);
+    if (p.name) ks.push('n:' + p.name);
+    if (!ks.length) ks.push('n:');
     return ks;
   }
   observe(p) {
@@ -153,7 +182,7 @@ class Pseudonyms {
     let n = 0;
     for (const k of this.order) {
       const r = this.find(k);
-      if (!this.label.has(r)) this.label.set(r, `person-${String(++n).padStart(3, "0")}`);
+      if (!this.label.has(r)) this.label.set(r, `person-${String(++n).padStart(3, '0')}`);
     }
     this.count = n;
   }
@@ -175,15 +204,18 @@ const degraded = [];
 function parseNameStatus(ns, status) {
   for (const rec of ns.split(SEP)) {
     if (!rec) continue;
-    const parts = rec.split("\0");
+    const parts = rec.split('\0');
     const oid = parts[0].trim();
     const files = [];
     let i = 1;
     while (i < parts.length) {
-      const s = parts[i].replace(/^\n+/, "");
-      if (!s) { i++; continue; }
+      const s = parts[i].replace(/^\n+/, '');
+      if (!s) {
+        i++;
+        continue;
+      }
       const code = s[0];
-      if (code === "R" || code === "C") {
+      if (code === 'R' || code === 'C') {
         files.push({ path: parts[i + 2], status: code, previousPath: parts[i + 1] });
         i += 3;
       } else {
@@ -197,18 +229,22 @@ function parseNameStatus(ns, status) {
 function parseNumstat(nu, stats) {
   for (const rec of nu.split(SEP)) {
     if (!rec) continue;
-    const parts = rec.split("\0");
-    const lines = parts[0].split("\n");
+    const parts = rec.split('\0');
+    const lines = parts[0].split('\n');
     const oid = lines[0].trim();
     const m = new Map();
-    const seq = [lines.slice(1).join("\n"), ...parts.slice(1)];
+    const seq = [lines.slice(1).join('\n'), ...parts.slice(1)];
     let i = 0;
     while (i < seq.length) {
-      const s = seq[i].replace(/^\n+/, "");
-      if (!s) { i++; continue; }
-      const t = s.split("\t");
-      const add = t[0] === "-" ? 0 : Number(t[0]), del = t[1] === "-" ? 0 : Number(t[1]);
-      if (t.length >= 3 && t[2] !== "") {
+      const s = seq[i].replace(/^\n+/, '');
+      if (!s) {
+        i++;
+        continue;
+      }
+      const t = s.split('\t');
+      const add = t[0] === '-' ? 0 : Number(t[0]),
+        del = t[1] === '-' ? 0 : Number(t[1]);
+      if (t.length >= 3 && t[2] !== '') {
         m.set(t[2], { add, del });
         i += 1;
       } else {
@@ -220,11 +256,11 @@ function parseNumstat(nu, stats) {
   }
 }
 function filesFor(gitDir, oids, status = new Map(), stats = new Map()) {
-  const stdin = oids.join("\n") + "\n";
-  const base = ["log", "--no-walk=unsorted", "--stdin", "-z", `--format=${SEP}%H`];
+  const stdin = oids.join('\n') + '\n';
+  const base = ['log', '--no-walk=unsorted', '--stdin', '-z', `--format=${SEP}%H`];
   try {
-    const ns = git(gitDir, [...base, "-M", "--name-status"], stdin);
-    const nu = git(gitDir, [...base, "-M", "--numstat"], stdin);
+    const ns = git(gitDir, [...base, '-M', '--name-status'], stdin);
+    const nu = git(gitDir, [...base, '-M', '--numstat'], stdin);
     parseNameStatus(ns, status);
     parseNumstat(nu, stats);
   } catch (e) {
@@ -233,9 +269,9 @@ function filesFor(gitDir, oids, status = new Map(), stats = new Map()) {
       filesFor(gitDir, oids.slice(0, h), status, stats);
       filesFor(gitDir, oids.slice(h), status, stats);
     } else {
-      parseNameStatus(git(gitDir, [...base, "--no-renames", "--name-status"], stdin), status);
+      parseNameStatus(git(gitDir, [...base, '--no-renames', '--name-status'], stdin), status);
       try {
-        parseNumstat(git(gitDir, [...base, "--no-renames", "--numstat"], stdin), stats);
+        parseNumstat(git(gitDir, [...base, '--no-renames', '--numstat'], stdin), stats);
         degraded.push(`${gitDir}: ${oids[0]} without rename detection`);
       } catch {
         degraded.push(`${gitDir}: ${oids[0]} without line counts`);
@@ -246,27 +282,39 @@ function filesFor(gitDir, oids, status = new Map(), stats = new Map()) {
 }
 
 // ---- per repository -----------------------------------------------------------------------------------------
-const SEP = "\x1e", FS = "\x1f";
+const SEP = '\x1e',
+  FS = '\x1f';
 function readRepo(gitDir, lo, hi, fileWindows) {
-  const headRef = git(gitDir, ["symbolic-ref", "HEAD"]).trim();
-  const headOid = git(gitDir, ["rev-parse", "HEAD"]).trim();
-  const roots = git(gitDir, ["log", "--max-parents=0", "--format=%aI", "HEAD"]).trim().split("\n").filter(Boolean);
+  const headRef = git(gitDir, ['symbolic-ref', 'HEAD']).trim();
+  const headOid = git(gitDir, ['rev-parse', 'HEAD']).trim();
+  const roots = git(gitDir, ['log', '--max-parents=0', '--format=%aI', 'HEAD']).trim().split('\n').filter(Boolean);
   const createdAt = roots.map(iso).sort()[0];
   const fmt = [
-    "%H", "%P", "%aI", "%cI", "%an", "%ae", "%cn", "%ce",
-    "%(trailers:key=Co-authored-by,valueonly=true,separator=%x1d)",
-  ].join("%x1f");
-  const out = git(gitDir, ["log", "HEAD", "--date-order", `--format=${SEP}${fmt}`]);
+    '%H',
+    '%P',
+    '%aI',
+    '%cI',
+    '%an',
+    '%ae',
+    '%cn',
+    '%ce',
+    '%(trailers:key=Co-authored-by,valueonly=true,separator=%x1d)',
+  ].join('%x1f');
+  const out = git(gitDir, ['log', 'HEAD', '--date-order', `--format=${SEP}${fmt}`]);
   const commits = [];
   for (const rec of out.split(SEP)) {
     if (!rec.trim()) continue;
-    const f = rec.replace(/\n+$/, "").split(FS);
+    const f = rec.replace(/\n+$/, '').split(FS);
     const committed = Date.parse(f[3]);
     if (committed < lo || committed > hi) continue;
-    const co = (f[8] ?? "").split("\x1d").map((s) => s.trim()).filter(Boolean).map(parsePerson);
+    const co = (f[8] ?? '')
+      .split('\x1d')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map(parsePerson);
     commits.push({
       oid: f[0],
-      parents: f[1] ? f[1].split(" ") : [],
+      parents: f[1] ? f[1].split(' ') : [],
       authorDate: iso(f[2]),
       committedDate: iso(f[3]),
       author: { name: f[4], email: f[5] },
@@ -282,7 +330,10 @@ function readRepo(gitDir, lo, hi, fileWindows) {
     return fileWindows.some(([a, b]) => t >= a && t < b);
   });
   if (want.length) {
-    const { status, stats } = filesFor(gitDir, want.map((c) => c.oid));
+    const { status, stats } = filesFor(
+      gitDir,
+      want.map((c) => c.oid),
+    );
     for (const c of want) {
       const files = (status.get(c.oid) ?? []).map((f) => {
         const st = stats.get(c.oid)?.get(f.path) ?? { add: 0, del: 0 };
@@ -302,20 +353,26 @@ function readRepo(gitDir, lo, hi, fileWindows) {
   // tags whose commit is kept
   const kept = new Map(commits.map((c) => [c.oid, c]));
   const tagOut = git(gitDir, [
-    "for-each-ref", "refs/tags",
-    "--format=%(refname:strip=2)%1f%(objecttype)%1f%(objectname)%1f%(*objecttype)%1f%(*objectname)%1f%(taggerdate:iso-strict)",
+    'for-each-ref',
+    'refs/tags',
+    '--format=%(refname:strip=2)%1f%(objecttype)%1f%(objectname)%1f%(*objecttype)%1f%(*objectname)%1f%(taggerdate:iso-strict)',
   ]);
   const tags = [];
-  for (const line of tagOut.split("\n")) {
+  for (const line of tagOut.split('\n')) {
     if (!line) continue;
     const [name, type, oid, ptype, poid, tdate] = line.split(FS);
-    let commitOid = null, annotated = false;
-    if (type === "commit") commitOid = oid;
-    else if (type === "tag") {
+    let commitOid = null,
+      annotated = false;
+    if (type === 'commit') commitOid = oid;
+    else if (type === 'tag') {
       annotated = true;
-      if (ptype === "commit") commitOid = poid;
+      if (ptype === 'commit') commitOid = poid;
       else {
-        try { commitOid = git(gitDir, ["rev-parse", "--verify", "-q", `${oid}^{commit}`]).trim(); } catch { commitOid = null; }
+        try {
+          commitOid = git(gitDir, ['rev-parse', '--verify', '-q', `${oid}^{commit}`]).trim();
+        } catch {
+          commitOid = null;
+        }
       }
     }
     const c = commitOid && kept.get(commitOid);
@@ -323,27 +380,35 @@ function readRepo(gitDir, lo, hi, fileWindows) {
     tags.push({ name, oid: commitOid, date: annotated && tdate ? iso(tdate) : c.committedDate, annotated });
   }
   tags.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.name < b.name ? -1 : 1));
-  const head = git(gitDir, ["log", "-1", "--format=%cI", "HEAD"]).trim();
-  return { defaultBranch: headRef.replace(/^refs\/heads\//, ""), headOid, createdAt, snapshotDate: iso(head), commits, tags };
+  const head = git(gitDir, ['log', '-1', '--format=%cI', 'HEAD']).trim();
+  return {
+    defaultBranch: headRef.replace(/^refs\/heads\//, ''),
+    headOid,
+    createdAt,
+    snapshotDate: iso(head),
+    commits,
+    tags,
+  };
 }
 
 // ---- main ---------------------------------------------------------------------------------------------------
 mkdirSync(opt.out, { recursive: true });
-const mirrors = existsSync(opt.mirrors) ? readdirSync(opt.mirrors).filter((d) => d.includes("+")) : [];
+const mirrors = existsSync(opt.mirrors) ? readdirSync(opt.mirrors).filter((d) => d.includes('+')) : [];
 for (const [key, ends] of byOrg) {
   const w = watch.get(key);
   const names = new Set();
   if (w.repository) names.add(w.repository);
   for (const d of mirrors) {
-    const [owner, name] = d.split("+");
-    if (owner.toLowerCase() === key && existsSync(join(opt.mirrors, d, "repo"))) names.add(`${owner}/${name}`);
+    const [owner, name] = d.split('+');
+    if (owner.toLowerCase() === key && existsSync(join(opt.mirrors, d, 'repo'))) names.add(`${owner}/${name}`);
   }
   const lo = Math.min(...ends) - opt.lookback * DAY;
   const hi = Math.max(...ends) + 70 * DAY;
   const fileWindows = ends.map((e) => [e - 35 * DAY, e + 7 * DAY]);
-  const repos = [], extractedFrom = [];
+  const repos = [],
+    extractedFrom = [];
   for (const full of [...names].sort()) {
-    const gitDir = join(opt.mirrors, full.replace("/", "+"), "repo");
+    const gitDir = join(opt.mirrors, full.replace('/', '+'), 'repo');
     if (!existsSync(gitDir)) {
       console.error(`${w.login}: no mirror for ${full}, skipped`);
       continue;
@@ -370,8 +435,12 @@ for (const [key, ends] of byOrg) {
     org: w.login,
     extractedFrom,
     repos: repos.map((r) => ({
-      name: r.name, defaultBranch: r.defaultBranch, headOid: r.headOid, createdAt: r.createdAt,
-      commits: r.commits, tags: r.tags,
+      name: r.name,
+      defaultBranch: r.defaultBranch,
+      headOid: r.headOid,
+      createdAt: r.createdAt,
+      commits: r.commits,
+      tags: r.tags,
     })),
   };
   const gz = gzipSync(JSON.stringify(doc), { level: 9 });
@@ -379,7 +448,8 @@ for (const [key, ends] of byOrg) {
   const nc = repos.reduce((s, r) => s + r.commits.length, 0);
   console.log(
     `${w.login}: ${repos.length} repo(s), ${nc} commits, ${repos.reduce((s, r) => s + r.tags.length, 0)} tags, ` +
-      `${ps.count} pseudonymised people, ${(gz.length / 1024).toFixed(0)} KiB; kept verbatim: ${[...ps.kept.keys()].join("; ") || "-"}`,
+      `${ps.count} pseudonymised people, ${(gz.length / 1024).toFixed(0)} KiB; kept verbatim: ${[...ps.kept.keys()].join('; ') || '-'}`,
   );
 }
-if (degraded.length) console.error(`commits read in degraded mode (blobs missing from the snapshot):\n  ${degraded.join("\n  ")}`);
+if (degraded.length)
+  console.error(`commits read in degraded mode (blobs missing from the snapshot):\n  ${degraded.join('\n  ')}`);
