@@ -374,8 +374,11 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
             ),
           );
           phase("serve the demo's newest week from memory");
+          const newestOnly = () => generated.demoHistory({ entries: early.entries, periods: [early.latest] });
           const seeding = (async () => {
-            const dataset = await seed.generateDemoInTurns(firstDemo);
+            const dataset = await seed.generateDemoInTurns(firstDemo, () => Boolean(closing));
+            // A close meanwhile: the reads waiting for the earlier weeks get the newest week alone, nothing is stored.
+            if (!dataset) return history(newestOnly());
             history(generated.demoHistory(dataset));
             const written = await seed.seedDemoIfEmpty(store.db, firstDemo, dataset);
             if (written > 0) log.info({ periods: written }, 'loaded the synthetic demo dataset');
@@ -383,7 +386,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
             if (stored) await holder.advance(stored, () => Boolean(closing));
           })()
             .catch((err) => {
-              history(generated.demoHistory({ entries: early.entries, periods: [early.latest] }));
+              history(newestOnly());
               log.error({ err }, 'could not generate or store the demo dataset; serving its newest week from memory');
             })
             .finally(() => {

@@ -4,6 +4,9 @@ import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { parsePeriodSlug, shiftPeriod } from '../src/domain/periods.js';
+import { DEMO_PERIODS } from '../src/pipeline/demo/seed.js';
+import { openStore } from '../src/store/database.js';
+import { countPeriods } from '../src/store/periods.js';
 import { createTestStorage } from './helpers/database.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
@@ -85,6 +88,42 @@ describe('graceful shutdown', () => {
       const [code] = await exited;
       assert.equal(code, 0);
       await assert.rejects(fetch(`${base}/healthz`));
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await storage.cleanup();
+    }
+  });
+
+  test('SIGTERM while a first start makes the earlier demo weeks exits 0 and leaves the store without part of them', async () => {
+    const storage = await createTestStorage({ forceEmbedded: true });
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+      env: { ...process.env, PORT: String(port), DATA_DIR: storage.dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let errors = '';
+    child.stderr!.on('data', (d: Buffer) => (errors += d.toString()));
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      for (let i = 0; i < 300; i++) {
+        const ok = await fetch(`${base}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (ok) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      assert.equal(code, 0);
+      assert.doesNotMatch(errors, /"level":(50|60)/);
+      const store = await openStore({ dataDir: storage.dataDir, databaseUrl: undefined, poolSize: 1 });
+      try {
+        assert.ok([0, DEMO_PERIODS].includes(await countPeriods(store.db)));
+      } finally {
+        await store.close();
+      }
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       await storage.cleanup();

@@ -42,10 +42,17 @@ export function generateDemo(options: SeedOptions): DemoDataset {
   return generateDemoDataset(generatorOptions(options));
 }
 
-/** `generateDemo(options)`, one organisation per turn of the event loop (a serving process answers between them). */
-export async function generateDemoInTurns(options: SeedOptions): Promise<DemoDataset> {
+/**
+ * `generateDemo(options)`, one organisation per turn of the event loop (a serving process answers between them);
+ * undefined once `cancelled` says so (the server is closing).
+ */
+export async function generateDemoInTurns(
+  options: SeedOptions,
+  cancelled: () => boolean = () => false,
+): Promise<DemoDataset | undefined> {
   const steps = demoDatasetSteps(generatorOptions(options));
   for (;;) {
+    if (cancelled()) return undefined;
     const next = steps.next();
     if (next.done) return next.value;
     await nextTurn();
