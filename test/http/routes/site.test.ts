@@ -61,7 +61,10 @@ describe('website', () => {
       assert.match(body, /<main id="main"/, path);
       assert.doesNotMatch(
         body,
-        new RegExp(`https?://(?!${new URL(svc.url).host.replace(/\./g, '\\.')}/)[^"'\\s]+\\.(css|js|woff2)`),
+        // A stylesheet, script or font address (its extension ends it: an example's ".json" URL is no script).
+        new RegExp(
+          `https?://(?!${new URL(svc.url).host.replace(/\./g, '\\.')}/)[^"'\\s]+\\.(css|js|woff2)(?=[?#"'\\s<]|$)`,
+        ),
         `${path} loads nothing from another origin`,
       );
     }

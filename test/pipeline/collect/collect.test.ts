@@ -159,6 +159,12 @@ describe('collect stage against a fake GitHub', () => {
         { repo: 'app', kind: 'deployment', name: 'production', date: '2026-02-26' },
         { repo: 'app', kind: 'release', name: 'v1.4.0', date: '2026-02-25' },
       ],
+      // The infrastructure commits above (13 and 3) are infra's and helm-charts' rows here.
+      activeRepos: [
+        { repo: 'app', commits: 26, commitsPrior: 20 },
+        { repo: 'infra', commits: 8, commitsPrior: 3 },
+        { repo: 'helm-charts', commits: 5, commitsPrior: 0 },
+      ],
       newRepoNames: ['helm-charts'],
     });
     assert.deepEqual(s.signalEvidence.scores, {
