@@ -111,9 +111,9 @@ export function latestDemoSnapshot(
     period: shiftPeriod(endPeriod, i - count + 1),
     ranked: latest.ranked,
   }));
-  const periods = generatedPeriods({ periods: weeks }, DEMO_STORED).map((info, i) =>
-    i === count - 1 ? info : { ...info, contentHash: NOT_YET_STORED },
-  );
+  // Only the newest week's records are known: its hash is the store's, the others' say they are not stored yet.
+  const periods = generatedPeriods({ periods: weeks }, { ...DEMO_STORED, contentHash: () => NOT_YET_STORED });
+  periods[count - 1] = { ...periods[count - 1]!, contentHash: DEMO_STORED.contentHash(latest.ranked) };
   return buildSnapshot({
     baseUrl,
     period: periods.at(-1)!,
