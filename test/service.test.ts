@@ -51,30 +51,30 @@ describe('a running service picks up newly published periods', () => {
   });
 });
 
+/** `serve` as a child process on a random port over this storage, once its /readyz answers (up to 30 s). */
+async function serveReady(dataDir: string, databaseUrl: string | undefined) {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    const ok = await fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, base };
+}
+
 describe('graceful shutdown', () => {
   test('SIGTERM lets an in-flight response finish, then the process exits 0', async () => {
     const storage = await createTestStorage();
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        DATA_DIR: storage.dataDir,
-        DATABASE_URL: storage.databaseUrl ?? '',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const { child, base } = await serveReady(storage.dataDir, storage.databaseUrl);
     try {
-      const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; i < 300; i++) {
-        const ok = await fetch(`${base}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (ok) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
       // Uncompressed: the long answer (6 MB) is the point; fetch's gzip decoding also reports a body complete to its
       // last byte as 'terminated' when the server closes the connection right after it.
       const res = await fetch(`${base}/api/dataset.jsonl`, { headers: { 'accept-encoding': 'identity' } });
@@ -96,23 +96,10 @@ describe('graceful shutdown', () => {
 
   test('SIGTERM while a first start makes the earlier demo weeks exits 0 and leaves the store without part of them', async () => {
     const storage = await createTestStorage({ forceEmbedded: true });
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-      env: { ...process.env, PORT: String(port), DATA_DIR: storage.dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const { child } = await serveReady(storage.dataDir, undefined);
     let errors = '';
     child.stderr!.on('data', (d: Buffer) => (errors += d.toString()));
     try {
-      const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; i < 300; i++) {
-        const ok = await fetch(`${base}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (ok) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
       const [code] = await exited;
