@@ -265,11 +265,22 @@ function commitGraph(org: FakeOrg, repo: FakeRepo) {
     .sort((a, b) => (a.c.committedDate < b.c.committedDate ? 1 : a.c.committedDate > b.c.committedDate ? -1 : 0));
   const landed = new Map(commits.map((x) => [x.oid, Date.parse(x.c.landedAt ?? x.c.committedDate)]));
   const pushes = [...new Set(landed.values())].sort((a, b) => b - a);
-  /** The tip after the last push at or before `instant`. */
+  // Each push's tip: the newest commit (by commit date) that landed with it, found in one pass.
+  const tipOfPush = new Map<number, (typeof commits)[number]>();
+  for (const x of commits) {
+    const at = landed.get(x.oid)!;
+    if (!tipOfPush.has(at)) tipOfPush.set(at, x);
+  }
+  /** The tip after the last push at or before `instant` (pushes are newest first: a binary search). */
   const tipOf = (instant: number) => {
-    const push = pushes.find((p) => p <= instant);
-    if (push === undefined) return undefined;
-    return commits.find((x) => landed.get(x.oid) === push);
+    let lo = 0;
+    let hi = pushes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (pushes[mid]! <= instant) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo < pushes.length ? tipOfPush.get(pushes[lo]!) : undefined;
   };
   return { commits, landed, pushes, tipOf };
 }
