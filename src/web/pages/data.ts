@@ -494,46 +494,81 @@ function sectorHistory(
   const periods = [...commits.keys()].sort();
   if (periods.length < 2) return html``;
   return html`<h2 id="history">${name} over the stored weeks</h2>
-    ${historyChart({
+    ${activityHistory({
       id: 'sector-chart',
       subject: `${name}: commits per ${WINDOW_DAYS} days and contributors of its startups, summed`,
+      caption: `${name} by week`,
+      note: "The sector's current startups, summed per stored week.",
       periods,
+      commits: periods.map((p) => commits.get(p)!),
+      contributors: periods.map((p) => contributors.get(p)!),
       shown,
       range,
       href,
-      series: [
-        { name: `Commits (${WINDOW_DAYS}d)`, values: periods.map((p) => commits.get(p)!), className: 'series-a' },
-        { name: 'Contributors', values: periods.map((p) => contributors.get(p)!), className: 'series-b' },
-      ],
-      note: "The sector's current startups, summed per stored week.",
-      after: html`<details>
-        <summary>The figures as a table</summary>
-        <div class="table-scroll">
-          <table>
-            <caption>
-              ${name} by week
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Week</th>
-                <th scope="col" class="num">Commits (${WINDOW_DAYS}d)</th>
-                <th scope="col" class="num">Contributors</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${periods.map(
-                (p) =>
-                  html`<tr>
-                    <td><a href="/periods/${p}">${p}</a></td>
-                    <td class="num">${formatInt(commits.get(p)!)}</td>
-                    <td class="num">${formatInt(contributors.get(p)!)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>
-      </details>`,
+      weekHref: (p) => `/periods/${p}`,
     })}`;
+}
+
+/**
+ * A history chart of commits and contributors per stored week with its figures as a table beneath (a startup's page
+ * adds its rank as a third column): the sector's and the startup's pages show the same block.
+ */
+function activityHistory(o: {
+  id: string;
+  subject: string;
+  caption: string;
+  note: string;
+  periods: readonly string[];
+  commits: readonly number[];
+  contributors: readonly number[];
+  shown: string;
+  range: ChartRange;
+  href: (range: ChartRange) => string;
+  weekHref: (period: string) => string;
+  extra?: { name: string; cells: readonly (string | number)[] };
+}): SafeHtml {
+  return historyChart({
+    id: o.id,
+    subject: o.subject,
+    periods: [...o.periods],
+    shown: o.shown,
+    range: o.range,
+    href: o.href,
+    series: [
+      { name: `Commits (${WINDOW_DAYS}d)`, values: [...o.commits], className: 'series-a' },
+      { name: 'Contributors', values: [...o.contributors], className: 'series-b' },
+    ],
+    note: o.note,
+    after: html`<details>
+      <summary>The figures as a table</summary>
+      <div class="table-scroll">
+        <table>
+          <caption>
+            ${o.caption}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Week</th>
+              <th scope="col" class="num">Commits (${WINDOW_DAYS}d)</th>
+              <th scope="col" class="num">Contributors</th>
+              ${o.extra ? html`<th scope="col" class="num">${o.extra.name}</th>` : ''}
+            </tr>
+          </thead>
+          <tbody>
+            ${o.periods.map(
+              (p, i) =>
+                html`<tr>
+                  <td><a href="${o.weekHref(p)}">${p}</a></td>
+                  <td class="num">${formatInt(o.commits[i]!)}</td>
+                  <td class="num">${formatInt(o.contributors[i]!)}</td>
+                  ${o.extra ? html`<td class="num">${o.extra.cells[i]!}</td>` : ''}
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+    </details>`,
+  });
 }
 
 /**
@@ -748,47 +783,19 @@ export async function startupPage(
     <h2 id="history">Commit velocity and contributors by week</h2>
     ${
       history && history.periods.length > 0
-        ? historyChart({
+        ? activityHistory({
             id: 'history-chart',
             subject: `${t.name}: commits per ${WINDOW_DAYS} days and contributors`,
+            caption: `${t.name} by week`,
+            note: 'One point per stored week.',
             periods: history.periods,
+            commits: history.commits,
+            contributors: history.contributors,
             shown: periodSlug ?? snapshot.period.slug,
             range,
             href: (r) => pageHref(path, periodSlug, r),
-            series: [
-              { name: `Commits (${WINDOW_DAYS}d)`, values: history.commits, className: 'series-a' },
-              { name: 'Contributors', values: history.contributors, className: 'series-b' },
-            ],
-            note: 'One point per stored week.',
-            after: html`<details>
-              <summary>The figures as a table</summary>
-              <div class="table-scroll">
-                <table>
-                  <caption>
-                    ${t.name} by week
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Week</th>
-                      <th scope="col" class="num">Commits (${WINDOW_DAYS}d)</th>
-                      <th scope="col" class="num">Contributors</th>
-                      <th scope="col" class="num">Rank</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${history.periods.map(
-                      (p, i) =>
-                        html`<tr>
-                          <td><a href="${pageHref(path, p, range).replace(/#history$/, '')}">${p}</a></td>
-                          <td class="num">${formatInt(history.commits[i]!)}</td>
-                          <td class="num">${formatInt(history.contributors[i]!)}</td>
-                          <td class="num">${history.ranks[i] ?? '—'}</td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>
-            </details>`,
+            weekHref: (p) => pageHref(path, p, range).replace(/#history$/, ''),
+            extra: { name: 'Rank', cells: history.periods.map((_, i) => history.ranks[i] ?? '—') },
           })
         : html`<p class="muted">No stored history yet.</p>`
     }
