@@ -288,6 +288,8 @@ export interface HistoryChartOptions {
   note: string;
   /** More of the section (the figures as a table), swapped with the chart when the range changes. */
   after?: SafeHtml;
+  /** Both series on the left axis (the same quantity of two startups). */
+  sharedAxis?: boolean;
 }
 
 /** "W48" of "2026-w48": the x axis's label of a week. */
@@ -319,6 +321,7 @@ export function historyChart(options: HistoryChartOptions): SafeHtml {
         names: weeks.map(weekLabel),
         marked: shown >= 0 ? shown - start : -1,
         series: b ? [part(a), part(b)] : [part(a)],
+        ...(options.sharedAxis ? { sharedAxis: true } : {}),
       })}
       <figcaption class="muted">
         ${options.note} ${which} (${span})${shown >= 0 ? `; ${name(periods[shown]!)} is marked` : ''}. Point at the

@@ -381,13 +381,18 @@ export async function siteRoutes(
         .send(layout(baseUrl, assets, compareIndexPage(c, { a, b, problems })));
     },
   );
-  r.get<Param<'pair'>>('/compare/:pair', page, (q, s) => {
-    const pair = q.params.pair.toLowerCase();
-    return serve(q, s, `/compare/${pair}`, (c) => {
-      const found = findComparison(c, pair);
-      return found ? comparePage(c, ...found) : undefined;
-    });
-  });
+  r.get(
+    '/compare/:pair',
+    { ...page, schema: { hide: true, querystring: z.object({ range: z.string().max(20).optional() }) } },
+    (q, s) => {
+      const pair = (q.params as { pair: string }).pair.toLowerCase();
+      const range = parseRange(q.query.range);
+      return serve(q, s, historyKey(`/compare/${pair}`, undefined, range), (c) => {
+        const found = findComparison(c, pair);
+        return found ? comparePage(c, ...found, range) : undefined;
+      });
+    },
+  );
   r.get('/periods', page, (q, s) => serve(q, s, '/periods', periodsIndexPage));
   r.get<Param<'slug'>>('/periods/:slug', page, (q, s) =>
     serve(q, s, `/periods/${q.params.slug}`, (c) => periodPage(c, q.params.slug)),

@@ -22,7 +22,7 @@ import {
 } from '../../core/periods/reads.js';
 import type { SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { SeriesTable, StartupSeries } from '../../domain/series.js';
-import { DEFAULT_RANGE, historyChart, responsiveChart, sparkline, type ChartRange } from '../charts.js';
+import { DEFAULT_RANGE, historyChart, sparkline, type ChartRange } from '../charts.js';
 import { weekLabel } from '../week-label.js';
 import { documentsDeals } from './dossier-facts.js';
 import { change, dossierPath, formatInt, movement, previousRank, startupPath, type PageContext } from '../context.js';
@@ -883,7 +883,12 @@ export function findComparison(ctx: PageContext, pair: string): [SnapshotStartup
   return undefined;
 }
 
-export async function comparePage(ctx: PageContext, a: SnapshotStartup, b: SnapshotStartup): Promise<PageInput> {
+export async function comparePage(
+  ctx: PageContext,
+  a: SnapshotStartup,
+  b: SnapshotStartup,
+  range: ChartRange = DEFAULT_RANGE,
+): Promise<PageInput> {
   const { snapshot } = ctx;
   const series = await ctx.series();
   const row = (label: string, f: (s: SnapshotStartup) => SafeHtml | string | number) =>
@@ -929,23 +934,21 @@ export async function comparePage(ctx: PageContext, a: SnapshotStartup, b: Snaps
     </div>
     ${
       weeks.length > 1
-        ? html`<h2 id="history">Commits per ${WINDOW_DAYS} days, every stored week</h2>
-            <figure>
-              ${responsiveChart({
-                id: 'compare-chart',
-                title: `Commits per ${WINDOW_DAYS} days of ${a.startup.name} and ${b.startup.name} over ${weeks.length} weeks`,
-                labels: weeks.map((p) => p.replace(/^\d{4}-w/, 'W')),
-                series: [
-                  { name: a.startup.name, values: valuesOf(ha), className: 'series-a' },
-                  { name: b.startup.name, values: valuesOf(hb), className: 'series-b' },
-                ],
-                sharedAxis: true,
-              })}
-              <figcaption class="muted">
-                Both on one axis; a week a startup was not stored counts 0. The weekly figures are on each startup's
-                page.
-              </figcaption>
-            </figure>`
+        ? html`<h2 id="history">Commits per ${WINDOW_DAYS} days by week</h2>
+            ${historyChart({
+              id: 'compare-chart',
+              subject: `Commits per ${WINDOW_DAYS} days of ${a.startup.name} and ${b.startup.name}`,
+              periods: weeks,
+              shown: snapshot.period.slug,
+              range,
+              href: (r) => `${path}${r === DEFAULT_RANGE ? '' : `?range=${r}`}#history`,
+              series: [
+                { name: a.startup.name, values: valuesOf(ha), className: 'series-a' },
+                { name: b.startup.name, values: valuesOf(hb), className: 'series-b' },
+              ],
+              sharedAxis: true,
+              note: "Both on one axis; a week a startup was not stored counts 0. The weekly figures are on each startup's page.",
+            })}`
         : ''
     }`;
   return {

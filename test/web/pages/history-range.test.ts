@@ -34,6 +34,17 @@ describe('the history chart range of a page', () => {
     }
   });
 
+  test('the compare chart draws the weeks of its range, with range links to the same comparison', async () => {
+    const signals = (await (await app.get('/api/signals.json')).json()) as Json;
+    const other = new URL(signals.trending[1].githubUrl).pathname.split('/')[1]!.toLowerCase();
+    const path = `/compare/${login}-vs-${other}`;
+    assert.equal(points(await (await page(path)).text()), 30);
+    const body = await (await page(`${path}?range=13`)).text();
+    assert.equal(points(body), 13);
+    assert.match(body, new RegExp(`href="${path}\\?range=26#history"`));
+    assert.equal(points(await (await page(path)).text()), 30);
+  });
+
   test('a range that is not offered is the default; a malformed one is a 400 problem, never a 5xx', async () => {
     const path = `/startups/${login}`;
     for (const range of ['12', 'ALL', '', '%3Cscript%3E']) {
