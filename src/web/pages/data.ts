@@ -530,13 +530,13 @@ function activityHistory(o: {
   return historyChart({
     id: o.id,
     subject: o.subject,
-    periods: [...o.periods],
+    periods: o.periods,
     shown: o.shown,
     range: o.range,
     href: o.href,
     series: [
-      { name: `Commits (${WINDOW_DAYS}d)`, values: [...o.commits], className: 'series-a' },
-      { name: 'Contributors', values: [...o.contributors], className: 'series-b' },
+      { name: `Commits (${WINDOW_DAYS}d)`, values: o.commits, className: 'series-a' },
+      { name: 'Contributors', values: o.contributors, className: 'series-b' },
     ],
     note: o.note,
     after: html`<details>
@@ -941,7 +941,7 @@ export async function comparePage(
               periods: weeks,
               shown: snapshot.period.slug,
               range,
-              href: (r) => `${path}${r === DEFAULT_RANGE ? '' : `?range=${r}`}#history`,
+              href: (r) => pageHref(path, undefined, r),
               series: [
                 { name: a.startup.name, values: valuesOf(ha), className: 'series-a' },
                 { name: b.startup.name, values: valuesOf(hb), className: 'series-b' },
