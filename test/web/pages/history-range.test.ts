@@ -45,6 +45,12 @@ describe('the history chart range of a page', () => {
     assert.equal(points(await (await page(path)).text()), 30);
   });
 
+  test('a malformed range on a comparison is a 400 problem, never a 5xx', async () => {
+    const res = await page(`/compare/${login}-vs-robotics?range=${'9'.repeat(21)}`);
+    assert.equal(res.status, 400);
+    assert.equal(res.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+  });
+
   test('a range that is not offered is the default; a malformed one is a 400 problem, never a 5xx', async () => {
     const path = `/startups/${login}`;
     for (const range of ['12', 'ALL', '', '%3Cscript%3E']) {
