@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../src/config.js';
@@ -15,6 +11,7 @@ import { openStore } from '../src/store/database.js';
 import { renderMetrics } from '../src/metrics.js';
 import { startService, type RunningService } from '../src/service.js';
 import { createTestStorage, postgresUrl, redisUrl, type TestStorage } from './helpers/database.js';
+import { serveChild } from './helpers/serve-child.js';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -207,31 +204,13 @@ describe('Redis cut', { skip: !redisUrl && 'needs REDIS_URL (real Redis)' }, () 
 describe('SIGTERM under load', () => {
   test('every response that started completes whole, paid calls are charged exactly when answered, exit 0', async () => {
     const storage = await createTestStorage({ contents: 'demo' });
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sigsvc-term-'));
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        DATA_DIR: storage.dataDir,
-        DATABASE_URL: storage.databaseUrl ?? '',
-        REDIS_URL: '',
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT: 'off',
-      },
-      stdio: ['ignore', 'ignore', 'ignore'],
+    const { child, base } = await serveChild({
+      DATA_DIR: storage.dataDir,
+      DATABASE_URL: storage.databaseUrl ?? '',
+      REDIS_URL: '',
+      RATE_LIMIT: 'off',
     });
     try {
-      const base = `http://127.0.0.1:${port}`;
-      await until(
-        () =>
-          fetch(`${base}/readyz`).then(
-            (r) => r.ok,
-            () => false,
-          ),
-        (ok) => ok,
-        60_000,
-      );
       // A key with credits, written through the running server's database (the embedded one is shared via its socket).
       const writer = await openStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl, poolSize: 1 });
       const issued = await issueKey(writer.db, { credits: 1000, reason: 'test' });
@@ -310,7 +289,6 @@ describe('SIGTERM under load', () => {
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       await storage.cleanup();
-      await fs.rm(dataDir, { recursive: true, force: true });
     }
   });
 });

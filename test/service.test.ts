@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
@@ -8,6 +8,7 @@ import { DEMO_PERIODS } from '../src/pipeline/demo/seed.js';
 import { openStore } from '../src/store/database.js';
 import { countPeriods } from '../src/store/periods.js';
 import { createTestStorage } from './helpers/database.js';
+import { serveChild } from './helpers/serve-child.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 const run = promisify(execFile);
@@ -51,29 +52,10 @@ describe('a running service picks up newly published periods', () => {
   });
 });
 
-/** `serve` as a child process on a random port over this storage, once its /readyz answers (up to 30 s). */
-async function serveReady(dataDir: string, databaseUrl: string | undefined) {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    const ok = await fetch(`${base}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, base };
-}
-
 describe('graceful shutdown', () => {
   test('SIGTERM lets an in-flight response finish, then the process exits 0', async () => {
     const storage = await createTestStorage();
-    const { child, base } = await serveReady(storage.dataDir, storage.databaseUrl);
+    const { child, base } = await serveChild({ DATA_DIR: storage.dataDir, DATABASE_URL: storage.databaseUrl ?? '' });
     try {
       // Uncompressed: the long answer (6 MB) is the point; fetch's gzip decoding also reports a body complete to its
       // last byte as 'terminated' when the server closes the connection right after it.
@@ -96,15 +78,13 @@ describe('graceful shutdown', () => {
 
   test('SIGTERM while a first start makes the earlier demo weeks exits 0 and leaves the store without part of them', async () => {
     const storage = await createTestStorage({ forceEmbedded: true });
-    const { child } = await serveReady(storage.dataDir, undefined);
-    let errors = '';
-    child.stderr!.on('data', (d: Buffer) => (errors += d.toString()));
+    const { child, stderr } = await serveChild({ DATA_DIR: storage.dataDir, DATABASE_URL: '' });
     try {
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
       const [code] = await exited;
       assert.equal(code, 0);
-      assert.doesNotMatch(errors, /"level":(50|60)/);
+      assert.doesNotMatch(stderr(), /"level":(50|60)/);
       const store = await openStore({ dataDir: storage.dataDir, databaseUrl: undefined, poolSize: 1 });
       try {
         assert.ok([0, DEMO_PERIODS].includes(await countPeriods(store.db)));
