@@ -59,6 +59,13 @@ export interface RepoRecord {
   deployments?: { date: string; environment: string | null }[] | undefined;
   /** Set when a list of releases, tags or deployments could not be read back to the window's start: events before this day are unknown. */
   eventsFrom?: string | undefined;
+  /**
+   * The first day the releases, tags and deployments were read from (the deploy baseline's start); absent in activity
+   * collected before the baseline, whose events start with the commits' collected days.
+   */
+  eventsSince?: string | undefined;
+  /** The repository's first release, tag or deployment ever, when it falls after eventsSince (every list read to its end). */
+  firstEventDay?: string | undefined;
   /** The default branch's name (version 3). */
   defaultBranch?: string | undefined;
   /**
@@ -197,6 +204,16 @@ export interface EvidenceMetrics {
   deploymentsCurrent: number;
   /** Repositories left out of the deploy counts because their event lists did not reach back far enough. */
   deployIncompleteRepos: string[];
+  /**
+   * Version 4: the usual fortnight, the mean deploy days of the windows before the current one (up to
+   * DEPLOY_BASELINE_WINDOWS, as far as the events were read), one decimal; and the repositories left out because
+   * their first release or tag is too recent to have a rhythm (DEPLOY_RHYTHM_MIN_DAYS), with that first day.
+   */
+  deployDaysBaseline?: number | undefined;
+  deployBaselineWindows?: number | undefined;
+  /** Version 4: the prior window had no commit by a person (a pause), so the usual fortnight leaves it out. */
+  deployBaselinePaused?: boolean | undefined;
+  deployNewRepos?: { repo: string; since: string }[] | undefined;
   /**
    * People of the current window with no commit in the prior window and none in the look-back (version 3; before it,
    * anyone absent from the prior window), and people of the prior window absent from the current one.

@@ -34,7 +34,7 @@ export const WEAK_MIN_SCORE = 0.75;
  * of the type's threshold, so 1 means "the rule holds"; a score below 0 means the evidence points the other way. The
  * type with the highest score wins; ties (including no evidence at all) go in SIGNAL_TIE_ORDER.
  */
-export const SIGNAL_RULE = 'evidence-v3';
+export const SIGNAL_RULE = 'evidence-v4';
 /** The rule of weeks whose stored activity has no look-back of authors (version 2 activity). */
 export const EVIDENCE_V2_RULE = 'evidence-v2';
 /** The rule of weeks published before evidence was collected (commit windows and new repositories only). */
@@ -45,8 +45,9 @@ export const HIRING_BURST_MIN_GROWTH_PCT = 25;
 export const HIRING_BURST_MIN_NEW_CONTRIBUTORS = 2;
 
 /**
- * A new contributor (evidence-v3) has no commit in the organisation in the prior window nor in the NEW_CONTRIBUTOR_
- * LOOKBACK_DAYS before the current window: someone back after a pause is a returning contributor, counted apart.
+ * A new contributor (evidence-v4) first committed in the organisation in the current or the prior window, with no
+ * commit in the NEW_CONTRIBUTOR_LOOKBACK_DAYS before: someone back after a pause is a returning contributor, counted
+ * apart; in an organisation with no commit by anyone before the two windows, nobody is new (its founders start it).
  * Twelve months, because a team's members are rarely absent for a year, while holidays, parental leave and work on
  * private repositories often keep them away for weeks.
  */
@@ -68,8 +69,23 @@ export const HIRING_BURST_MIN_NEW_SHARE_PCT = 25;
 /** Deploy frequency spike: deploy days (a repository with a release, tag or deployment on a UTC day). */
 export const DEPLOY_SPIKE_MIN_DAYS = 4;
 export const DEPLOY_SPIKE_MIN_CHANGE_PCT = 100;
-/** The prior window's deploy days are never taken as less than this when computing a percent change. */
+/** The usual fortnight's deploy days are never taken as less than this when computing a percent change. */
 export const DEPLOY_DAYS_CHANGE_FLOOR = 2;
+/**
+ * Deploy frequency spike (evidence-v4): the current window is compared with the usual fortnight, the mean deploy days
+ * of the windows in the twelve weeks before it (six, the prior window included), not with the prior window alone: a
+ * fortnight of holidays before the team's ordinary rhythm is no spike.
+ */
+export const DEPLOY_BASELINE_WINDOWS = 6;
+/**
+ * A repository whose first release, tag or deployment ever came inside the prior window (or later) has no rhythm to
+ * compare with: the fortnight before holds the start of its releasing (a team that just began tagging, or a release
+ * tool just set up to tag every merge), not a rhythm. Its events are shown, not compared. One window before the
+ * current one: a repository tagging for a month or more is compared, its earlier weeks counting as none.
+ */
+export const DEPLOY_RHYTHM_MIN_DAYS = WINDOW_DAYS;
+/** A tag or release of version 0.0.0 marks a package created (a monorepo's placeholder), not a release. */
+export const PLACEHOLDER_VERSION: RegExp = /(^|[^0-9.])v?0\.0\.0$/i;
 
 /** Infrastructure buildout: new infrastructure repositories, or commits to infrastructure repositories rising. */
 export const INFRA_BUILDOUT_MIN_NEW_REPOS = 2;

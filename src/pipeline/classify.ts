@@ -85,7 +85,11 @@ export interface SignalScores {
  * - Framework migration: max(language shift, ecosystem shift) / 25 percentage points.
  */
 export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e: EvidenceMetrics): SignalScores {
-  const deployChange = flooredPercentChange(e.deployDaysCurrent, e.deployDaysPrior, DEPLOY_DAYS_CHANGE_FLOOR);
+  const deployChange = flooredPercentChange(
+    e.deployDaysCurrent,
+    e.deployDaysBaseline ?? e.deployDaysPrior,
+    DEPLOY_DAYS_CHANGE_FLOOR,
+  );
   const deploy = Math.min(e.deployDaysCurrent / DEPLOY_SPIKE_MIN_DAYS, deployChange / DEPLOY_SPIKE_MIN_CHANGE_PCT);
   const hiring =
     e.newRegularContributors === undefined
@@ -130,6 +134,19 @@ export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e:
   const incomplete = e.deployIncompleteRepos.length
     ? `; ${plural(e.deployIncompleteRepos.length, 'repository', 'repositories')} left out, their events reaching past one page`
     : '';
+  const young = e.deployNewRepos?.length
+    ? `; left out, releasing for too short a time to have a rhythm: ${e.deployNewRepos.map((r) => `${r.repo} (since ${r.since})`).join(', ')}`
+    : '';
+  const weeks = ((e.deployBaselineWindows ?? 1) * WINDOW_DAYS) / 7;
+  const span = e.deployBaselinePaused
+    ? `the ${weeks} weeks before the last fortnight (a pause without commits, left out)`
+    : `the ${weeks} weeks before`;
+  const usual =
+    e.deployDaysBaseline === undefined
+      ? against(e.deployDaysPrior, signedPercent(deployChange))
+      : e.deployDaysBaseline === 0
+        ? `against none in ${span}`
+        : `against ${e.deployDaysBaseline} a fortnight on average in ${span}${e.deployBaselinePaused ? '' : `, ${e.deployDaysPrior} in the last fortnight`} (${signedPercent(deployChange)})`;
   const moved = (label: string, pct: number | null, rising: string | null) =>
     pct === null
       ? `too few commits to compare the ${label} mix`
@@ -145,7 +162,7 @@ export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e:
       'Engineering hiring burst': hiringReason(metrics, acceleration, e),
       'Infrastructure buildout': `${plural(e.newInfraRepos.length, 'new infrastructure repository', 'new infrastructure repositories')}${e.newInfraRepos.length ? ` (${e.newInfraRepos.join(', ')})` : ''}; ${plural(e.infraCommitsCurrent, 'commit')} to infrastructure repositories ${against(e.infraCommitsPrior, signedPercent(infraChange))}${e.infraFilesCurrent === undefined ? '' : `; ${plural(e.infraFilesCurrent, 'infrastructure file')} changed inside repositories (${plural(e.infraChurnCurrent ?? 0, 'line')}, ${Math.round((100 * (e.infraChurnCurrent ?? 0)) / Math.max(e.churnCurrent ?? 0, 1))}% of the lines changed) against ${e.infraFilesPrior ?? 0}`}`,
       'Framework migration': `${moved('language', e.languageShiftPct, e.risingLanguage)}; ${moved('dependency ecosystem', e.ecosystemShiftPct, e.risingEcosystem)}${e.languageMove ? `; ${plural(e.languageMove.files, 'file')} moved from ${e.languageMove.from} to ${e.languageMove.to}` : ''}${e.frameworkSwaps?.length ? `; ${e.frameworkSwaps.map((w) => `${w.kind} ${w.from} replaced by ${w.to}`).join(', ')}` : ''}`,
-      'Deploy frequency spike': `${plural(e.deployDaysCurrent, 'deploy day')} in the last ${WINDOW_DAYS} days (${deployKinds}) ${against(e.deployDaysPrior, signedPercent(deployChange))}${incomplete}`,
+      'Deploy frequency spike': `${plural(e.deployDaysCurrent, 'deploy day')} in the last ${WINDOW_DAYS} days (${deployKinds}) ${usual}${incomplete}${young}`,
     },
   };
 }

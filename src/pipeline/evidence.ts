@@ -1,7 +1,10 @@
-import { addDays } from '../domain/periods.js';
+import { addDays, DAY_MS } from '../domain/periods.js';
 import { pathEvidence } from './changes.js';
 import {
+  DEPLOY_BASELINE_WINDOWS,
+  DEPLOY_RHYTHM_MIN_DAYS,
   FRAMEWORK_MIGRATION_MIN_COMMITS,
+  PLACEHOLDER_VERSION,
   NEW_CONTRIBUTOR_LOOKBACK_DAYS,
   NEW_REGULAR_MIN_COMMITS,
   NEW_REGULAR_MIN_DAYS,
@@ -130,12 +133,16 @@ interface PeopleEvidence {
 }
 
 /**
- * Who is new in the current window (version 3): people with no commit in the prior window, none earlier in the
- * collected days, and none in the look-back of NEW_CONTRIBUTOR_LOOKBACK_DAYS before the current window; those with a
- * commit in the look-back are returning. An author the look-back has no answer for is neither (unknown is not new).
+ * Who is new in the current window (version 3): people who first committed in the organisation in the last two
+ * windows (the current or the prior one), with no commit in the look-back of NEW_CONTRIBUTOR_LOOKBACK_DAYS before
+ * that nor earlier in the collected days: someone who joined three weeks ago and works on is as new as someone who
+ * joined last week. People absent from the prior window with a commit in the look-back are returning. An author the
+ * look-back has no answer for is neither (unknown is not new), and in an organisation with no commit by anyone before
+ * the two windows the people of the prior window are its founders, not new (those arriving after them are).
  */
 export function peopleEvidence(activity: FilteredActivity, windowEnd: string, authorsPrior: ReadonlySet<string>) {
   const currentStart = addDays(windowEnd, -WINDOW_DAYS);
+  const priorStart = addDays(windowEnd, -LOOKBACK_DAYS);
   const lookbackStart = addDays(currentStart, -NEW_CONTRIBUTOR_LOOKBACK_DAYS);
   const lastSeen = new Map<string, string | null>();
   for (const [key, day] of Object.entries(activity.lookback?.lastSeen ?? {})) lastSeen.set(key.toLowerCase(), day);
@@ -153,10 +160,18 @@ export function peopleEvidence(activity: FilteredActivity, windowEnd: string, au
     current.set(k, row);
   }
   const out: PeopleEvidence = { newContributors: 0, newRegularContributors: 0, returningContributors: 0, people: [] };
+  // An organisation with no commit by anyone before the two windows began in the prior one: its people then founded it.
+  const hasHistory = [...lastSeen.values()].some((day) => day !== null);
   for (const [k, row] of current) {
-    if (authorsPrior.has(k) || !lastSeen.has(k)) continue;
+    if (!lastSeen.has(k)) continue;
     const seen = lastSeen.get(k) ?? null;
-    const returning = seen !== null && seen >= lookbackStart && seen < currentStart;
+    // In the prior window too: new only when it was their first (nothing in the year before it), in a team before them.
+    if (
+      authorsPrior.has(k) &&
+      (!hasHistory || (seen !== null && seen >= addDays(priorStart, -NEW_CONTRIBUTOR_LOOKBACK_DAYS)))
+    )
+      continue;
+    const returning = !authorsPrior.has(k) && seen !== null && seen >= lookbackStart && seen < currentStart;
     const regular = row.commits >= NEW_REGULAR_MIN_COMMITS && row.days.size >= NEW_REGULAR_MIN_DAYS;
     if (returning) out.returningContributors++;
     else {
@@ -208,47 +223,79 @@ export function evidenceMetrics(
   const priorStart = addDays(windowEnd, -LOOKBACK_DAYS);
   const byName = new Map(activity.repos.map((r) => [r.name, r]));
 
-  // Deploy days: one per repository and UTC day with a release, a tag (not one a release names) or a deployment.
+  // Deploy days: one per repository and UTC day with a release, a tag (not one a release names) or a deployment;
+  // version 0.0.0 is a package's placeholder, not a release. The usual fortnight is the mean of the windows before
+  // the current one, as far back as the repository's events were read (the prior window alone for older activity).
   let deployDaysCurrent = 0;
   let deployDaysPrior = 0;
+  let baselineDays = 0;
+  let baselineWindows = 0;
+  let skippedPrior = false;
   let releasesCurrent = 0;
   let tagsCurrent = 0;
   let deploymentsCurrent = 0;
   const deployIncompleteRepos: string[] = [];
+  const deployNewRepos: { repo: string; since: string }[] = [];
   const deployEvents: DeployEventEvidence[] = [];
+  const rhythmSince = addDays(currentStart, -DEPLOY_RHYTHM_MIN_DAYS);
+  // A prior window without a single commit by a person is a pause (holidays), not part of the usual rhythm.
+  const paused = !activity.commits.some((c) => dayRange(c.date, priorStart, currentStart));
   for (const repo of activity.repos) {
-    if (repo.eventsFrom && repo.eventsFrom > priorStart) {
+    const knownFrom = repo.eventsFrom ?? repo.eventsSince ?? priorStart;
+    const windows = Math.min(
+      DEPLOY_BASELINE_WINDOWS,
+      Math.floor((Date.parse(currentStart) - Date.parse(knownFrom)) / (WINDOW_DAYS * DAY_MS)),
+    );
+    if (windows < 1) {
       deployIncompleteRepos.push(repo.name);
       continue;
     }
+    const skipPrior = paused && windows > 1;
+    if (skipPrior) skippedPrior = true;
+    const placeholder = (name: string) => PLACEHOLDER_VERSION.test(name);
+    const releases = (repo.releases ?? []).filter((r) => !placeholder(r.tag));
     const released = new Set((repo.releases ?? []).map((r) => r.tag));
-    const tags = (repo.tags ?? []).filter((t) => !released.has(t.name));
+    const tags = (repo.tags ?? []).filter((t) => !released.has(t.name) && !placeholder(t.name));
+    const current: DeployEventEvidence[] = [];
     const days = new Set<string>();
-    for (const r of repo.releases ?? []) {
+    for (const r of releases) {
       days.add(r.date);
-      if (dayRange(r.date, currentStart, windowEnd)) {
-        releasesCurrent++;
-        deployEvents.push({ repo: repo.name, kind: 'release', name: r.tag, date: r.date });
-      }
+      if (dayRange(r.date, currentStart, windowEnd))
+        current.push({ repo: repo.name, kind: 'release', name: r.tag, date: r.date });
     }
     for (const t of tags) {
       days.add(t.date);
-      if (dayRange(t.date, currentStart, windowEnd)) {
-        tagsCurrent++;
-        deployEvents.push({ repo: repo.name, kind: 'tag', name: t.name, date: t.date });
-      }
+      if (dayRange(t.date, currentStart, windowEnd))
+        current.push({ repo: repo.name, kind: 'tag', name: t.name, date: t.date });
     }
     for (const d of repo.deployments ?? []) {
       days.add(d.date);
       if (dayRange(d.date, currentStart, windowEnd)) {
-        deploymentsCurrent++;
-        deployEvents.push({ repo: repo.name, kind: 'deployment', name: d.environment ?? 'default', date: d.date });
+        current.push({ repo: repo.name, kind: 'deployment', name: d.environment ?? 'default', date: d.date });
       }
     }
+    if (repo.firstEventDay && repo.firstEventDay > rhythmSince) {
+      if (current.length) deployNewRepos.push({ repo: repo.name, since: repo.firstEventDay });
+      continue;
+    }
+    deployEvents.push(...current);
+    for (const e of current) {
+      if (e.kind === 'release') releasesCurrent++;
+      else if (e.kind === 'tag') tagsCurrent++;
+      else deploymentsCurrent++;
+    }
+    const baselineStart = addDays(currentStart, -windows * WINDOW_DAYS);
+    let before = 0;
     for (const day of days) {
       if (dayRange(day, currentStart, windowEnd)) deployDaysCurrent++;
-      else if (dayRange(day, priorStart, currentStart)) deployDaysPrior++;
+      else if (dayRange(day, priorStart, currentStart)) {
+        deployDaysPrior++;
+        if (!skipPrior) before++;
+      } else if (dayRange(day, baselineStart, currentStart)) before++;
     }
+    const counted = skipPrior ? windows - 1 : windows;
+    baselineDays += before / counted;
+    baselineWindows = Math.max(baselineWindows, counted);
   }
 
   // Contributors: who arrived and who left between the windows (version 3: new means none in the look-back either).
@@ -299,6 +346,14 @@ export function evidenceMetrics(
     tagsCurrent,
     deploymentsCurrent,
     deployIncompleteRepos: deployIncompleteRepos.sort(),
+    ...(activity.version === 3
+      ? {
+          deployDaysBaseline: Math.round(baselineDays * 10) / 10,
+          deployBaselineWindows: baselineWindows,
+          ...(skippedPrior ? { deployBaselinePaused: true } : {}),
+          deployNewRepos: deployNewRepos.sort((a, b) => a.repo.localeCompare(b.repo)),
+        }
+      : {}),
     newContributors,
     departedContributors,
     newInfraRepos,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { addDays } from '../../src/domain/periods.js';
 import { authorKey } from '../../src/pipeline/collect/authors.js';
 import { scoreOrg } from '../../src/pipeline/stages.js';
 import type { DailyCommits, RawOrgActivity, WatchlistEntry } from '../../src/domain/records.js';
@@ -12,11 +13,12 @@ function day(date: string, author: string, commits: number, merges = 0): DailyCo
   return { date, repo: 'core', author, commits, ...(merges ? { merges } : {}) };
 }
 
-/** Two regulars in both windows, plus whatever the test adds; the look-back knows who committed before. */
+/** Two regulars in both windows and before them, plus whatever the test adds; the look-back knows who committed before. */
 function activity(extra: DailyCommits[], lastSeen: Record<string, string | null> = {}): RawOrgActivity {
   const team = ['ann', 'bo'].flatMap((a) => [day('2026-02-10', a, 5), day('2026-02-24', a, 5)]);
   const commits = [...team, ...extra];
   const keys = Object.fromEntries([...new Set(commits.map((c) => c.author))].map((k) => [k, null]));
+  Object.assign(keys, { ann: '2026-01-20', bo: '2026-01-22' });
   return {
     profile: { login: 'def-co', name: null, description: null, location: null, blog: null },
     repos: [{ name: 'core', fork: false, createdAt: '2022-01-01T00:00:00Z', language: 'Go' }],
@@ -47,6 +49,28 @@ describe('evidence of rule evidence-v3', () => {
   test('someone last seen before the twelve-month look-back counts as new', () => {
     const e = evidenceOf(activity(regular('old'), { old: '2024-11-01' }));
     assert.deepEqual([e.newContributors, e.newRegularContributors, e.returningContributors], [1, 1, 0]);
+  });
+
+  test('someone whose first commit in a year came in the prior window and who works on is new', () => {
+    const e = evidenceOf(activity([day('2026-02-16', 'joined', 2), ...regular('joined')]));
+    assert.deepEqual([e.newContributors, e.newRegularContributors, e.returningContributors], [1, 1, 0]);
+    assert.equal(e.people![0]!.kind, 'new');
+  });
+
+  test('someone in the prior window with a commit in the year before it is neither new nor returning', () => {
+    const e = evidenceOf(activity([day('2026-02-16', 'known', 2), ...regular('known')], { known: '2025-12-01' }));
+    assert.deepEqual([e.newContributors, e.returningContributors, e.people!.length], [0, 0, 0]);
+  });
+
+  test('in an organisation begun in the prior window, its people then are founders and those after them new', () => {
+    const raw = activity(regular('cy'));
+    for (const key of Object.keys(raw.lookback!.lastSeen)) raw.lookback!.lastSeen[key] = null;
+    const e = evidenceOf(raw);
+    assert.deepEqual([e.newContributors, e.newRegularContributors], [1, 1]);
+    assert.deepEqual(
+      e.people!.map((p) => p.login),
+      ['cy'],
+    );
   });
 
   test('a newcomer with one commit is a one-off contribution, counted as new but not as a regular', () => {
@@ -114,5 +138,106 @@ describe('evidence of rule evidence-v3', () => {
     const c = classified(activity([]));
     assert.equal(c.evidence.strength, 'none');
     assert.match(c.evidence.summary!, /^No clear signal this week/);
+  });
+});
+
+describe('deploy evidence of rule evidence-v4', () => {
+  /** The team's repository with these tags, its events read from the baseline's start (2025-12-01). */
+  function tagged(tags: [date: string, name: string][], repo: Partial<RawOrgActivity['repos'][number]> = {}) {
+    const raw = activity([]);
+    raw.repos[0] = {
+      ...raw.repos[0]!,
+      tags: tags.map(([date, name]) => ({ date, name })),
+      eventsSince: '2025-12-01',
+      ...repo,
+    };
+    return raw;
+  }
+  /** One tag a fortnight in the twelve weeks before the current window (2025-12-01 … 2026-02-22). */
+  const usual: [string, string][] = [
+    ['2025-12-03', 'v1.0.0'],
+    ['2025-12-17', 'v1.1.0'],
+    ['2025-12-31', 'v1.2.0'],
+    ['2026-01-14', 'v1.3.0'],
+    ['2026-01-28', 'v1.4.0'],
+    ['2026-02-11', 'v1.5.0'],
+  ];
+  const current: [string, string][] = [
+    ['2026-02-24', 'v1.6.0'],
+    ['2026-02-27', 'v1.7.0'],
+    ['2026-03-03', 'v1.8.0'],
+    ['2026-03-06', 'v1.9.0'],
+  ];
+
+  test('the usual fortnight is the mean deploy days of the six windows before the current one', () => {
+    const e = evidenceOf(tagged([...usual, ...current]));
+    assert.deepEqual(
+      [e.deployDaysCurrent, e.deployDaysPrior, e.deployDaysBaseline, e.deployBaselineWindows],
+      [4, 1, 1, 6],
+    );
+  });
+
+  test('four deploy days against a usual one a fortnight is a strong deploy spike', () => {
+    const c = classified(tagged([...usual, ...current]));
+    assert.equal(c.evidence.scores!['Deploy frequency spike'], 1);
+    assert.match(
+      c.evidence.reasons!['Deploy frequency spike'],
+      /against 1 a fortnight on average in the 12 weeks before/,
+    );
+  });
+
+  test('a busy team back from a quiet fortnight is compared with its usual rhythm, not with the quiet one', () => {
+    // Three release days a fortnight until the prior window, which has none.
+    const busy = usual
+      .flatMap(([d, n]): [string, string][] => [
+        [d, n],
+        [addDays(d, 2), `${n}-1`],
+        [addDays(d, 4), `${n}-2`],
+      ])
+      .filter(([d]) => d < '2026-02-09');
+    const e = evidenceOf(tagged([...busy, ...current]));
+    assert.deepEqual([e.deployDaysPrior, e.deployDaysBaseline], [0, 2.5]);
+    assert.equal(classified(tagged([...busy, ...current])).evidence.scores!['Deploy frequency spike'], 0.6);
+  });
+
+  test('a prior window without a single commit is a pause, left out of the usual fortnight', () => {
+    const raw = tagged([...usual.slice(0, 5), ...current]);
+    raw.commits = raw.commits.filter((c) => c.date >= '2026-02-23' || c.date < '2026-02-09');
+    const e = evidenceOf(raw);
+    assert.deepEqual([e.deployBaselineWindows, e.deployDaysBaseline, e.deployBaselinePaused], [5, 1, true]);
+  });
+
+  test('a tag of version 0.0.0 marks a package created, not a deploy day', () => {
+    const e = evidenceOf(
+      tagged([
+        ['2026-03-02', '@co/connector-x@0.0.0'],
+        ['2026-03-04', 'v0.0.0'],
+      ]),
+    );
+    assert.deepEqual([e.deployDaysCurrent, e.tagsCurrent], [0, 0]);
+  });
+
+  test('a repository whose first tag came inside the prior window is shown apart, not compared', () => {
+    const raw = tagged([['2026-02-12', 'v1.0.0'], ...current], { firstEventDay: '2026-02-12' });
+    const e = evidenceOf(raw);
+    assert.equal(e.deployDaysCurrent, 0);
+    assert.deepEqual(e.deployNewRepos, [{ repo: 'core', since: '2026-02-12' }]);
+    assert.match(
+      classified(raw).evidence.reasons!['Deploy frequency spike'],
+      /too short a time to have a rhythm: core/,
+    );
+  });
+
+  test('a repository tagging for a month or more is compared, its earlier weeks counting as none', () => {
+    const raw = tagged([['2026-02-02', 'v1.0.0'], ...current], { firstEventDay: '2026-02-02' });
+    const e = evidenceOf(raw);
+    assert.deepEqual([e.deployDaysCurrent, e.deployDaysBaseline, e.deployNewRepos], [4, 0.2, []]);
+  });
+
+  test('activity collected before the baseline is compared with the prior window alone', () => {
+    const raw = tagged([['2026-02-11', 'v1.5.0'], ...current], { eventsSince: undefined });
+    delete raw.repos[0]!.eventsSince;
+    const e = evidenceOf(raw);
+    assert.deepEqual([e.deployBaselineWindows, e.deployDaysBaseline], [1, 1]);
   });
 });

@@ -119,18 +119,19 @@ const dee = { login: 'dee', email: 'dee@launch.example' };
  * Launch Co, by hand, with the evidence GitHub serves besides commits (week 2026-w10 as above):
  * - `app` (TypeScript 9,000 bytes + Dockerfile 1,000; package.json at the root): ana 12 and ben 10 and cy 4 commits in
  *   the current window, ana 10 and ben 10 in the prior one; releases v1.4.0 (02-25), v1.5.0 (03-02), v1.6.0 (03-05) in
- *   the current window, v1.3.0 (02-12) in the prior one and v1.2.0 (01-20) before the collect window; lightweight tags
+ *   the current window, v1.3.0 (02-12) in the prior one and v1.2.0 (01-20), its first, earlier; lightweight tags
  *   of the same names (a release's tag counts once), and an annotated tag `nightly-0301` (03-01); deployments on 02-26
  *   and 03-05 (a release the same day: one deploy day) and on 02-11;
  * - `infra` (HCL, topic terraform, `main.tf` at the root, created 2025): dee 8 current, 3 prior;
  * - `helm-charts` (Go Template, topics helm and kubernetes, `Chart.yaml`, created 2026-02-26): dee 5 current.
- * Expected evidence: deploy days 5 (02-25, 02-26, 03-01, 03-02, 03-05) against 2 (02-11, 02-12), with 3 releases,
+ * Expected evidence: deploy days 5 (02-25, 02-26, 03-01, 03-02, 03-05) against 2 (02-11, 02-12) in the prior window
+ * and 0.5 a fortnight in the twelve weeks before (01-20, 02-11, 02-12 over six windows), with 3 releases,
  * 1 other tag and 2 deployments current; 1 new contributor (cy, 4 commits on one day: a one-off, not a regular),
  * none left; new infrastructure repository helm-charts;
  * infrastructure commits 13 against 3; language mix: current TS 23.4 / Dockerfile 2.6 / HCL 8 / Go Template 5 of 39,
  * prior TS 18 / Dockerfile 2 / HCL 3 of 23 → half the sum of share differences = 20 points, towards Go Template;
  * ecosystems: npm only in both windows → 0 points.
- * Scores: deploy min(5/4, +150%/100%) = 1.25; hiring (no new regular) 0; infrastructure max(1/2, min(13/20,
+ * Scores: deploy min(5/4, +225%/100%) = 1.25 (the usual 0.5 floored at 2); hiring (no new regular) 0; infrastructure max(1/2, min(13/20,
  * +100%/100%)) = 0.65; migration (20 − 15)/(30 − 15) = 0.33. Signal: Deploy frequency spike, strong.
  */
 export function launchOrg(): FakeOrg {

@@ -3,7 +3,7 @@ import type { OrgAccumulator } from './accumulator.js';
 import { chunk, dayOf, present } from './answers.js';
 import { tagDate } from './evidence.js';
 import { moreEventsQuery, type EventPage, type TagNode } from './queries.js';
-import type { CollectWindow } from './window.js';
+import { eventsStartDay, type CollectWindow } from './window.js';
 
 /** Further pages of a repository's releases, tags or deployments read to reach back to the window's start. */
 const MAX_EVENT_PAGES = 10;
@@ -23,8 +23,8 @@ function eventInstant(kind: EventKind, node: unknown): string | undefined {
 
 /**
  * Further pages of each list of releases, tags and deployments whose first page is full and whose oldest event is
- * still inside the window, until the window's start is reached (at most MAX_EVENT_PAGES a list): no repository is
- * left out of the deploy evidence for being busy.
+ * still inside the span read for events (eventsStartDay: the deploy baseline's start), until that day is reached (at
+ * most MAX_EVENT_PAGES a list): no repository is left out of the deploy evidence for being busy.
  */
 export async function followEvents(
   client: GitHubClient,
@@ -32,6 +32,7 @@ export async function followEvents(
   window: CollectWindow,
   meter: Meter,
 ): Promise<void> {
+  const from = eventsStartDay(window);
   for (;;) {
     const wanted: { acc: OrgAccumulator; repo: string; kind: EventKind; cursor: string }[] = [];
     for (const acc of accs) {
@@ -41,7 +42,7 @@ export async function followEvents(
           const page = node[kind] as EventPage<unknown> | null | undefined;
           if (!page?.pageInfo.hasNextPage || !page.pageInfo.endCursor) continue;
           const oldest = eventInstant(kind, present(page.nodes).at(-1));
-          if (!oldest || dayOf(oldest) < window.from) continue;
+          if (!oldest || dayOf(oldest) < from) continue;
           const pagesKey = `${repo}\u0000${kind}`;
           if ((acc.eventPages.get(pagesKey) ?? 0) >= MAX_EVENT_PAGES) continue;
           wanted.push({ acc, repo, kind, cursor: page.pageInfo.endCursor });

@@ -2,6 +2,7 @@ import { INFRA_ROOT_FILES, MANIFEST_ECOSYSTEMS } from '../../domain/rules.js';
 import type { RepoRecord } from '../../domain/records.js';
 import { dayOf, present } from './answers.js';
 import type { RepoNode, TagNode } from './queries.js';
+import { eventsStartDay, type CollectWindow } from './window.js';
 
 const MARKER_FILES = new Set([...Object.keys(MANIFEST_ECOSYSTEMS), ...INFRA_ROOT_FILES]);
 
@@ -27,18 +28,25 @@ export function missingEvidence(node: RepoNode): number {
 }
 
 /**
- * The evidence of one repository read with history: events inside the collect window (UTC days), languages by size,
- * topics, and the root entries that are dependency manifests or infrastructure files. When a list of events filled
- * its page and its oldest event is still inside the window, `eventsFrom` says from which day the lists are whole.
+ * The evidence of one repository read with history: events from the deploy baseline's start to the period's end (UTC
+ * days; `eventsSince`), languages by size, topics, and the root entries that are dependency manifests or
+ * infrastructure files. When a list of events filled its page and its oldest event is still inside that span,
+ * `eventsFrom` says from which day the lists are whole; when every list was read to its end and the repository's
+ * first event falls inside the span, `firstEventDay` says when it began releasing.
  */
-export function repoEvidence(node: RepoNode, window: { from: string; until: Date }): Partial<RepoRecord> {
+export function repoEvidence(node: RepoNode, window: CollectWindow): Partial<RepoRecord> {
   // Git timestamps may carry a UTC offset: compare instants, not text.
   const until = window.until.getTime();
+  const since = eventsStartDay(window);
   const inWindow = (instant: string | null | undefined): instant is string =>
-    Boolean(instant) && dayOf(instant!) >= window.from && Date.parse(instant!) < until;
+    Boolean(instant) && dayOf(instant!) >= since && Date.parse(instant!) < until;
   const cut: string[] = [];
+  let whole = true;
+  let first: string | undefined;
   const noteCut = (full: boolean | undefined, oldest: string | null | undefined) => {
-    if (full && oldest && dayOf(oldest) >= window.from) cut.push(dayOf(oldest));
+    if (full) whole = false;
+    if (full && oldest && dayOf(oldest) >= since) cut.push(dayOf(oldest));
+    if (oldest && Date.parse(oldest) < until && (!first || dayOf(oldest) < first)) first = dayOf(oldest);
   };
   const allReleases = present(node.releases?.nodes);
   const releaseNodes = allReleases.filter((r) => !r.isDraft);
@@ -79,6 +87,8 @@ export function repoEvidence(node: RepoNode, window: { from: string; until: Date
         .filter((d) => inWindow(d.createdAt))
         .map((d) => ({ date: dayOf(d.createdAt), environment: d.environment })),
     ),
+    eventsSince: since,
     ...(cut.length ? { eventsFrom: cut.sort().at(-1)! } : {}),
+    ...(whole && first && first >= since ? { firstEventDay: first } : {}),
   };
 }

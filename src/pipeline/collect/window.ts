@@ -1,5 +1,5 @@
-import { DAY_MS } from '../../domain/periods.js';
-import { WINDOW_DAYS } from '../../domain/rules.js';
+import { addDays, DAY_MS, isoDay } from '../../domain/periods.js';
+import { DEPLOY_BASELINE_WINDOWS, WINDOW_DAYS } from '../../domain/rules.js';
 
 export interface CollectWindow {
   /** First UTC day collected (YYYY-MM-DD). */
@@ -14,4 +14,13 @@ export interface CollectWindow {
 export function windowBounds(window: CollectWindow): Date[] {
   const end = window.until.getTime();
   return [new Date(end - 2 * WINDOW_DAYS * DAY_MS), new Date(end - WINDOW_DAYS * DAY_MS), window.until];
+}
+
+/**
+ * The first UTC day whose releases, tags and deployments are read: the start of the deploy baseline, the windows of
+ * the twelve weeks before the current one (or the collected days' start, when that is earlier).
+ */
+export function eventsStartDay(window: CollectWindow): string {
+  const start = addDays(isoDay(window.until), -WINDOW_DAYS * (1 + DEPLOY_BASELINE_WINDOWS));
+  return start < window.from ? start : window.from;
 }

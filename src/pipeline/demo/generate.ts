@@ -2,7 +2,12 @@ import { addDays, shiftPeriod, type PeriodRef } from '../../domain/periods.js';
 import { SECTOR_SLUGS, type SectorSlug, type Stage } from '../../schemas/enums.js';
 import { rank } from '../rank.js';
 import { type RankedPeriod } from '../../domain/records.js';
-import { LOOKBACK_DAYS, NEW_CONTRIBUTOR_LOOKBACK_DAYS, WINDOW_DAYS } from '../../domain/rules.js';
+import {
+  DEPLOY_BASELINE_WINDOWS,
+  LOOKBACK_DAYS,
+  NEW_CONTRIBUTOR_LOOKBACK_DAYS,
+  WINDOW_DAYS,
+} from '../../domain/rules.js';
 import { AUTOMATION_IDENTITIES, AUTOMATION_KEY_PREFIX } from '../../domain/automation.js';
 import { scoreOrg } from '../stages.js';
 import type {
@@ -698,8 +703,9 @@ function lastBelow(days: readonly number[], limit: number): number | undefined {
 
 /**
  * What a collector run at the end of `period` would have stored (version 3): repositories that existed then with
- * their default branch's tip then and the files each window changed, the commits, releases, tags and deployments of
- * the 35 days before (the pipeline's collect window), and each author's last earlier day in the organisation.
+ * their default branch's tip then and the files each window changed, the commits of the 35 days before (the
+ * pipeline's collect window), the releases, tags and deployments from the deploy baseline's start twelve weeks
+ * before the current window, and each author's last earlier day in the organisation.
  */
 function collectedFor(org: DemoOrg, timeline: Timeline, firstCommitOf: number[], period: PeriodRef): RawOrgActivity {
   const { raw } = org;
@@ -710,7 +716,21 @@ function collectedFor(org: DemoOrg, timeline: Timeline, firstCommitOf: number[],
       0,
       Math.min(timeline.dates.length, Math.round((Date.parse(date) - Date.parse(timeline.dates[0]!)) / 86_400_000)),
     );
-  const inWindow = (e: { date: string }) => e.date >= from && e.date < end;
+  // Events from the deploy baseline's start, as the collector reads them, or from the demo's first day when it began
+  // later (nothing happened before it, so the events are whole from there).
+  const baselineStart = addDays(end, -WINDOW_DAYS * (1 + DEPLOY_BASELINE_WINDOWS));
+  const eventsSince = baselineStart > timeline.dates[0]! ? baselineStart : timeline.dates[0]!;
+  const inWindow = (e: { date: string }) => e.date >= eventsSince && e.date < end;
+  // The repository's first event ever, when it came after the events' start (every list is whole in the demo) in a
+  // repository made during the demo (an older one's releasing began before the demo's first day).
+  const firstEventField = (r: RepoRecord): { firstEventDay?: string } => {
+    if (r.createdAt < `${timeline.dates[0]!}T00:00:00Z`) return {};
+    const first = [...(r.releases ?? []), ...(r.tags ?? []), ...(r.deployments ?? [])]
+      .map((e) => e.date)
+      .filter((d) => d < end)
+      .sort()[0];
+    return first && first >= eventsSince ? { firstEventDay: first } : {};
+  };
   const endInstant = `${end}T00:00:00Z`;
   const endDay = dayOf(end);
   const fromDay = dayOf(from);
@@ -733,6 +753,8 @@ function collectedFor(org: DemoOrg, timeline: Timeline, firstCommitOf: number[],
         releases: r.record.releases?.filter(inWindow),
         tags: r.record.tags?.filter(inWindow),
         deployments: r.record.deployments?.filter(inWindow),
+        eventsSince,
+        ...firstEventField(r.record),
         defaultBranch: 'main',
         tip: { oid: `${r.oidPrefix}${endDay.toString(16).padStart(8, '0')}`, source: 'activity' as const },
         ...(r.record.fork

@@ -69,11 +69,12 @@ describe('collect stage against a fake GitHub', () => {
     });
     assert.deepEqual(ranked.startups[0]!.metrics.newLanguages, ['Rust']);
     assert.equal(ranked.startups[0]!.metrics.commitsPrior, 10);
-    // carol is the one new contributor, with a one-off contribution (5 commits on one day), so no hiring evidence; 10
-    // prior commits are too few to compare the language mix: no type has evidence, the type is a placeholder.
+    // carol and bob are new (bob's first commit came in the prior window), each with work on one day only, so no
+    // hiring evidence; 10 prior commits are too few to compare the language mix: no type has evidence, the type is a
+    // placeholder.
     assert.equal(ranked.startups[0]!.signalEvidence.strength, 'none');
     assert.equal(ranked.startups[0]!.signalEvidence.scores!['Engineering hiring burst'], 0);
-    assert.equal(ranked.startups[0]!.metrics.evidence!.newContributors, 1);
+    assert.equal(ranked.startups[0]!.metrics.evidence!.newContributors, 2);
     assert.equal(ranked.startups[0]!.metrics.evidence!.newRegularContributors, 0);
   });
 
@@ -91,12 +92,14 @@ describe('collect stage against a fake GitHub', () => {
       topics: ['saas'],
       markers: ['package.json'],
       releases: [
+        { date: '2026-01-20', tag: 'v1.2.0' },
         { date: '2026-02-12', tag: 'v1.3.0' },
         { date: '2026-02-25', tag: 'v1.4.0' },
         { date: '2026-03-02', tag: 'v1.5.0' },
         { date: '2026-03-05', tag: 'v1.6.0' },
       ],
       tags: [
+        { date: '2026-01-20', name: 'v1.2.0' },
         { date: '2026-02-12', name: 'v1.3.0' },
         { date: '2026-02-25', name: 'v1.4.0' },
         { date: '2026-03-01', name: 'nightly-0301' },
@@ -108,6 +111,10 @@ describe('collect stage against a fake GitHub', () => {
         { date: '2026-02-26', environment: 'production' },
         { date: '2026-03-05', environment: 'production' },
       ],
+      // Events are read from the deploy baseline's start, twelve weeks before the current window; every list was read
+      // to its end, so the repository's first release is known.
+      eventsSince: '2025-12-01',
+      firstEventDay: '2026-01-20',
       // The files of the current window, from the tips at its bounds (the branch's pushes begin inside the prior
       // window, so its start has no tip and the prior window is left out).
       changes: [{ from: '2026-02-23', until: '2026-03-09', files: [], truncated: false }],
@@ -126,6 +133,9 @@ describe('collect stage against a fake GitHub', () => {
       tagsCurrent: 1,
       deploymentsCurrent: 2,
       deployIncompleteRepos: [],
+      deployDaysBaseline: 0.5,
+      deployBaselineWindows: 6,
+      deployNewRepos: [],
       newContributors: 1,
       departedContributors: 0,
       newInfraRepos: ['helm-charts'],

@@ -13,7 +13,7 @@ import type { OrgOutcome } from '../../../store/pipeline.js';
 import { newMeter } from '../../../github/client.js';
 import { authorKey } from '../authors.js';
 import type { BatchResult } from '../collect.js';
-import type { CollectWindow } from '../window.js';
+import { eventsStartDay, type CollectWindow } from '../window.js';
 import { orgClones, type CloneOptions } from './clones.js';
 import { RepoHistory, isoInstant } from './history.js';
 
@@ -114,8 +114,13 @@ async function activityFromHistories(
     }
     const languages = await h.languages(tip.oid);
     const createdAt = reached.reduce((min, c) => Math.min(min, c.committedAt), tip.committedAt);
+    const eventsSince = eventsStartDay(window);
+    const firstTag = h.tags.reduce<number | undefined>(
+      (min, t) => (min === undefined || t.at < min ? t.at : min),
+      undefined,
+    );
     const tags = h.tags
-      .filter((t) => dayOf(t.at) >= window.from && t.at < untilMs)
+      .filter((t) => dayOf(t.at) >= eventsSince && t.at < untilMs)
       .sort((a, b) => byText(dayOf(a.at), dayOf(b.at)) || b.at - a.at || byText(a.name, b.name))
       .map((t) => ({ date: dayOf(t.at), name: t.name }));
     repos.push({
@@ -126,6 +131,10 @@ async function activityFromHistories(
       languages,
       markers: await h.markers(tip.oid),
       tags,
+      eventsSince,
+      ...(firstTag !== undefined && firstTag < untilMs && dayOf(firstTag) >= eventsSince
+        ? { firstEventDay: dayOf(firstTag) }
+        : {}),
       defaultBranch: h.branch,
       tip: { oid: tip.oid, source: 'first-parent' },
       ...(changes.length ? { changes } : {}),
