@@ -7,16 +7,22 @@ import { WINDOW_DAYS } from '../src/domain/rules.js';
 import { SIGNAL_TYPES, type SignalType } from '../src/schemas/enums.js';
 
 /**
- * The real-activity evaluation set (data/eval/real-activity): organisation-weeks of watchlist organisations, their
+ * The real-activity evaluation sets (data/eval/real-activity*): organisation-weeks of watchlist organisations, their
  * default-branch git history with people pseudonymised, and the label an independent reader gave each week before
- * the rules were changed. This module reads the set and turns a fixture into what the tests' fake GitHub serves.
+ * the rules were changed. This module reads a set and turns a fixture into what the tests' fake GitHub serves.
  */
 
-export const REAL_ACTIVITY_DIR = join(import.meta.dirname, '..', 'data', 'eval', 'real-activity');
+const EVAL_DIR = join(import.meta.dirname, '..', 'data', 'eval');
+/** The first set, labelled before rule evidence-v3 was written (its dev half was read while writing it). */
+export const REAL_ACTIVITY_DIR = join(EVAL_DIR, 'real-activity');
+/** The second set, of other organisations, labelled point in time after evidence-v3 and before any rule changed. */
+export const REAL_ACTIVITY_2_DIR = join(EVAL_DIR, 'real-activity-2');
 
 export type RealLabel = SignalType | 'none';
 
 export interface RealWeek {
+  /** The set's directory (not in the labels file: added on reading). */
+  dir: string;
   org: string;
   period: string;
   label: RealLabel;
@@ -57,18 +63,16 @@ export interface OrgFixture {
   repos: FixtureRepo[];
 }
 
-export function realWeeks(): RealWeek[] {
-  const weeks = parse(readFileSync(join(REAL_ACTIVITY_DIR, 'labels.yaml'), 'utf8')) as RealWeek[];
-  for (const w of weeks) {
+export function realWeeks(dir = REAL_ACTIVITY_DIR): RealWeek[] {
+  const rows = parse(readFileSync(join(dir, 'labels.yaml'), 'utf8')) as Omit<RealWeek, 'dir'>[];
+  for (const w of rows) {
     if (w.label !== 'none' && !SIGNAL_TYPES.includes(w.label)) throw new Error(`unknown label ${w.label} (${w.org})`);
   }
-  return weeks;
+  return rows.map((w) => ({ dir, ...w }));
 }
 
-export function loadFixture(org: string): OrgFixture {
-  return JSON.parse(
-    gunzipSync(readFileSync(join(REAL_ACTIVITY_DIR, 'orgs', `${org.toLowerCase()}.json.gz`))).toString(),
-  );
+export function loadFixture(org: string, dir = REAL_ACTIVITY_DIR): OrgFixture {
+  return JSON.parse(gunzipSync(readFileSync(join(dir, 'orgs', `${org.toLowerCase()}.json.gz`))).toString());
 }
 
 /**
@@ -129,7 +133,7 @@ export function periodOf(week: RealWeek): PeriodRef {
  * sees a commit only once it has landed, so a week whose work landed later is judged on different activity by the
  * two. Computed from the fixture alone, whatever the rules.
  */
-export function visibleShare(week: RealWeek, fixture: OrgFixture = loadFixture(week.org)): number {
+export function visibleShare(week: RealWeek, fixture: OrgFixture = loadFixture(week.org, week.dir)): number {
   const end = periodEnd(periodOf(week)).getTime();
   const start = end - WINDOW_DAYS * DAY_MS;
   let commits = 0;
