@@ -23,6 +23,7 @@ import { datasetExport, startupSeries } from './snapshot/history.js';
 import { SnapshotHolder, startPeriodPoller, type SnapshotListener, type WarmUpMeasure } from './snapshot/holder.js';
 import { loadSnapshot } from './snapshot/load.js';
 import { lastCompletePeriod } from './domain/periods.js';
+import { siteUrls, type SiteUrls } from './domain/urls.js';
 import { signalsCsv, type PeriodSource, type Snapshot } from './snapshot/snapshot.js';
 import {
   createStore,
@@ -68,6 +69,11 @@ export interface App {
   log: Logger;
   store: Store;
   holder: SnapshotHolder;
+  /**
+   * The service's own absolute URLs (its base URL and the builders of every canonical URL), built once from the
+   * configured BASE_URL: surfaces link through these, never through the configuration.
+   */
+  urls: SiteUrls;
   services: AppServices;
   /** Shared Redis connection (REDIS_URL), if configured. */
   redis: Redis | undefined;
@@ -90,10 +96,10 @@ export interface App {
 
 /**
  * What every surface receives — REST routes, agent tools, A2A, MCP, pages: the application's configuration, store,
- * current period's holder, services and logger. Surfaces log through `log`, naming the request id (`reqId`)
+ * current period's holder, its own URLs, services and logger. Surfaces log through `log`, naming the request id (`reqId`)
  * themselves: Fastify has no logger (see buildServer), so `request.log` logs nothing.
  */
-export type AppContext = Pick<App, 'config' | 'store' | 'holder' | 'log' | 'services'>;
+export type AppContext = Pick<App, 'config' | 'store' | 'holder' | 'urls' | 'log' | 'services'>;
 
 export interface AppOptions {
   /** A store already being opened (the CLI starts it before loading the server's code); opened here otherwise. */
@@ -143,6 +149,8 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     });
   const { store, ready } = opening;
   ready.catch(() => {}); // awaited (and reported) by open()
+  const urls = siteUrls(config.server.baseUrl);
+  const baseUrl = urls.base;
   // A first start on a new embedded data directory: make the demo's newest week now, while the database's host
   // process initialises its cluster on the other core (the dataset is deterministic, so it is the week seedDemoIfEmpty
   // would store; the earlier weeks are generated once the server serves, and stored only if the store is empty).
@@ -184,13 +192,13 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     // The per-period indexes are built once the server listens (warmUp), not during the start.
     holder.deferWarmUp();
     holder.onSwap((s) => setSnapshotPeriod(s.period.slug, s.period.publishedAt), 'metrics period');
-    for (const warm of periodWarmUps(config.server.baseUrl)) holder.onSwap(warm.build, warm.name, warm);
+    for (const warm of periodWarmUps(baseUrl)) holder.onSwap(warm.build, warm.name, warm);
 
     const checkout =
       options.jobs === 'period-only'
         ? undefined
         : await createCheckout(config.stripe, {
-            baseUrl: config.server.baseUrl,
+            baseUrl,
             mail: Boolean(config.mail.smtpUrl),
           });
     // The mailer sends bought keys (with checkout) and alert digests; only serving processes send mail.
@@ -207,19 +215,19 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       alertSecret && alertParts
         ? new AlertsService({
             db: store.db,
-            baseUrl: config.server.baseUrl,
+            baseUrl,
             ...alertParts,
             tokenSecret: alertSecret,
             mail: Boolean(config.mail.smtpUrl),
-            tracked: trackedStartups(() => holder.current, config.server.baseUrl),
+            tracked: trackedStartups(() => holder.current, baseUrl),
           })
         : undefined;
     let scout: ScoutService | undefined;
     const services: AppServices = {
-      markets: new MarketsService(documentsDir(config.documents), config.server.baseUrl),
+      markets: new MarketsService(documentsDir(config.documents), baseUrl),
       // Made at first use: its GitHub client is not needed by a start.
       get scout() {
-        return (scout ??= new ScoutService(config, store));
+        return (scout ??= new ScoutService({ github: config.github, scout: config.scout, baseUrl }, store));
       },
       checkout,
       mailsKeys: Boolean(checkout && mailer),
@@ -275,7 +283,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
           db: store.db,
           mailer,
           box: checkout?.box,
-          baseUrl: config.server.baseUrl,
+          baseUrl,
           retryMs: config.mail.retryMs,
           logger: log,
         });
@@ -327,6 +335,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       log,
       store,
       holder,
+      urls,
       services,
       redis,
       limiterRedis,
@@ -346,7 +355,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
           stops.push(
             startPeriodPoller({
               db: store.db,
-              baseUrl: config.server.baseUrl,
+              baseUrl,
               holder,
               intervalMs: config.periods.pollMs,
               onError: (err) => log.warn({ err }, 'could not check for a new period'),
@@ -366,12 +375,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
           ]);
           let history: (source: PeriodSource) => void = () => {};
           holder.provide(
-            generated.latestDemoSnapshot(
-              early,
-              firstDemo,
-              config.server.baseUrl,
-              new Promise((resolve) => (history = resolve)),
-            ),
+            generated.latestDemoSnapshot(early, firstDemo, baseUrl, new Promise((resolve) => (history = resolve))),
           );
           phase("serve the demo's newest week from memory");
           const newestOnly = () => generated.demoHistory({ entries: early.entries, periods: [early.latest] });
@@ -382,7 +386,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
             history(generated.demoHistory(dataset));
             const written = await seed.seedDemoIfEmpty(store.db, firstDemo, dataset);
             if (written > 0) log.info({ periods: written }, 'loaded the synthetic demo dataset');
-            const stored = closing ? undefined : await loadSnapshot(store.db, config.server.baseUrl);
+            const stored = closing ? undefined : await loadSnapshot(store.db, baseUrl);
             if (stored) await holder.advance(stored, () => Boolean(closing));
           })()
             .catch((err) => {
@@ -403,7 +407,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
           if (written > 0) log.info({ periods: written }, 'loaded the synthetic demo dataset');
           phase('generate and store demo data');
         }
-        const first = await loadSnapshot(store.db, config.server.baseUrl);
+        const first = await loadSnapshot(store.db, baseUrl);
         if (first) holder.provide(first);
         else log.warn('no period is published yet; data routes answer 503 until one is');
         phase('load snapshot');

@@ -60,7 +60,7 @@ export async function buildServer(
   ctx: AppContext,
   options: Partial<Pick<App, 'probes' | 'limiterRedis'>> = {},
 ): Promise<FastifyInstance> {
-  const common = commonHeaders(ctx.config.server.baseUrl.startsWith('https:'));
+  const common = commonHeaders(ctx.urls.secure);
   const requestId = requestIdGenerator(ctx.config.server);
   const app = Fastify({
     // Fastify gets no logger: with one, it attaches 'finish' and 'error' listeners to every response (to time it and
@@ -94,11 +94,11 @@ export async function buildServer(
   const siteAssets = loadSiteAssets();
   registerErrorHandling(app, common, {
     log: ctx.log,
-    htmlNotFound: (path) => htmlNotFound(ctx.config.server.baseUrl, siteAssets, path),
+    htmlNotFound: (path) => htmlNotFound(ctx.urls.base, siteAssets, path),
     htmlHeaders: { 'content-security-policy': HTML_CSP },
     isDatabaseUnavailable: (err) => ctx.store.isUnavailable(err),
   });
-  registerCommonHeaders(app, ctx.config.server.baseUrl.startsWith('https:'));
+  registerCommonHeaders(app, ctx.urls.secure);
   registerCompression(app);
   // Operations: limits and metrics hook into every route added after them; JSON routes take JSON only.
   const limits = registerRateLimit(app, ctx.config, {
@@ -109,7 +109,7 @@ export async function buildServer(
   });
   registerObservability(app, ctx.config, ctx.log);
   app.removeContentTypeParser('text/plain');
-  await registerOpenApi(app, ctx.config.server.baseUrl);
+  await registerOpenApi(app, ctx.urls.base);
 
   const fastReads: FastRead[] = [];
   await app.register(async (scope) => {

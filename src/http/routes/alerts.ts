@@ -138,7 +138,7 @@ export function formProblem(issue: z.core.$ZodIssue | undefined): string {
 
 export async function alertsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const authenticate = creditKeyHook(ctx);
-  const baseUrl = ctx.config.server.baseUrl;
+  const baseUrl = ctx.urls.base;
 
   // Own scope: the pages' form bodies are parsed here only.
   await app.register(async (scope) => {

@@ -35,7 +35,7 @@ const CheckoutSession = z.object({ id: z.string(), url: z.url() }).meta({ id: 'C
 export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { checkout } = ctx.services;
   const pageHtml = creditsPage({
-    baseUrl: ctx.config.server.baseUrl,
+    baseUrl: ctx.urls.base,
     checkoutAvailable: Boolean(checkout),
     mail: ctx.services.mailsKeys,
     operatorContact: ctx.config.server.operatorContact,
@@ -141,7 +141,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           .header('content-type', HTML)
           .header('content-security-policy', CHECKOUT_CSP)
           .header('cache-control', 'no-store')
-          .send(successPage(ctx.config.server.baseUrl, result));
+          .send(successPage(ctx.urls.base, result));
       },
     );
 

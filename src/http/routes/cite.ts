@@ -23,7 +23,7 @@ export const CiteParams = z.object({
 /** GET /api/cite/{format}/{slug}: a reference-manager citation as plain text. */
 export async function citeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { baseUrl } = ctx.config.server;
+  const baseUrl = ctx.urls.base;
   const paper = readPaper(documentsDir(ctx.config.documents));
 
   // Items are computed once per snapshot; each format of each item is rendered on first request and kept.

@@ -8,7 +8,6 @@ import { buildBrandGuide, readBrandGuide } from '../../core/documents/mascot.js'
 import { buildMembersLedger, readMembers } from '../../core/documents/members.js';
 import { buildMethodology } from '../../core/documents/methodology.js';
 import { buildPricing } from '../../core/documents/pricing.js';
-import { siteUrls } from '../../domain/urls.js';
 import {
   AffiliateProgram,
   BrandGuide,
@@ -38,7 +37,7 @@ export const EDGE_HOUR_CACHE = PUBLIC_CACHE;
  */
 export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { baseUrl } = ctx.config.server;
+  const baseUrl = ctx.urls.base;
   const dir = documentsDir(ctx.config.documents);
   const releaseLog = readReleaseLog(dir);
   const glossary = json(buildGlossary(readGlossary(dir), baseUrl));
@@ -68,7 +67,7 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Pr
     ),
   );
 
-  const canonical = (path: string) => ({ link: `<${siteUrls(baseUrl).api(path)}>; rel="canonical"` });
+  const canonical = (path: string) => ({ link: `<${ctx.urls.api(path)}>; rel="canonical"` });
 
   const changelogSchema = {
     summary: 'Changelog: interface releases and published data periods',

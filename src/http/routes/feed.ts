@@ -16,7 +16,7 @@ import { ServiceError } from '../../domain/errors.js';
 /** The machine-readable site surfaces: the weekly RSS feed and llms.txt. */
 export async function feedRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { baseUrl } = ctx.config.server;
+  const baseUrl = ctx.urls.base;
   const posts = loadBlogPosts();
   const markets = ctx.services.markets.summaries;
 

@@ -99,7 +99,7 @@ export async function siteRoutes(
   fast: FastRead[] = [],
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { baseUrl } = ctx.config.server;
+  const baseUrl = ctx.urls.base;
   const dir = documentsDir(ctx.config.documents);
   const posts = loadBlogPosts();
   const glossary = readGlossary(dir);
@@ -114,7 +114,7 @@ export async function siteRoutes(
 
   // The pages' headers are fixed per page and period: they are built once per rendered page (renderedSender), and
   // the page routes skip the per-request common-headers hook (`commonHeadersPrepared`), so the 404 adds them itself.
-  const common = commonHeaders(baseUrl.startsWith('https:'));
+  const common = commonHeaders(ctx.urls.secure);
   type PageSender = ReturnType<typeof renderedSender>;
   const sendHtml = renderedSender({ ...common, 'content-security-policy': HTML_CSP });
   // Downloads of a page's data (a sector's ranking, a startup's weeks): fixed per period like the pages.
@@ -133,7 +133,7 @@ export async function siteRoutes(
       .send(htmlNotFound(baseUrl, assets, request.url.split('?')[0]!));
 
   async function renderPage(snapshot: Snapshot, build: Build): Promise<Rendered | null> {
-    const page = await build(pageContext(snapshot, baseUrl));
+    const page = await build(pageContext(snapshot, ctx.urls));
     if (!page) return null;
     if ('download' in page) return page.download;
     // Pages without a share image of their own show the site's card; `?v=` names the period, so a link preview made
@@ -293,7 +293,7 @@ export async function siteRoutes(
       },
     },
     (q, s) => {
-      const filters = normaliseFilters(pageContext(currentSnapshot(ctx), baseUrl), q.query);
+      const filters = normaliseFilters(pageContext(currentSnapshot(ctx), ctx.urls), q.query);
       const key = `/startups?${filters.sector}|${filters.stage}|${filters.signal}|${filters.country}|${filters.page}`;
       return serve(q, s, key, (c) => startupsPage(c, filters));
     },
@@ -343,7 +343,7 @@ export async function siteRoutes(
       const snapshot = currentSnapshot(ctx);
       const a = request.query.a?.trim() ?? '';
       const b = request.query.b?.trim() ?? '';
-      const c = pageContext(snapshot, baseUrl);
+      const c = pageContext(snapshot, ctx.urls);
       if (!a && !b) return serve(request, reply, '/compare', () => compareIndexPage(c));
       const problems = [];
       const found = [a, b].map((name, i) => {
@@ -442,7 +442,7 @@ export async function siteRoutes(
     (request, reply) => {
       const snapshot = currentSnapshot(ctx);
       const { q = '', type, page: at = 1 } = request.query;
-      const input = searchPage(pageContext(snapshot, baseUrl), q, type || undefined, at);
+      const input = searchPage(pageContext(snapshot, ctx.urls), q, type || undefined, at);
       reply
         .header('content-type', HTML)
         .header('content-security-policy', HTML_CSP)
@@ -465,7 +465,7 @@ export async function siteRoutes(
         }
         return nlweb(params.data, reply as FastifyReply);
       }
-      const input = askPage(pageContext(currentSnapshot(ctx), baseUrl), request.query.q ?? '');
+      const input = askPage(pageContext(currentSnapshot(ctx), ctx.urls), request.query.q ?? '');
       reply
         .header('content-type', HTML)
         .header('content-security-policy', HTML_CSP)
@@ -478,7 +478,7 @@ export async function siteRoutes(
   // typo) redirects to the canonical page; a name outside the corpus is a 404 page with its "did you mean".
   r.get<Param<'name'>>('/diligence/:name', page, (q, s) => {
     const { name } = q.params;
-    const result = dossierPage(pageContext(currentSnapshot(ctx), baseUrl), name);
+    const result = dossierPage(pageContext(currentSnapshot(ctx), ctx.urls), name);
     if ('redirect' in result) return s.code(301).header('location', result.redirect).headers(common).send();
     if (result.status === 404) {
       return s

@@ -1,6 +1,5 @@
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { siteUrls } from '../../domain/urls.js';
 import { countPayment } from '../../metrics.js';
 import { redeemSolanaPayment } from '../../payments/solana/redeem.js';
 import { rpcTransactionFetcher } from '../../payments/solana/rpc.js';
@@ -39,7 +38,7 @@ export async function solanaRoutes(app: FastifyInstance, ctx: AppContext): Promi
   if (settings) await payeeTokenAccount(settings);
   const fetchTransaction =
     settings && rpcTransactionFetcher({ rpcUrl: settings.rpcUrl, commitment: settings.commitment });
-  const urls = siteUrls(ctx.config.server.baseUrl);
+  const urls = ctx.urls;
   let terms: ReturnType<typeof solanaTerms> | undefined;
   const requireConfigured = async () => {
     if (!settings) throw notConfigured();
