@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config, DatabaseConfig } from './config.js';
 import { documentsDir } from './core/documents/content.js';
+import { DocumentsService } from './core/documents/service.js';
 import { answerCorpus } from './core/answers/corpus.js';
 import { diligenceIndex } from './core/diligence/dossier.js';
 import { MarketsService } from './core/markets/markets.js';
@@ -19,6 +20,8 @@ import type { Resolver } from './core/alerts/address-guard.js';
 import { purgeExpiredIdempotency } from './payments/paid-deep-signal.js';
 import { loadA2aTask, purgeA2aTasks, saveA2aTask } from './store/a2a-tasks.js';
 import { refundExpiredHolds } from './payments/ledger.js';
+import type { SolanaSeller } from './payments/solana/seller.js';
+import type { X402Clients } from './payments/x402/clients.js';
 import { datasetExport, startupSeries } from './snapshot/history.js';
 import { SnapshotHolder, startPeriodPoller, type SnapshotListener, type WarmUpMeasure } from './snapshot/holder.js';
 import { loadSnapshot } from './snapshot/load.js';
@@ -45,8 +48,17 @@ export interface ReadinessProbe {
 
 /** The services every surface calls. Built once per process by `createApp`, from the configuration. */
 export interface AppServices {
+  /** The published documents and the content behind them (blog, glossary, changelog, ledgers, citations). */
+  documents: DocumentsService;
   markets: MarketsService;
   scout: ScoutService;
+  /**
+   * The x402 facilitator and token-contract clients, shared by the REST and MCP sellers and the reconciler; undefined
+   * unless X402_PAY_TO is set, and in a process that sells nothing (signal-mcp).
+   */
+  x402: X402Clients | undefined;
+  /** The Solana credit pack's terms and RPC client; undefined unless SOLANA_PAY_TO is set, and in signal-mcp. */
+  solana: SolanaSeller | undefined;
   /** Card checkout of the credit pack; undefined unless Stripe is configured. */
   checkout: Checkout | undefined;
   /** True when bought keys are also e-mailed (checkout and SMTP both configured). */
@@ -201,6 +213,15 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
             baseUrl,
             mail: Boolean(config.mail.smtpUrl),
           });
+    // The payment clients are loaded only where their payments are configured: a start needs neither otherwise.
+    const x402 =
+      options.jobs === 'period-only' || !config.x402.payTo
+        ? undefined
+        : (await import('./payments/x402/clients.js')).x402Clients(config.x402);
+    const solana =
+      options.jobs === 'period-only' || !config.solana.payTo
+        ? undefined
+        : await (await import('./payments/solana/seller.js')).solanaSeller(config.solana);
     // The mailer sends bought keys (with checkout) and alert digests; only serving processes send mail.
     const mailer = options.jobs === 'period-only' ? undefined : await createMailer(config.mail);
     let kickMail = () => {};
@@ -223,8 +244,16 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
           })
         : undefined;
     let scout: ScoutService | undefined;
+    let documents: DocumentsService | undefined;
     const services: AppServices = {
+      // Read and checked at first use: in a server, as it registers its routes (a bad file stops the start); in
+      // signal-mcp, only when a tool answers with a document (get_methodology).
+      get documents() {
+        return (documents ??= new DocumentsService(documentsDir(config.documents), baseUrl));
+      },
       markets: new MarketsService(documentsDir(config.documents), baseUrl),
+      x402,
+      solana,
       // Made at first use: its GitHub client is not needed by a start.
       get scout() {
         return (scout ??= new ScoutService({ github: config.github, scout: config.scout, baseUrl }, store));
@@ -247,21 +276,21 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       }, 3_600_000);
       purge.unref();
       stops.push(() => clearInterval(purge));
-      // x402 settlements left pending by a lost request: settled against the token contract, or dropped once expired
-      // (loaded only where x402 is configured: the chain client is not needed by a start).
-      if (config.x402.payTo) {
+      // x402 settlements left pending by a lost request: settled against the token contract, or dropped once expired.
+      if (x402) {
+        const { chain } = x402;
         let stopped = false;
         let stopReconciler = () => {};
         stops.push(() => {
           stopped = true;
           stopReconciler();
         });
-        void Promise.all([import('./payments/x402/chain.js'), import('./payments/x402/reconcile.js')])
-          .then(([{ rpcAuthorizationChain }, { startX402Reconciler }]) => {
+        void import('./payments/x402/reconcile.js')
+          .then(({ startX402Reconciler }) => {
             if (stopped) return;
             stopReconciler = startX402Reconciler({
               db: store.db,
-              chain: rpcAuthorizationChain(config.x402.rpcUrl),
+              chain,
               log,
               intervalMs: config.x402.reconcileMs,
             });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { diligenceDossier } from '../core/diligence/dossier.js';
 import { backtestReport } from '../core/backtest/report.js';
-import { buildMethodology } from '../core/documents/methodology.js';
 import { signalsSummary } from '../core/signals/summary.js';
 import type { Outcome } from '../domain/errors.js';
 import type { AppContext } from '../app.js';
@@ -534,7 +533,7 @@ const declaredTools = [
     annotations: READ,
     rest: { method: 'GET', path: '/api/v1/methodology.json', note: 'The whole document.' },
     paid: false,
-    handler: (_args, { ctx }) => buildMethodology(ctx.urls.base),
+    handler: (_args, { ctx }) => ctx.services.documents.methodology.document,
   }),
   tool({
     name: 'get_deep_signal',

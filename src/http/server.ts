@@ -37,7 +37,8 @@ import { solanaRoutes } from './routes/solana.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { a2aRoutes } from './routes/a2a.js';
 import { alertsRoutes } from './routes/alerts.js';
-import { HTML_CSP, htmlNotFound, loadSiteAssets, siteRoutes } from './routes/site.js';
+import { HTML_CSP, htmlNotFound, siteRoutes } from './routes/site.js';
+import { readSiteAssets } from '../web/assets.js';
 
 /**
  * `request.ip` as Fastify computes it with the same trust function (the last address of proxy-addr's list), for the
@@ -91,7 +92,7 @@ export async function buildServer(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const siteAssets = loadSiteAssets();
+  const siteAssets = readSiteAssets();
   registerErrorHandling(app, common, {
     log: ctx.log,
     htmlNotFound: (path) => htmlNotFound(ctx.urls.base, siteAssets, path),
@@ -129,12 +130,12 @@ export async function buildServer(
     await agentsRoutes(scope, ctx);
     await scoutRoutes(scope, ctx);
     await creditsRoutes(scope, ctx);
-    await checkoutRoutes(scope, ctx);
+    await checkoutRoutes(scope, ctx, siteAssets);
     await x402Routes(scope, ctx);
     await solanaRoutes(scope, ctx);
     await mcpRoutes(scope, ctx);
     await a2aRoutes(scope, ctx);
-    await alertsRoutes(scope, ctx);
+    await alertsRoutes(scope, ctx, siteAssets);
     await siteRoutes(scope, ctx, siteAssets, fastReads);
   });
   // The hottest pre-rendered reads (the snapshot JSON, the lookup, the home and startup pages) skip the framework's

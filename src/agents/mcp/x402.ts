@@ -93,7 +93,7 @@ const unpaid = (purchaseUrl: string) =>
  */
 export function mcpX402(ctx: AppContext, endpoint: string): McpX402 | undefined {
   const urls = ctx.urls;
-  const seller = deepSignalSeller(ctx.config.x402, endpoint, {
+  const seller = deepSignalSeller(ctx.config.x402, ctx.services.x402, endpoint, {
     type: 'object',
     title: 'DeepSignal',
     description: `The tool's outputSchema in tools/list; components.schemas.DeepSignal in ${urls.api('/api/openapi.json')}.`,

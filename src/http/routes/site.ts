@@ -3,14 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { backtestReport } from '../../core/backtest/report.js';
-import { loadBlogPosts } from '../../core/documents/blog.js';
-import { readReleaseLog } from '../../core/documents/changelog.js';
-import { documentsDir } from '../../core/documents/content.js';
-import { readGlossary } from '../../core/documents/glossary.js';
 import { RESEARCH_SLUGS } from '../../core/documents/research.js';
 import { NlwebAskParams, SearchType } from '../../schemas/answers.js';
 import { derive, rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
-import { loadSiteAssets, type SiteAssets } from '../../web/assets.js';
+import type { SiteAssets } from '../../web/assets.js';
 import { DEFAULT_RANGE, parseRange, type ChartRange } from '../../web/charts.js';
 import { pageContext, type PageContext } from '../../web/context.js';
 import { layout, type PageInput } from '../../web/layout.js';
@@ -100,10 +96,8 @@ export async function siteRoutes(
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const baseUrl = ctx.urls.base;
-  const dir = documentsDir(ctx.config.documents);
-  const posts = loadBlogPosts();
-  const glossary = readGlossary(dir);
-  const releaseLog = readReleaseLog(dir);
+  const { documents } = ctx.services;
+  const { posts } = documents;
 
   /** A page of the period: its render while it runs, then the result (`null`: no such page), kept for the period. */
   interface PageEntry {
@@ -411,14 +405,20 @@ export async function siteRoutes(
     const known = (RESEARCH_SLUGS as readonly string[]).includes(q.params.slug);
     return known ? serve(q, s, `/research/${q.params.slug}`, (c) => researchPage(c, q.params.slug)) : notFound(q, s);
   });
-  r.get('/glossary', page, (q, s) => serve(q, s, '/glossary', (c) => glossaryPage(c, glossary)));
-  r.get('/methodology', page, (q, s) => serve(q, s, '/methodology', methodologyPage));
+  r.get('/glossary', page, (q, s) => serve(q, s, '/glossary', () => glossaryPage(documents.glossary.document)));
+  r.get('/methodology', page, (q, s) =>
+    serve(q, s, '/methodology', () => methodologyPage(documents.methodology.document)),
+  );
   r.get('/backtest', page, (q, s) =>
     serve(q, s, '/backtest', async (c) => backtestPage(await backtestReport(c.snapshot))),
   );
-  r.get('/changelog', page, (q, s) => serve(q, s, '/changelog', (c) => changelogPage(c, releaseLog)));
+  r.get('/changelog', page, (q, s) =>
+    serve(q, s, '/changelog', (c) => changelogPage(documents.changelog(c.snapshot).document)),
+  );
   r.get('/pricing', page, (q, s) =>
-    serve(q, s, '/pricing', (c) => pricingPage(c, { checkoutAvailable: ctx.services.checkout !== undefined })),
+    serve(q, s, '/pricing', () =>
+      pricingPage(documents.pricing.document, { checkoutAvailable: ctx.services.checkout !== undefined }),
+    ),
   );
   r.get('/markets', page, (q, s) =>
     serve(q, s, '/markets', async (c) => marketsPage(c, [...(await ctx.services.markets.all(c.snapshot)).values()])),
@@ -562,5 +562,3 @@ export async function siteRoutes(
     });
   }
 }
-
-export { loadSiteAssets };

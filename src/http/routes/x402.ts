@@ -45,7 +45,7 @@ export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { x402 } = ctx.config;
   // The output schema is compact on purpose (it travels in every 402): the full one is in the OpenAPI document.
-  const seller = deepSignalSeller(x402, ctx.urls.api(X402_PATH), {
+  const seller = deepSignalSeller(x402, ctx.services.x402, ctx.urls.api(X402_PATH), {
     type: 'object',
     title: 'DeepSignal',
     description: `The full JSON Schema is components.schemas.DeepSignal in ${ctx.urls.api('/api/openapi.json')}.`,
