@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config, DatabaseConfig } from './config.js';
 import { documentsDir } from './core/documents/content.js';
+import { DocumentsService } from './core/documents/service.js';
 import { answerCorpus } from './core/answers/corpus.js';
 import { diligenceIndex } from './core/diligence/dossier.js';
 import { MarketsService } from './core/markets/markets.js';
@@ -19,10 +20,13 @@ import type { Resolver } from './core/alerts/address-guard.js';
 import { purgeExpiredIdempotency } from './payments/paid-deep-signal.js';
 import { loadA2aTask, purgeA2aTasks, saveA2aTask } from './store/a2a-tasks.js';
 import { refundExpiredHolds } from './payments/ledger.js';
+import type { SolanaSeller } from './payments/solana/seller.js';
+import type { X402Clients } from './payments/x402/clients.js';
 import { datasetExport, startupSeries } from './snapshot/history.js';
 import { SnapshotHolder, startPeriodPoller, type SnapshotListener, type WarmUpMeasure } from './snapshot/holder.js';
 import { loadSnapshot } from './snapshot/load.js';
 import { lastCompletePeriod } from './domain/periods.js';
+import { siteUrls, type SiteUrls } from './domain/urls.js';
 import { signalsCsv, type PeriodSource, type Snapshot } from './snapshot/snapshot.js';
 import {
   createStore,
@@ -44,8 +48,17 @@ export interface ReadinessProbe {
 
 /** The services every surface calls. Built once per process by `createApp`, from the configuration. */
 export interface AppServices {
+  /** The published documents and the content behind them (blog, glossary, changelog, ledgers, citations). */
+  documents: DocumentsService;
   markets: MarketsService;
   scout: ScoutService;
+  /**
+   * The x402 facilitator and token-contract clients, shared by the REST and MCP sellers and the reconciler; undefined
+   * unless X402_PAY_TO is set, and in a process that sells nothing (signal-mcp).
+   */
+  x402: X402Clients | undefined;
+  /** The Solana credit pack's terms and RPC client; undefined unless SOLANA_PAY_TO is set, and in signal-mcp. */
+  solana: SolanaSeller | undefined;
   /** Card checkout of the credit pack; undefined unless Stripe is configured. */
   checkout: Checkout | undefined;
   /** True when bought keys are also e-mailed (checkout and SMTP both configured). */
@@ -68,6 +81,11 @@ export interface App {
   log: Logger;
   store: Store;
   holder: SnapshotHolder;
+  /**
+   * The service's own absolute URLs (its base URL and the builders of every canonical URL), built once from the
+   * configured BASE_URL: surfaces link through these, never through the configuration.
+   */
+  urls: SiteUrls;
   services: AppServices;
   /** Shared Redis connection (REDIS_URL), if configured. */
   redis: Redis | undefined;
@@ -90,10 +108,10 @@ export interface App {
 
 /**
  * What every surface receives — REST routes, agent tools, A2A, MCP, pages: the application's configuration, store,
- * current period's holder, services and logger. Surfaces log through `log`, naming the request id (`reqId`)
+ * current period's holder, its own URLs, services and logger. Surfaces log through `log`, naming the request id (`reqId`)
  * themselves: Fastify has no logger (see buildServer), so `request.log` logs nothing.
  */
-export type AppContext = Pick<App, 'config' | 'store' | 'holder' | 'log' | 'services'>;
+export type AppContext = Pick<App, 'config' | 'store' | 'holder' | 'urls' | 'log' | 'services'>;
 
 export interface AppOptions {
   /** A store already being opened (the CLI starts it before loading the server's code); opened here otherwise. */
@@ -143,6 +161,8 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     });
   const { store, ready } = opening;
   ready.catch(() => {}); // awaited (and reported) by open()
+  const urls = siteUrls(config.server.baseUrl);
+  const baseUrl = urls.base;
   // A first start on a new embedded data directory: make the demo's newest week now, while the database's host
   // process initialises its cluster on the other core (the dataset is deterministic, so it is the week seedDemoIfEmpty
   // would store; the earlier weeks are generated once the server serves, and stored only if the store is empty).
@@ -184,15 +204,24 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     // The per-period indexes are built once the server listens (warmUp), not during the start.
     holder.deferWarmUp();
     holder.onSwap((s) => setSnapshotPeriod(s.period.slug, s.period.publishedAt), 'metrics period');
-    for (const warm of periodWarmUps(config.server.baseUrl)) holder.onSwap(warm.build, warm.name, warm);
+    for (const warm of periodWarmUps(baseUrl)) holder.onSwap(warm.build, warm.name, warm);
 
     const checkout =
       options.jobs === 'period-only'
         ? undefined
         : await createCheckout(config.stripe, {
-            baseUrl: config.server.baseUrl,
+            baseUrl,
             mail: Boolean(config.mail.smtpUrl),
           });
+    // The payment clients are loaded only where their payments are configured: a start needs neither otherwise.
+    const x402 =
+      options.jobs === 'period-only' || !config.x402.payTo
+        ? undefined
+        : (await import('./payments/x402/clients.js')).x402Clients(config.x402);
+    const solana =
+      options.jobs === 'period-only' || !config.solana.payTo
+        ? undefined
+        : await (await import('./payments/solana/seller.js')).solanaSeller(config.solana);
     // The mailer sends bought keys (with checkout) and alert digests; only serving processes send mail.
     const mailer = options.jobs === 'period-only' ? undefined : await createMailer(config.mail);
     let kickMail = () => {};
@@ -207,19 +236,27 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       alertSecret && alertParts
         ? new AlertsService({
             db: store.db,
-            baseUrl: config.server.baseUrl,
+            baseUrl,
             ...alertParts,
             tokenSecret: alertSecret,
             mail: Boolean(config.mail.smtpUrl),
-            tracked: trackedStartups(() => holder.current, config.server.baseUrl),
+            tracked: trackedStartups(() => holder.current, baseUrl),
           })
         : undefined;
     let scout: ScoutService | undefined;
+    let documents: DocumentsService | undefined;
     const services: AppServices = {
-      markets: new MarketsService(documentsDir(config.documents), config.server.baseUrl),
+      // Read and checked at first use: in a server, as it registers its routes (a bad file stops the start); in
+      // signal-mcp, only when a tool answers with a document (get_methodology).
+      get documents() {
+        return (documents ??= new DocumentsService(documentsDir(config.documents), baseUrl));
+      },
+      markets: new MarketsService(documentsDir(config.documents), baseUrl),
+      x402,
+      solana,
       // Made at first use: its GitHub client is not needed by a start.
       get scout() {
-        return (scout ??= new ScoutService(config, store));
+        return (scout ??= new ScoutService({ github: config.github, scout: config.scout, baseUrl }, store));
       },
       checkout,
       mailsKeys: Boolean(checkout && mailer),
@@ -239,21 +276,21 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       }, 3_600_000);
       purge.unref();
       stops.push(() => clearInterval(purge));
-      // x402 settlements left pending by a lost request: settled against the token contract, or dropped once expired
-      // (loaded only where x402 is configured: the chain client is not needed by a start).
-      if (config.x402.payTo) {
+      // x402 settlements left pending by a lost request: settled against the token contract, or dropped once expired.
+      if (x402) {
+        const { chain } = x402;
         let stopped = false;
         let stopReconciler = () => {};
         stops.push(() => {
           stopped = true;
           stopReconciler();
         });
-        void Promise.all([import('./payments/x402/chain.js'), import('./payments/x402/reconcile.js')])
-          .then(([{ rpcAuthorizationChain }, { startX402Reconciler }]) => {
+        void import('./payments/x402/reconcile.js')
+          .then(({ startX402Reconciler }) => {
             if (stopped) return;
             stopReconciler = startX402Reconciler({
               db: store.db,
-              chain: rpcAuthorizationChain(config.x402.rpcUrl),
+              chain,
               log,
               intervalMs: config.x402.reconcileMs,
             });
@@ -275,7 +312,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
           db: store.db,
           mailer,
           box: checkout?.box,
-          baseUrl: config.server.baseUrl,
+          baseUrl,
           retryMs: config.mail.retryMs,
           logger: log,
         });
@@ -327,6 +364,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       log,
       store,
       holder,
+      urls,
       services,
       redis,
       limiterRedis,
@@ -346,7 +384,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
           stops.push(
             startPeriodPoller({
               db: store.db,
-              baseUrl: config.server.baseUrl,
+              baseUrl,
               holder,
               intervalMs: config.periods.pollMs,
               onError: (err) => log.warn({ err }, 'could not check for a new period'),
@@ -366,12 +404,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
           ]);
           let history: (source: PeriodSource) => void = () => {};
           holder.provide(
-            generated.latestDemoSnapshot(
-              early,
-              firstDemo,
-              config.server.baseUrl,
-              new Promise((resolve) => (history = resolve)),
-            ),
+            generated.latestDemoSnapshot(early, firstDemo, baseUrl, new Promise((resolve) => (history = resolve))),
           );
           phase("serve the demo's newest week from memory");
           const newestOnly = () => generated.demoHistory({ entries: early.entries, periods: [early.latest] });
@@ -382,7 +415,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
             history(generated.demoHistory(dataset));
             const written = await seed.seedDemoIfEmpty(store.db, firstDemo, dataset);
             if (written > 0) log.info({ periods: written }, 'loaded the synthetic demo dataset');
-            const stored = closing ? undefined : await loadSnapshot(store.db, config.server.baseUrl);
+            const stored = closing ? undefined : await loadSnapshot(store.db, baseUrl);
             if (stored) await holder.advance(stored, () => Boolean(closing));
           })()
             .catch((err) => {
@@ -403,7 +436,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
           if (written > 0) log.info({ periods: written }, 'loaded the synthetic demo dataset');
           phase('generate and store demo data');
         }
-        const first = await loadSnapshot(store.db, config.server.baseUrl);
+        const first = await loadSnapshot(store.db, baseUrl);
         if (first) holder.provide(first);
         else log.warn('no period is published yet; data routes answer 503 until one is');
         phase('load snapshot');

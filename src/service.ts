@@ -99,9 +99,9 @@ export async function startService(
     const address =
       typeof addr === 'object' && addr
         ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
-        : config.server.baseUrl;
+        : core.urls.base;
     logger.info(
-      { address, baseUrl: config.server.baseUrl, database: core.store.mode, period: core.holder.current?.period.slug },
+      { address, baseUrl: core.urls.base, database: core.store.mode, period: core.holder.current?.period.slug },
       'serving',
     );
     const http = server;

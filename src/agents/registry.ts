@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { diligenceDossier } from '../core/diligence/dossier.js';
 import { backtestReport } from '../core/backtest/report.js';
-import { buildMethodology } from '../core/documents/methodology.js';
 import { signalsSummary } from '../core/signals/summary.js';
 import type { Outcome } from '../domain/errors.js';
 import type { AppContext } from '../app.js';
@@ -36,7 +35,6 @@ import { bestAnswer } from '../core/answers/answer.js';
 import { toHit } from '../core/answers/answer-index.js';
 import { siteSearch } from '../core/search/documents.js';
 import { ServiceError } from '../domain/errors.js';
-import { siteUrls } from '../domain/urls.js';
 import {
   AnswerHit,
   QueryText,
@@ -234,7 +232,7 @@ const DeepSignalResult = DeepSignal.partial().extend({
  */
 async function deepSignalTool(name: string, env: ToolEnv): Promise<DeepSignal | DeepSignalMiss> {
   const { ctx } = env;
-  const baseUrl = ctx.config.server.baseUrl;
+  const baseUrl = ctx.urls.base;
   const authenticated = await env.authenticate();
   if (!authenticated.ok) throw withPurchaseHelp(authenticated.error, baseUrl, undefined);
   const answer = await paidDeepSignal({
@@ -489,8 +487,7 @@ const declaredTools = [
     paid: false,
     // Outside the corpus the REST route answers 404 with `dossier.found: false`, an expected outcome: the tool
     // returns the same body as a normal result.
-    handler: ({ company }, { ctx }) =>
-      diligenceDossier(ctx.holder.published(), ctx.config.server.baseUrl, company.trim()).body,
+    handler: ({ company }, { ctx }) => diligenceDossier(ctx.holder.published(), ctx.urls.base, company.trim()).body,
     outputSchema: outputOf(DiligenceResponse),
   }),
   tool({
@@ -503,7 +500,7 @@ const declaredTools = [
     annotations: READ,
     rest: { method: 'GET', path: '/api/signals.json', note: 'The `meta` object of the response, plus format URLs.' },
     paid: false,
-    handler: (_args, { ctx }) => signalsSummary(ctx.holder.published(), ctx.config.server.baseUrl),
+    handler: (_args, { ctx }) => signalsSummary(ctx.holder.published(), ctx.urls.base),
   }),
   tool({
     name: 'get_scout_receipts',
@@ -536,7 +533,7 @@ const declaredTools = [
     annotations: READ,
     rest: { method: 'GET', path: '/api/v1/methodology.json', note: 'The whole document.' },
     paid: false,
-    handler: (_args, { ctx }) => buildMethodology(ctx.config.server.baseUrl),
+    handler: (_args, { ctx }) => ctx.services.documents.methodology.document,
   }),
   tool({
     name: 'get_deep_signal',
@@ -577,7 +574,7 @@ const declaredTools = [
     paid: false,
     handler: ({ q, type, limit }, { ctx }) => {
       const snapshot = ctx.holder.published();
-      const result = siteSearch(snapshot, ctx.config.server.baseUrl).search(q, {
+      const result = siteSearch(snapshot, ctx.urls.base).search(q, {
         type,
         limit: limit ?? SEARCH_LIMIT.default,
       });
@@ -595,7 +592,7 @@ const declaredTools = [
     rest: { method: 'GET', path: '/api/answer', note: 'Argument `question` maps to the `q` query parameter.' },
     paid: false,
     handler: ({ question }, { ctx }) => {
-      const best = bestAnswer(ctx.holder.published(), ctx.config.server.baseUrl, question);
+      const best = bestAnswer(ctx.holder.published(), ctx.urls.base, question);
       if (best.found) return { found: true, answer: toHit(best.hit) };
       const { query: _query, ...miss } = best;
       return miss;
@@ -635,7 +632,7 @@ const declaredTools = [
         nameMatch: found.how,
         name: found.item.startup.name,
         org: found.item.login,
-        url: siteUrls(ctx.config.server.baseUrl).startup(found.item.login),
+        url: ctx.urls.startup(found.item.login),
         periodsStored,
         history: shown.map((r) => ({
           period: r.period,
@@ -715,7 +712,7 @@ const declaredTools = [
     paid: false,
     handler: ({ limit }, { ctx }) => {
       const stored = storedPeriods(ctx.holder.published(), limit);
-      const urls = siteUrls(ctx.config.server.baseUrl);
+      const urls = ctx.urls;
       return {
         current: periodRef(stored.current),
         total: stored.total,
@@ -747,7 +744,7 @@ const declaredTools = [
     paid: false,
     handler: async (_args, { ctx }) => {
       const report = await backtestReport(ctx.holder.published());
-      const url = siteUrls(ctx.config.server.baseUrl).api('/backtest');
+      const url = ctx.urls.api('/backtest');
       return { status: report.status, synthetic: report.synthetic, summary: report.summary, url, report };
     },
   }),

@@ -1,10 +1,15 @@
 /**
  * Canonical URLs of the human site and the API, built in one place. Every answer, search hit, citation and feed
- * item links through these; the website serves a page at each.
+ * item links through these; the website serves a page at each. The composition root builds the service's own once
+ * (`App.urls`), from the configured base URL, and hands it to every surface.
  */
 export function siteUrls(baseUrl: string) {
   const e = encodeURIComponent;
   return {
+    /** The configured BASE_URL itself (no trailing slash): the origin every URL below starts with. */
+    base: baseUrl,
+    /** Whether the service is reached over HTTPS (its headers then ask browsers to stay on it). */
+    secure: baseUrl.startsWith('https:'),
     home: () => `${baseUrl}/`,
     startup: (login: string) => `${baseUrl}/startups/${e(login.toLowerCase())}`,
     sector: (slug: string) => `${baseUrl}/sectors/${e(slug)}`,

@@ -35,7 +35,7 @@ export function authenticateRequest(ctx: Pick<AppContext, 'store'>, request: Fas
 export function creditKeyHook(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const authenticated = await authenticateRequest(ctx, request);
-    if (!authenticated.ok) throw withPurchaseHelp(authenticated.error, ctx.config.server.baseUrl);
+    if (!authenticated.ok) throw withPurchaseHelp(authenticated.error, ctx.urls.base);
     const account = authenticated.value;
     accounts.set(request, account);
     reply.header('x-credits-balance', String(account.balance)).header('cache-control', 'no-store');

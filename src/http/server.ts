@@ -37,7 +37,8 @@ import { solanaRoutes } from './routes/solana.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { a2aRoutes } from './routes/a2a.js';
 import { alertsRoutes } from './routes/alerts.js';
-import { HTML_CSP, htmlNotFound, loadSiteAssets, siteRoutes } from './routes/site.js';
+import { HTML_CSP, htmlNotFound, siteRoutes } from './routes/site.js';
+import { readSiteAssets } from '../web/assets.js';
 
 /**
  * `request.ip` as Fastify computes it with the same trust function (the last address of proxy-addr's list), for the
@@ -60,7 +61,7 @@ export async function buildServer(
   ctx: AppContext,
   options: Partial<Pick<App, 'probes' | 'limiterRedis'>> = {},
 ): Promise<FastifyInstance> {
-  const common = commonHeaders(ctx.config.server.baseUrl.startsWith('https:'));
+  const common = commonHeaders(ctx.urls.secure);
   const requestId = requestIdGenerator(ctx.config.server);
   const app = Fastify({
     // Fastify gets no logger: with one, it attaches 'finish' and 'error' listeners to every response (to time it and
@@ -91,14 +92,14 @@ export async function buildServer(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const siteAssets = loadSiteAssets();
+  const siteAssets = readSiteAssets();
   registerErrorHandling(app, common, {
     log: ctx.log,
-    htmlNotFound: (path) => htmlNotFound(ctx.config.server.baseUrl, siteAssets, path),
+    htmlNotFound: (path) => htmlNotFound(ctx.urls.base, siteAssets, path),
     htmlHeaders: { 'content-security-policy': HTML_CSP },
     isDatabaseUnavailable: (err) => ctx.store.isUnavailable(err),
   });
-  registerCommonHeaders(app, ctx.config.server.baseUrl.startsWith('https:'));
+  registerCommonHeaders(app, ctx.urls.secure);
   registerCompression(app);
   // Operations: limits and metrics hook into every route added after them; JSON routes take JSON only.
   const limits = registerRateLimit(app, ctx.config, {
@@ -109,7 +110,7 @@ export async function buildServer(
   });
   registerObservability(app, ctx.config, ctx.log);
   app.removeContentTypeParser('text/plain');
-  await registerOpenApi(app, ctx.config.server.baseUrl);
+  await registerOpenApi(app, ctx.urls.base);
 
   const fastReads: FastRead[] = [];
   await app.register(async (scope) => {
@@ -129,12 +130,12 @@ export async function buildServer(
     await agentsRoutes(scope, ctx);
     await scoutRoutes(scope, ctx);
     await creditsRoutes(scope, ctx);
-    await checkoutRoutes(scope, ctx);
+    await checkoutRoutes(scope, ctx, siteAssets);
     await x402Routes(scope, ctx);
     await solanaRoutes(scope, ctx);
     await mcpRoutes(scope, ctx);
     await a2aRoutes(scope, ctx);
-    await alertsRoutes(scope, ctx);
+    await alertsRoutes(scope, ctx, siteAssets);
     await siteRoutes(scope, ctx, siteAssets, fastReads);
   });
   // The hottest pre-rendered reads (the snapshot JSON, the lookup, the home and startup pages) skip the framework's

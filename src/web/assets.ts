@@ -6,7 +6,7 @@ import { repoPath } from '../core/answers/content-files.js';
 import { rendered, type Rendered } from '../snapshot/snapshot.js';
 
 /**
- * The site's static files, read once at start and served from memory under a URL carrying their content hash, so
+ * The site's static files, read once per server at start and served from memory under a URL carrying their content hash, so
  * browsers may keep them for a year. Nothing is fetched from another origin: the font comes from an npm package
  * installed with the service. The API reference is rendered on the server (no viewer bundle).
  */
@@ -47,16 +47,10 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-let loaded: SiteAssets | undefined;
-
-/** The assets, read once per process (every page and the checkout pages share them). */
-export function loadSiteAssets(): SiteAssets {
-  return (loaded ??= readSiteAssets());
-}
-
 const FONT_PATH = '/assets/fonts/inter-latin-wght-normal.woff2';
 
-function readSiteAssets(): SiteAssets {
+/** Reads the assets: once per server (buildServer), which hands them to every route that renders a page. */
+export function readSiteAssets(): SiteAssets {
   // Files the stylesheet refers to come first: the stylesheet names them by their versioned URL, so they too can be
   // cached for a year, and its own hash changes when they do.
   const files: [string, string][] = [

@@ -1,11 +1,11 @@
-import { siteUrls, type SiteUrls } from '../domain/urls.js';
+import type { SiteUrls } from '../domain/urls.js';
 import type { Snapshot, SnapshotStartup } from '../snapshot/snapshot.js';
 import { startupHistory, startupSeries } from '../snapshot/history.js';
 import type { HistoryEntry } from '../domain/period-startup.js';
 import type { SeriesTable, StartupSeries } from '../domain/series.js';
 import { html, type SafeHtml } from './html.js';
 
-/** What every page builder receives: the snapshot, the base URL and lazy access to the stored history. */
+/** What every page builder receives: the snapshot, the service's URLs and lazy access to the stored history. */
 export interface PageContext {
   snapshot: Snapshot;
   baseUrl: string;
@@ -16,11 +16,11 @@ export interface PageContext {
   history(login: string): Promise<HistoryEntry[]>;
 }
 
-export function pageContext(snapshot: Snapshot, baseUrl: string): PageContext {
+export function pageContext(snapshot: Snapshot, urls: SiteUrls): PageContext {
   return {
     snapshot,
-    baseUrl,
-    urls: siteUrls(baseUrl),
+    baseUrl: urls.base,
+    urls,
     series: () => startupSeries(snapshot),
     history: (login) => startupHistory(snapshot, login),
   };

@@ -17,6 +17,12 @@ export interface AssetPaths {
   font: string;
 }
 
+/** What frames a page: the base URL its canonical link starts with, and the site's asset paths. */
+export interface SiteFrame {
+  baseUrl: string;
+  assets: AssetPaths;
+}
+
 export interface PageInput {
   /** Path of the page on this origin, e.g. /sectors/robotics (its canonical URL is baseUrl + path). */
   path: string;

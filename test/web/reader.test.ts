@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { issueKey } from '../../src/payments/keys.js';
+import { readSiteAssets } from '../../src/web/assets.js';
 import { creditsPage } from '../../src/web/pages/payments.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -580,7 +581,12 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     assert.doesNotMatch((await page.locator('main').textContent())!, /Ask the operator/);
     await page.context().close();
     // Unset, no contact is shown.
-    const plain = creditsPage({ baseUrl: 'http://x.example', checkoutAvailable: false, mail: false });
+    const plain = creditsPage({
+      baseUrl: 'http://x.example',
+      assets: readSiteAssets(),
+      checkoutAvailable: false,
+      mail: false,
+    });
     assert.doesNotMatch(plain, /From the operator|mailto:/);
   });
   test('pricing links every tier to the way to buy it, and the credits page has the places they point to', async () => {

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { siteUrls } from '../../src/domain/urls.js';
 import { pageContext } from '../../src/web/context.js';
 import { cardText, sectorCard, siteCard, startupCard } from '../../src/web/share-image.js';
 import { BASE, demoSnapshot } from '../core/fixtures.js';
 
 const snapshot = demoSnapshot();
-const ctx = pageContext(snapshot, BASE);
+const ctx = pageContext(snapshot, siteUrls(BASE));
 
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */
 function pngSize(png: Buffer): { width: number; height: number } {

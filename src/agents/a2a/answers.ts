@@ -5,7 +5,6 @@ import { bestAnswer } from '../../core/answers/answer.js';
 import { periodRef, storedPeriod } from '../../core/periods/reads.js';
 import { resolveStartup, resolveStrict } from '../../core/signals/resolve.js';
 import { ServiceError } from '../../domain/errors.js';
-import { siteUrls } from '../../domain/urls.js';
 import { authenticate } from '../../payments/authenticate.js';
 import { idempotencyKeyOf } from '../../payments/paid-call.js';
 import type { Sector, Startup } from '../../schemas/signals.js';
@@ -110,8 +109,8 @@ function describeMiss(name: string, candidates?: { name: string }[]): string {
 }
 
 export function skillRunner(ctx: AppContext): SkillRunner {
-  const { baseUrl } = ctx.config.server;
-  const urls = siteUrls(baseUrl);
+  const { urls } = ctx;
+  const baseUrl = urls.base;
 
   const envOf = (call: SkillCall): ToolEnv => ({
     ctx,

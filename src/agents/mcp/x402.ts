@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../app.js';
 import { fail, ServiceError } from '../../domain/errors.js';
-import { siteUrls } from '../../domain/urls.js';
 import { countPayment } from '../../metrics.js';
 import { deepSignalLookup, deepSignalSeller } from '../../payments/x402/deep-signal.js';
 import { payPerCall } from '../../payments/x402/pay-per-call.js';
@@ -93,8 +92,8 @@ const unpaid = (purchaseUrl: string) =>
  * has no x402 wallet. The offer, the checks, the settlement records and the facilitator are the REST route's.
  */
 export function mcpX402(ctx: AppContext, endpoint: string): McpX402 | undefined {
-  const urls = siteUrls(ctx.config.server.baseUrl);
-  const seller = deepSignalSeller(ctx.config.x402, endpoint, {
+  const urls = ctx.urls;
+  const seller = deepSignalSeller(ctx.config.x402, ctx.services.x402, endpoint, {
     type: 'object',
     title: 'DeepSignal',
     description: `The tool's outputSchema in tools/list; components.schemas.DeepSignal in ${urls.api('/api/openapi.json')}.`,

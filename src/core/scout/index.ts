@@ -1,4 +1,4 @@
-import type { GitHubConfig, ScoutConfig, ServerConfig } from '../../config.js';
+import type { GitHubConfig, ScoutConfig } from '../../config.js';
 import { GitHubClient } from '../../github/client.js';
 import { GitHubUsername, type ScoutPredictions, type ScoutReceipts } from '../../schemas/scout.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
@@ -14,7 +14,8 @@ export { ScoutError } from './history.js';
 export interface ScoutServiceConfig {
   github: GitHubConfig;
   scout: ScoutConfig;
-  server: Pick<ServerConfig, 'baseUrl'>;
+  /** The service's base URL (the composition root's `urls.base`). */
+  baseUrl: string;
 }
 
 /** A rate-limit wait longer than this fails the look-up (503 with Retry-After) instead of holding the request. */
@@ -70,7 +71,7 @@ export class ScoutService {
     const login = checkedUsername(username);
     const history = await this.histories.get(login);
     const result = scoreStars(history.stars, validatedCompanies());
-    const urls = scoutUrls(this.config.server.baseUrl, login);
+    const urls = scoutUrls(this.config.baseUrl, login);
     return {
       username: login,
       score: result.score,

@@ -100,8 +100,8 @@ async function streamEvents(
  * JSON-RPC errors travel with HTTP 200.
  */
 export async function a2aRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const cardJson = buildAgentCardJson(ctx.config.server.baseUrl);
-  const card = buildAgentCard(ctx.config.server.baseUrl);
+  const cardJson = buildAgentCardJson(ctx.urls.base);
+  const card = buildAgentCard(ctx.urls.base);
   const cardBody = rendered(JSON.stringify(cardJson), 'application/json; charset=utf-8');
   const textSkills = { startup: skillById('startup-signal')!, summary: skillById('summary')! };
   const requestHandler = new DefaultRequestHandler(
@@ -111,7 +111,7 @@ export async function a2aRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     ),
     new SignalAgentExecutor({
       run: skillRunner(ctx),
-      readText: (text) => skillForText(ctx.holder.published(), ctx.config.server.baseUrl, text, textSkills),
+      readText: (text) => skillForText(ctx.holder.published(), ctx.urls.base, text, textSkills),
     }),
   );
   const v1 = new JsonRpcTransportHandler(requestHandler);

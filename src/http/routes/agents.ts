@@ -93,10 +93,7 @@ function callArguments(value: unknown): unknown {
 
 export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const catalog = rendered(
-    JSON.stringify(buildAgentCatalog(ctx.config.server.baseUrl)),
-    'application/json; charset=utf-8',
-  );
+  const catalog = rendered(JSON.stringify(buildAgentCatalog(ctx.urls.base)), 'application/json; charset=utf-8');
   const schema = {
     summary: 'Agent skill catalog, generated from the tool registry',
     tags: ['agents'],
@@ -110,12 +107,12 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     { schema: { ...schema, operationId: 'getAgentsV1', description: 'Byte-identical to /api/agents.json.' } },
     (request, reply) =>
       sendRendered(request, reply, catalog, {
-        link: `<${siteUrls(ctx.config.server.baseUrl).api('/api/agents.json')}>; rel="canonical"`,
+        link: `<${ctx.urls.api('/api/agents.json')}>; rel="canonical"`,
       }),
   );
 
   const json = (value: unknown) => rendered(JSON.stringify(value), 'application/json; charset=utf-8');
-  const toolsCatalog = json(functionCallingCatalog(ctx.config.server.baseUrl));
+  const toolsCatalog = json(functionCallingCatalog(ctx.urls.base));
   const toolsByFormat = new Map(FUNCTION_FORMATS.map((f) => [f, json(functionTools(f))]));
   r.get(
     '/api/agent/tools',

@@ -11,6 +11,7 @@ import {
   AlertSubscriptionRequest,
   CreatedAlertSubscription,
 } from '../../schemas/alerts.js';
+import type { SiteAssets } from '../../web/assets.js';
 import { alertsPage, unsubscribePage, type AlertsPageInput } from '../../web/pages/alerts.js';
 import type { AppContext } from '../context.js';
 import { CREDIT_KEY_SECURITY, creditAccountOf, creditKeyHook } from '../credit-key.js';
@@ -136,9 +137,10 @@ export function formProblem(issue: z.core.$ZodIssue | undefined): string {
   return `Not created. ${field ? `${FIELD_WORDS[field]}: ` : ''}${message.charAt(0).toUpperCase()}${message.slice(1)}`;
 }
 
-export async function alertsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function alertsRoutes(app: FastifyInstance, ctx: AppContext, assets: SiteAssets): Promise<void> {
   const authenticate = creditKeyHook(ctx);
-  const baseUrl = ctx.config.server.baseUrl;
+  const baseUrl = ctx.urls.base;
+  const site = { baseUrl, assets };
 
   // Own scope: the pages' form bodies are parsed here only.
   await app.register(async (scope) => {
@@ -323,10 +325,10 @@ export async function alertsRoutes(app: FastifyInstance, ctx: AppContext): Promi
       async (request, reply) => {
         const token = request.query.token ?? '';
         const target = ctx.services.alerts && token ? await ctx.services.alerts.unsubscribeTarget(token) : undefined;
-        if (!target) return sendHtml(reply as FastifyReply, unsubscribePage(baseUrl, { state: 'invalid' }), 404);
+        if (!target) return sendHtml(reply as FastifyReply, unsubscribePage(site, { state: 'invalid' }), 404);
         return sendHtml(
           reply as FastifyReply,
-          unsubscribePage(baseUrl, { state: 'confirm', token, label: target.label, email: target.email }),
+          unsubscribePage(site, { state: 'confirm', token, label: target.label, email: target.email }),
         );
       },
     );
@@ -353,13 +355,13 @@ export async function alertsRoutes(app: FastifyInstance, ctx: AppContext): Promi
         const form = (request.body ?? {}) as Form;
         const token = one(form, 'token') || request.query.token || '';
         const outcome = ctx.services.alerts && token ? await ctx.services.alerts.unsubscribe(token) : undefined;
-        if (!outcome?.ok) return sendHtml(reply as FastifyReply, unsubscribePage(baseUrl, { state: 'invalid' }), 404);
-        return sendHtml(reply as FastifyReply, unsubscribePage(baseUrl, { state: 'done', label: outcome.value.label }));
+        if (!outcome?.ok) return sendHtml(reply as FastifyReply, unsubscribePage(site, { state: 'invalid' }), 404);
+        return sendHtml(reply as FastifyReply, unsubscribePage(site, { state: 'done', label: outcome.value.label }));
       },
     );
 
     const pageBase = () => ({
-      baseUrl,
+      ...site,
       available: Boolean(ctx.services.alerts),
       mail: Boolean(ctx.config.mail.smtpUrl),
     });

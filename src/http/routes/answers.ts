@@ -6,7 +6,6 @@ import { MIN_CONFIDENCE } from '../../core/answers/confidence.js';
 import { bestAnswer } from '../../core/answers/answer.js';
 import { understand, understoodNotice } from '../../core/answers/understand.js';
 import { ServiceError } from '../../domain/errors.js';
-import { siteUrls } from '../../domain/urls.js';
 import {
   AnswerHit,
   AnswerMiss,
@@ -26,9 +25,9 @@ const CONFIDENCE_NOTE = `Confidence (0 to 1) is how much of the query the matche
 /** GET /api/answer, /api/ask, the corpus documents and the FAQ. Thin: the answer index lives in core/answers. */
 export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const urls = siteUrls(ctx.config.server.baseUrl);
+  const urls = ctx.urls;
   // Build the corpus when a period is loaded rather than on the first request: a bad FAQ file stops the start.
-  faqPage(ctx.config.server.baseUrl);
+  faqPage(ctx.urls.base);
 
   r.get(
     '/api/answer',
@@ -47,7 +46,7 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
     },
     (request, reply) => {
-      const answer = bestAnswer(currentSnapshot(ctx), ctx.config.server.baseUrl, request.query.q);
+      const answer = bestAnswer(currentSnapshot(ctx), ctx.urls.base, request.query.q);
       if (!answer.found) {
         const { detail, found: _found, ...extensions } = answer;
         throw new ServiceError('no-answer', { sentence: detail }, { extensions: { found: false, ...extensions } });
@@ -72,7 +71,7 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
     (request, reply) => {
       const { q, limit } = request.query;
       const snapshot = currentSnapshot(ctx);
-      const understood = understand(snapshot, ctx.config.server.baseUrl, q, limit);
+      const understood = understand(snapshot, ctx.urls.base, q, limit);
       reply.header('cache-control', PUBLIC_CACHE);
       if (understood.kind !== 'answers') {
         return { query: q, hits: [], notice: understoodNotice(understood, snapshot) };
@@ -87,7 +86,7 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
     response: { 200: AnswersCorpus, ...errorResponses(503) },
   };
   r.get('/api/answers.json', { schema: { ...corpusSchema, operationId: 'getAnswers' } }, (request, reply) => {
-    sendRendered(request, reply, answerCorpus(currentSnapshot(ctx), ctx.config.server.baseUrl).json, {
+    sendRendered(request, reply, answerCorpus(currentSnapshot(ctx), ctx.urls.base).json, {
       link: LICENSE_LINK,
     });
   });
@@ -95,7 +94,7 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
     '/api/v1/answers.json',
     { schema: { ...corpusSchema, operationId: 'getAnswersV1', description: 'Same body as /api/answers.json.' } },
     (request, reply) => {
-      sendRendered(request, reply, answerCorpus(currentSnapshot(ctx), ctx.config.server.baseUrl).json, {
+      sendRendered(request, reply, answerCorpus(currentSnapshot(ctx), ctx.urls.base).json, {
         link: `<${urls.api('/api/answers.json')}>; rel="canonical", ${LICENSE_LINK}`,
       });
     },
@@ -112,7 +111,7 @@ export async function answersRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
     },
     (request, reply) => {
-      sendRendered(request, reply, faqPage(ctx.config.server.baseUrl), { link: LICENSE_LINK });
+      sendRendered(request, reply, faqPage(ctx.urls.base), { link: LICENSE_LINK });
     },
   );
 }

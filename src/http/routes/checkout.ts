@@ -10,6 +10,7 @@ import {
   WebhookSignatureError,
 } from '../../payments/checkout.js';
 import { countPayment } from '../../metrics.js';
+import type { SiteAssets } from '../../web/assets.js';
 import { CHECKOUT_CSP, creditsPage, successPage } from '../../web/pages/payments.js';
 import type { AppContext } from '../context.js';
 import { errorResponses, textContent } from '../openapi.js';
@@ -32,10 +33,11 @@ const CheckoutSession = z.object({ id: z.string(), url: z.url() }).meta({ id: 'C
  * Card checkout: the pack page, starting a Stripe Checkout Session, the success page (reveals the key once) and
  * Stripe's webhook. Also runs the mail outbox of this instance. Rules live in src/payments/checkout.ts and mail.ts.
  */
-export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext, assets: SiteAssets): Promise<void> {
   const { checkout } = ctx.services;
+  const site = { baseUrl: ctx.urls.base, assets };
   const pageHtml = creditsPage({
-    baseUrl: ctx.config.server.baseUrl,
+    ...site,
     checkoutAvailable: Boolean(checkout),
     mail: ctx.services.mailsKeys,
     operatorContact: ctx.config.server.operatorContact,
@@ -141,7 +143,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
           .header('content-type', HTML)
           .header('content-security-policy', CHECKOUT_CSP)
           .header('cache-control', 'no-store')
-          .send(successPage(ctx.config.server.baseUrl, result));
+          .send(successPage(site, result));
       },
     );
 

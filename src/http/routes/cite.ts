@@ -1,15 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  CITATION_FORMATS,
-  citationItems,
-  isCitationFormat,
-  readPaper,
-  type CslItem,
-} from '../../core/citations/citations.js';
-import { documentsDir } from '../../core/documents/content.js';
-import { derive, rendered, type Rendered } from '../../snapshot/snapshot.js';
+import { CITATION_FORMATS, isCitationFormat } from '../../core/citations/citations.js';
 import { sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses, textContent } from '../openapi.js';
@@ -23,13 +15,7 @@ export const CiteParams = z.object({
 /** GET /api/cite/{format}/{slug}: a reference-manager citation as plain text. */
 export async function citeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { baseUrl } = ctx.config.server;
-  const paper = readPaper(documentsDir(ctx.config.documents));
-
-  // Items are computed once per snapshot; each format of each item is rendered on first request and kept.
-  const itemsOf = derive((s) => ({ items: citationItems(s, baseUrl, paper), bodies: new Map<string, Rendered>() }));
-  // citation-js is loaded with the first citation asked for, not at start.
-  let formatter: Promise<typeof import('../../core/citations/format.js')> | undefined;
+  const { documents } = ctx.services;
 
   r.get(
     '/api/cite/:format/:slug',
@@ -45,7 +31,7 @@ export async function citeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     },
     async (request, reply) => {
       const { format, slug } = request.params;
-      const { items, bodies } = itemsOf(currentSnapshot(ctx));
+      const snapshot = currentSnapshot(ctx);
       // The 404 details name the valid values only: the request's own text is never echoed.
       if (!isCitationFormat(format)) {
         throw new ServiceError(
@@ -54,16 +40,13 @@ export async function citeRoutes(app: FastifyInstance, ctx: AppContext): Promise
           { extensions: { formats: [...CITATION_FORMATS] } },
         );
       }
-      const item: CslItem | undefined = items.get(slug);
-      if (!item) {
-        throw new ServiceError('unknown-citation-slug', {}, { extensions: { slugs: [...items.keys()] } });
-      }
-      const key = `${format}/${slug}`;
-      let body = bodies.get(key);
+      const body = await documents.citation(snapshot, format, slug);
       if (!body) {
-        const { formatCitation } = await (formatter ??= import('../../core/citations/format.js'));
-        body = rendered(formatCitation(item, format), 'text/plain; charset=utf-8');
-        bodies.set(key, body);
+        throw new ServiceError(
+          'unknown-citation-slug',
+          {},
+          { extensions: { slugs: documents.citationSlugs(snapshot) } },
+        );
       }
       sendRendered(request, reply, body);
       return reply;

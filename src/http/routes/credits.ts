@@ -10,7 +10,6 @@ import { currentSnapshot, type AppContext } from '../context.js';
 import { CREDIT_KEY_SECURITY, creditAccountOf, creditKeyHook } from '../credit-key.js';
 import { errorResponses } from '../openapi.js';
 import { settleOnDelivery } from '../credit-hold.js';
-import { siteUrls } from '../../domain/urls.js';
 
 /** The one Idempotency-Key rule (src/payments/paid-call.ts), as this route documents it. */
 export const IdempotencyKeyHeader = IdempotencyKey.describe(
@@ -46,7 +45,7 @@ const PAID_ROUTE = { rateLimit: 'paid' } as unknown as FastifyContextConfig;
 export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const authenticate = creditKeyHook(ctx);
-  const purchaseUrl = siteUrls(ctx.config.server.baseUrl).api('/agents/credits');
+  const purchaseUrl = ctx.urls.api('/agents/credits');
 
   r.post(
     '/api/agent/deep-signal',
@@ -87,7 +86,7 @@ export async function creditsRoutes(app: FastifyInstance, ctx: AppContext): Prom
       raw.header('x-credits-balance', String(answer.balance));
       if (answer.replayed) raw.header('idempotent-replayed', 'true');
       // An error (no credit left, a reused or busy Idempotency-Key) is answered by the error handler as a problem.
-      if (!answer.outcome.ok) throw withPurchaseHelp(answer.outcome.error, ctx.config.server.baseUrl, answer.balance);
+      if (!answer.outcome.ok) throw withPurchaseHelp(answer.outcome.error, ctx.urls.base, answer.balance);
       return raw
         .code(200)
         .header('content-type', 'application/json; charset=utf-8')

@@ -21,7 +21,7 @@ const OFFERED = 'gzip' as const;
 
 export async function datasetRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const canonical = `<${ctx.config.server.baseUrl}/api/dataset.jsonl>; rel="canonical", ${LICENSE_LINK}`;
+  const canonical = `<${ctx.urls.base}/api/dataset.jsonl>; rel="canonical", ${LICENSE_LINK}`;
   const handler = async (request: FastifyRequest, reply: FastifyReply, link: string): Promise<void> => {
     const snapshot = currentSnapshot(ctx);
     const coding = negotiate(request.headers['accept-encoding'], OFFERED);

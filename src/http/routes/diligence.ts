@@ -31,10 +31,10 @@ export async function diligenceRoutes(app: FastifyInstance, ctx: AppContext): Pr
     const company = companyOf(input);
     reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', PUBLIC_CACHE);
     if (!company) {
-      reply.code(200).send(JSON.stringify(diligenceUsage(snapshot, ctx.config.server.baseUrl)));
+      reply.code(200).send(JSON.stringify(diligenceUsage(snapshot, ctx.urls.base)));
       return;
     }
-    const result = diligenceDossier(snapshot, ctx.config.server.baseUrl, company);
+    const result = diligenceDossier(snapshot, ctx.urls.base, company);
     reply
       .header(NAME_MATCH_HEADER, result.how)
       .code(result.found ? 200 : 404)

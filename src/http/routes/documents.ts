@@ -1,14 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { buildAffiliateProgram, readAffiliates } from '../../core/documents/affiliates.js';
-import { buildChangelog, readReleaseLog } from '../../core/documents/changelog.js';
-import { documentsDir } from '../../core/documents/content.js';
-import { buildGlossary, readGlossary } from '../../core/documents/glossary.js';
-import { buildBrandGuide, readBrandGuide } from '../../core/documents/mascot.js';
-import { buildMembersLedger, readMembers } from '../../core/documents/members.js';
-import { buildMethodology } from '../../core/documents/methodology.js';
-import { buildPricing } from '../../core/documents/pricing.js';
-import { siteUrls } from '../../domain/urls.js';
 import {
   AffiliateProgram,
   BrandGuide,
@@ -18,57 +9,24 @@ import {
   Methodology,
   Pricing,
 } from '../../schemas/documents.js';
-import { deriveAsync } from '../../snapshot/derive-async.js';
-import { derive, rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
-import { trendingHistory } from '../../snapshot/history.js';
+import type { Rendered } from '../../snapshot/snapshot.js';
 import { PUBLIC_CACHE, sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
 import { ServiceError } from '../../domain/errors.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-const json = (value: unknown): Rendered => rendered(JSON.stringify(value), JSON_TYPE);
-
 /** The members ledger, affiliate program and brand guide: browsers keep 5 minutes, the edge 1 hour. */
 export const EDGE_HOUR_CACHE = PUBLIC_CACHE;
 
 /**
- * The published documents. Their content is read and checked when the server starts (a bad file stops it); the
- * parts computed from data are rendered once per snapshot and served with strong ETags.
+ * The published documents, served as the documents service built them (core/documents/service.ts): the fixed ones
+ * once per process, the ones computed from data once per period, each with its strong ETag.
  */
 export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { baseUrl } = ctx.config.server;
-  const dir = documentsDir(ctx.config.documents);
-  const releaseLog = readReleaseLog(dir);
-  const glossary = json(buildGlossary(readGlossary(dir), baseUrl));
-  const methodology = json(buildMethodology(baseUrl));
-  const pricing = json(buildPricing(baseUrl));
-  const members = readMembers(dir);
-  const affiliates = readAffiliates(dir);
-  const mascot = readBrandGuide(dir);
+  const { documents } = ctx.services;
 
-  const changelogOf = derive((s) => json(buildChangelog(releaseLog, s.periods, baseUrl)));
-  const affiliatesOf = derive((s) => json(buildAffiliateProgram(affiliates, s, baseUrl)));
-  const mascotOf = derive((s) => json(buildBrandGuide(mascot, s, baseUrl)));
-  const membersOf = deriveAsync(async (s: Snapshot) =>
-    json(
-      buildMembersLedger({
-        data: members,
-        publishedPeriods: s.periods,
-        trending: (await trendingHistory(s)).map((row) => ({
-          period: row.period,
-          login: row.login,
-          rank: row.rankOverall!,
-          name: row.startup.name,
-        })),
-        names: new Map(s.startups.map((st) => [st.login.toLowerCase(), st.startup.name])),
-        baseUrl,
-      }),
-    ),
-  );
-
-  const canonical = (path: string) => ({ link: `<${siteUrls(baseUrl).api(path)}>; rel="canonical"` });
+  const canonical = (path: string) => ({ link: `<${ctx.urls.api(path)}>; rel="canonical"` });
 
   const changelogSchema = {
     summary: 'Changelog: interface releases and published data periods',
@@ -77,7 +35,7 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Pr
     response: { 200: Changelog, ...errorResponses(503) },
   };
   r.get('/api/changelog.json', { schema: { ...changelogSchema, operationId: 'getChangelog' } }, (request, reply) => {
-    sendRendered(request, reply, changelogOf(currentSnapshot(ctx)));
+    sendRendered(request, reply, documents.changelog(currentSnapshot(ctx)).body);
   });
   r.get(
     '/api/v1/changelog.json',
@@ -89,7 +47,7 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     (request, reply) => {
-      sendRendered(request, reply, changelogOf(currentSnapshot(ctx)), canonical('/api/changelog.json'));
+      sendRendered(request, reply, documents.changelog(currentSnapshot(ctx)).body, canonical('/api/changelog.json'));
     },
   );
 
@@ -104,7 +62,7 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: Methodology },
       },
     },
-    (request, reply) => sendRendered(request, reply, methodology),
+    (request, reply) => sendRendered(request, reply, documents.methodology.body),
   );
 
   r.get(
@@ -117,7 +75,7 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: Glossary },
       },
     },
-    (request, reply) => sendRendered(request, reply, glossary),
+    (request, reply) => sendRendered(request, reply, documents.glossary.body),
   );
 
   r.get(
@@ -130,7 +88,7 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: Pricing },
       },
     },
-    (request, reply) => sendRendered(request, reply, pricing),
+    (request, reply) => sendRendered(request, reply, documents.pricing.body),
   );
 
   r.get(
@@ -149,7 +107,7 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Pr
       const snapshot = currentSnapshot(ctx);
       let body: Rendered;
       try {
-        body = await membersOf(snapshot);
+        body = await documents.membersLedger(snapshot);
       } catch (err) {
         ctx.log.warn({ reqId: request.id, err }, 'could not read the trending history for the members ledger');
         throw new ServiceError('ledger-store-silent', {}, { retryAfterSeconds: 5 });
@@ -170,7 +128,8 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: AffiliateProgram, ...errorResponses(503) },
       },
     },
-    (request, reply) => sendRendered(request, reply, affiliatesOf(currentSnapshot(ctx)), {}, EDGE_HOUR_CACHE),
+    (request, reply) =>
+      sendRendered(request, reply, documents.affiliateProgram(currentSnapshot(ctx)), {}, EDGE_HOUR_CACHE),
   );
 
   r.get(
@@ -184,6 +143,6 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: BrandGuide, ...errorResponses(503) },
       },
     },
-    (request, reply) => sendRendered(request, reply, mascotOf(currentSnapshot(ctx)), {}, EDGE_HOUR_CACHE),
+    (request, reply) => sendRendered(request, reply, documents.brandGuide(currentSnapshot(ctx)), {}, EDGE_HOUR_CACHE),
   );
 }

@@ -1,13 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { agentTools } from '../../agents/registry.js';
-import { loadBlogPosts } from '../../core/documents/blog.js';
-import { buildFeed } from '../../core/documents/feed.js';
 import { buildLlmsTxt, surfacesFromOpenApi, type ApiSurface } from '../../core/documents/llms-txt.js';
 import { researchFindings } from '../../core/documents/research.js';
-import { deriveAsync } from '../../snapshot/derive-async.js';
-import { derive, rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
-import { trendingHistory } from '../../snapshot/history.js';
+import { derive, rendered, type Rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
 import { currentSnapshot, type AppContext } from '../context.js';
 import { errorResponses, textContent } from '../openapi.js';
@@ -16,22 +12,8 @@ import { ServiceError } from '../../domain/errors.js';
 /** The machine-readable site surfaces: the weekly RSS feed and llms.txt. */
 export async function feedRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { baseUrl } = ctx.config.server;
-  const posts = loadBlogPosts();
-  const markets = ctx.services.markets.summaries;
-
-  const feedOf = deriveAsync(async (s: Snapshot) =>
-    rendered(
-      buildFeed({
-        baseUrl,
-        periods: s.periods,
-        trending: await trendingHistory(s),
-        posts,
-        synthetic: s.synthetic,
-      }),
-      'application/rss+xml; charset=utf-8',
-    ),
-  );
+  const baseUrl = ctx.urls.base;
+  const { documents, markets } = ctx.services;
 
   r.get(
     '/feed.xml',
@@ -47,7 +29,7 @@ export async function feedRoutes(app: FastifyInstance, ctx: AppContext): Promise
       const snapshot = currentSnapshot(ctx);
       let body: Rendered;
       try {
-        body = await feedOf(snapshot);
+        body = await documents.feed(snapshot);
       } catch (err) {
         ctx.log.warn({ reqId: request.id, err }, 'could not read the trending history for the feed');
         throw new ServiceError('feed-store-silent', {}, { retryAfterSeconds: 5 });
@@ -57,7 +39,8 @@ export async function feedRoutes(app: FastifyInstance, ctx: AppContext): Promise
     },
   );
 
-  // The API list comes from the OpenAPI document, which is complete once every route is registered.
+  // llms.txt is the one document rendered here: it lists this server's own API (its OpenAPI document, complete once
+  // every route is registered) and the agent tools, which only the surfaces know.
   let surfaces: ApiSurface[] | undefined;
   app.addHook('onReady', async () => {
     surfaces = surfacesFromOpenApi(app.swagger() as { paths?: Record<string, Record<string, unknown>> });
@@ -72,7 +55,7 @@ export async function feedRoutes(app: FastifyInstance, ctx: AppContext): Promise
         )),
         tools: agentTools,
         findings: researchFindings(s, baseUrl),
-        markets,
+        markets: markets.summaries,
       }),
       'text/plain; charset=utf-8',
     ),

@@ -14,7 +14,6 @@ import { PACKAGE_ROOT } from '../../package-root.js';
 import { answerModernRequest } from '../../agents/mcp/modern.js';
 import { createMcpServer } from '../../agents/mcp/server.js';
 import { mcpX402 } from '../../agents/mcp/x402.js';
-import { siteUrls } from '../../domain/urls.js';
 import { rendered } from '../../snapshot/snapshot.js';
 import { sendRendered } from '../conditional.js';
 import type { AppContext } from '../context.js';
@@ -87,12 +86,9 @@ export const MCP_HTTP_PATHS = ['/api/mcp/rpc', '/mcp'] as const;
  * event stream, which a stateless server has no use for: 405.
  */
 export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { baseUrl } = ctx.config.server;
+  const baseUrl = ctx.urls.base;
   const allowedOrigins = [new URL(baseUrl).origin, ...ctx.config.agents.mcpAllowedOrigins];
-  const manifest = rendered(
-    JSON.stringify(buildMcpManifest(ctx.config.server.baseUrl)),
-    'application/json; charset=utf-8',
-  );
+  const manifest = rendered(JSON.stringify(buildMcpManifest(ctx.urls.base)), 'application/json; charset=utf-8');
 
   const packageVersion = (
     JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
@@ -132,7 +128,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const completions = localCompletions(ctx);
     // get_deep_signal sold per call with x402 over MCP, the MCP endpoint being the x402 resource.
-    const x402 = mcpX402(ctx, siteUrls(baseUrl).api('/mcp'));
+    const x402 = mcpX402(ctx, ctx.urls.api('/mcp'));
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const header = request.headers['idempotency-key'];
       const idempotencyKey = idempotencyKeyOf(Array.isArray(header) ? header.join(', ') : header);

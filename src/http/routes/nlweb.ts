@@ -34,7 +34,7 @@ export async function nlwebRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     (request, reply) => {
-      const body = nlwebAnswer(currentSnapshot(ctx), ctx.config.server.baseUrl, request.body.query);
+      const body = nlwebAnswer(currentSnapshot(ctx), ctx.urls.base, request.body.query);
       // Pre-serialised JSON-LD: the bytes bypass the response serializer.
       (reply as FastifyReply)
         .header('content-type', 'application/ld+json; charset=utf-8')
@@ -112,7 +112,7 @@ export function nlwebAskResponder(ctx: AppContext): (params: NlwebAskParams, rep
     const mode: NlwebMode =
       params.mode ??
       (params.generate_mode === undefined || params.generate_mode === 'none' ? 'list' : params.generate_mode);
-    const messages = nlwebAsk(currentSnapshot(ctx), ctx.config.server.baseUrl, {
+    const messages = nlwebAsk(currentSnapshot(ctx), ctx.urls.base, {
       query: params.query,
       site: params.site,
       prev: typeof params.prev === 'string' ? params.prev.split(',') : params.prev,

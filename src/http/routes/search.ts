@@ -26,7 +26,7 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promi
     (request, reply) => {
       const { q, type, limit } = request.query;
       const snapshot = currentSnapshot(ctx);
-      const result = siteSearch(snapshot, ctx.config.server.baseUrl).search(q, { type, limit });
+      const result = siteSearch(snapshot, ctx.urls.base).search(q, { type, limit });
       reply.header('cache-control', PUBLIC_CACHE);
       return { query: q, total: result.total, hits: result.hits, synthetic: snapshot.synthetic };
     },

@@ -80,12 +80,12 @@ export async function signalsRoutes(app: FastifyInstance, ctx: AppContext, fast:
   const r = app.withTypeProvider<ZodTypeProvider>();
   // The hot reads: every header they send is fixed per route and per body, so it is built once (renderedSender)
   // and the routes skip the per-request common-headers hook.
-  const common = commonHeaders(ctx.config.server.baseUrl.startsWith('https:'));
+  const common = commonHeaders(ctx.urls.secure);
   const hot = { commonHeadersPrepared: true };
   const sendLicensed = renderedSender({ ...common, link: LICENSE_LINK });
   const sendCanonical = renderedSender({
     ...common,
-    link: `<${ctx.config.server.baseUrl}/api/signals.json>; rel="canonical", ${LICENSE_LINK}`,
+    link: `<${ctx.urls.base}/api/signals.json>; rel="canonical", ${LICENSE_LINK}`,
   });
   // One sender per X-Name-Match value, so the header is part of the prepared headers like the rest.
   const sendLookup = Object.fromEntries(

@@ -3,14 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { backtestReport } from '../../core/backtest/report.js';
-import { loadBlogPosts } from '../../core/documents/blog.js';
-import { readReleaseLog } from '../../core/documents/changelog.js';
-import { documentsDir } from '../../core/documents/content.js';
-import { readGlossary } from '../../core/documents/glossary.js';
 import { RESEARCH_SLUGS } from '../../core/documents/research.js';
 import { NlwebAskParams, SearchType } from '../../schemas/answers.js';
 import { derive, rendered, type Rendered, type Snapshot } from '../../snapshot/snapshot.js';
-import { loadSiteAssets, type SiteAssets } from '../../web/assets.js';
+import type { SiteAssets } from '../../web/assets.js';
 import { DEFAULT_RANGE, parseRange, type ChartRange } from '../../web/charts.js';
 import { pageContext, type PageContext } from '../../web/context.js';
 import { layout, type PageInput } from '../../web/layout.js';
@@ -99,11 +95,9 @@ export async function siteRoutes(
   fast: FastRead[] = [],
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { baseUrl } = ctx.config.server;
-  const dir = documentsDir(ctx.config.documents);
-  const posts = loadBlogPosts();
-  const glossary = readGlossary(dir);
-  const releaseLog = readReleaseLog(dir);
+  const baseUrl = ctx.urls.base;
+  const { documents } = ctx.services;
+  const { posts } = documents;
 
   /** A page of the period: its render while it runs, then the result (`null`: no such page), kept for the period. */
   interface PageEntry {
@@ -114,7 +108,7 @@ export async function siteRoutes(
 
   // The pages' headers are fixed per page and period: they are built once per rendered page (renderedSender), and
   // the page routes skip the per-request common-headers hook (`commonHeadersPrepared`), so the 404 adds them itself.
-  const common = commonHeaders(baseUrl.startsWith('https:'));
+  const common = commonHeaders(ctx.urls.secure);
   type PageSender = ReturnType<typeof renderedSender>;
   const sendHtml = renderedSender({ ...common, 'content-security-policy': HTML_CSP });
   // Downloads of a page's data (a sector's ranking, a startup's weeks): fixed per period like the pages.
@@ -133,7 +127,7 @@ export async function siteRoutes(
       .send(htmlNotFound(baseUrl, assets, request.url.split('?')[0]!));
 
   async function renderPage(snapshot: Snapshot, build: Build): Promise<Rendered | null> {
-    const page = await build(pageContext(snapshot, baseUrl));
+    const page = await build(pageContext(snapshot, ctx.urls));
     if (!page) return null;
     if ('download' in page) return page.download;
     // Pages without a share image of their own show the site's card; `?v=` names the period, so a link preview made
@@ -293,7 +287,7 @@ export async function siteRoutes(
       },
     },
     (q, s) => {
-      const filters = normaliseFilters(pageContext(currentSnapshot(ctx), baseUrl), q.query);
+      const filters = normaliseFilters(pageContext(currentSnapshot(ctx), ctx.urls), q.query);
       const key = `/startups?${filters.sector}|${filters.stage}|${filters.signal}|${filters.country}|${filters.page}`;
       return serve(q, s, key, (c) => startupsPage(c, filters));
     },
@@ -343,7 +337,7 @@ export async function siteRoutes(
       const snapshot = currentSnapshot(ctx);
       const a = request.query.a?.trim() ?? '';
       const b = request.query.b?.trim() ?? '';
-      const c = pageContext(snapshot, baseUrl);
+      const c = pageContext(snapshot, ctx.urls);
       if (!a && !b) return serve(request, reply, '/compare', () => compareIndexPage(c));
       const problems = [];
       const found = [a, b].map((name, i) => {
@@ -411,14 +405,20 @@ export async function siteRoutes(
     const known = (RESEARCH_SLUGS as readonly string[]).includes(q.params.slug);
     return known ? serve(q, s, `/research/${q.params.slug}`, (c) => researchPage(c, q.params.slug)) : notFound(q, s);
   });
-  r.get('/glossary', page, (q, s) => serve(q, s, '/glossary', (c) => glossaryPage(c, glossary)));
-  r.get('/methodology', page, (q, s) => serve(q, s, '/methodology', methodologyPage));
+  r.get('/glossary', page, (q, s) => serve(q, s, '/glossary', () => glossaryPage(documents.glossary.document)));
+  r.get('/methodology', page, (q, s) =>
+    serve(q, s, '/methodology', () => methodologyPage(documents.methodology.document)),
+  );
   r.get('/backtest', page, (q, s) =>
     serve(q, s, '/backtest', async (c) => backtestPage(await backtestReport(c.snapshot))),
   );
-  r.get('/changelog', page, (q, s) => serve(q, s, '/changelog', (c) => changelogPage(c, releaseLog)));
+  r.get('/changelog', page, (q, s) =>
+    serve(q, s, '/changelog', (c) => changelogPage(documents.changelog(c.snapshot).document)),
+  );
   r.get('/pricing', page, (q, s) =>
-    serve(q, s, '/pricing', (c) => pricingPage(c, { checkoutAvailable: ctx.services.checkout !== undefined })),
+    serve(q, s, '/pricing', () =>
+      pricingPage(documents.pricing.document, { checkoutAvailable: ctx.services.checkout !== undefined }),
+    ),
   );
   r.get('/markets', page, (q, s) =>
     serve(q, s, '/markets', async (c) => marketsPage(c, [...(await ctx.services.markets.all(c.snapshot)).values()])),
@@ -442,7 +442,7 @@ export async function siteRoutes(
     (request, reply) => {
       const snapshot = currentSnapshot(ctx);
       const { q = '', type, page: at = 1 } = request.query;
-      const input = searchPage(pageContext(snapshot, baseUrl), q, type || undefined, at);
+      const input = searchPage(pageContext(snapshot, ctx.urls), q, type || undefined, at);
       reply
         .header('content-type', HTML)
         .header('content-security-policy', HTML_CSP)
@@ -465,7 +465,7 @@ export async function siteRoutes(
         }
         return nlweb(params.data, reply as FastifyReply);
       }
-      const input = askPage(pageContext(currentSnapshot(ctx), baseUrl), request.query.q ?? '');
+      const input = askPage(pageContext(currentSnapshot(ctx), ctx.urls), request.query.q ?? '');
       reply
         .header('content-type', HTML)
         .header('content-security-policy', HTML_CSP)
@@ -478,7 +478,7 @@ export async function siteRoutes(
   // typo) redirects to the canonical page; a name outside the corpus is a 404 page with its "did you mean".
   r.get<Param<'name'>>('/diligence/:name', page, (q, s) => {
     const { name } = q.params;
-    const result = dossierPage(pageContext(currentSnapshot(ctx), baseUrl), name);
+    const result = dossierPage(pageContext(currentSnapshot(ctx), ctx.urls), name);
     if ('redirect' in result) return s.code(301).header('location', result.redirect).headers(common).send();
     if (result.status === 404) {
       return s
@@ -562,5 +562,3 @@ export async function siteRoutes(
     });
   }
 }
-
-export { loadSiteAssets };

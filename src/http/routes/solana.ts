@@ -1,10 +1,8 @@
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { siteUrls } from '../../domain/urls.js';
 import { countPayment } from '../../metrics.js';
 import { redeemSolanaPayment } from '../../payments/solana/redeem.js';
-import { rpcTransactionFetcher } from '../../payments/solana/rpc.js';
-import { payeeTokenAccount, solanaTerms, type SolanaSettings } from '../../payments/solana/terms.js';
+import { solanaTerms } from '../../payments/solana/terms.js';
 import { SolanaRedeemRequest, SolanaRedeemResponse, SolanaTermsResponse } from '../../schemas/payments.js';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../openapi.js';
@@ -25,24 +23,11 @@ const notConfigured = () => new ServiceError('solana-not-configured', {}, { retr
  */
 export async function solanaRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { solana } = ctx.config;
-  const settings: SolanaSettings | undefined = solana.payTo
-    ? {
-        cluster: solana.cluster,
-        payTo: solana.payTo,
-        mint: solana.mint,
-        rpcUrl: solana.rpcUrl,
-        commitment: solana.commitment,
-      }
-    : undefined;
-  // Derive the receiving token account once at start: a SOLANA_PAY_TO or SOLANA_MINT that is no address stops the start.
-  if (settings) await payeeTokenAccount(settings);
-  const fetchTransaction =
-    settings && rpcTransactionFetcher({ rpcUrl: settings.rpcUrl, commitment: settings.commitment });
-  const urls = siteUrls(ctx.config.server.baseUrl);
+  const seller = ctx.services.solana;
+  const urls = ctx.urls;
   let terms: ReturnType<typeof solanaTerms> | undefined;
   const requireConfigured = async () => {
-    if (!settings) throw notConfigured();
+    if (!seller) throw notConfigured();
   };
 
   r.get(
@@ -61,9 +46,9 @@ export async function solanaRoutes(app: FastifyInstance, ctx: AppContext): Promi
       },
     },
     async (_request, reply) => {
-      if (!settings) throw notConfigured();
+      if (!seller) throw notConfigured();
       reply.header('cache-control', 'public, max-age=300');
-      terms ??= solanaTerms(settings, urls.api(SOLANA_PATH), urls.api('/api/account/credits'));
+      terms ??= solanaTerms(seller.settings, urls.api(SOLANA_PATH), urls.api('/api/account/credits'));
       return terms;
     },
   );
@@ -97,8 +82,8 @@ export async function solanaRoutes(app: FastifyInstance, ctx: AppContext): Promi
       const account = creditAccountOf(request);
       const redemption = await redeemSolanaPayment(
         ctx.store.db,
-        settings!,
-        fetchTransaction!,
+        seller!.settings,
+        seller!.fetchTransaction,
         account,
         request.body.signature,
       ).catch((err: unknown) => {

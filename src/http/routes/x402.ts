@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { siteUrls } from '../../domain/urls.js';
 import { countPayment } from '../../metrics.js';
 import { deepSignalLookup, deepSignalSeller, X402_DEEP_SIGNAL_PATH } from '../../payments/x402/deep-signal.js';
 import { payPerCall } from '../../payments/x402/pay-per-call.js';
@@ -45,12 +44,11 @@ function base64Json(schema: z.ZodType, description: string) {
 export async function x402Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { x402 } = ctx.config;
-  const { baseUrl } = ctx.config.server;
   // The output schema is compact on purpose (it travels in every 402): the full one is in the OpenAPI document.
-  const seller = deepSignalSeller(x402, siteUrls(baseUrl).api(X402_PATH), {
+  const seller = deepSignalSeller(x402, ctx.services.x402, ctx.urls.api(X402_PATH), {
     type: 'object',
     title: 'DeepSignal',
-    description: `The full JSON Schema is components.schemas.DeepSignal in ${siteUrls(baseUrl).api('/api/openapi.json')}.`,
+    description: `The full JSON Schema is components.schemas.DeepSignal in ${ctx.urls.api('/api/openapi.json')}.`,
     required: Object.keys(DeepSignal.shape),
   });
 

@@ -2,8 +2,7 @@ import type { X402Config } from '../../config.js';
 import { deepSignal } from '../../core/deep-signal/index.js';
 import type { DeepSignal as DeepSignalBody, DeepSignalMiss } from '../../schemas/deep-signal.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
-import { rpcAuthorizationChain } from './chain.js';
-import { httpFacilitator } from './facilitator.js';
+import type { X402Clients } from './clients.js';
 import type { PaidLookup, PayPerCallDeps } from './pay-per-call.js';
 import { paymentRequirements, paymentRequirementsV2 } from './requirements.js';
 
@@ -14,23 +13,19 @@ export const X402_DEEP_SIGNAL_PATH = '/api/agent/deep-signal/x402';
 export type DeepSignalSeller = Omit<PayPerCallDeps, 'db'>;
 
 /**
- * Deep Signal's x402 offer at `resource` (the REST route's URL, or the MCP endpoint's), with the facilitator and the
- * token contract that verify and settle it: the same price, recipient and network wherever it is sold. Undefined
- * when the server has no x402 wallet (X402_PAY_TO unset).
+ * Deep Signal's x402 offer at `resource` (the REST route's URL, or the MCP endpoint's), with the process's clients of
+ * the facilitator and the token contract that verify and settle it: the same price, recipient and network wherever
+ * it is sold. Undefined when the server has no x402 wallet (X402_PAY_TO unset), and so no clients.
  */
 export function deepSignalSeller(
-  x402: X402Config,
+  x402: Pick<X402Config, 'payTo' | 'network'>,
+  clients: X402Clients | undefined,
   resource: string,
   outputJsonSchema: Record<string, unknown>,
 ): DeepSignalSeller | undefined {
-  if (!x402.payTo) return undefined;
+  if (!x402.payTo || !clients) return undefined;
   const requirements = paymentRequirements({ payTo: x402.payTo, network: x402.network, resource, outputJsonSchema });
-  return {
-    requirements,
-    requirementsV2: paymentRequirementsV2(requirements),
-    facilitator: httpFacilitator({ url: x402.facilitatorUrl, headers: x402.facilitatorHeaders }),
-    chain: rpcAuthorizationChain(x402.rpcUrl),
-  };
+  return { requirements, requirementsV2: paymentRequirementsV2(requirements), ...clients };
 }
 
 /** The paid work of every x402 surface: Deep Signal of the period served (a miss is never settled). */

@@ -1,9 +1,8 @@
 import { sectors } from '../../domain/sectors.js';
 import type { AlertDelivery, AlertSubscription, AlertWatch } from '../../schemas/alerts.js';
 import { SIGNAL_TYPES } from '../../schemas/enums.js';
-import { loadSiteAssets } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
-import { layout } from '../layout.js';
+import { layout, type SiteFrame } from '../layout.js';
 
 /**
  * The alerts pages: a key holder manages subscriptions with plain forms (no script, no session: each form carries
@@ -13,8 +12,8 @@ import { layout } from '../layout.js';
 const DESCRIPTION =
   'Alerts: a webhook, an e-mail digest or an Atom feed when a watched startup enters or leaves the trending top 20, changes signal type or crosses a threshold.';
 
-function page(baseUrl: string, path: string, title: string, body: SafeHtml): string {
-  return layout(baseUrl, loadSiteAssets(), {
+function page(site: SiteFrame, path: string, title: string, body: SafeHtml): string {
+  return layout(site.baseUrl, site.assets, {
     path,
     title,
     description: DESCRIPTION,
@@ -115,8 +114,7 @@ function createForm(key: string, mail: boolean): SafeHtml {
     </form>`;
 }
 
-export interface AlertsPageInput {
-  baseUrl: string;
+export interface AlertsPageInput extends SiteFrame {
   /** False when alerts are off on this server. */
   available: boolean;
   mail: boolean;
@@ -140,7 +138,7 @@ export function alertsPage(input: AlertsPageInput): string {
     </p>`;
   if (!input.available) {
     return page(
-      input.baseUrl,
+      input,
       '/alerts',
       'Alerts',
       html`${intro}
@@ -152,7 +150,7 @@ export function alertsPage(input: AlertsPageInput): string {
   const error = input.error ? html`<p class="notice danger" role="alert"><strong>${input.error}</strong></p>` : '';
   if (!input.key) {
     return page(
-      input.baseUrl,
+      input,
       '/alerts',
       'Alerts',
       html`${intro} ${error}
@@ -189,7 +187,7 @@ export function alertsPage(input: AlertsPageInput): string {
     : '';
   const list = input.subscriptions ?? [];
   return page(
-    input.baseUrl,
+    input,
     '/alerts',
     'Alerts',
     html`${intro} ${error} ${created} ${deleted}
@@ -222,7 +220,7 @@ export type UnsubscribeState =
   | { state: 'invalid' };
 
 /** The unsubscribe page: a confirmation button (a link alone must not unsubscribe: mail scanners open links). */
-export function unsubscribePage(baseUrl: string, input: UnsubscribeState): string {
+export function unsubscribePage(site: SiteFrame, input: UnsubscribeState): string {
   const body =
     input.state === 'invalid'
       ? html`<h1>Unsubscribe</h1>
@@ -242,5 +240,5 @@ export function unsubscribePage(baseUrl: string, input: UnsubscribeState): strin
               <input type="hidden" name="token" value="${input.token}" />
               <button type="submit">Unsubscribe</button>
             </form>`;
-  return page(baseUrl, '/alerts/unsubscribe', 'Unsubscribe', body);
+  return page(site, '/alerts/unsubscribe', 'Unsubscribe', body);
 }

@@ -3,11 +3,8 @@ import { answerCorpus } from '../../core/answers/corpus.js';
 import { loadFaq } from '../../core/answers/faq.js';
 import type { AnswerEntry } from '../../core/answers/entry.js';
 import type { BlogPost } from '../../core/documents/blog.js';
-import { buildChangelog, type readReleaseLog } from '../../core/documents/changelog.js';
-import { buildGlossary, type readGlossary } from '../../core/documents/glossary.js';
-import type { Market } from '../../schemas/documents.js';
-import { buildMethodology } from '../../core/documents/methodology.js';
-import { buildPricing, TIER_SLUGS } from '../../core/documents/pricing.js';
+import type { Changelog, Glossary, Market, Methodology, Pricing } from '../../schemas/documents.js';
+import { TIER_SLUGS } from '../../core/documents/pricing.js';
 import { researchFinding, researchFindings } from '../../core/documents/research.js';
 import { sectorInfo } from '../../domain/sectors.js';
 import { sitePath, type PageContext } from '../context.js';
@@ -267,8 +264,7 @@ export function researchPage(ctx: PageContext, slug: string): PageInput | undefi
   };
 }
 
-export function glossaryPage(ctx: PageContext, content: ReturnType<typeof readGlossary>): PageInput {
-  const glossary = buildGlossary(content, ctx.baseUrl);
+export function glossaryPage(glossary: Glossary): PageInput {
   const body = html`<h1>Glossary</h1>
     <p class="lede">
       The ${glossary.hasDefinedTerm.length} terms the API uses. Each term has an anchor you can link to.
@@ -290,8 +286,7 @@ export function glossaryPage(ctx: PageContext, content: ReturnType<typeof readGl
   };
 }
 
-export function methodologyPage(ctx: PageContext): PageInput {
-  const m = buildMethodology(ctx.baseUrl);
+export function methodologyPage(m: Methodology): PageInput {
   const body = html`<h1>${m.name}</h1>
     <p class="lede">${m.description}</p>
     <ol>
@@ -320,8 +315,7 @@ export function methodologyPage(ctx: PageContext): PageInput {
   };
 }
 
-export function changelogPage(ctx: PageContext, log: ReturnType<typeof readReleaseLog>): PageInput {
-  const c = buildChangelog(log, ctx.snapshot.periods, ctx.baseUrl);
+export function changelogPage(c: Changelog): PageInput {
   const body = html`<h1>Changelog</h1>
     <p class="lede">
       Interface version ${c.interfaceVersion} (revision ${c.revisionDate}). Machine-readable:
@@ -347,7 +341,7 @@ export function changelogPage(ctx: PageContext, log: ReturnType<typeof readRelea
 }
 
 /** How a tier is paid for, in words (the JSON's `authentication` is a header form, not a sentence). */
-function howToPay(t: ReturnType<typeof buildPricing>['tiers'][number]): string {
+function howToPay(t: Pricing['tiers'][number]): string {
   if (t.authentication === 'none') return 'No key and no sign-up.';
   if (t.authentication.startsWith('X-PAYMENT'))
     return 'No key: each call carries a signed payment in its X-PAYMENT header (x402 version 1) or PAYMENT-SIGNATURE header (version 2).';
@@ -355,7 +349,7 @@ function howToPay(t: ReturnType<typeof buildPricing>['tiers'][number]): string {
 }
 
 /** "19.00 EUR per pack (100 credits, 0.19 EUR a call)"; the free tier is just "Free". */
-function priceText(t: ReturnType<typeof buildPricing>['tiers'][number]): string {
+function priceText(t: Pricing['tiers'][number]): string {
   if (Number(t.price.amount) === 0) return 'Free';
   const perCall =
     t.unit === 'call' || !t.pricePerCall ? '' : `, ${t.pricePerCall.amount} ${t.pricePerCall.currency} a matched call`;
@@ -378,8 +372,7 @@ function howToBuy(slug: string, checkoutAvailable: boolean | undefined): { href:
   }
 }
 
-export function pricingPage(ctx: PageContext, options: { checkoutAvailable?: boolean } = {}): PageInput {
-  const p = buildPricing(ctx.baseUrl);
+export function pricingPage(p: Pricing, options: { checkoutAvailable?: boolean } = {}): PageInput {
   const body = html`<h1>Pricing</h1>
     <p class="lede">
       Every free read needs no key. Deep Signal, the enriched profile of one startup, is paid per matched call; a miss

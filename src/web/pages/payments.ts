@@ -1,7 +1,6 @@
 import { DEEP_SIGNAL_CREDIT_PACK, formatMinor } from '../../core/documents/pricing.js';
-import { loadSiteAssets } from '../assets.js';
 import { html, type SafeHtml } from '../html.js';
-import { layout } from '../layout.js';
+import { layout, type SiteFrame } from '../layout.js';
 import type { RevealResult } from '../../payments/checkout.js';
 
 /**
@@ -14,8 +13,8 @@ const PACK = `${DEEP_SIGNAL_CREDIT_PACK.credits} Deep Signal credits for ${forma
 export const CHECKOUT_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self' https://checkout.stripe.com; base-uri 'none'; frame-ancestors 'none'";
 
-function page(baseUrl: string, path: string, title: string, body: SafeHtml, head?: SafeHtml): string {
-  return layout(baseUrl, loadSiteAssets(), {
+function page(site: SiteFrame, path: string, title: string, body: SafeHtml, head?: SafeHtml): string {
+  return layout(site.baseUrl, site.assets, {
     path,
     title,
     description: PACK,
@@ -27,8 +26,7 @@ function page(baseUrl: string, path: string, title: string, body: SafeHtml, head
   });
 }
 
-export interface CreditsPageOptions {
-  baseUrl: string;
+export interface CreditsPageOptions extends SiteFrame {
   checkoutAvailable: boolean;
   mail: boolean;
   /** OPERATOR_CONTACT: an e-mail address or an https URL; shown only when set. */
@@ -109,7 +107,7 @@ export function creditsPage(options: CreditsPageOptions): string {
     </p>`;
   if (!options.checkoutAvailable) {
     return page(
-      options.baseUrl,
+      options,
       '/agents/credits',
       'Deep Signal credits',
       html`${intro}
@@ -121,7 +119,7 @@ export function creditsPage(options: CreditsPageOptions): string {
     );
   }
   return page(
-    options.baseUrl,
+    options,
     '/agents/credits',
     'Deep Signal credits',
     html`${intro}
@@ -148,11 +146,11 @@ function maskEmail(email: string): string {
   return `${user.slice(0, 1)}…@${domain}`;
 }
 
-export function successPage(baseUrl: string, result: RevealResult): string {
+export function successPage(site: SiteFrame, result: RevealResult): string {
   const path = '/agents/credits/success';
   if (result.state === 'pending') {
     return page(
-      baseUrl,
+      site,
       path,
       'Confirming your payment',
       html`<h1>Confirming your payment</h1>
@@ -166,7 +164,7 @@ export function successPage(baseUrl: string, result: RevealResult): string {
   const mailed = result.email ? ` It was also e-mailed to ${maskEmail(result.email)}.` : '';
   if (result.state === 'already-revealed') {
     return page(
-      baseUrl,
+      site,
       path,
       'Key already shown',
       html`<h1>Your key was already shown</h1>
@@ -176,7 +174,7 @@ export function successPage(baseUrl: string, result: RevealResult): string {
     );
   }
   return page(
-    baseUrl,
+    site,
     path,
     'Your credit-pack key',
     html`<h1>Your credit-pack key</h1>

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { signalLabel } from '../../../src/domain/signal-label.js';
+import { siteUrls } from '../../../src/domain/urls.js';
 import { pageContext } from '../../../src/web/context.js';
 import { homePage, periodPage, sectorPage, startupPage } from '../../../src/web/pages/data.js';
 import { BASE, demoSnapshot } from '../../core/fixtures.js';
 
 /** Wherever the site shows a signal type, the strength of its evidence goes with it. */
 const snapshot = demoSnapshot();
-const ctx = pageContext(snapshot, BASE);
+const ctx = pageContext(snapshot, siteUrls(BASE));
 const labelOf = (s: (typeof snapshot.startups)[number]) => signalLabel(s.startup.signalType, s.metrics);
 const noEvidence = snapshot.startups.find((s) => labelOf(s).signalStrength === 'none' && s.rankInSector <= 10)!;
 /** The page's markup with entities undone, as a reader sees the text. */
