@@ -1,8 +1,9 @@
 import type { Snapshot } from '../../snapshot/snapshot.js';
 import { diligenceIndex, subjectName, type Subject } from '../diligence/dossier.js';
-import { foldName, isDomain, isGenericWord, PART_OF_NAME, STRICT_NEAR } from '../../domain/matcher.js';
-import { isStopWord, words } from '../search/text.js';
+import { editDistance, foldName, isDomain, isGenericWord, PART_OF_NAME, STRICT_NEAR } from '../../domain/matcher.js';
+import { indexTerm, isStopWord, words } from '../search/text.js';
 import { sectors } from '../../domain/sectors.js';
+import type { SectorSlug } from '../../schemas/enums.js';
 import { siteUrls } from '../../domain/urls.js';
 import type { ScoredAnswer } from './answer-index.js';
 import { comparisonAnswer } from './agent-queries.js';
@@ -115,6 +116,9 @@ const REWRITES: [RegExp, string][] = [
     /\b(?:you|the\s+service|it|that|which)\s+(?:do|does)(?:n['’]t|\s+not)\s+(?:have|track|cover|know|hold|list|exist)\b/gi,
     'not found',
   ],
+  // "How many credits do I have left?", "remaining credits": what the balance says.
+  [/\b(credits?)\b((?:\s+[^\s?!.]+){0,5}?)\s+(?:left|remain(?:s|ing)?)\b/gi, '$1$2 balance remaining'],
+  [/\bremaining\s+(credits?)\b/gi, '$1 balance remaining'],
   // "Do I have to …", "do we need to …": what is required.
   [/\b(?:have|has|need)\s+to\b/gi, 'need'],
   // "raise money", "raising a round": funding, as the service's answers say.
@@ -143,14 +147,39 @@ const NAMED_ASK_CONFIDENCE = 0.7;
 /** Lower-case words that name companies in the corpus but are everyday words in questions about the service. */
 const COMMON_WORDS = new Set(['sun', 'base', 'index', 'modal', 'temporal', 'neon', 'astro', 'slack', 'loom']);
 
-/** Industries people ask about that are not sectors of the service. */
-const NOT_SECTORS = new Set(
+/**
+ * Industries people ask about that are not sectors of the service, each with the sectors nearest it: those whose
+ * software serves it or that it builds on (payments plumbing for fintech, clinical software for biotech). A question
+ * about one is told there is no such sector and offered these.
+ */
+const NEAR_SECTORS: Record<string, SectorSlug[]> = Object.fromEntries(
   (
-    'fintech biotech insurtech cleantech climatetech climate cybersecurity security foodtech mobility ' +
-    'automotive energy semiconductor semiconductors hardware media adtech martech traveltech travel retail banking ' +
-    'payments defense defence devtools ai quantum nanotech greentech regtech wealthtech pharma telecom'
-  ).split(' '),
+    [
+      ['fintech banking payments neobank neobanks wealthtech', ['ecommerce-infrastructure', 'web3', 'enterprise-saas']],
+      ['regtech', ['legal-tech', 'enterprise-saas']],
+      ['insurtech insurance', ['enterprise-saas', 'healthcare']],
+      ['cybersecurity security', ['enterprise-saas', 'data-infrastructure']],
+      ['biotech pharma', ['healthcare']],
+      ['climate climatetech cleantech greentech energy', ['agtech', 'proptech']],
+      ['mobility automotive ev drone drones', ['robotics', 'supply-chain']],
+      ['semiconductor semiconductors hardware nanotech', ['robotics', 'data-infrastructure']],
+      ['ai quantum devtools', ['data-infrastructure', 'enterprise-saas']],
+      ['media adtech martech', ['social-community', 'enterprise-saas']],
+      ['travel traveltech retail', ['ecommerce-infrastructure']],
+      ['defense defence', ['space-tech', 'robotics']],
+      ['telecom telecoms', ['data-infrastructure', 'social-community']],
+      ['foodtech food', ['agtech']],
+    ] as const
+  ).flatMap(([names, near]) => names.split(' ').map((n) => [n, [...near]])),
 );
+/** Industries people ask about that are not sectors of the service. */
+const NOT_SECTORS = new Set(Object.keys(NEAR_SECTORS));
+/**
+ * Words that name an industry wherever they stand ("top fintech", "which biotech is accelerating"): a "…tech" word
+ * no sector is named by, and industries no question about the service uses otherwise ("security", "payments" and
+ * "ai" are words of the service's own answers too, so they name an industry only before "startups" or "companies").
+ */
+const INDUSTRY_WORD = /^(?:[a-z]{2,}tech|cybersecurity|pharma|neobanks?|semiconductors?|quantum|telecoms?|automotive)$/;
 
 /** The nouns an industry qualifies in a question ("fintech startups", "drone delivery companies"). */
 const HEAD_NOUN = /^(startups?|companies|company)$/;
@@ -387,6 +416,7 @@ function mentions(
   snapshot: Snapshot,
   baseUrl: string,
   toks: Token[],
+  known: ReadonlySet<string>,
 ): { found: Mention[]; related: Mention[]; unknown: { start: number; end: number }[] } {
   const matcher = diligenceIndex(snapshot, baseUrl).matcher;
   const found: Mention[] = [];
@@ -428,8 +458,12 @@ function mentions(
         // A domain names whoever holds it; only a recorded one resolves (above).
         unknown.push({ start: i, end: i + 1 });
         taken = 1;
-      } else if (capitalised && r.candidates.some((c) => c.why.endsWith(PART_OF_NAME) || c.why.endsWith(STRICT_NEAR))) {
-        // A near name or the first words of one ("Zepatra" for "Zepatra Cloud"): asked about, but not that name.
+      } else if (
+        (capitalised || foreignWord(first.lower, known)) &&
+        r.candidates.some((c) => c.why.endsWith(PART_OF_NAME) || c.why.endsWith(STRICT_NEAR))
+      ) {
+        // A near name or the first words of one ("Zepatra" for "Zepatra Cloud", "daxetra robotics" for Daxettra
+        // Robotics): asked about, but not that name. In lower case, only from a word the service does not use.
         unknown.push({ start: i, end: i + len });
         taken = len;
       } else if (r.status === 'none' && r.candidates.length && capitalised) {
@@ -530,6 +564,11 @@ function missingSector(toks: Token[]): string | undefined {
   return undefined;
 }
 
+/** An industry named without "startups" ("top fintech", "fastest growing biotech"), when no sector is named. */
+function bareIndustry(toks: Token[]): string | undefined {
+  return toks.find((t) => INDUSTRY_WORD.test(t.lower) && !sectorOf(t.lower))?.text;
+}
+
 /**
  * A question about how the service works out a figure or why it shows what it shows ("How do you decide …", "How is
  * the score calculated?", "Why isn't …"): an explanation (FAQ) answers it, not a list or a statistic.
@@ -583,6 +622,8 @@ const SECTOR_HEADS = new Set(
 
 function nearestSectors(industry: string): string[] {
   const asked = words(industry).filter((w) => !/^(?:tech|technology|startups?|companies)$/.test(w));
+  const listed = new Set(asked.flatMap((w) => NEAR_SECTORS[w] ?? NEAR_SECTORS[`${w}tech`] ?? []));
+  if (listed.size) return sectors.filter((s) => listed.has(s.slug)).map((s) => s.name);
   return sectors
     .filter((s) =>
       words(`${s.name} ${s.description}`).some(
@@ -650,6 +691,20 @@ function about(entry: AnswerEntry, subject: Subject): boolean {
 /** Words of a question that ask for an engineering signal: what only a tracked startup has. */
 const SIGNAL_INTENT =
   /\b(?:engineering|activity|active|commit\w*|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding|releases?|framework|migrat\w*|infrastructure|buildout|steam|traction)\b/i;
+/** Deal verbs of a purchase of a company (paying for a lookup is none). */
+const PURCHASE_VERBS =
+  /^(?:acquire[sd]?|acquiring|acquirer|acquisitions?|bought|buys?|buying|buyer|purchase[sd]?|purchasing|snapped|snapping|takeovers?)$/;
+/** The FAQ that states what a Deep Signal costs: the price of a tracked startup's data. */
+const DEEP_SIGNAL_PRICE = 'faq-how-much-does-deep-signal-cost';
+
+/**
+ * A question that ends on the one company it names after "about" ("… what does your data say about X?", "anything
+ * new about X"): it asks about that company, whatever it says before.
+ */
+function asksAbout(toks: Token[], mention: Mention): boolean {
+  return mention.end === toks.length && mention.start > 0 && toks[mention.start - 1]!.lower === 'about';
+}
+
 /** Words of a question that ask for a deal or a backer: what the diligence corpus holds. */
 const DILIGENCE_INTENT =
   /\b(?:acqui\w*|bought|buy\w*|own\w*|purchas\w*|snapp\w*|takeovers?|back(?:s|ed|ers?|ing)?|invest\w*|fund\w*|raised?|rounds?|deals?|paid|pay)\b/i;
@@ -701,6 +756,60 @@ function unknownSubject(toks: Token[], known: ReadonlySet<string>, cues: string)
   return undefined;
 }
 
+const stemmedVocabularies = new WeakMap<ReadonlySet<string>, { stems: Set<string>; byLength: Map<number, string[]> }>();
+
+/**
+ * Is a lower-case word one the service never uses, nor a one-letter typo of one ("accelarating", "exluded"), nor a
+ * stop word, a generic word, a number, a sector's or a region's word? Such a word in the place of a name is a name
+ * ("is mistral ai accelerating?", "tailscale commit velocity"): the truth rule answers it "not tracked", never with
+ * an answer about something else.
+ */
+function foreignWord(word: string, known: ReadonlySet<string>): boolean {
+  if (word.length < 3 || known.has(word) || isStopWord(word) || isGenericWord(word) || /\p{N}/u.test(word))
+    return false;
+  if (!/^\p{L}+$/u.test(word) || sectorOf(word)) return false;
+  let v = stemmedVocabularies.get(known);
+  if (!v) {
+    v = { stems: new Set([...known].map((w) => indexTerm(w) ?? w)), byLength: new Map() };
+    for (const w of known) v.byLength.set(w.length, [...(v.byLength.get(w.length) ?? []), w]);
+    stemmedVocabularies.set(known, v);
+  }
+  if (v.stems.has(indexTerm(word) ?? word)) return false;
+  if (word.length < 4) return true;
+  for (const length of [word.length - 1, word.length, word.length + 1])
+    for (const w of v.byLength.get(length) ?? []) if (editDistance(word, w) <= 1) return false;
+  return true;
+}
+
+/** Questions that ask for a signal or a deal of one company, by where its name stands; the group is the name. */
+const LOWER_CASE_NAME_QUESTIONS: RegExp[] = [
+  /\b(?:signals?|commits?|contributors?|activity|velocity|growth|ranking|rank)\s+(?:for|of|at)\s+(.+?)\s*[?.!]*$/i,
+  /^(?:was|is|has|are)\s+(.+?)\s+(?:acquired|bought|funded|tracked|accelerat\w*|growing|hiring|slowing)\b/i,
+  /^(?:how\s+is|how's|how\s+are)\s+(.+?)\s+doing\b/i,
+  /\babout\s+(.+?)\s*[?.!]*$/i,
+  // "tailscale commit velocity", "posthog's github activity": a name, then what is asked of it.
+  /^(.+?)(?:['’]s)?\s+(?:engineering\s+)?(?:signals?|commits?|commit\s+velocity|contributors?|activity|velocity|github|momentum|acceleration|backers|investors)\b/i,
+];
+
+/**
+ * A name written in lower case where a question puts the company it asks a signal or a deal of ("is mistral ai
+ * accelerating?", "tailscale commit velocity"): every word of it outside the stop words, at least one a word the
+ * service never uses (`foreignWord`). Capitalised names are read by `unknownCompany` and `unknownSubject`.
+ */
+function unknownLowerCaseName(query: string, known: ReadonlySet<string>, cues: string): string | undefined {
+  if (!SIGNAL_INTENT.test(cues) && !DILIGENCE_INTENT.test(cues)) return undefined;
+  for (const pattern of LOWER_CASE_NAME_QUESTIONS) {
+    const m = pattern.exec(query.trim());
+    if (!m) continue;
+    const name = m[1]!.replace(/^(?:the|a|an)\s+/i, '').trim();
+    const ws = tokens(name);
+    if (ws.length === 0 || ws.length > MAX_SPAN) continue;
+    if (ws.some((t) => isStopWord(t.lower) || DATA_NOUNS.test(t.lower))) continue;
+    if (ws.some((t) => foreignWord(t.lower, known))) return name;
+  }
+  return undefined;
+}
+
 /**
  * The other side of a comparison that names one company ("Compare Zepatra Cloud with Stripe"): capitalised words
  * right after or right before a comparison word, outside the names the question holds; beside "and" or "or", only
@@ -735,7 +844,7 @@ function unknownOperand(toks: Token[], names: readonly Mention[], known: Readonl
 export function understand(snapshot: Snapshot, baseUrl: string, query: string, limit: number): Understood {
   const corpus = answerCorpus(snapshot, baseUrl);
   const toks = tokens(query);
-  const { found, related, unknown } = mentions(snapshot, baseUrl, toks);
+  const { found, related, unknown } = mentions(snapshot, baseUrl, toks, vocabulary(snapshot, corpus));
   const cues = outsideNames(toks, found);
   if (outOfScope(cues)) {
     const urls = siteUrls(baseUrl);
@@ -786,6 +895,25 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
         ],
         inDiligence: true,
       };
+    }
+    if (
+      main.subject.kind === 'startup' &&
+      subjects.length === 1 &&
+      asksPrice(asked) &&
+      cueIndex(toks, found, PURCHASE_VERBS) < 0 &&
+      !STRONG_COMPARE.test(cues)
+    ) {
+      // "What does a Deep Signal on X cost?", "How much is it to look up X?": what a tracked startup's data costs is
+      // the Deep Signal price (its signal states no price); paying for it is no deal.
+      const price = corpus.byId.get(DEEP_SIGNAL_PRICE);
+      if (price) {
+        const scored = corpus.index.rankAll(rewrite(cues)).find((s) => s.entry === price);
+        return {
+          kind: 'answers',
+          hits: [{ entry: price, confidence: Math.max(scored?.confidence ?? 0, corpus.index.floor), score: 0 }],
+          about: subjectName(main.subject),
+        };
+      }
     }
     if (
       main.subject.kind === 'startup' &&
@@ -843,7 +971,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       }
     } else if (
       subjects.length === 1 &&
-      SIGNAL_INTENT.test(rewrite(cues)) &&
+      (SIGNAL_INTENT.test(rewrite(cues)) || asksAbout(toks, main)) &&
       !(DILIGENCE_INTENT.test(cues) && /^\s*(?:who|which)\b/i.test(query)) &&
       !asksPrice(asked) &&
       !STRONG_COMPARE.test(cues)
@@ -890,7 +1018,11 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   const subject =
     named || possessive
       ? undefined
-      : (operand ?? unknownCompany(query) ?? unknownDealObject(query, known) ?? unknownSubject(toks, known, cues));
+      : (operand ??
+        unknownCompany(query) ??
+        unknownDealObject(query, known) ??
+        unknownSubject(toks, known, cues) ??
+        unknownLowerCaseName(query, known, cues));
   if (named || possessive || subject) {
     const name = named
       ? toks
@@ -911,7 +1043,8 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     return { kind: 'not-tracked', name, candidates, ...(resolution.status === 'ambiguous' ? { ambiguous: true } : {}) };
   }
 
-  const sector = missingSector(toks) ?? (sectorOf(asked) ? undefined : unknownIndustry(toks, known));
+  const sector =
+    missingSector(toks) ?? (sectorOf(asked) ? undefined : (unknownIndustry(toks, known) ?? bareIndustry(toks)));
   if (sector)
     return { kind: 'no-sector', word: sector, sectors: sectors.map((s) => s.name), nearest: nearestSectors(sector) };
 
