@@ -765,7 +765,16 @@ const stemmedVocabularies = new WeakMap<ReadonlySet<string>, { stems: Set<string
  * an answer about something else.
  */
 function foreignWord(word: string, known: ReadonlySet<string>): boolean {
-  if (word.length < 3 || known.has(word) || isStopWord(word) || isGenericWord(word) || /\p{N}/u.test(word))
+  if (
+    word.length < 3 ||
+    known.has(word) ||
+    isStopWord(word) ||
+    isGenericWord(word) ||
+    /\p{N}/u.test(word) ||
+    QUALIFIERS.has(word) ||
+    LIST_WORDS.test(word) ||
+    METRIC_WORDS.test(word)
+  )
     return false;
   if (!/^\p{L}+$/u.test(word) || sectorOf(word)) return false;
   let v = stemmedVocabularies.get(known);
@@ -781,14 +790,21 @@ function foreignWord(word: string, known: ReadonlySet<string>): boolean {
   return true;
 }
 
+/**
+ * Words that qualify a figure or ask for one rather than name anything ("average commit velocity", "daily commits",
+ * "define commit velocity", "huge jumps"): statistics, times, sizes and degrees, and the verbs that ask for a figure.
+ */
+const METRIC_WORDS =
+  /^(?:average|mean|median|typical|normal|usual|overall|total|aggregate|cumulative|combined|daily|weekly|monthly|yearly|annual|quarterly|hourly|recent|recently|current|latest|past|previous|prior|last|next|historical|high|higher|highest|low|lower|lowest|big|bigger|huge|large|larger|small|smaller|smallest|max|maximum|min|minimum|peak|record|sudden|strong|weak|good|bad|healthy|realistic|expected|real|raw|public|private|open|source|define|explain|show|calculate|compute|measure|compare|rank|track|find|check|see|read|interpret|beginners?|example|examples|sample)$/;
+
 /** Questions that ask for a signal or a deal of one company, by where its name stands; the group is the name. */
 const LOWER_CASE_NAME_QUESTIONS: RegExp[] = [
   /\b(?:signals?|commits?|contributors?|activity|velocity|growth|ranking|rank)\s+(?:for|of|at)\s+(.+?)\s*[?.!]*$/i,
   /^(?:was|is|has|are)\s+(.+?)\s+(?:acquired|bought|funded|tracked|accelerat\w*|growing|hiring|slowing)\b/i,
   /^(?:how\s+is|how's|how\s+are)\s+(.+?)\s+doing\b/i,
   /\babout\s+(.+?)\s*[?.!]*$/i,
-  // "tailscale commit velocity", "posthog's github activity": a name, then what is asked of it.
-  /^(.+?)(?:['’]s)?\s+(?:engineering\s+)?(?:signals?|commits?|commit\s+velocity|contributors?|activity|velocity|github|momentum|acceleration|backers|investors)\b/i,
+  // "tailscale commit velocity", "posthog's github activity": a name, then what is asked of it, and nothing else.
+  /^(.+?)(?:['’]s)?\s+(?:engineering\s+)?(?:signals?|commits?|commit\s+velocity|contributors?|(?:github\s+)?activity|velocity|momentum|acceleration|backers|investors)(?:\s+(?:this\s+week|lately|now|today))?\s*[?.!]*$/i,
 ];
 
 /**
@@ -796,7 +812,13 @@ const LOWER_CASE_NAME_QUESTIONS: RegExp[] = [
  * accelerating?", "tailscale commit velocity"): every word of it outside the stop words, at least one a word the
  * service never uses (`foreignWord`). Capitalised names are read by `unknownCompany` and `unknownSubject`.
  */
-function unknownLowerCaseName(query: string, known: ReadonlySet<string>, cues: string): string | undefined {
+function unknownLowerCaseName(
+  snapshot: Snapshot,
+  baseUrl: string,
+  query: string,
+  known: ReadonlySet<string>,
+  cues: string,
+): string | undefined {
   if (!SIGNAL_INTENT.test(cues) && !DILIGENCE_INTENT.test(cues)) return undefined;
   for (const pattern of LOWER_CASE_NAME_QUESTIONS) {
     const m = pattern.exec(query.trim());
@@ -805,6 +827,8 @@ function unknownLowerCaseName(query: string, known: ReadonlySet<string>, cues: s
     const ws = tokens(name);
     if (ws.length === 0 || ws.length > MAX_SPAN) continue;
     if (ws.some((t) => isStopWord(t.lower) || DATA_NOUNS.test(t.lower))) continue;
+    // A name something holds is not unknown ("vercel commits" is read as the service's data, as "GitHub commits").
+    if (diligenceIndex(snapshot, baseUrl).matcher.resolve(name, { typos: false }).status === 'match') continue;
     if (ws.some((t) => foreignWord(t.lower, known))) return name;
   }
   return undefined;
@@ -828,13 +852,19 @@ function unknownOperand(toks: Token[], names: readonly Mention[], known: Readonl
     ] as const) {
       const run: Token[] = [];
       for (let j = from; j >= 0 && j < toks.length && !inName(j); j += step) {
-        if (!isProperToken(toks[j]!) || COMPARE_WORDS.test(toks[j]!.lower)) break;
-        run.push(toks[j]!);
+        const t = toks[j]!;
+        // In lower case, a word the service never uses and the generic words beside it ("grafana labs").
+        const lower = foreignWord(t.lower, known) || (isGenericWord(t.lower) && !isStopWord(t.lower));
+        if (!(isProperToken(t) || lower) || COMPARE_WORDS.test(t.lower)) break;
+        run.push(t);
       }
       if (step < 0) run.reverse();
       const name = run.map((t) => t.text).join(' ');
-      // Beside "and", "or": only a word the service does not use is a name ("… commits and MCP" is not).
-      const named = strong || run.some((t) => words(t.text).some((w) => !known.has(w)));
+      // Beside "and", "or": only a word the service does not use is a name ("… commits and MCP" is not); a run in
+      // lower case only when it holds such a word.
+      const named =
+        (strong && run.some(isProperToken)) ||
+        run.some((t) => (isProperToken(t) ? words(t.text).some((w) => !known.has(w)) : foreignWord(t.lower, known)));
       if (run.length && named && run.some((t) => !isGenericWord(t.lower)) && !sectorOf(name)) return name;
     }
   }
@@ -1022,7 +1052,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
         unknownCompany(query) ??
         unknownDealObject(query, known) ??
         unknownSubject(toks, known, cues) ??
-        unknownLowerCaseName(query, known, cues));
+        unknownLowerCaseName(snapshot, baseUrl, query, known, cues));
   if (named || possessive || subject) {
     const name = named
       ? toks

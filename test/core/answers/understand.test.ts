@@ -197,14 +197,20 @@ describe('understanding a question', () => {
     assert.equal(top(`What's the price of ${second!.startup.name}'s data?`), 'faq-how-much-does-deep-signal-cost');
   });
 
-  test('an untracked name in lower case asked for a signal is not tracked', () => {
+  test('an untracked name in lower case, asked for a signal or compared with a tracked startup, is not tracked', () => {
     for (const [q, name] of [
       ['is mistral ai accelerating?', 'mistral ai'],
       ['tailscale commit velocity', 'tailscale'],
+      [`compare grafana labs with ${first!.startup.name.toLowerCase()}`, 'grafana labs'],
     ]) {
       const u = understand(snapshot, BASE, q!, 3);
       assert.ok(u.kind === 'not-tracked' && u.name === name, `${q}: ${JSON.stringify(u)}`);
     }
+  });
+
+  test("a lower-case word that qualifies or asks for a figure, or a typo of the service's words, is not a name", () => {
+    for (const q of ['average commit velocity', 'daily commits', 'define commit velocity', 'is anyone accelarating?'])
+      assert.notEqual(top(q), 'not-tracked', q);
   });
 
   test('a near name of a tracked startup in lower case is not tracked, with that startup as the candidate', () => {
