@@ -497,8 +497,12 @@ const COMPANY_QUESTIONS: RegExp[] = [
   /^(?:which|what)\s+(?:rounds?|deals?|companies|startups|investments|acquisitions)\s+(?:did|has|have|does)\s+(.+?)\s+(?:lead|led|back|backed|fund|funded|acquire|acquired|buy|bought|make|made|invest\s+in)\b/i,
 ];
 
-/** A name the question asks about that nothing resolves: capitalised, not only generic or stop words. */
-function unknownCompany(query: string): string | undefined {
+/**
+ * A name the question asks about that nothing resolves: capitalised, not only generic or stop words, and, unless the
+ * question asks for a signal or a deal, not one of the service's own terms (`terms`: "Tell me about MCP", "Tell me
+ * about Deep Signal" ask about the service).
+ */
+function unknownCompany(query: string, terms: ServiceTerms): string | undefined {
   for (const pattern of COMPANY_QUESTIONS) {
     const m = pattern.exec(query.trim());
     if (!m) continue;
@@ -507,9 +511,32 @@ function unknownCompany(query: string): string | undefined {
     if (words.length === 0 || words.length > MAX_SPAN) continue;
     if (!words.some((t) => /^\p{Lu}/u.test(t.text) || /\p{N}/u.test(t.text))) continue;
     if (words.every((t) => isStopWord(t.lower) || isGenericWord(t.lower))) continue;
+    // A term asked for a signal or a deal is still a company's name ("Who acquired OpenAI?").
+    const rest = query.replace(name, ' ');
+    if (terms.has(name) && !SIGNAL_INTENT.test(rest) && !DILIGENCE_INTENT.test(rest)) continue;
     return name;
   }
   return undefined;
+}
+
+/** The service's own terms: what its FAQ's questions and keywords name ("MCP", "Deep Signal", "x402", "CSV"). */
+interface ServiceTerms {
+  has(name: string): boolean;
+}
+const serviceTermsOf = new WeakMap<object, ServiceTerms>();
+
+function serviceTerms(corpus: ReturnType<typeof answerCorpus>): ServiceTerms {
+  let terms = serviceTermsOf.get(corpus);
+  if (!terms) {
+    const text = ` ${corpus.entries
+      .filter((e) => e.kind === 'faq')
+      .flatMap((e) => [e.question, ...e.keywords])
+      .map((t) => words(t).join(' '))
+      .join(' | ')} `;
+    terms = { has: (name) => words(name).length > 0 && text.includes(` ${words(name).join(' ')} `) };
+    serviceTermsOf.set(corpus, terms);
+  }
+  return terms;
 }
 
 /**
@@ -835,6 +862,33 @@ function unknownLowerCaseName(
 }
 
 /**
+ * The name a question ends on after "about", when it asks what the service holds ("What does your data say about
+ * PostHog?", "anything on file about tailscale?"): capitalised with a word outside the service's vocabulary, or a
+ * lower-case word it never uses; never one of its own terms, nor a name something holds.
+ */
+function unknownAboutName(
+  snapshot: Snapshot,
+  baseUrl: string,
+  query: string,
+  known: ReadonlySet<string>,
+  terms: ServiceTerms,
+): string | undefined {
+  const m = /^(.*)\babout\s+(.+?)\s*[?.!]*$/i.exec(query.trim());
+  if (!m || !/\b(?:data|say|says|know|have|has|tell|anything|news|info|information|signals?|show)\b/i.test(m[1]!))
+    return undefined;
+  const name = m[2]!.replace(/^(?:the|a|an)\s+/i, '').trim();
+  const ws = tokens(name);
+  if (ws.length === 0 || ws.length > MAX_SPAN || ws.some((t) => isStopWord(t.lower))) return undefined;
+  if (terms.has(name) || sectorOf(name)) return undefined;
+  if (diligenceIndex(snapshot, baseUrl).matcher.resolve(name, { typos: false }).status === 'match') return undefined;
+  const unknownWord = (t: Token) =>
+    isProperToken(t)
+      ? !isGenericWord(t.lower) && words(t.text).some((w) => !known.has(w))
+      : foreignWord(t.lower, known);
+  return ws.some(unknownWord) ? name : undefined;
+}
+
+/**
  * The other side of a comparison that names one company ("Compare Zepatra Cloud with Stripe"): capitalised words
  * right after or right before a comparison word, outside the names the question holds; beside "and" or "or", only
  * when a word of them is outside the service's vocabulary.
@@ -1031,7 +1085,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   // count?") is not a question about a company: the method's answer stands when retrieval finds one.
   const aboutCompany =
     comparesUnknown ||
-    unknownCompany(query) !== undefined ||
+    unknownCompany(query, serviceTerms(corpus)) !== undefined ||
     cueIndex(toks, [], DEAL_VERBS) >= 0 ||
     (named !== undefined && (toks[named.end - 1]!.possessive || named.end - named.start >= toks.length - 3));
   const method = named && !aboutCompany ? methodAnswer(corpus, asked) : undefined;
@@ -1049,10 +1103,11 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     named || possessive
       ? undefined
       : (operand ??
-        unknownCompany(query) ??
+        unknownCompany(query, serviceTerms(corpus)) ??
         unknownDealObject(query, known) ??
         unknownSubject(toks, known, cues) ??
-        unknownLowerCaseName(snapshot, baseUrl, query, known, cues));
+        unknownLowerCaseName(snapshot, baseUrl, query, known, cues) ??
+        unknownAboutName(snapshot, baseUrl, query, known, serviceTerms(corpus)));
   if (named || possessive || subject) {
     const name = named
       ? toks

@@ -231,6 +231,17 @@ describe('understanding a question', () => {
     );
   });
 
+  test('a question ending "about" a name nothing holds is not tracked, in either case', () => {
+    for (const q of ['What does your data say about PostHog?', 'what does your data say about posthog?'])
+      assert.equal(top(q), 'not-tracked', q);
+  });
+
+  test("the service's own terms asked about are not companies, unless asked for a signal or a deal", () => {
+    assert.equal(top('Tell me about Deep Signal'), 'faq-what-is-deep-signal');
+    assert.notEqual(top('Tell me about MCP'), 'not-tracked');
+    assert.equal(top('Who acquired OpenAI?'), 'not-tracked');
+  });
+
   test('credits "left" or "remaining" ask for the credit balance', () => {
     assert.equal(top('How many credits do I have left?'), 'faq-how-do-i-check-my-balance');
     assert.equal(top('where can I see my remaining credits'), 'faq-how-do-i-check-my-balance');
