@@ -1036,11 +1036,13 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       };
     }
     const ranked = corpus.index.rankAll(asked).filter((s) => subjects.some((m) => about(s.entry, m.subject)));
-    // Comparisons name two startups: prefer entries about every subject named; one name and no comparison word
-    // asks about that startup alone.
+    // Comparisons name two startups: prefer entries about every subject named; one name asks about that startup.
     const all = ranked.filter((s) => subjects.every((m) => about(s.entry, m.subject)));
     let hits = all.length ? all : ranked;
-    if (subjects.length === 1 && cueIndex(toks, found, COMPARE_WORDS) < 0) {
+    // A comparison names a second startup: with one named, and whatever comparison word the question holds ("compare
+    // X with the robotics average"), a comparison is about another company than asked, so the named one's own answers
+    // come first.
+    if (subjects.length === 1) {
       const alone = hits.filter((s) => s.entry.kind !== 'comparison');
       if (alone.length) hits = [...alone, ...hits.filter((s) => s.entry.kind === 'comparison')];
     }

@@ -208,6 +208,10 @@ describe('understanding a question', () => {
     }
   });
 
+  test('a comparison word beside one tracked startup answers about it, never with its comparison to another', () => {
+    assert.equal(top(`compare ${first!.startup.name} with the sector average`), `signal-${first!.login}`);
+  });
+
   test("a lower-case word that qualifies or asks for a figure, or a typo of the service's words, is not a name", () => {
     for (const q of ['average commit velocity', 'daily commits', 'define commit velocity', 'is anyone accelarating?'])
       assert.notEqual(top(q), 'not-tracked', q);
