@@ -807,7 +807,11 @@ function foreignWord(word: string, known: ReadonlySet<string>): boolean {
   let v = stemmedVocabularies.get(known);
   if (!v) {
     v = { stems: new Set([...known].map((w) => indexTerm(w) ?? w)), byLength: new Map() };
-    for (const w of known) v.byLength.set(w.length, [...(v.byLength.get(w.length) ?? []), w]);
+    for (const w of known) {
+      const same = v.byLength.get(w.length);
+      if (same) same.push(w);
+      else v.byLength.set(w.length, [w]);
+    }
     stemmedVocabularies.set(known, v);
   }
   if (v.stems.has(indexTerm(word) ?? word)) return false;
