@@ -46,7 +46,8 @@ const commitChange = (s: SnapshotStartup) => percentValue(s.startup.commitVeloci
 
 /**
  * The `n` fastest accelerating of `list`, fastest first: by commit change, then by commits, then by login; startups
- * above the activity floor only (all when none is). Picked in one pass rather than by sorting the list: at 100,000
+ * above the activity floor only (all when none is), and only those whose commits rose: a list that claims
+ * acceleration never names a startup whose commits fell or stayed level (it may be shorter, or empty). Picked in one pass rather than by sorting the list: at 100,000
  * startups the sort, parsing each change again at every comparison, was half a second of the warm-up in one step.
  */
 function fastestAccelerating(list: readonly SnapshotStartup[], n: number): SnapshotStartup[] {
@@ -58,6 +59,7 @@ function fastestAccelerating(list: readonly SnapshotStartup[], n: number): Snaps
     (a.startup.login < b.startup.login ? -1 : 1);
   for (const startup of eligible.length ? eligible : list) {
     const candidate = { startup, change: commitChange(startup) };
+    if (candidate.change <= 0) continue;
     if (best.length === n && first(candidate, best[n - 1]!) >= 0) continue;
     let at = best.length;
     while (at > 0 && first(candidate, best[at - 1]!) < 0) at--;
@@ -150,6 +152,33 @@ class Builder {
 
   numbered(list: readonly SnapshotStartup[]): string {
     return list.map((s, i) => `${i + 1}. ${this.brief(s)}`).join('; ');
+  }
+
+  /**
+   * A fastest-accelerating answer: the startups of `who` whose commit velocity grew most, or that none grew (a list
+   * claiming acceleration names only rises), with the facts of those it names or, when none, the page that shows it.
+   */
+  rising(
+    who: string,
+    fastest: readonly SnapshotStartup[],
+    noneSource: string,
+    across = '',
+  ): Pick<AnswerEntry, 'answer' | 'facts'> {
+    const startups = who ? `${who} startups` : 'startups';
+    if (fastest.length === 0)
+      return {
+        answer: `In ${this.period}, no ${startups.replace(/s$/, '')}'s commit velocity grew versus the prior ${WINDOW_DAYS} days${across.replace(/,$/, '')}, so none is listed as accelerating.`,
+        facts: [
+          {
+            claim: `No ${startups.replace(/s$/, '')} made more commits in the ${WINDOW_DAYS} days to the end of ${this.period} than in the prior ${WINDOW_DAYS} days.`,
+            sourceUrl: noneSource,
+          },
+        ],
+      };
+    return {
+      answer: `In ${this.period}, the ${startups} whose commit velocity grew most versus the prior ${WINDOW_DAYS} days${across} are: ${this.numbered(fastest)}.`,
+      facts: fastest.map((s) => this.startupFact(s)),
+    };
   }
 }
 
@@ -279,8 +308,7 @@ function* sectorEntries(b: Builder): Steps<void> {
     b.add({
       id: `fastest-accelerating-${info.slug}`,
       question: `Which are the fastest accelerating ${info.name} startups?`,
-      answer: `In ${period}, the ${info.name} startups whose commit velocity grew most versus the prior ${WINDOW_DAYS} days are: ${b.numbered(fastest)}.`,
-      facts: fastest.map((s) => b.startupFact(s)),
+      ...b.rising(info.name, fastest, urls.sector(info.slug)),
       kind: 'sector-fastest',
       subjects: fastest.map((s) => s.login),
       sector: info.slug,
@@ -313,8 +341,7 @@ function* overallEntries(b: Builder): Steps<void> {
   b.add({
     id: 'fastest-accelerating',
     question: 'Which startups are accelerating fastest?',
-    answer: `In ${period}, the startups whose commit velocity grew most versus the prior ${WINDOW_DAYS} days, across all sectors, are: ${b.numbered(fastest)}.`,
-    facts: fastest.map((s) => b.startupFact(s)),
+    ...b.rising('', fastest, signals, ', across all sectors,'),
     kind: 'fastest',
     subjects: fastest.map((s) => s.login),
     keywords: ['fastest', 'accelerating', 'acceleration', 'growth', 'momentum', 'growing', 'startups'],
@@ -338,16 +365,13 @@ function* overallEntries(b: Builder): Steps<void> {
   }
   for (const stage of STAGES) {
     yield;
-    const list = fastestAccelerating(
-      snapshot.startups.filter((s) => s.startup.stage === stage),
-      LIST_SIZE,
-    );
-    if (list.length === 0) continue;
+    const ofStage = snapshot.startups.filter((s) => s.startup.stage === stage);
+    if (ofStage.length === 0) continue;
+    const list = fastestAccelerating(ofStage, LIST_SIZE);
     b.add({
       id: `fastest-accelerating-${slugify(stage)}`,
       question: `Which ${stage} startups are accelerating fastest?`,
-      answer: `In ${period}, the ${stage} startups whose commit velocity grew most versus the prior ${WINDOW_DAYS} days are: ${b.numbered(list)}.`,
-      facts: list.map((s) => b.startupFact(s)),
+      ...b.rising(stage, list, signals),
       kind: 'stage',
       subjects: list.map((s) => s.login),
       keywords: [stage, 'stage', 'fastest', 'accelerating', 'startups'],

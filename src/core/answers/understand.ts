@@ -1,8 +1,9 @@
 import type { Snapshot } from '../../snapshot/snapshot.js';
 import { diligenceIndex, subjectName, type Subject } from '../diligence/dossier.js';
-import { foldName, isDomain, isGenericWord, PART_OF_NAME, STRICT_NEAR } from '../../domain/matcher.js';
-import { isStopWord, words } from '../search/text.js';
+import { editDistance, foldName, isDomain, isGenericWord, PART_OF_NAME, STRICT_NEAR } from '../../domain/matcher.js';
+import { indexTerm, isStopWord, words } from '../search/text.js';
 import { sectors } from '../../domain/sectors.js';
+import type { SectorSlug } from '../../schemas/enums.js';
 import { siteUrls } from '../../domain/urls.js';
 import type { ScoredAnswer } from './answer-index.js';
 import { comparisonAnswer } from './agent-queries.js';
@@ -115,6 +116,9 @@ const REWRITES: [RegExp, string][] = [
     /\b(?:you|the\s+service|it|that|which)\s+(?:do|does)(?:n['’]t|\s+not)\s+(?:have|track|cover|know|hold|list|exist)\b/gi,
     'not found',
   ],
+  // "How many credits do I have left?", "remaining credits": what the balance says.
+  [/\b(credits?)\b((?:\s+[^\s?!.]+){0,5}?)\s+(?:left|remain(?:s|ing)?)\b/gi, '$1$2 balance remaining'],
+  [/\bremaining\s+(credits?)\b/gi, '$1 balance remaining'],
   // "Do I have to …", "do we need to …": what is required.
   [/\b(?:have|has|need)\s+to\b/gi, 'need'],
   // "raise money", "raising a round": funding, as the service's answers say.
@@ -143,14 +147,39 @@ const NAMED_ASK_CONFIDENCE = 0.7;
 /** Lower-case words that name companies in the corpus but are everyday words in questions about the service. */
 const COMMON_WORDS = new Set(['sun', 'base', 'index', 'modal', 'temporal', 'neon', 'astro', 'slack', 'loom']);
 
-/** Industries people ask about that are not sectors of the service. */
-const NOT_SECTORS = new Set(
+/**
+ * Industries people ask about that are not sectors of the service, each with the sectors nearest it: those whose
+ * software serves it or that it builds on (payments plumbing for fintech, clinical software for biotech). A question
+ * about one is told there is no such sector and offered these.
+ */
+const NEAR_SECTORS: Record<string, SectorSlug[]> = Object.fromEntries(
   (
-    'fintech biotech insurtech cleantech climatetech climate cybersecurity security foodtech mobility ' +
-    'automotive energy semiconductor semiconductors hardware media adtech martech traveltech travel retail banking ' +
-    'payments defense defence devtools ai quantum nanotech greentech regtech wealthtech pharma telecom'
-  ).split(' '),
+    [
+      ['fintech banking payments neobank neobanks wealthtech', ['ecommerce-infrastructure', 'web3', 'enterprise-saas']],
+      ['regtech', ['legal-tech', 'enterprise-saas']],
+      ['insurtech insurance', ['enterprise-saas', 'healthcare']],
+      ['cybersecurity security', ['enterprise-saas', 'data-infrastructure']],
+      ['biotech pharma', ['healthcare']],
+      ['climate climatetech cleantech greentech energy', ['agtech', 'proptech']],
+      ['mobility automotive ev drone drones', ['robotics', 'supply-chain']],
+      ['semiconductor semiconductors hardware nanotech', ['robotics', 'data-infrastructure']],
+      ['ai quantum devtools', ['data-infrastructure', 'enterprise-saas']],
+      ['media adtech martech', ['social-community', 'enterprise-saas']],
+      ['travel traveltech retail', ['ecommerce-infrastructure']],
+      ['defense defence', ['space-tech', 'robotics']],
+      ['telecom telecoms', ['data-infrastructure', 'social-community']],
+      ['foodtech food', ['agtech']],
+    ] as const
+  ).flatMap(([names, near]) => names.split(' ').map((n) => [n, [...near]])),
 );
+/** Industries people ask about that are not sectors of the service. */
+const NOT_SECTORS = new Set(Object.keys(NEAR_SECTORS));
+/**
+ * Words that name an industry wherever they stand ("top fintech", "which biotech is accelerating"): a "…tech" word
+ * no sector is named by, and industries no question about the service uses otherwise ("security", "payments" and
+ * "ai" are words of the service's own answers too, so they name an industry only before "startups" or "companies").
+ */
+const INDUSTRY_WORD = /^(?:[a-z]{2,}tech|cybersecurity|pharma|neobanks?|semiconductors?|quantum|telecoms?|automotive)$/;
 
 /** The nouns an industry qualifies in a question ("fintech startups", "drone delivery companies"). */
 const HEAD_NOUN = /^(startups?|companies|company)$/;
@@ -387,6 +416,7 @@ function mentions(
   snapshot: Snapshot,
   baseUrl: string,
   toks: Token[],
+  known: ReadonlySet<string>,
 ): { found: Mention[]; related: Mention[]; unknown: { start: number; end: number }[] } {
   const matcher = diligenceIndex(snapshot, baseUrl).matcher;
   const found: Mention[] = [];
@@ -428,8 +458,12 @@ function mentions(
         // A domain names whoever holds it; only a recorded one resolves (above).
         unknown.push({ start: i, end: i + 1 });
         taken = 1;
-      } else if (capitalised && r.candidates.some((c) => c.why.endsWith(PART_OF_NAME) || c.why.endsWith(STRICT_NEAR))) {
-        // A near name or the first words of one ("Zepatra" for "Zepatra Cloud"): asked about, but not that name.
+      } else if (
+        (capitalised || foreignWord(first.lower, known)) &&
+        r.candidates.some((c) => c.why.endsWith(PART_OF_NAME) || c.why.endsWith(STRICT_NEAR))
+      ) {
+        // A near name or the first words of one ("Zepatra" for "Zepatra Cloud", "daxetra robotics" for Daxettra
+        // Robotics): asked about, but not that name. In lower case, only from a word the service does not use.
         unknown.push({ start: i, end: i + len });
         taken = len;
       } else if (r.status === 'none' && r.candidates.length && capitalised) {
@@ -463,8 +497,12 @@ const COMPANY_QUESTIONS: RegExp[] = [
   /^(?:which|what)\s+(?:rounds?|deals?|companies|startups|investments|acquisitions)\s+(?:did|has|have|does)\s+(.+?)\s+(?:lead|led|back|backed|fund|funded|acquire|acquired|buy|bought|make|made|invest\s+in)\b/i,
 ];
 
-/** A name the question asks about that nothing resolves: capitalised, not only generic or stop words. */
-function unknownCompany(query: string): string | undefined {
+/**
+ * A name the question asks about that nothing resolves: capitalised, not only generic or stop words, and, unless the
+ * question asks for a signal or a deal, not one of the service's own terms (`terms`: "Tell me about MCP", "Tell me
+ * about Deep Signal" ask about the service).
+ */
+function unknownCompany(query: string, terms: ServiceTerms): string | undefined {
   for (const pattern of COMPANY_QUESTIONS) {
     const m = pattern.exec(query.trim());
     if (!m) continue;
@@ -473,9 +511,32 @@ function unknownCompany(query: string): string | undefined {
     if (words.length === 0 || words.length > MAX_SPAN) continue;
     if (!words.some((t) => /^\p{Lu}/u.test(t.text) || /\p{N}/u.test(t.text))) continue;
     if (words.every((t) => isStopWord(t.lower) || isGenericWord(t.lower))) continue;
+    // A term asked for a signal or a deal is still a company's name ("Who acquired OpenAI?").
+    const rest = query.replace(name, ' ');
+    if (terms.has(name) && !SIGNAL_INTENT.test(rest) && !DILIGENCE_INTENT.test(rest)) continue;
     return name;
   }
   return undefined;
+}
+
+/** The service's own terms: what its FAQ's questions and keywords name ("MCP", "Deep Signal", "x402", "CSV"). */
+interface ServiceTerms {
+  has(name: string): boolean;
+}
+const serviceTermsOf = new WeakMap<object, ServiceTerms>();
+
+function serviceTerms(corpus: ReturnType<typeof answerCorpus>): ServiceTerms {
+  let terms = serviceTermsOf.get(corpus);
+  if (!terms) {
+    const text = ` ${corpus.entries
+      .filter((e) => e.kind === 'faq')
+      .flatMap((e) => [e.question, ...e.keywords])
+      .map((t) => words(t).join(' '))
+      .join(' | ')} `;
+    terms = { has: (name) => words(name).length > 0 && text.includes(` ${words(name).join(' ')} `) };
+    serviceTermsOf.set(corpus, terms);
+  }
+  return terms;
 }
 
 /**
@@ -528,6 +589,11 @@ function missingSector(toks: Token[]): string | undefined {
       return `${before.text} ${toks[i]!.text}`;
   }
   return undefined;
+}
+
+/** An industry named without "startups" ("top fintech", "fastest growing biotech"), when no sector is named. */
+function bareIndustry(toks: Token[]): string | undefined {
+  return toks.find((t) => INDUSTRY_WORD.test(t.lower) && !sectorOf(t.lower))?.text;
 }
 
 /**
@@ -583,6 +649,8 @@ const SECTOR_HEADS = new Set(
 
 function nearestSectors(industry: string): string[] {
   const asked = words(industry).filter((w) => !/^(?:tech|technology|startups?|companies)$/.test(w));
+  const listed = new Set(asked.flatMap((w) => NEAR_SECTORS[w] ?? NEAR_SECTORS[`${w}tech`] ?? []));
+  if (listed.size) return sectors.filter((s) => listed.has(s.slug)).map((s) => s.name);
   return sectors
     .filter((s) =>
       words(`${s.name} ${s.description}`).some(
@@ -650,6 +718,20 @@ function about(entry: AnswerEntry, subject: Subject): boolean {
 /** Words of a question that ask for an engineering signal: what only a tracked startup has. */
 const SIGNAL_INTENT =
   /\b(?:engineering|activity|active|commit\w*|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding|releases?|framework|migrat\w*|infrastructure|buildout|steam|traction)\b/i;
+/** Deal verbs of a purchase of a company (paying for a lookup is none). */
+const PURCHASE_VERBS =
+  /^(?:acquire[sd]?|acquiring|acquirer|acquisitions?|bought|buys?|buying|buyer|purchase[sd]?|purchasing|snapped|snapping|takeovers?)$/;
+/** The FAQ that states what a Deep Signal costs: the price of a tracked startup's data. */
+const DEEP_SIGNAL_PRICE = 'faq-how-much-does-deep-signal-cost';
+
+/**
+ * A question that ends on the one company it names after "about" ("… what does your data say about X?", "anything
+ * new about X"): it asks about that company, whatever it says before.
+ */
+function asksAbout(toks: Token[], mention: Mention): boolean {
+  return mention.end === toks.length && mention.start > 0 && toks[mention.start - 1]!.lower === 'about';
+}
+
 /** Words of a question that ask for a deal or a backer: what the diligence corpus holds. */
 const DILIGENCE_INTENT =
   /\b(?:acqui\w*|bought|buy\w*|own\w*|purchas\w*|snapp\w*|takeovers?|back(?:s|ed|ers?|ing)?|invest\w*|fund\w*|raised?|rounds?|deals?|paid|pay)\b/i;
@@ -701,6 +783,115 @@ function unknownSubject(toks: Token[], known: ReadonlySet<string>, cues: string)
   return undefined;
 }
 
+const stemmedVocabularies = new WeakMap<ReadonlySet<string>, { stems: Set<string>; byLength: Map<number, string[]> }>();
+
+/**
+ * Is a lower-case word one the service never uses, nor a one-letter typo of one ("accelarating", "exluded"), nor a
+ * stop word, a generic word, a number, a sector's or a region's word? Such a word in the place of a name is a name
+ * ("is mistral ai accelerating?", "tailscale commit velocity"): the truth rule answers it "not tracked", never with
+ * an answer about something else.
+ */
+function foreignWord(word: string, known: ReadonlySet<string>): boolean {
+  if (
+    word.length < 3 ||
+    known.has(word) ||
+    isStopWord(word) ||
+    isGenericWord(word) ||
+    /\p{N}/u.test(word) ||
+    QUALIFIERS.has(word) ||
+    LIST_WORDS.test(word) ||
+    METRIC_WORDS.test(word)
+  )
+    return false;
+  if (!/^\p{L}+$/u.test(word) || sectorOf(word)) return false;
+  let v = stemmedVocabularies.get(known);
+  if (!v) {
+    v = { stems: new Set([...known].map((w) => indexTerm(w) ?? w)), byLength: new Map() };
+    for (const w of known) {
+      const same = v.byLength.get(w.length);
+      if (same) same.push(w);
+      else v.byLength.set(w.length, [w]);
+    }
+    stemmedVocabularies.set(known, v);
+  }
+  if (v.stems.has(indexTerm(word) ?? word)) return false;
+  if (word.length < 4) return true;
+  for (const length of [word.length - 1, word.length, word.length + 1])
+    for (const w of v.byLength.get(length) ?? []) if (editDistance(word, w) <= 1) return false;
+  return true;
+}
+
+/**
+ * Words that qualify a figure or ask for one rather than name anything ("average commit velocity", "daily commits",
+ * "define commit velocity", "huge jumps"): statistics, times, sizes and degrees, and the verbs that ask for a figure.
+ */
+const METRIC_WORDS =
+  /^(?:average|mean|median|typical|normal|usual|overall|total|aggregate|cumulative|combined|daily|weekly|monthly|yearly|annual|quarterly|hourly|recent|recently|current|latest|past|previous|prior|last|next|historical|high|higher|highest|low|lower|lowest|big|bigger|huge|large|larger|small|smaller|smallest|max|maximum|min|minimum|peak|record|sudden|strong|weak|good|bad|healthy|realistic|expected|real|raw|public|private|open|source|define|explain|show|calculate|compute|measure|compare|rank|track|find|check|see|read|interpret|beginners?|example|examples|sample)$/;
+
+/** Questions that ask for a signal or a deal of one company, by where its name stands; the group is the name. */
+const LOWER_CASE_NAME_QUESTIONS: RegExp[] = [
+  /\b(?:signals?|commits?|contributors?|activity|velocity|growth|ranking|rank)\s+(?:for|of|at)\s+(.+?)\s*[?.!]*$/i,
+  /^(?:was|is|has|are)\s+(.+?)\s+(?:acquired|bought|funded|tracked|accelerat\w*|growing|hiring|slowing)\b/i,
+  /^(?:how\s+is|how's|how\s+are)\s+(.+?)\s+doing\b/i,
+  /\babout\s+(.+?)\s*[?.!]*$/i,
+  // "tailscale commit velocity", "posthog's github activity": a name, then what is asked of it, and nothing else.
+  /^(.+?)(?:['’]s)?\s+(?:engineering\s+)?(?:signals?|commits?|commit\s+velocity|contributors?|(?:github\s+)?activity|velocity|momentum|acceleration|backers|investors)(?:\s+(?:this\s+week|lately|now|today))?\s*[?.!]*$/i,
+];
+
+/**
+ * A name written in lower case where a question puts the company it asks a signal or a deal of ("is mistral ai
+ * accelerating?", "tailscale commit velocity"): every word of it outside the stop words, at least one a word the
+ * service never uses (`foreignWord`). Capitalised names are read by `unknownCompany` and `unknownSubject`.
+ */
+function unknownLowerCaseName(
+  snapshot: Snapshot,
+  baseUrl: string,
+  query: string,
+  known: ReadonlySet<string>,
+  cues: string,
+): string | undefined {
+  if (!SIGNAL_INTENT.test(cues) && !DILIGENCE_INTENT.test(cues)) return undefined;
+  for (const pattern of LOWER_CASE_NAME_QUESTIONS) {
+    const m = pattern.exec(query.trim());
+    if (!m) continue;
+    const name = m[1]!.replace(/^(?:the|a|an)\s+/i, '').trim();
+    const ws = tokens(name);
+    if (ws.length === 0 || ws.length > MAX_SPAN) continue;
+    if (ws.some((t) => isStopWord(t.lower) || DATA_NOUNS.test(t.lower))) continue;
+    // A name something holds is not unknown ("vercel commits" is read as the service's data, as "GitHub commits").
+    if (diligenceIndex(snapshot, baseUrl).matcher.resolve(name, { typos: false }).status === 'match') continue;
+    if (ws.some((t) => foreignWord(t.lower, known))) return name;
+  }
+  return undefined;
+}
+
+/**
+ * The name a question ends on after "about", when it asks what the service holds ("What does your data say about
+ * PostHog?", "anything on file about tailscale?"): capitalised with a word outside the service's vocabulary, or a
+ * lower-case word it never uses; never one of its own terms, nor a name something holds.
+ */
+function unknownAboutName(
+  snapshot: Snapshot,
+  baseUrl: string,
+  query: string,
+  known: ReadonlySet<string>,
+  terms: ServiceTerms,
+): string | undefined {
+  const m = /^(.*)\babout\s+(.+?)\s*[?.!]*$/i.exec(query.trim());
+  if (!m || !/\b(?:data|say|says|know|have|has|tell|anything|news|info|information|signals?|show)\b/i.test(m[1]!))
+    return undefined;
+  const name = m[2]!.replace(/^(?:the|a|an)\s+/i, '').trim();
+  const ws = tokens(name);
+  if (ws.length === 0 || ws.length > MAX_SPAN || ws.some((t) => isStopWord(t.lower))) return undefined;
+  if (terms.has(name) || sectorOf(name)) return undefined;
+  if (diligenceIndex(snapshot, baseUrl).matcher.resolve(name, { typos: false }).status === 'match') return undefined;
+  const unknownWord = (t: Token) =>
+    isProperToken(t)
+      ? !isGenericWord(t.lower) && words(t.text).some((w) => !known.has(w))
+      : foreignWord(t.lower, known);
+  return ws.some(unknownWord) ? name : undefined;
+}
+
 /**
  * The other side of a comparison that names one company ("Compare Zepatra Cloud with Stripe"): capitalised words
  * right after or right before a comparison word, outside the names the question holds; beside "and" or "or", only
@@ -719,13 +910,19 @@ function unknownOperand(toks: Token[], names: readonly Mention[], known: Readonl
     ] as const) {
       const run: Token[] = [];
       for (let j = from; j >= 0 && j < toks.length && !inName(j); j += step) {
-        if (!isProperToken(toks[j]!) || COMPARE_WORDS.test(toks[j]!.lower)) break;
-        run.push(toks[j]!);
+        const t = toks[j]!;
+        // In lower case, a word the service never uses and the generic words beside it ("grafana labs").
+        const lower = foreignWord(t.lower, known) || (isGenericWord(t.lower) && !isStopWord(t.lower));
+        if (!(isProperToken(t) || lower) || COMPARE_WORDS.test(t.lower)) break;
+        run.push(t);
       }
       if (step < 0) run.reverse();
       const name = run.map((t) => t.text).join(' ');
-      // Beside "and", "or": only a word the service does not use is a name ("… commits and MCP" is not).
-      const named = strong || run.some((t) => words(t.text).some((w) => !known.has(w)));
+      // Beside "and", "or": only a word the service does not use is a name ("… commits and MCP" is not); a run in
+      // lower case only when it holds such a word.
+      const named =
+        (strong && run.some(isProperToken)) ||
+        run.some((t) => (isProperToken(t) ? words(t.text).some((w) => !known.has(w)) : foreignWord(t.lower, known)));
       if (run.length && named && run.some((t) => !isGenericWord(t.lower)) && !sectorOf(name)) return name;
     }
   }
@@ -735,7 +932,7 @@ function unknownOperand(toks: Token[], names: readonly Mention[], known: Readonl
 export function understand(snapshot: Snapshot, baseUrl: string, query: string, limit: number): Understood {
   const corpus = answerCorpus(snapshot, baseUrl);
   const toks = tokens(query);
-  const { found, related, unknown } = mentions(snapshot, baseUrl, toks);
+  const { found, related, unknown } = mentions(snapshot, baseUrl, toks, vocabulary(snapshot, corpus));
   const cues = outsideNames(toks, found);
   if (outOfScope(cues)) {
     const urls = siteUrls(baseUrl);
@@ -789,6 +986,25 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     }
     if (
       main.subject.kind === 'startup' &&
+      subjects.length === 1 &&
+      asksPrice(asked) &&
+      cueIndex(toks, found, PURCHASE_VERBS) < 0 &&
+      !STRONG_COMPARE.test(cues)
+    ) {
+      // "What does a Deep Signal on X cost?", "How much is it to look up X?": what a tracked startup's data costs is
+      // the Deep Signal price (its signal states no price); paying for it is no deal.
+      const price = corpus.byId.get(DEEP_SIGNAL_PRICE);
+      if (price) {
+        const scored = corpus.index.rankAll(rewrite(cues)).find((s) => s.entry === price);
+        return {
+          kind: 'answers',
+          hits: [{ entry: price, confidence: Math.max(scored?.confidence ?? 0, corpus.index.floor), score: 0 }],
+          about: subjectName(main.subject),
+        };
+      }
+    }
+    if (
+      main.subject.kind === 'startup' &&
       dealDirection(toks, main, found) &&
       !corpus.entries.some((e) => (e.entities ?? []).some((n) => n.toLowerCase() === mainName))
     ) {
@@ -824,11 +1040,13 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       };
     }
     const ranked = corpus.index.rankAll(asked).filter((s) => subjects.some((m) => about(s.entry, m.subject)));
-    // Comparisons name two startups: prefer entries about every subject named; one name and no comparison word
-    // asks about that startup alone.
+    // Comparisons name two startups: prefer entries about every subject named; one name asks about that startup.
     const all = ranked.filter((s) => subjects.every((m) => about(s.entry, m.subject)));
     let hits = all.length ? all : ranked;
-    if (subjects.length === 1 && cueIndex(toks, found, COMPARE_WORDS) < 0) {
+    // A comparison names a second startup: with one named, and whatever comparison word the question holds ("compare
+    // X with the robotics average"), a comparison is about another company than asked, so the named one's own answers
+    // come first.
+    if (subjects.length === 1) {
       const alone = hits.filter((s) => s.entry.kind !== 'comparison');
       if (alone.length) hits = [...alone, ...hits.filter((s) => s.entry.kind === 'comparison')];
     }
@@ -843,7 +1061,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
       }
     } else if (
       subjects.length === 1 &&
-      SIGNAL_INTENT.test(rewrite(cues)) &&
+      (SIGNAL_INTENT.test(rewrite(cues)) || asksAbout(toks, main)) &&
       !(DILIGENCE_INTENT.test(cues) && /^\s*(?:who|which)\b/i.test(query)) &&
       !asksPrice(asked) &&
       !STRONG_COMPARE.test(cues)
@@ -873,7 +1091,7 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   // count?") is not a question about a company: the method's answer stands when retrieval finds one.
   const aboutCompany =
     comparesUnknown ||
-    unknownCompany(query) !== undefined ||
+    unknownCompany(query, serviceTerms(corpus)) !== undefined ||
     cueIndex(toks, [], DEAL_VERBS) >= 0 ||
     (named !== undefined && (toks[named.end - 1]!.possessive || named.end - named.start >= toks.length - 3));
   const method = named && !aboutCompany ? methodAnswer(corpus, asked) : undefined;
@@ -890,7 +1108,12 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   const subject =
     named || possessive
       ? undefined
-      : (operand ?? unknownCompany(query) ?? unknownDealObject(query, known) ?? unknownSubject(toks, known, cues));
+      : (operand ??
+        unknownCompany(query, serviceTerms(corpus)) ??
+        unknownDealObject(query, known) ??
+        unknownSubject(toks, known, cues) ??
+        unknownLowerCaseName(snapshot, baseUrl, query, known, cues) ??
+        unknownAboutName(snapshot, baseUrl, query, known, serviceTerms(corpus)));
   if (named || possessive || subject) {
     const name = named
       ? toks
@@ -911,7 +1134,8 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
     return { kind: 'not-tracked', name, candidates, ...(resolution.status === 'ambiguous' ? { ambiguous: true } : {}) };
   }
 
-  const sector = missingSector(toks) ?? (sectorOf(asked) ? undefined : unknownIndustry(toks, known));
+  const sector =
+    missingSector(toks) ?? (sectorOf(asked) ? undefined : (unknownIndustry(toks, known) ?? bareIndustry(toks)));
   if (sector)
     return { kind: 'no-sector', word: sector, sectors: sectors.map((s) => s.name), nearest: nearestSectors(sector) };
 

@@ -56,7 +56,7 @@ describe('answer corpus', () => {
     );
   });
 
-  test('each fastest-accelerating list is what a full sort puts first: commit change, then commits, then login', () => {
+  test('each fastest-accelerating list is what a full sort of the rising startups puts first: commit change, then commits, then login', () => {
     const change = (login: string) => parseInt(snapshot.byLogin.get(login)!.startup.commitVelocityChange, 10);
     const sorted = (logins: string[]) =>
       [...logins].sort((a, b) => {
@@ -69,8 +69,20 @@ describe('answer corpus', () => {
     ] as const;
     for (const [id, list] of lists) {
       const eligible = list.filter((s) => s.eligible);
-      const expected = sorted((eligible.length ? eligible : list).map((s) => s.login)).slice(0, 5);
+      const rising = (eligible.length ? eligible : list).filter((s) => change(s.login) > 0);
+      const expected = sorted(rising.map((s) => s.login)).slice(0, 5);
       assert.deepEqual(agent.find((e) => e.id === id)!.subjects, expected, id);
+    }
+  });
+
+  test('a fastest-accelerating list names only startups whose commits rose, and says so when none did', () => {
+    const lists = agent.filter((e) => e.kind === 'fastest' || e.kind === 'sector-fastest' || e.kind === 'stage');
+    assert.ok(lists.length > 15);
+    for (const e of lists) {
+      for (const login of e.subjects)
+        assert.ok(parseInt(snapshot.byLogin.get(login)!.startup.commitVelocityChange, 10) > 0, `${e.id}: ${login}`);
+      assert.doesNotMatch(e.answer, /\(-\d+% commits|\(\+?0% commits/, e.id);
+      if (e.subjects.length === 0) assert.match(e.answer, /none is listed as accelerating/, e.id);
     }
   });
 

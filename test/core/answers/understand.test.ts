@@ -188,4 +188,79 @@ describe('understanding a question', () => {
     assert.equal(top('Is Anthropic snapping up startups?'), 'acquisitions-anthropic');
     assert.equal(top('Has Databricks acquired anything?'), 'acquisitions-databricks');
   });
+
+  test('a price question that names a tracked startup is answered with the Deep Signal price, not its signal', () => {
+    assert.equal(
+      top(`How much does a Deep Signal for ${first!.startup.name} cost?`),
+      'faq-how-much-does-deep-signal-cost',
+    );
+    assert.equal(top(`What's the price of ${second!.startup.name}'s data?`), 'faq-how-much-does-deep-signal-cost');
+  });
+
+  test('an untracked name in lower case, asked for a signal or compared with a tracked startup, is not tracked', () => {
+    for (const [q, name] of [
+      ['is mistral ai accelerating?', 'mistral ai'],
+      ['tailscale commit velocity', 'tailscale'],
+      [`compare grafana labs with ${first!.startup.name.toLowerCase()}`, 'grafana labs'],
+    ]) {
+      const u = understand(snapshot, BASE, q!, 3);
+      assert.ok(u.kind === 'not-tracked' && u.name === name, `${q}: ${JSON.stringify(u)}`);
+    }
+  });
+
+  test('a comparison word beside one tracked startup answers about it, never with its comparison to another', () => {
+    assert.equal(top(`compare ${first!.startup.name} with the sector average`), `signal-${first!.login}`);
+  });
+
+  test("a lower-case word that qualifies or asks for a figure, or a typo of the service's words, is not a name", () => {
+    for (const q of ['average commit velocity', 'daily commits', 'define commit velocity', 'is anyone accelarating?'])
+      assert.notEqual(top(q), 'not-tracked', q);
+  });
+
+  test('a near name of a tracked startup in lower case is not tracked, with that startup as the candidate', () => {
+    const s = snapshot.startups.find((x) => /^\p{L}{6,} \p{L}+$/u.test(x.startup.name))!;
+    const [word, rest] = s.startup.name.toLowerCase().split(' ') as [string, string];
+    const typo = `${word.slice(0, 3)}${word[3]}${word.slice(3)} ${rest}`;
+    const u = understand(snapshot, BASE, `is ${typo} accelarating`, 3);
+    assert.ok(
+      u.kind === 'not-tracked' && u.candidates.some((c) => c.name === s.startup.name),
+      `${typo}: ${JSON.stringify(u)}`,
+    );
+  });
+
+  test('a question ending "about" a tracked startup asks for its signal, however long', () => {
+    assert.equal(
+      top(`I'm writing a piece on payroll software - what does your data say about ${first!.startup.name}?`),
+      `signal-${first!.login}`,
+    );
+  });
+
+  test('a question ending "about" a name nothing holds is not tracked, in either case', () => {
+    for (const q of ['What does your data say about PostHog?', 'what does your data say about posthog?'])
+      assert.equal(top(q), 'not-tracked', q);
+  });
+
+  test("the service's own terms asked about are not companies, unless asked for a signal or a deal", () => {
+    assert.equal(top('Tell me about Deep Signal'), 'faq-what-is-deep-signal');
+    assert.notEqual(top('Tell me about MCP'), 'not-tracked');
+    assert.equal(top('Who acquired OpenAI?'), 'not-tracked');
+  });
+
+  test('credits "left" or "remaining" ask for the credit balance', () => {
+    assert.equal(top('How many credits do I have left?'), 'faq-how-do-i-check-my-balance');
+    assert.equal(top('where can I see my remaining credits'), 'faq-how-do-i-check-my-balance');
+    assert.equal(top('Do unused credits expire?'), 'faq-do-credits-expire');
+  });
+
+  test('an industry that is not a sector, with or without "startups", has no sector and is offered the nearest', () => {
+    for (const [q, near] of [
+      ['top fintech', 'E-commerce Infrastructure'],
+      ['fastest growing biotech', 'Healthcare'],
+      ['Which quantum computing startups are accelerating?', 'Data Infrastructure'],
+      ['best cybersecurity startups', 'Enterprise SaaS'],
+    ] as const) {
+      const u = understand(snapshot, BASE, q, 3);
+      assert.ok(u.kind === 'no-sector' && u.nearest.includes(near), `${q}: ${JSON.stringify(u)}`);
+    }
+  });
 });
