@@ -17,6 +17,8 @@ const EVAL_DIR = join(import.meta.dirname, '..', 'data', 'eval');
 export const REAL_ACTIVITY_DIR = join(EVAL_DIR, 'real-activity');
 /** The second set, of other organisations, labelled point in time after evidence-v3 and before any rule changed. */
 export const REAL_ACTIVITY_2_DIR = join(EVAL_DIR, 'real-activity-2');
+/** The third set, of other organisations again, labelled point in time while evidence-v4 was written, unseen by it. */
+export const REAL_ACTIVITY_3_DIR = join(EVAL_DIR, 'real-activity-3');
 
 export type RealLabel = SignalType | 'none';
 
