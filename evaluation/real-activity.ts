@@ -54,6 +54,8 @@ export interface FixtureRepo {
   name: string;
   defaultBranch: string;
   headOid: string;
+  /** The default branch's tip at the kept range's end (fixtures extracted since it was recorded; null: not kept). */
+  tipOid?: string | null;
   createdAt: string;
   commits: FixtureCommit[];
   tags: { name: string; oid: string; date: string; annotated: boolean }[];
@@ -103,11 +105,13 @@ export function landingTimes(repo: FixtureRepo): Map<string, string> {
 }
 
 /**
- * The newest kept commit of the branch: the snapshot's tip when it is kept, else (the fixture stops before the
- * snapshot's end) the newest commit that no kept commit has as a parent.
+ * The newest kept commit of the branch: the snapshot's tip when it is kept, else the branch's tip at the kept range's
+ * end as the extraction recorded it, else (older fixtures) the newest commit that no kept commit has as a parent,
+ * which may be on a branch merged only after the range.
  */
 export function branchTip(repo: FixtureRepo): string {
   if (repo.commits.some((c) => c.oid === repo.headOid)) return repo.headOid;
+  if (repo.tipOid && repo.commits.some((c) => c.oid === repo.tipOid)) return repo.tipOid;
   const parents = new Set(repo.commits.flatMap((c) => c.parents));
   const heads = repo.commits.filter((c) => !parents.has(c.oid));
   heads.sort((a, b) => (a.committedDate < b.committedDate ? 1 : a.committedDate > b.committedDate ? -1 : 0));

@@ -381,9 +381,13 @@ function readRepo(gitDir, lo, hi, fileWindows) {
   }
   tags.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.name < b.name ? -1 : 1));
   const head = git(gitDir, ['log', '-1', '--format=%cI', 'HEAD']).trim();
+  // The default branch's tip at the kept range's end: the newest commit of its first-parent chain committed by then
+  // (a consumer finds the branch from it; the newest kept commit may be on a branch merged only later).
+  const keptTip = git(gitDir, ['rev-list', '-1', '--first-parent', `--before=${Math.floor(hi / 1000)}`, 'HEAD']).trim();
   return {
     defaultBranch: headRef.replace(/^refs\/heads\//, ''),
     headOid,
+    tipOid: commits.some((c) => c.oid === keptTip) ? keptTip : null,
     createdAt,
     snapshotDate: iso(head),
     commits,
@@ -438,6 +442,7 @@ for (const [key, ends] of byOrg) {
       name: r.name,
       defaultBranch: r.defaultBranch,
       headOid: r.headOid,
+      tipOid: r.tipOid,
       createdAt: r.createdAt,
       commits: r.commits,
       tags: r.tags,
