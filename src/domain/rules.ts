@@ -254,9 +254,11 @@ export const LANGUAGE_BY_EXTENSION: Readonly<Record<string, string>> = {
 };
 /**
  * Framework migration inside repositories: at least this many files moved from one language to another in the
- * current window (renamed to another language's extension, or removed in one language and added in the other).
+ * current window (renamed to another language's extension, or removed in one language and added in the other). Fifty:
+ * a component's twenty files converted in one commit (JavaScript to TypeScript, say) is routine upkeep; a migration
+ * moves a good part of the code.
  */
-export const MIGRATION_MIN_FILES_MOVED = 20;
+export const MIGRATION_MIN_FILES_MOVED = 50;
 /**
  * Configuration files that name a framework or a build tool, by kind: a window that removes one and adds another of
  * the same kind replaced the one by the other (a web framework, bundler or build system migration). Swapping a

@@ -90,7 +90,13 @@ export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e:
     e.deployDaysBaseline ?? e.deployDaysPrior,
     DEPLOY_DAYS_CHANGE_FLOOR,
   );
-  const deploy = Math.min(e.deployDaysCurrent / DEPLOY_SPIKE_MIN_DAYS, deployChange / DEPLOY_SPIKE_MIN_CHANGE_PCT);
+  // Releases of a fortnight in which no person committed are automation's (a generator's bot tagging its own
+  // commits), not the team shipping more: they count for nothing.
+  const automated = metrics.commitsCurrent === 0 && e.deployDaysCurrent > 0;
+  const deploy = Math.min(
+    automated ? 0 : e.deployDaysCurrent / DEPLOY_SPIKE_MIN_DAYS,
+    deployChange / DEPLOY_SPIKE_MIN_CHANGE_PCT,
+  );
   const hiring =
     e.newRegularContributors === undefined
       ? Math.min(
@@ -162,7 +168,7 @@ export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e:
       'Engineering hiring burst': hiringReason(metrics, acceleration, e),
       'Infrastructure buildout': `${plural(e.newInfraRepos.length, 'new infrastructure repository', 'new infrastructure repositories')}${e.newInfraRepos.length ? ` (${e.newInfraRepos.join(', ')})` : ''}; ${plural(e.infraCommitsCurrent, 'commit')} to infrastructure repositories ${against(e.infraCommitsPrior, signedPercent(infraChange))}${e.infraFilesCurrent === undefined ? '' : `; ${plural(e.infraFilesCurrent, 'infrastructure file')} changed inside repositories (${plural(e.infraChurnCurrent ?? 0, 'line')}, ${Math.round((100 * (e.infraChurnCurrent ?? 0)) / Math.max(e.churnCurrent ?? 0, 1))}% of the lines changed) against ${e.infraFilesPrior ?? 0}`}`,
       'Framework migration': `${moved('language', e.languageShiftPct, e.risingLanguage)}; ${moved('dependency ecosystem', e.ecosystemShiftPct, e.risingEcosystem)}${e.languageMove ? `; ${plural(e.languageMove.files, 'file')} moved from ${e.languageMove.from} to ${e.languageMove.to}` : ''}${e.frameworkSwaps?.length ? `; ${e.frameworkSwaps.map((w) => `${w.kind} ${w.from} replaced by ${w.to}`).join(', ')}` : ''}`,
-      'Deploy frequency spike': `${plural(e.deployDaysCurrent, 'deploy day')} in the last ${WINDOW_DAYS} days (${deployKinds}) ${usual}${incomplete}${young}`,
+      'Deploy frequency spike': `${plural(e.deployDaysCurrent, 'deploy day')} in the last ${WINDOW_DAYS} days (${deployKinds}) ${usual}${incomplete}${young}${automated ? `; no commit by a person in the last ${WINDOW_DAYS} days, so these are automation's releases` : ''}`,
     },
   };
 }

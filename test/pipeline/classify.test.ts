@@ -84,6 +84,17 @@ describe('classify stage (rule evidence-v2)', () => {
     assert.match(c.evidence.summary!, /language mix moved 40 points towards Rust/);
   });
 
+  test('fifty files moved from one language to another are a framework migration', () => {
+    const c = classified(metrics({}, { languageMove: { from: 'JavaScript', to: 'TypeScript', files: 50 } }));
+    assert.equal(c.evidence.scores!['Framework migration'], 1);
+  });
+
+  test('twenty files converted to another language are one component, not a migration', () => {
+    const c = classified(metrics({}, { languageMove: { from: 'JavaScript', to: 'TypeScript', files: 20 } }));
+    assert.equal(c.evidence.scores!['Framework migration'], 0.4);
+    assert.equal(c.evidence.strength, 'none');
+  });
+
   test('a shift within the ordinary wobble (15 points or less) is no migration evidence', () => {
     const c = classified(metrics({}, { languageShiftPct: 15, ecosystemShiftPct: 12 }));
     assert.equal(c.evidence.scores!['Framework migration'], 0);

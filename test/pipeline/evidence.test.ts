@@ -241,3 +241,21 @@ describe('deploy evidence of rule evidence-v4', () => {
     assert.deepEqual([e.deployBaselineWindows, e.deployDaysBaseline], [1, 1]);
   });
 });
+
+describe('deploy and migration evidence of rule evidence-v4, beside the people', () => {
+  test('releases of a fortnight in which no person committed count for nothing', () => {
+    const raw = activity([]);
+    raw.commits = raw.commits.filter((c) => c.date < '2026-02-23');
+    raw.repos[0] = {
+      ...raw.repos[0]!,
+      eventsSince: '2025-12-01',
+      tags: ['2026-02-24', '2026-02-26', '2026-03-02', '2026-03-04', '2026-03-06'].map((date, i) => ({
+        date,
+        name: `v3.${i}.0`,
+      })),
+    };
+    const c = classified(raw);
+    assert.equal(c.evidence.scores!['Deploy frequency spike'], 0);
+    assert.match(c.evidence.reasons!['Deploy frequency spike'], /no commit by a person in the last 14 days/);
+  });
+});
