@@ -19,6 +19,8 @@ export const REAL_ACTIVITY_DIR = join(EVAL_DIR, 'real-activity');
 export const REAL_ACTIVITY_2_DIR = join(EVAL_DIR, 'real-activity-2');
 /** The third set, of other organisations again, labelled point in time while evidence-v4 was written, unseen by it. */
 export const REAL_ACTIVITY_3_DIR = join(EVAL_DIR, 'real-activity-3');
+/** The fourth set, of other organisations again, labelled point in time while set 3's misses were read. */
+export const REAL_ACTIVITY_4_DIR = join(EVAL_DIR, 'real-activity-4');
 
 export type RealLabel = SignalType | 'none';
 

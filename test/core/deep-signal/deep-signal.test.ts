@@ -62,7 +62,10 @@ describe('deepSignal', () => {
   });
 
   test('evidence is what the classify stage stored with the record: its rule, strength and summary', async () => {
-    const target = middle(snapshot.bySector.get('healthcare')!);
+    // A startup whose type has evidence, so its summary names the type.
+    const target = snapshot.bySector
+      .get('healthcare')!
+      .find((s) => (s.metrics['signalEvidence'] as { strength?: string }).strength !== 'none')!;
     const stored = target.metrics['signalEvidence'] as { rule: string; strength?: string; summary?: string };
     const { body } = await hit(target.startup.name);
     const { details, ...evidence } = body.evidence;
