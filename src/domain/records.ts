@@ -213,6 +213,8 @@ export interface EvidenceMetrics {
   deployBaselineWindows?: number | undefined;
   /** Version 4: the prior window had no commit by a person (a pause), so the usual fortnight leaves it out. */
   deployBaselinePaused?: boolean | undefined;
+  /** Version 4: pre-releases (release candidates, betas…) of the current window, not counted as deploys. */
+  prereleasesCurrent?: number | undefined;
   deployNewRepos?: { repo: string; since: string }[] | undefined;
   /**
    * People of the current window with no commit in the prior window and none in the look-back (version 3; before it,

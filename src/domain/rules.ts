@@ -84,6 +84,13 @@ export const DEPLOY_BASELINE_WINDOWS = 6;
  * current one: a repository tagging for a month or more is compared, its earlier weeks counting as none.
  */
 export const DEPLOY_RHYTHM_MIN_DAYS = WINDOW_DAYS;
+/**
+ * A pre-release (a release candidate, beta, alpha, preview, canary, next or dev build: `v9.0.0-rc.1`, `4.0.0-v4-beta.6`,
+ * `1.2.0rc1`) is a version on its way to a release, cut for testers, often one per merged change before a major
+ * version: it is not the team shipping to its users more often, and is not a deploy.
+ */
+export const PRERELEASE_VERSION: RegExp =
+  /\d+\.\d+(?:\.\d+)?(?:-(?:[0-9a-z-]*[-.])?(?:alpha|beta|rc|pre|preview|canary|next|dev)(?![a-z])|(?:a|b|rc)\d+$)/i;
 /** A tag or release of version 0.0.0 marks a package created (a monorepo's placeholder), not a release. */
 export const PLACEHOLDER_VERSION: RegExp = /(^|[^0-9.])v?0\.0\.0$/i;
 

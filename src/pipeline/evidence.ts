@@ -5,6 +5,7 @@ import {
   DEPLOY_RHYTHM_MIN_DAYS,
   FRAMEWORK_MIGRATION_MIN_COMMITS,
   PLACEHOLDER_VERSION,
+  PRERELEASE_VERSION,
   NEW_CONTRIBUTOR_LOOKBACK_DAYS,
   NEW_REGULAR_MIN_COMMITS,
   NEW_REGULAR_MIN_DAYS,
@@ -231,6 +232,7 @@ export function evidenceMetrics(
   let baselineDays = 0;
   let baselineWindows = 0;
   let skippedPrior = false;
+  let prereleasesCurrent = 0;
   let releasesCurrent = 0;
   let tagsCurrent = 0;
   let deploymentsCurrent = 0;
@@ -252,10 +254,15 @@ export function evidenceMetrics(
     }
     const skipPrior = paused && windows > 1;
     if (skipPrior) skippedPrior = true;
-    const placeholder = (name: string) => PLACEHOLDER_VERSION.test(name);
-    const releases = (repo.releases ?? []).filter((r) => !placeholder(r.tag));
+    const notRelease = (name: string) => PLACEHOLDER_VERSION.test(name) || PRERELEASE_VERSION.test(name);
     const released = new Set((repo.releases ?? []).map((r) => r.tag));
-    const tags = (repo.tags ?? []).filter((t) => !released.has(t.name) && !placeholder(t.name));
+    const prereleases = new Set<string>();
+    for (const e of [...(repo.releases ?? []).map((r) => ({ date: r.date, name: r.tag })), ...(repo.tags ?? [])]) {
+      if (PRERELEASE_VERSION.test(e.name) && dayRange(e.date, currentStart, windowEnd)) prereleases.add(e.name);
+    }
+    prereleasesCurrent += prereleases.size;
+    const releases = (repo.releases ?? []).filter((r) => !notRelease(r.tag));
+    const tags = (repo.tags ?? []).filter((t) => !released.has(t.name) && !notRelease(t.name));
     const current: DeployEventEvidence[] = [];
     const days = new Set<string>();
     for (const r of releases) {
@@ -351,6 +358,7 @@ export function evidenceMetrics(
           deployDaysBaseline: Math.round(baselineDays * 10) / 10,
           deployBaselineWindows: baselineWindows,
           ...(skippedPrior ? { deployBaselinePaused: true } : {}),
+          prereleasesCurrent,
           deployNewRepos: deployNewRepos.sort((a, b) => a.repo.localeCompare(b.repo)),
         }
       : {}),

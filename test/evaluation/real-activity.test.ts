@@ -36,25 +36,23 @@ const SETS = [
   // Labelled while evidence-v4 was written; its first replay (10 of 15) came once it was committed, and its misses
   // were then read to refine the rule: its figure is a tuned one too.
   { name: 'set 3', dir: REAL_ACTIVITY_3_DIR, floors: { testClear: 12 / 15, visibleClear: 12 / 15 } },
-  // Labelled while set 3's misses were read; first replayed once the rules they led to were committed.
-  { name: 'set 4', dir: REAL_ACTIVITY_4_DIR, floors: { testClear: 13 / 19, visibleClear: 13 / 19 } },
+  // Labelled while set 3's misses were read; first replayed (13 of 19) once the rules they led to were committed,
+  // then read for pre-releases: its figure is a tuned one too.
+  { name: 'set 4', dir: REAL_ACTIVITY_4_DIR, floors: { testClear: 15 / 19, visibleClear: 15 / 19 } },
 ] as const;
 
 /**
  * Quiet weeks the rules still call strong, with the reader's reason: a change that adds one fails, one that removes
  * one updates this list. Set 2, clockworklabs 2025-w32 (unclear): one release tagged per component on one day, with
  * two per-language patch tags before it and one after, four deploy days against none in the twelve weeks before; the
- * reader counts one release and its patches. Set 3, GetStream 2025-w19 (unclear): six of nine tags are release
- * candidates of a major version cut per merged change; the reader sees the usual tagging. Set 4, triggerdotdev
- * 2025-w16 (clear): per-package tags of six beta releases of the next major version; MystenLabs 2025-w06 (clear): a
- * repository begun five weeks before, whose builders committed in the organisation's other repositories, which the
- * fixture (one repository) does not hold.
+ * reader counts one release and its patches. Set 4, MystenLabs 2025-w06 (clear): a repository begun five weeks before,
+ * whose builders committed in the organisation's other repositories, which the fixture (one repository) does not hold.
  */
 const KNOWN_STRONG_ON_QUIET: Record<(typeof SETS)[number]['name'], string[]> = {
   'set 1': [],
   'set 2': ['clockworklabs 2025-w32'],
-  'set 3': ['GetStream 2025-w19'],
-  'set 4': ['triggerdotdev 2025-w16', 'MystenLabs 2025-w06'],
+  'set 3': [],
+  'set 4': ['MystenLabs 2025-w06'],
 };
 
 interface Replayed {

@@ -207,6 +207,18 @@ describe('deploy evidence of rule evidence-v4', () => {
     assert.deepEqual([e.deployBaselineWindows, e.deployDaysBaseline, e.deployBaselinePaused], [5, 1, true]);
   });
 
+  test('release candidates and betas are versions on their way, not deploy days, and are counted apart', () => {
+    const e = evidenceOf(
+      tagged([
+        ['2026-02-24', 'v9.0.0-rc.1'],
+        ['2026-02-26', '@co/sdk@4.0.0-v4-beta.6'],
+        ['2026-03-02', '1.2.0rc1'],
+        ['2026-03-04', 'v9.0.0'],
+      ]),
+    );
+    assert.deepEqual([e.deployDaysCurrent, e.tagsCurrent, e.prereleasesCurrent], [1, 1, 3]);
+  });
+
   test('a tag of version 0.0.0 marks a package created, not a deploy day', () => {
     const e = evidenceOf(
       tagged([

@@ -136,6 +136,7 @@ describe('collect stage against a fake GitHub', () => {
       deployDaysBaseline: 0.5,
       deployBaselineWindows: 6,
       deployNewRepos: [],
+      prereleasesCurrent: 0,
       newContributors: 1,
       departedContributors: 0,
       newInfraRepos: ['helm-charts'],
