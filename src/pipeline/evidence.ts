@@ -225,8 +225,9 @@ export function evidenceMetrics(
   const byName = new Map(activity.repos.map((r) => [r.name, r]));
 
   // Deploy days: one per repository and UTC day with a release, a tag (not one a release names) or a deployment;
-  // version 0.0.0 is a package's placeholder, not a release. The usual fortnight is the mean of the windows before
-  // the current one, as far back as the repository's events were read (the prior window alone for older activity).
+  // version 0.0.0 is a package's placeholder and a pre-release a version on its way, neither a release (pre-releases
+  // are counted apart). The usual fortnight is the mean of the windows before the current one, as far back as the
+  // repository's events were read (the prior window alone for older activity).
   let deployDaysCurrent = 0;
   let deployDaysPrior = 0;
   let baselineDays = 0;
