@@ -102,12 +102,6 @@ const AUTOMATION_NAME = new RegExp(
     '^semantic-release',
     '^turbobot$',
     '-deploy$',
-    '^copilot$',
-    '^cursor agent$',
-    '^claude$',
-    '^claude (opus|sonnet|haiku|code)',
-    '^codex$',
-    '^jules$',
     '^greenkeeper',
     '^snyk-bot',
     '^mergify',
@@ -126,8 +120,14 @@ const AUTOMATION_NAME = new RegExp(
 );
 const AUTOMATION_EMAIL =
   /\[bot\]@|^noreply@github\.com$|^action@github\.com$|^noreply@anthropic\.com$|^noreply@openai\.com$|^cursoragent@cursor\.com$|^\d+\+copilot@users\.noreply\.github\.com$|^semantic-release|^turbobot@vercel\.com$/i;
+// AI coding agents are known by name only together with an address of their own (their vendor's, GitHub's, or a
+// noreply address of the agent's login): a co-author trailer "Claude <someone@personal.example>" names a person.
+const AGENT_NAME = /^(copilot|cursor agent|claude|claude (opus|sonnet|haiku|code).*|codex|jules)$/i;
+const AGENT_EMAIL =
+  /@(anthropic\.com|openai\.com|cursor\.com|google\.com|github\.com)$|^(\d+\+)?(claude|copilot|codex|jules|cursor[\w-]*)@users\.noreply\.github\.com$/i;
 function isAutomation(p) {
-  return AUTOMATION_NAME.test(p.name) || AUTOMATION_EMAIL.test(p.email);
+  if (AUTOMATION_NAME.test(p.name) || AUTOMATION_EMAIL.test(p.email)) return true;
+  return AGENT_NAME.test(p.name) && (p.email === '' || AGENT_EMAIL.test(p.email));
 }
 function noreplyLogin(email, keepCase = false) {
   const m = /^(?:\d+\+)?([^@+]+)@users\.noreply\.github\.com$/i.exec(email);
