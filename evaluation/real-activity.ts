@@ -23,6 +23,8 @@ export const REAL_ACTIVITY_3_DIR = join(EVAL_DIR, 'real-activity-3');
 export const REAL_ACTIVITY_4_DIR = join(EVAL_DIR, 'real-activity-4');
 /** The fifth set, of other organisations again, labelled point in time on evidence-v4 as committed, unseen by it. */
 export const REAL_ACTIVITY_5_DIR = join(EVAL_DIR, 'real-activity-5');
+/** The sixth set, of other organisations again, labelled point in time while evidence-v5 was written, unseen by it. */
+export const REAL_ACTIVITY_6_DIR = join(EVAL_DIR, 'real-activity-6');
 
 export type RealLabel = SignalType | 'none';
 
