@@ -641,4 +641,58 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     assert.ok(box.x + box.width <= first.x, 'beside');
     await page.context().close();
   });
+
+  test('/docs and the credits page: a Copy button beside each request copies it and says "Copied"; without script the request stays', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.url });
+    const page = await context.newPage();
+    await page.goto(`${svc.url}/docs`);
+    const requests = page.locator('section.operation pre.curl');
+    const count = await requests.count();
+    assert.ok(count > 20, `${count} requests`);
+    // One button per request, in the request's own box, right above it.
+    assert.equal(await page.locator('section.operation .copy-box:has(pre.curl) button.copy-button').count(), count);
+    const deep = page.locator('section.operation#postDeepSignal .copy-box');
+    const button = deep.getByRole('button', { name: 'Copy the request: POST /api/agent/deep-signal' });
+    assert.equal(await button.count(), 1);
+    const [b, pre] = [(await button.boundingBox())!, (await deep.locator('pre').boundingBox())!];
+    assert.ok(b.y + b.height <= pre.y + 1 && b.y >= pre.y - 48, 'the button sits on the row above its request');
+    assert.ok(b.height >= 24 && b.width >= 24, `${b.width}×${b.height} px`);
+    // Keyboard: the button is in the tab order, and Enter copies the request.
+    const tabIndex = await button.evaluate((el: any) => el.tabIndex);
+    assert.equal(tabIndex, 0);
+    await button.focus();
+    await page.keyboard.press('Enter');
+    // The button says it for a moment, and one status line says it to a screen reader.
+    await page.waitForFunction(() => {
+      const box = document.querySelector('section.operation#postDeepSignal .copy-box');
+      return box.querySelector('button span').textContent === 'Copied';
+    });
+    await page.waitForFunction(() => document.querySelector('body > [role="status"]')?.textContent === 'Copied');
+    const copied = (await page.evaluate(() => window.navigator.clipboard.readText())) as string;
+    assert.equal(copied, await deep.locator('pre').textContent());
+    assert.match(copied, /^curl -s -X POST '[^']+\/api\/agent\/deep-signal'/);
+    // The button takes no room of its own: the requests are where they are without script.
+    const top = (p: Page) =>
+      p
+        .locator('section.operation pre.curl')
+        .nth(5)
+        .evaluate((el: any) => el.getBoundingClientRect().top + window.scrollY);
+    const withScript = await top(page);
+    await page.goto(`${svc.url}/agents/credits`);
+    assert.equal(await page.locator('main .copy-box pre').count(), 2);
+    assert.equal(await page.getByRole('button', { name: /^Copy the (x402|Solana) requests$/ }).count(), 2);
+    await context.close();
+    const plain = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
+    const noScript = await plain.newPage();
+    await noScript.goto(`${svc.url}/docs`);
+    assert.equal(await noScript.locator('button.copy-button').count(), 0, 'no button that cannot work');
+    assert.equal(await noScript.locator('section.operation pre.curl').count(), count);
+    assert.match((await noScript.locator('section.operation pre.curl').first().textContent())!, /^curl /);
+    assert.equal(await top(noScript), withScript);
+    await plain.close();
+    // Within the page-weight budget: the script is small.
+    const script = await svc.get(readSiteAssets().copyScript);
+    assert.ok((await script.text()).length < 4096);
+  });
 });
