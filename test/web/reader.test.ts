@@ -695,4 +695,53 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     const script = await svc.get(readSiteAssets().copyScript);
     assert.ok((await script.text()).length < 4096);
   });
+
+  test("a startup's page states its company facts above the chart: organisation, website, sector, the repositories carrying the work, what the label rests on", async () => {
+    const s = (signals.trending as Json[])[0]!;
+    const login = loginOf(s);
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/startups/${login}`);
+    const facts = page.locator('h2#company + dl.facts');
+    assert.deepEqual(
+      (await facts.locator('dt').allTextContents()).map((t) => t.trim()),
+      ['GitHub organisation', 'Website', 'LinkedIn', 'Sector', 'What the label rests on'],
+    );
+    const y = (sel: string) => page.locator(sel).evaluate((el: any) => el.getBoundingClientRect().top);
+    assert.ok((await y('h2#company')) < (await y('h2#history')), 'the facts come before the chart');
+    const dd = (i: number) => facts.locator('dd').nth(i).textContent();
+    assert.match((await dd(0))!, new RegExp(`github\\.example/${login} \\(demo address, not a live site\\)`, 'i'));
+    assert.match((await dd(1))!, /\.example.*\(demo address, not a live site\)/);
+    // A demo address is never a link; the sector is.
+    assert.equal(await page.locator('main a[href*=".example"]').count(), 0);
+    assert.equal(await facts.locator('dd a[href^="/sectors/"]').count(), 1);
+    // The repositories carrying the work: a table of this week, most commits first, figures as the tables print them.
+    const repos = page.locator('table.repos');
+    assert.match((await repos.locator('caption').textContent())!, /Repositories carrying the work, Week \d+, \d{4}/);
+    const rows = (await repos
+      .locator('tbody tr')
+      .evaluateAll((all: any[]) =>
+        all.map((tr) => [...tr.children].map((c: any) => c.textContent.trim())),
+      )) as string[][];
+    assert.ok(rows.length >= 1);
+    for (const [, now, before] of rows) assert.match(`${now} ${before}`, /^\d{1,3}(,\d{3})* \d{1,3}(,\d{3})*$/);
+    const commits = rows.map((r) => Number(r[1]!.replace(/,/g, '')));
+    assert.deepEqual(
+      commits,
+      [...commits].sort((a, b) => b - a),
+    );
+    // What the label rests on: people by public login only (never a name or an address), releases, repositories.
+    await facts.getByRole('link', { name: /the people, releases and repositories behind it/ }).click();
+    assert.match(page.url(), /#evidence-details$/);
+    const details = (await page.locator('#evidence-details').textContent())!;
+    assert.match(details, new RegExp(`${login}-dev\\d+: first commit of the window`));
+    assert.match(details, /Releases, tags and deployments in the window/);
+    assert.doesNotMatch(details, /@/);
+    // A past week's facts are that week's.
+    const week = ((await (await svc.get(`/startups/${login}/history.json`)).json()) as Json).weeks.at(-4).period;
+    await page.goto(`${svc.url}/startups/${login}?period=${week}`);
+    const caption = await page.locator('table.repos caption').textContent();
+    const name = (await page.locator('#period option[selected]').textContent())!.trim();
+    if (caption) assert.ok(name.startsWith(caption.trim().replace(/^Repositories carrying the work, /, '')), name);
+    await page.context().close();
+  });
 });

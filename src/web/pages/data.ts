@@ -30,7 +30,7 @@ import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 import { askForm } from './ask.js';
 import { stageBadge } from '../stage.js';
-import { evidenceDetailsSection, repositoriesItem } from '../evidence-details.js';
+import { evidenceDetailsSection, repositoriesTable } from '../evidence-details.js';
 import { isDemoHost } from '../demo-host.js';
 import { evidenceDetails, type EvidenceDetails } from '../../domain/evidence-links.js';
 import { stageSourceOf, type StageSource } from '../../domain/stage-source.js';
@@ -160,13 +160,24 @@ function tiedScores(rows: readonly SnapshotStartup[]): Set<number> {
   return tied;
 }
 
-/** A link to a startup's own site, or, for a demo host, its address as text marked "demo" (it goes nowhere). */
-export function outLink(url: string, label: string): SafeHtml {
+/** A company's address as a link showing it, or, for a demo host, as text marked "demo" (it goes nowhere). */
+function outValue(url: string): SafeHtml {
+  const shown = url.replace(/^https?:\/\//, '').replace(/\/$/, '');
   return isDemoHost(url)
-    ? html`<span
-        >${label}: <span class="muted">${url.replace(/^https?:\/\//, '')} (demo address, not a live site)</span></span
-      >`
-    : html`<a href="${url}" rel="nofollow">${label}</a>`;
+    ? html`<span class="muted">${shown} (demo address, not a live site)</span>`
+    : html`<a href="${url}" rel="nofollow">${shown}</a>`;
+}
+
+/** Whether a week recorded anything its label's counts rest on (people, releases, repositories, files). */
+function hasDetails(d: EvidenceDetails): boolean {
+  return (
+    d.people.length +
+      d.events.length +
+      d.newRepositories.length +
+      d.infrastructurePaths.length +
+      d.frameworksReplaced.length >
+      0 || Boolean(d.languageMove)
+  );
 }
 
 function datasetJsonLd(ctx: PageContext): Record<string, unknown> {
@@ -780,6 +791,36 @@ export async function startupPage(
             floor and ranked across sectors; every startup is ranked within its sector.
           </p>`
     }
+    <h2 id="company">Company facts</h2>
+    <dl class="facts">
+      <div>
+        <dt>GitHub organisation</dt>
+        <dd>${outValue(t.githubUrl)}</dd>
+      </div>
+      <div>
+        <dt>Website</dt>
+        <dd>${outValue(t.websiteUrl)}</dd>
+      </div>
+      <div>
+        <dt>LinkedIn</dt>
+        <dd>${outValue(t.linkedinUrl)}</dd>
+      </div>
+      <div>
+        <dt>Sector</dt>
+        <dd><a href="/sectors/${s.sector}">${info.name}</a></dd>
+      </div>
+      <div>
+        <dt>What the label rests on</dt>
+        <dd>
+          ${
+            hasDetails(week.details)
+              ? html`<a href="#evidence-details">the people, releases and repositories behind it</a>`
+              : html`<span class="muted">nothing recorded ${past ? 'that week' : 'this week'}</span>`
+          }
+        </dd>
+      </div>
+    </dl>
+    ${repositoriesTable(week.details, week.periodName)}
     <h2 id="history">Commit velocity and contributors by week</h2>
     ${
       history && history.periods.length > 0
@@ -822,11 +863,6 @@ export async function startupPage(
     }
     <h2 id="links">Links and data</h2>
     <ul>
-      <li>
-        ${outLink(t.githubUrl, 'GitHub organisation')} · ${outLink(t.websiteUrl, 'Website')} ·
-        ${outLink(t.linkedinUrl, 'LinkedIn')}
-      </li>
-      ${repositoriesItem(week.details)}
       ${
         documentsDeals(ctx, t.name)
           ? html`<li>
