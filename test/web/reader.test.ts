@@ -744,4 +744,27 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     if (caption) assert.ok(name.startsWith(caption.trim().replace(/^Repositories carrying the work, /, '')), name);
     await page.context().close();
   });
+
+  test("the compare picker completes a tracked startup's name as one types, with the browser's own suggestions", async () => {
+    const names = new Set<string>();
+    for (const sector of signals.sectors as Json[]) for (const x of sector.startups as Json[]) names.add(x.name);
+    const [a, b] = (signals.trending as Json[]).map(loginOf);
+    for (const path of ['/compare', `/compare/${a}-vs-${b}`]) {
+      const page = await newPage(PHONE);
+      await page.goto(`${svc.url}${path}`);
+      for (const id of ['compare-a', 'compare-b']) {
+        const suggestions = (await page
+          .locator(`#${id}`)
+          .evaluate((input: any) => (input.list ? [...input.list.options].map((o: any) => o.value) : []))) as string[];
+        assert.ok(suggestions.length >= names.size, `${path} #${id}: ${suggestions.length} suggestions`);
+        for (const name of names) assert.ok(suggestions.includes(name), `${path} #${id} suggests ${name}`);
+        assert.deepEqual(
+          suggestions,
+          [...suggestions].sort((x, y) => x.localeCompare(y, 'en')),
+          'in name order',
+        );
+      }
+      await page.context().close();
+    }
+  });
 });

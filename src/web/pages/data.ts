@@ -20,7 +20,7 @@ import {
   trending,
   type PeriodStartup,
 } from '../../core/periods/reads.js';
-import type { SnapshotStartup } from '../../snapshot/snapshot.js';
+import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { SeriesTable, StartupSeries } from '../../domain/series.js';
 import { DEFAULT_RANGE, historyChart, sparkline, type ChartRange } from '../charts.js';
 import { weekLabel } from '../week-label.js';
@@ -944,7 +944,7 @@ export async function comparePage(
     });
   const body = html`<h1>${a.startup.name} vs ${b.startup.name}</h1>
     <p class="lede">${comparisonSummary(a, b, snapshot.period.name)}</p>
-    ${comparePicker(a.startup.name, b.startup.name)}
+    ${comparePicker(snapshot, a.startup.name, b.startup.name)}
     <div class="table-scroll">
       <table class="compare">
         <caption>
@@ -998,18 +998,41 @@ export async function comparePage(
   };
 }
 
-/** The form that picks two startups to compare (GET /compare?a=&b=: names or logins, resolved by the one rule). */
-export function comparePicker(a = '', b = ''): SafeHtml {
+/**
+ * The form that picks two startups to compare (GET /compare?a=&b=: names or logins, resolved by the one rule). Both
+ * fields suggest the tracked startups' names as one types (a `<datalist>`, the browser's own completion: no script).
+ */
+export function comparePicker(snapshot: Snapshot, a = '', b = ''): SafeHtml {
+  const names = [...new Set(snapshot.startups.map((s) => s.startup.name))].sort((x, y) => x.localeCompare(y, 'en'));
   return html`<form class="filters" method="get" action="/compare">
     <p>
       <label for="compare-a">Startup</label>
-      <input id="compare-a" type="text" name="a" value="${a}" maxlength="80" required autocomplete="off" />
+      <input
+        id="compare-a"
+        type="text"
+        name="a"
+        value="${a}"
+        maxlength="80"
+        required
+        autocomplete="off"
+        list="startup-names"
+      />
     </p>
     <p>
       <label for="compare-b">compared with</label>
-      <input id="compare-b" type="text" name="b" value="${b}" maxlength="80" required autocomplete="off" />
+      <input
+        id="compare-b"
+        type="text"
+        name="b"
+        value="${b}"
+        maxlength="80"
+        required
+        autocomplete="off"
+        list="startup-names"
+      />
     </p>
     <p><button type="submit">Compare</button></p>
+    <datalist id="startup-names">${names.map((n) => html`<option value="${n}"></option>`)}</datalist>
   </form>`;
 }
 
@@ -1026,7 +1049,7 @@ export function compareIndexPage(
       every stored week on one chart.
     </p>
     ${input.problems?.length ? html`<div class="notice" role="alert">${input.problems.map((p) => html`<p>${p}</p>`)}</div>` : ''}
-    ${comparePicker(input.a, input.b)}
+    ${comparePicker(snapshot, input.a, input.b)}
     ${
       first && second
         ? html`<p>
