@@ -767,4 +767,44 @@ describe('pages as a reader meets them', { skip: missing }, () => {
       await page.context().close();
     }
   });
+
+  test("on a 360 px phone the startups' filters leave the first ranking row on the first screen; archive and dossier dates stay on one line", async () => {
+    const page = await newPage(PHONE);
+    // After a first visit, which shows the synthetic-data notice in full.
+    await page.goto(`${svc.url}/faq`);
+    await page.goto(`${svc.url}/startups`);
+    const first = (await page.locator('main table tbody tr').first().boundingBox())!;
+    assert.ok(first.y + 40 <= PHONE.height, `first ranking row at y = ${first.y}`);
+    // A date never breaks at its hyphens; an archive row is a line or two, not a column of repeated text.
+    const lines = (sel: string) =>
+      page.locator(sel).evaluateAll((cells: any[]) =>
+        cells.map((td) => {
+          const range = document.createRange();
+          range.selectNodeContents(td);
+          return new Set([...range.getClientRects()].map((r: any) => Math.round(r.top))).size;
+        }),
+      ) as Promise<number[]>;
+    await page.goto(`${svc.url}/periods`);
+    const dates = await lines('main table tbody td:nth-child(2)');
+    assert.ok(dates.length > 10);
+    assert.deepEqual([...new Set(dates)], [1], 'archive dates on one line');
+    const heights = (await page
+      .locator('main table tbody tr')
+      .evaluateAll((rows: any[]) => rows.map((r) => r.getBoundingClientRect().height))) as number[];
+    assert.ok(Math.max(...heights) <= 60, `archive rows up to ${Math.max(...heights)} px`);
+    assert.match((await page.locator('main').textContent())!, /Every week is of the same dataset: /);
+    await page.context().close();
+    const desktop = await newPage(DESKTOP);
+    await desktop.goto(`${svc.url}/diligence/GitHub`);
+    const announced = await desktop.locator('main table tbody td[data-label="Announced"]').evaluateAll((cells: any[]) =>
+      cells.map((td) => {
+        const range = document.createRange();
+        range.selectNodeContents(td);
+        return new Set([...range.getClientRects()].map((r: any) => Math.round(r.top))).size;
+      }),
+    );
+    assert.ok(announced.length >= 2);
+    assert.deepEqual([...new Set(announced)], [1], 'dossier dates on one line');
+    await desktop.context().close();
+  });
 });

@@ -1075,11 +1075,15 @@ export function compareIndexPage(
 export function periodsIndexPage(ctx: PageContext): PageInput {
   const { snapshot } = ctx;
   const { periods } = storedPeriods(snapshot);
+  // The dataset's name is said once when every week has the same one (a column repeating it crowded a phone's rows).
+  const datasets = new Set(periods.map((p) => p.datasetName));
+  const oneDataset = datasets.size === 1 ? [...datasets][0] : undefined;
   const body = html`<h1>Archive of weekly periods</h1>
     <p class="lede">
       Every published week, newest first. Each keeps its trending list; the full data of every week is in
       <a href="/api/dataset.jsonl">the JSON-lines dataset</a>.
     </p>
+    ${oneDataset ? html`<p>Every week is of the same dataset: ${oneDataset}.</p>` : ''}
     <div class="table-scroll">
       <table>
         <caption>
@@ -1090,7 +1094,7 @@ export function periodsIndexPage(ctx: PageContext): PageInput {
             <th scope="col">Week</th>
             <th scope="col">Published</th>
             <th scope="col" class="num">Startups</th>
-            <th scope="col">Dataset</th>
+            ${oneDataset ? '' : html`<th scope="col">Dataset</th>`}
           </tr>
         </thead>
         <tbody>
@@ -1098,9 +1102,9 @@ export function periodsIndexPage(ctx: PageContext): PageInput {
             (p) =>
               html`<tr>
                 <td><a href="/periods/${p.slug}">${p.name}</a></td>
-                <td>${p.publishedAt.toISOString().slice(0, 10)}</td>
+                <td class="nowrap">${p.publishedAt.toISOString().slice(0, 10)}</td>
                 <td class="num">${p.startupsTracked}</td>
-                <td>${p.datasetName}</td>
+                ${oneDataset ? '' : html`<td>${p.datasetName}</td>`}
               </tr>`,
           )}
         </tbody>
