@@ -668,7 +668,8 @@ describe('pages as a reader meets them', { skip: missing }, () => {
       const box = document.querySelector('section.operation#postDeepSignal .copy-box');
       return box.querySelector('button span').textContent === 'Copied';
     });
-    await page.waitForFunction(() => document.querySelector('body > [role="status"]')?.textContent === 'Copied');
+    await page.waitForFunction(() => document.querySelector('.copy-box [role="status"]')?.textContent === 'Copied');
+    assert.equal(await page.locator('[role="status"]').count(), 1, 'one status line');
     const copied = (await page.evaluate(() => window.navigator.clipboard.readText())) as string;
     assert.equal(copied, await deep.locator('pre').textContent());
     assert.match(copied, /^curl -s -X POST '[^']+\/api\/agent\/deep-signal'/);

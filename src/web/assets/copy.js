@@ -9,7 +9,6 @@
   var status = document.createElement('p');
   status.className = 'visually-hidden';
   status.setAttribute('role', 'status');
-  document.body.appendChild(status);
 
   function select(pre) {
     var range = document.createRange();
@@ -77,4 +76,7 @@
     });
     head.appendChild(button);
   });
+  // Inside the first heading row, whose layout is its own (contain: strict), so adding it relays out nothing else.
+  var first = document.querySelector('.copy-box .copy-head');
+  if (first) first.appendChild(status);
 })();
