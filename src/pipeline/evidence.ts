@@ -135,17 +135,6 @@ interface PeopleEvidence {
 }
 
 /**
- * Who is new in the current window (version 3). When the look-back asked who joined lately (evidence-v5): people
- * whose first commit in the organisation came in the NEW_CONTRIBUTOR_JOIN_DAYS ending at the period's end, with no
- * commit in the NEW_CONTRIBUTOR_LOOKBACK_DAYS before them: an engineer two months in, now committing on several days,
- * is new. Before (evidence-v4), and in an organisation with no commit by anyone before the join window: people who
- * first committed in the last two windows (the current or the prior one), with no commit in the look-back before that
- * nor earlier in the collected days. People absent from the prior window with a commit in the look-back, and not new,
- * are returning. An author the look-back has no answer for is neither (unknown is not new), and in an organisation
- * with no commit by anyone before the two windows the people of the prior window are its founders, not new (those
- * arriving after them are).
- */
-/**
  * Whether a person joined in the join window (evidence-v5), from the look-back's question before it and the collected
  * days: undefined when the look-back did not ask (evidence-v4 activity), when it has no answer for them, or when nobody
  * in the organisation committed before the join window (a young organisation: the two-window rule and its founders).
@@ -168,6 +157,17 @@ function joinedLately(
   };
 }
 
+/**
+ * Who is new in the current window (version 3). When the look-back asked who joined lately (evidence-v5): people
+ * whose first commit in the organisation came in the NEW_CONTRIBUTOR_JOIN_DAYS ending at the period's end, with no
+ * commit in the NEW_CONTRIBUTOR_LOOKBACK_DAYS before them: an engineer two months in, now committing on several days,
+ * is new. Before (evidence-v4), and in an organisation with no commit by anyone before the join window: people who
+ * first committed in the last two windows (the current or the prior one), with no commit in the look-back before that
+ * nor earlier in the collected days. People absent from the prior window with a commit in the look-back, and not new,
+ * are returning. An author the look-back has no answer for is neither (unknown is not new), and in an organisation
+ * with no commit by anyone before the two windows the people of the prior window are its founders, not new (those
+ * arriving after them are).
+ */
 export function peopleEvidence(activity: FilteredActivity, windowEnd: string, authorsPrior: ReadonlySet<string>) {
   const currentStart = addDays(windowEnd, -WINDOW_DAYS);
   const priorStart = addDays(windowEnd, -LOOKBACK_DAYS);
@@ -253,20 +253,15 @@ function pathFields(activity: FilteredActivity, windowEnd: string): Partial<Evid
   };
 }
 
-export function evidenceMetrics(
-  activity: FilteredActivity,
-  windowEnd: string,
-  authorsCurrent: ReadonlySet<string>,
-  authorsPrior: ReadonlySet<string>,
-): EvidenceMetrics {
+/**
+ * Deploy days: one per repository and UTC day with a release, a tag (not one a release names) or a deployment;
+ * version 0.0.0 is a package's placeholder and a pre-release a version on its way, neither a release (pre-releases
+ * are counted apart). The usual fortnight is the mean of the windows before the current one, as far back as the
+ * repository's events were read (the prior window alone for older activity).
+ */
+function deployEvidence(activity: FilteredActivity, windowEnd: string) {
   const currentStart = addDays(windowEnd, -WINDOW_DAYS);
   const priorStart = addDays(windowEnd, -LOOKBACK_DAYS);
-  const byName = new Map(activity.repos.map((r) => [r.name, r]));
-
-  // Deploy days: one per repository and UTC day with a release, a tag (not one a release names) or a deployment;
-  // version 0.0.0 is a package's placeholder and a pre-release a version on its way, neither a release (pre-releases
-  // are counted apart). The usual fortnight is the mean of the windows before the current one, as far back as the
-  // repository's events were read (the prior window alone for older activity).
   let deployDaysCurrent = 0;
   let deployDaysPrior = 0;
   let baselineDays = 0;
@@ -344,6 +339,46 @@ export function evidenceMetrics(
     baselineDays += before / counted;
     baselineWindows = Math.max(baselineWindows, counted);
   }
+  return {
+    deployDaysCurrent,
+    deployDaysPrior,
+    releasesCurrent,
+    tagsCurrent,
+    deploymentsCurrent,
+    deployIncompleteRepos: deployIncompleteRepos.sort(),
+    baselineDays,
+    baselineWindows,
+    skippedPrior,
+    prereleasesCurrent,
+    deployNewRepos: deployNewRepos.sort((a, b) => a.repo.localeCompare(b.repo)),
+    deployEvents,
+  };
+}
+
+export function evidenceMetrics(
+  activity: FilteredActivity,
+  windowEnd: string,
+  authorsCurrent: ReadonlySet<string>,
+  authorsPrior: ReadonlySet<string>,
+): EvidenceMetrics {
+  const currentStart = addDays(windowEnd, -WINDOW_DAYS);
+  const priorStart = addDays(windowEnd, -LOOKBACK_DAYS);
+  const byName = new Map(activity.repos.map((r) => [r.name, r]));
+
+  const {
+    deployDaysCurrent,
+    deployDaysPrior,
+    releasesCurrent,
+    tagsCurrent,
+    deploymentsCurrent,
+    deployIncompleteRepos,
+    baselineDays,
+    baselineWindows,
+    skippedPrior,
+    prereleasesCurrent,
+    deployNewRepos,
+    deployEvents,
+  } = deployEvidence(activity, windowEnd);
 
   // Contributors: who arrived and who left between the windows (version 3: new means none in the look-back either).
   const people = activity.version === 3 ? peopleEvidence(activity, windowEnd, authorsPrior) : undefined;
@@ -392,14 +427,14 @@ export function evidenceMetrics(
     releasesCurrent,
     tagsCurrent,
     deploymentsCurrent,
-    deployIncompleteRepos: deployIncompleteRepos.sort(),
+    deployIncompleteRepos,
     ...(activity.version === 3
       ? {
           deployDaysBaseline: Math.round(baselineDays * 10) / 10,
           deployBaselineWindows: baselineWindows,
           ...(skippedPrior ? { deployBaselinePaused: true } : {}),
           prereleasesCurrent,
-          deployNewRepos: deployNewRepos.sort((a, b) => a.repo.localeCompare(b.repo)),
+          deployNewRepos,
         }
       : {}),
     newContributors,
