@@ -14,6 +14,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 const FILES = [
   repoPath('data', 'eval', 'stranger-questions-blind-4.yaml'),
   repoPath('data', 'eval', 'stranger-questions-blind-5.yaml'),
+  repoPath('data', 'eval', 'stranger-questions-blind-6.yaml'),
 ];
 const sets = FILES.map((file) => ({ name: file.slice(file.indexOf('data/')), cases: loadQuestionCases(file) }));
 const snapshot = evaluationSnapshot(2);
