@@ -726,7 +726,7 @@ function about(entry: AnswerEntry, subject: Subject): boolean {
 
 /** Words of a question that ask for an engineering signal: what only a tracked startup has. */
 const SIGNAL_INTENT =
-  /\b(?:engineering|activity|active|commit\w*|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding|releases?|framework|migrat\w*|infrastructure|buildout|steam|traction)\b/i;
+  /\b(?:engineering|dev\s+team|activity|active|commit\w*|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding|releases?|framework|migrat\w*|infrastructure|buildout|steam|traction)\b/i;
 /** Deal verbs of a purchase of a company (paying for a lookup is none). */
 const PURCHASE_VERBS =
   /^(?:acquire[sd]?|acquiring|acquirer|acquisitions?|bought|buys?|buying|buyer|purchase[sd]?|purchasing|snapped|snapping|takeovers?)$/;
@@ -841,11 +841,11 @@ const METRIC_WORDS =
 /** Questions that ask for a signal or a deal of one company, by where its name stands; the group is the name. */
 const LOWER_CASE_NAME_QUESTIONS: RegExp[] = [
   /\b(?:signals?|commits?|contributors?|activity|velocity|growth|ranking|rank)\s+(?:for|of|at)\s+(.+?)\s*[?.!]*$/i,
-  /^(?:was|is|has|are)\s+(.+?)\s+(?:acquired|bought|funded|tracked|accelerat\w*|growing|hiring|slowing)\b/i,
+  /^(?:was|is|has|are)\s+(.+?)\s+(?:acquired|bought|funded|tracked|accelerat\w*|growing|hiring|slowing|trending)\b/i,
   /^(?:how\s+is|how's|how\s+are)\s+(.+?)\s+doing\b/i,
   /\babout\s+(.+?)\s*[?.!]*$/i,
   // "tailscale commit velocity", "posthog's github activity": a name, then what is asked of it, and nothing else.
-  /^(.+?)(?:['’]s)?\s+(?:engineering\s+)?(?:signals?|commits?|commit\s+velocity|contributors?|(?:github\s+)?activity|velocity|momentum|acceleration|backers|investors)(?:\s+(?:this\s+week|lately|now|today))?\s*[?.!]*$/i,
+  /^(.+?)(?:['’]s)?\s+(?:engineering\s+)?(?:signals?|commits?|commit\s+velocity|contributors?|(?:github\s+)?activity|velocity|momentum|acceleration|backers|investors|(?:dev|developer|engineering)\s+team(?:\s+growth)?)(?:\s+(?:this\s+week|lately|now|today))?\s*[?.!]*$/i,
 ];
 
 /**

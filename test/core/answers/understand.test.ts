@@ -288,4 +288,10 @@ describe('understanding a question', () => {
   test('older weeks are the past periods the history answer speaks of', () => {
     assert.equal(top('can i download older weeks or just the current one'), 'faq-is-history-available');
   });
+
+  test('a lower-case name the service never uses, asked whether it is trending or of its dev team, is not tracked', () => {
+    assert.equal(top('is clickhouse trending'), 'not-tracked');
+    assert.equal(top('duolingo dev team growth'), 'not-tracked');
+    assert.equal(top(`is ${first!.startup.name.toLowerCase()} trending`), `signal-${first!.login}`);
+  });
 });
