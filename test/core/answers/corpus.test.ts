@@ -13,12 +13,26 @@ const corpus = answerCorpus(snapshot, BASE);
 const agent = corpus.entries.filter((e) => e.source === 'agent-query');
 
 describe('answer corpus', () => {
+  test("a startup's signal counts one commit, contributor or repository in the singular and never states an unknown place as a location", () => {
+    const signals = corpus.entries.filter((e) => e.kind === 'startup');
+    const ones = snapshot.startups.filter((s) => s.startup.newRepos === 1);
+    assert.ok(ones.length > 0);
+    for (const s of ones) {
+      const entry = signals.find((e) => e.subjects[0] === s.login)!;
+      assert.match(entry.answer, /created 1 repository in/, s.login);
+    }
+    for (const e of signals) {
+      assert.doesNotMatch(e.answer, /\b1 (?:commits|contributors|repositories)\b/, e.id);
+      assert.doesNotMatch(e.answer, /\(Unknown\)/, e.id);
+    }
+  });
+
   test('has one agent query per tracked startup', () => {
     for (const s of snapshot.startups) {
       const entry = agent.find((e) => e.kind === 'startup' && e.subjects[0] === s.login);
       assert.ok(entry, s.login);
       assert.equal(entry.question, `What is the engineering signal for ${s.startup.name}?`);
-      assert.ok(entry.answer.includes(`${s.startup.commitVelocity14d} commits`));
+      assert.match(entry.answer, new RegExp(`\\b${s.startup.commitVelocity14d} commits? \\(`));
       assert.ok(entry.answer.includes(s.startup.signalType));
     }
   });
