@@ -55,13 +55,24 @@ const SIGNAL_EVIDENCE_WORDS: Record<(typeof SIGNAL_TYPES)[number], string[]> = {
 const commitChange = (s: SnapshotStartup) => percentValue(s.startup.commitVelocityChange);
 
 /**
+ * Is a startup above the activity floor of the ranking (its commits and contributors in the window)? Ranked across
+ * sectors or not: that rank also asks for evidence behind the signal type, which acceleration does not.
+ */
+function aboveActivityFloor(s: SnapshotStartup): boolean {
+  return (
+    Number(s.metrics['commitsCurrent']) >= MIN_COMMITS_FOR_RANKING &&
+    Number(s.metrics['contributorsCurrent']) >= MIN_CONTRIBUTORS_FOR_RANKING
+  );
+}
+
+/**
  * The `n` fastest accelerating of `list`, fastest first: by commit change, then by commits, then by login; startups
  * above the activity floor only (all when none is), and only those whose commits rose: a list that claims
  * acceleration never names a startup whose commits fell or stayed level (it may be shorter, or empty). Picked in one pass rather than by sorting the list: at 100,000
  * startups the sort, parsing each change again at every comparison, was half a second of the warm-up in one step.
  */
 function fastestAccelerating(list: readonly SnapshotStartup[], n: number): SnapshotStartup[] {
-  const eligible = list.filter((s) => s.eligible);
+  const eligible = list.filter(aboveActivityFloor);
   const best: { startup: SnapshotStartup; change: number }[] = [];
   const first = (a: (typeof best)[number], b: (typeof best)[number]) =>
     b.change - a.change ||
@@ -239,9 +250,7 @@ class StartupAnswer implements AnswerEntry {
     const { b, s } = this;
     const t = s.startup;
     const info = sectorInfo(s.sector);
-    const aboveFloor =
-      Number(s.metrics['commitsCurrent']) >= MIN_COMMITS_FOR_RANKING &&
-      Number(s.metrics['contributorsCurrent']) >= MIN_CONTRIBUTORS_FOR_RANKING;
+    const aboveFloor = aboveActivityFloor(s);
     const overall =
       s.rankOverall !== null
         ? `and ${s.rankOverall} of the ${b.eligible} startups ranked across all sectors`

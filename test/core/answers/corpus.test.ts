@@ -6,6 +6,7 @@ import { slugify } from '../../../src/core/answers/entry.js';
 import { MIN_CONFIDENCE } from '../../../src/core/answers/confidence.js';
 import { readFaq } from '../../../src/core/answers/faq.js';
 import { AnswerHit, AnswersCorpus, FaqPage } from '../../../src/schemas/answers.js';
+import { MIN_COMMITS_FOR_RANKING, MIN_CONTRIBUTORS_FOR_RANKING } from '../../../src/domain/rules.js';
 import { BASE, demoSnapshot } from '../fixtures.js';
 
 const snapshot = demoSnapshot();
@@ -70,7 +71,7 @@ describe('answer corpus', () => {
     );
   });
 
-  test('each fastest-accelerating list is what a full sort of the rising startups puts first: commit change, then commits, then login', () => {
+  test('each fastest-accelerating list is what a full sort of the rising startups above the activity floor puts first (ranked across sectors or not): commit change, then commits, then login', () => {
     const change = (login: string) => parseInt(snapshot.byLogin.get(login)!.startup.commitVelocityChange, 10);
     const sorted = (logins: string[]) =>
       [...logins].sort((a, b) => {
@@ -82,7 +83,11 @@ describe('answer corpus', () => {
       ...[...snapshot.bySector].map(([slug, list]) => [`fastest-accelerating-${slug}`, list] as const),
     ] as const;
     for (const [id, list] of lists) {
-      const eligible = list.filter((s) => s.eligible);
+      const eligible = list.filter(
+        (s) =>
+          Number(s.metrics['commitsCurrent']) >= MIN_COMMITS_FOR_RANKING &&
+          Number(s.metrics['contributorsCurrent']) >= MIN_CONTRIBUTORS_FOR_RANKING,
+      );
       const rising = (eligible.length ? eligible : list).filter((s) => change(s.login) > 0);
       const expected = sorted(rising.map((s) => s.login)).slice(0, 5);
       assert.deepEqual(agent.find((e) => e.id === id)!.subjects, expected, id);
