@@ -294,4 +294,8 @@ describe('understanding a question', () => {
     assert.equal(top('duolingo dev team growth'), 'not-tracked');
     assert.equal(top(`is ${first!.startup.name.toLowerCase()} trending`), `signal-${first!.login}`);
   });
+
+  test('a region asked about is not read as a word it begins with ("Europe" is no "euro" price)', () => {
+    assert.notEqual(top('What do you know about Europe?'), 'faq-how-much-does-deep-signal-cost');
+  });
 });
