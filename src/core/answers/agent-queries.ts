@@ -3,13 +3,15 @@ import { drain, inChunks, type Steps } from '../../snapshot/steps.js';
 import type { Fact, RelatedQuestion } from '../../schemas/answers.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import {
-  HIRING_BURST_MIN_GROWTH_PCT,
-  HIRING_BURST_MIN_NEW_CONTRIBUTORS,
+  HIRING_BURST_MIN_NEW_REGULARS,
+  HIRING_BURST_MIN_NEW_SHARE_PCT,
   INFRA_BUILDOUT_MIN_NEW_REPOS,
   DEPLOY_SPIKE_MIN_CHANGE_PCT,
   DEPLOY_SPIKE_MIN_DAYS,
   MIN_COMMITS_FOR_RANKING,
   MIN_CONTRIBUTORS_FOR_RANKING,
+  NEW_CONTRIBUTOR_JOIN_DAYS,
+  NEW_REGULAR_MIN_DAYS,
   NEW_REPO_DAYS,
   WINDOW_DAYS,
 } from '../../domain/rules.js';
@@ -38,7 +40,7 @@ const LIST_SIZE = 5;
 const COMPARE_TOP = 3;
 
 const SIGNAL_RULE: Record<(typeof SIGNAL_TYPES)[number], string> = {
-  'Engineering hiring burst': `new people are the strongest evidence: the rule holds with at least ${HIRING_BURST_MIN_NEW_CONTRIBUTORS} new contributors and contributor growth of at least ${HIRING_BURST_MIN_GROWTH_PCT}% versus the prior ${WINDOW_DAYS} days`,
+  'Engineering hiring burst': `new people are the strongest evidence: the rule holds with at least ${HIRING_BURST_MIN_NEW_REGULARS} people who joined in the last ${NEW_CONTRIBUTOR_JOIN_DAYS / 7} weeks committing on ${NEW_REGULAR_MIN_DAYS} or more days of the last ${WINDOW_DAYS}, at least ${HIRING_BURST_MIN_NEW_SHARE_PCT}% of the prior window's people`,
   'Infrastructure buildout': `infrastructure is the strongest evidence: the rule holds with at least ${INFRA_BUILDOUT_MIN_NEW_REPOS} infrastructure repositories created in the last ${NEW_REPO_DAYS} days, or rising commits to infrastructure repositories`,
   'Framework migration': `a shift of commits between languages or dependency ecosystems versus the prior ${WINDOW_DAYS} days is the strongest evidence (it is also the type given when no type has any evidence)`,
   'Deploy frequency spike': `deploys are the strongest evidence: the rule holds with at least ${DEPLOY_SPIKE_MIN_DAYS} deploy days (releases, tags, deployments) and at least ${DEPLOY_SPIKE_MIN_CHANGE_PCT}% more than in the prior ${WINDOW_DAYS} days`,
