@@ -218,7 +218,10 @@ function* computeSteps(snapshot: Snapshot): Steps<Draft[]> {
       question: 'How does contributor growth differ by startup stage?',
       claim: `In ${period}, the share of startups with more unique human contributors than in the prior ${WINDOW_DAYS} days was ${growthByStage
         .filter((g) => g.count > 0)
-        .map((g) => `${g.growingShare}% at ${g.stage} (median change ${signed(g.median)}, ${g.count} startups)`)
+        .map(
+          (g) =>
+            `${g.growingShare}% at ${g.stage} (median change ${signed(g.median)}, ${g.count} startup${g.count === 1 ? '' : 's'})`,
+        )
         .join(', ')}.`,
       values: Object.fromEntries(
         growthByStage.flatMap((g) => [
