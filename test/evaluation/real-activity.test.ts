@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { collectOrgs } from '../../src/pipeline/collect/collect.js';
-import { GitHubClient } from '../../src/github/client.js';
+import type { GitHubClient } from '../../src/github/client.js';
 import { computePeriod } from '../../src/pipeline/stages.js';
 import { recordMetrics } from '../../src/domain/records.js';
 import { signalLabel } from '../../src/domain/signal-label.js';
@@ -20,7 +20,7 @@ import {
   VISIBLE_AT_END_MIN_SHARE,
   visibleShare,
 } from '../../evaluation/real-activity.js';
-import { FakeGitHub } from '../helpers/fake-github.js';
+import { FakeGitHub, fakeClient } from '../helpers/fake-github.js';
 import { fakeOrgFromFixture } from '../helpers/real-activity.js';
 
 /**
@@ -100,13 +100,7 @@ for (const set of SETS) {
 
     before(async () => {
       fake = await FakeGitHub.start({});
-      client = new GitHubClient({
-        token: fake.token,
-        apiUrl: fake.url,
-        concurrency: 4,
-        queryIntervalMs: 0,
-        retryBaseMs: 5,
-      });
+      client = fakeClient(fake);
       for (const week of weeks) {
         const s = await collect(week);
         const label = signalLabel(s.startup.signalType, recordMetrics(s));

@@ -13,6 +13,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
+import { GitHubClient, type GitHubClientOptions } from '../../src/github/client.js';
 
 /**
  * A local fake of the GitHub API on 127.0.0.1, speaking the shapes the collector relies on:
@@ -1076,6 +1077,24 @@ function checkedQuery(query: string): { document: DocumentNode } | { errors: rea
     checkedQueries.set(query, checked);
   }
   return checked;
+}
+
+/**
+ * The pipeline's GitHub client pointed at a fake: its token and address, four requests at once, no pause between
+ * queries and a 5 ms retry backoff. `options` changes any of these (another token, a wait bound, `onWait`).
+ */
+export function fakeClient(
+  fake: Pick<FakeGitHub, 'token' | 'url'>,
+  options: Partial<GitHubClientOptions> = {},
+): GitHubClient {
+  return new GitHubClient({
+    token: fake.token,
+    apiUrl: fake.url,
+    concurrency: 4,
+    queryIntervalMs: 0,
+    retryBaseMs: 5,
+    ...options,
+  });
 }
 
 export function graphqlCost(query: string, variables: Record<string, unknown>): number {
