@@ -1,8 +1,8 @@
 /**
- * The test files `npm test` runs, one per line: every `test/**\/*.test.ts`, the longest first, then the rest in
- * name order. Node's runner starts files in the order given, so many at once: a long file started last would run
- * alone at the end while the other slots sit idle. LONGEST is what a full run measured (the slowest ones, longest
- * first); a file missing from it, or gone from the tree, changes nothing but the order.
+ * The test files `npm test` runs: every `test/**\/*.test.ts`, the longest first, then the rest in name order. The
+ * runner starts them in this order, a few at once: a long file started last would run alone at the end while the
+ * other slots sit idle. LONGEST is what a full run measured (the slowest ones, longest first); a file missing from
+ * it, or gone from the tree, changes nothing but the order.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,12 +32,15 @@ const LONGEST = [
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const all = fs
-  .readdirSync(path.join(root, 'test'), { recursive: true })
-  .map((f) => path.posix.join('test', f.split(path.sep).join('/')))
-  .filter((f) => f.endsWith('.test.ts'))
-  .sort();
-const present = new Set(all);
-const first = LONGEST.filter((f) => present.has(f));
-const rest = all.filter((f) => !first.includes(f));
-process.stdout.write(`${[...first, ...rest].join('\n')}\n`);
+
+/** The test files, as paths relative to the repository's root, longest first. */
+export function testFiles() {
+  const all = fs
+    .readdirSync(path.join(root, 'test'), { recursive: true })
+    .map((f) => path.posix.join('test', f.split(path.sep).join('/')))
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort();
+  const present = new Set(all);
+  const first = LONGEST.filter((f) => present.has(f));
+  return [...first, ...all.filter((f) => !first.includes(f))];
+}
