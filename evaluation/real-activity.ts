@@ -21,6 +21,10 @@ export const REAL_ACTIVITY_2_DIR = join(EVAL_DIR, 'real-activity-2');
 export const REAL_ACTIVITY_3_DIR = join(EVAL_DIR, 'real-activity-3');
 /** The fourth set, of other organisations again, labelled point in time while set 3's misses were read. */
 export const REAL_ACTIVITY_4_DIR = join(EVAL_DIR, 'real-activity-4');
+/** The fifth set, of other organisations again, labelled point in time on evidence-v4 as committed, unseen by it. */
+export const REAL_ACTIVITY_5_DIR = join(EVAL_DIR, 'real-activity-5');
+/** The sixth set, of other organisations again, labelled point in time while evidence-v5 was written, unseen by it. */
+export const REAL_ACTIVITY_6_DIR = join(EVAL_DIR, 'real-activity-6');
 
 export type RealLabel = SignalType | 'none';
 

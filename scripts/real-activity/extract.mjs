@@ -118,8 +118,10 @@ const AUTOMATION_NAME = new RegExp(
   ].join('|'),
   'i',
 );
+// GitHub's own address (noreply@github.com) marks automation only beside GitHub's own name (its web-flow committer):
+// a person who committed under it is a person.
 const AUTOMATION_EMAIL =
-  /\[bot\]@|^noreply@github\.com$|^action@github\.com$|^noreply@anthropic\.com$|^noreply@openai\.com$|^cursoragent@cursor\.com$|^\d+\+copilot@users\.noreply\.github\.com$|^semantic-release|^turbobot@vercel\.com$/i;
+  /\[bot\]@|^action@github\.com$|^noreply@anthropic\.com$|^noreply@openai\.com$|^cursoragent@cursor\.com$|^\d+\+copilot@users\.noreply\.github\.com$|^semantic-release|^turbobot@vercel\.com$/i;
 // AI coding agents are known by name only together with an address of their own (their vendor's, GitHub's, or a
 // noreply address of the agent's login): a co-author trailer "Claude <someone@personal.example>" names a person.
 const AGENT_NAME = /^(copilot|cursor agent|claude|claude (opus|sonnet|haiku|code).*|codex|jules)$/i;

@@ -125,6 +125,13 @@ export interface AuthorLookback {
   /** First collected day: the look-back ends the day before. */
   until: string;
   lastSeen: Record<string, string | null>;
+  /**
+   * Who joined lately (evidence-v5): for each author, the latest day with a commit in the look-back year before
+   * `joinSince` (the first day of the NEW_CONTRIBUTOR_JOIN_DAYS ending at the period's end), or null when none: null
+   * means their first commit in the organisation came on or after `joinSince`. Absent in activity collected before.
+   */
+  joinSince?: string | undefined;
+  seenBeforeJoin?: Record<string, string | null> | undefined;
 }
 
 /** What the collect stage gathers for one organisation (raw: forks and bots still in). */
@@ -226,6 +233,8 @@ export interface EvidenceMetrics {
   newRegularContributors?: number | undefined;
   returningContributors?: number | undefined;
   lookbackDays?: number | undefined;
+  /** Evidence-v5: new people are those who joined in these last days (NEW_CONTRIBUTOR_JOIN_DAYS); absent: evidence-v4's two windows. */
+  joinDays?: number | undefined;
   /** Version 3: commits of the current window by automation and AI agents, and merge commits (not counted above). */
   automationCommits?: number | undefined;
   mergeCommits?: number | undefined;

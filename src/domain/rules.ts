@@ -34,7 +34,9 @@ export const WEAK_MIN_SCORE = 0.75;
  * of the type's threshold, so 1 means "the rule holds"; a score below 0 means the evidence points the other way. The
  * type with the highest score wins; ties (including no evidence at all) go in SIGNAL_TIE_ORDER.
  */
-export const SIGNAL_RULE = 'evidence-v4';
+export const SIGNAL_RULE = 'evidence-v5';
+/** The rule of weeks whose look-back did not ask who joined in the last NEW_CONTRIBUTOR_JOIN_DAYS (new = first commit in the two windows). */
+export const EVIDENCE_V4_RULE = 'evidence-v4';
 /** The rule of weeks whose stored activity has no look-back of authors (version 2 activity). */
 export const EVIDENCE_V2_RULE = 'evidence-v2';
 /** The rule of weeks published before evidence was collected (commit windows and new repositories only). */
@@ -52,6 +54,14 @@ export const HIRING_BURST_MIN_NEW_CONTRIBUTORS = 2;
  * private repositories often keep them away for weeks.
  */
 export const NEW_CONTRIBUTOR_LOOKBACK_DAYS = 365;
+/**
+ * A new contributor (evidence-v5) joined in the last NEW_CONTRIBUTOR_JOIN_DAYS before the period's end: no commit in
+ * the organisation in the NEW_CONTRIBUTOR_LOOKBACK_DAYS before them. Eight weeks, because a new engineer's first weeks
+ * are onboarding and small changes, and the work that shows a team growing (several commits on several days) often
+ * comes a month or two in, which counting only the first commits of the last four weeks calls a known member's. Not
+ * longer: thirteen weeks also counted people who had been working for months, already regular in the prior window.
+ */
+export const NEW_CONTRIBUTOR_JOIN_DAYS = 56;
 /**
  * A new person contributes repeatedly (a regular, as a new team member would) with at least this many commits on at
  * least this many different days of the current window; fewer is a drive-by contribution (a fix, a translation),

@@ -8,6 +8,7 @@ import {
   DEPLOY_SPIKE_MIN_DAYS,
   CONTRIBUTOR_CHANGE_FLOOR,
   EVIDENCE_V2_RULE,
+  EVIDENCE_V4_RULE,
   HIRING_BURST_MIN_NEW_REGULARS,
   HIRING_BURST_MIN_NEW_SHARE_PCT,
   FRAMEWORK_MIGRATION_MIN_SHIFT_PCT,
@@ -77,12 +78,16 @@ export interface SignalScores {
 
 /**
  * Each type's evidence as a fraction of its threshold (1 = its rule holds; below 0 = the evidence points the other
- * way), with the sentence that says what was measured. Rule evidence-v2:
- * - Deploy frequency spike: min(deploy days / 3, deploy-day change / +50%), the prior deploy days floored at 2;
- * - Engineering hiring burst: min(new contributors / 2, contributor growth / +25%);
- * - Infrastructure buildout: max(new infrastructure repositories / 2,
- *   min(infrastructure commits / 10, their change / +50%)), the prior count floored at 10;
- * - Framework migration: max(language shift, ecosystem shift) / 25 percentage points.
+ * way), with the sentence that says what was measured. The thresholds are in domain/rules.ts, the rule in words in
+ * the methodology (content/methodology.ts):
+ * - Deploy frequency spike: min(deploy days / DEPLOY_SPIKE_MIN_DAYS, change against the usual fortnight /
+ *   DEPLOY_SPIKE_MIN_CHANGE_PCT), 0 when no person committed in the window;
+ * - Engineering hiring burst: min(new regulars / HIRING_BURST_MIN_NEW_REGULARS, their share of the prior window's
+ *   people / HIRING_BURST_MIN_NEW_SHARE_PCT); without a look-back (evidence-v2), new contributors and growth;
+ * - Infrastructure buildout: the largest of new infrastructure repositories, commits to infrastructure repositories
+ *   rising, and infrastructure files inside repositories (files, lines, their share of the lines, their change);
+ * - Framework migration: the largest of the commit mix's shift between languages or ecosystems, files moved between
+ *   languages, and a framework or build tool replaced.
  */
 export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e: EvidenceMetrics): SignalScores {
   const deployChange = flooredPercentChange(
@@ -193,7 +198,12 @@ function hiringReason(metrics: OrgMetrics, acceleration: Acceleration, e: Eviden
     `${plural(e.returningContributors ?? 0, 'returning contributor')}`,
     ...(e.automationCommits ? [`${plural(e.automationCommits, 'automation commit')}`] : []),
   ].join(', ');
-  return `${plural(e.newRegularContributors, 'new person', 'new people')} committing repeatedly (no commit in the previous ${Math.round((e.lookbackDays ?? 365) / 30.4)} months); apart: ${apart}; ${team}`;
+  const months = Math.round((e.lookbackDays ?? 365) / 30.4);
+  const since =
+    e.joinDays === undefined
+      ? `no commit in the previous ${months} months`
+      : `joined in the last ${e.joinDays / 7} weeks, no commit in the ${months} months before`;
+  return `${plural(e.newRegularContributors, 'new person', 'new people')} committing repeatedly (${since}); apart: ${apart}; ${team}`;
 }
 
 /** The strongest evidence wins; equal scores go in SIGNAL_TIE_ORDER. */
@@ -215,7 +225,12 @@ export function classifyWithEvidence(
   const { scores, reasons } = scoreSignals(metrics, acceleration, metrics.evidence);
   const { type, strength } = strongestSignal(scores);
   const summary = strength === 'none' ? NO_CLEAR_SIGNAL_SUMMARY : `${type} (${strength} evidence): ${reasons[type]}`;
-  const rule = metrics.evidence.newRegularContributors === undefined ? EVIDENCE_V2_RULE : SIGNAL_RULE;
+  const rule =
+    metrics.evidence.newRegularContributors === undefined
+      ? EVIDENCE_V2_RULE
+      : metrics.evidence.joinDays === undefined
+        ? EVIDENCE_V4_RULE
+        : SIGNAL_RULE;
   return { signalType: type, evidence: { rule, strength, scores, reasons, summary } };
 }
 

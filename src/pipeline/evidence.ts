@@ -6,6 +6,7 @@ import {
   FRAMEWORK_MIGRATION_MIN_COMMITS,
   PLACEHOLDER_VERSION,
   PRERELEASE_VERSION,
+  NEW_CONTRIBUTOR_JOIN_DAYS,
   NEW_CONTRIBUTOR_LOOKBACK_DAYS,
   NEW_REGULAR_MIN_COMMITS,
   NEW_REGULAR_MIN_DAYS,
@@ -134,12 +135,38 @@ interface PeopleEvidence {
 }
 
 /**
- * Who is new in the current window (version 3): people who first committed in the organisation in the last two
- * windows (the current or the prior one), with no commit in the look-back of NEW_CONTRIBUTOR_LOOKBACK_DAYS before
- * that nor earlier in the collected days: someone who joined three weeks ago and works on is as new as someone who
- * joined last week. People absent from the prior window with a commit in the look-back are returning. An author the
- * look-back has no answer for is neither (unknown is not new), and in an organisation with no commit by anyone before
- * the two windows the people of the prior window are its founders, not new (those arriving after them are).
+ * Whether a person joined in the join window (evidence-v5), from the look-back's question before it and the collected
+ * days: undefined when the look-back did not ask (evidence-v4 activity), when it has no answer for them, or when nobody
+ * in the organisation committed before the join window (a young organisation: the two-window rule and its founders).
+ */
+function joinedLately(
+  activity: FilteredActivity,
+): { joined: (key: string) => boolean | undefined; before: (key: string) => string | null } | undefined {
+  const lookback = activity.lookback;
+  if (!lookback?.seenBeforeJoin || !lookback.joinSince) return undefined;
+  const joinSince = lookback.joinSince;
+  const before = new Map<string, string | null>();
+  for (const [key, day] of Object.entries(lookback.seenBeforeJoin)) before.set(key.toLowerCase(), day);
+  for (const [key, day] of Object.entries(activity.earlierLastSeen ?? {})) {
+    if (day < joinSince && before.has(key) && (before.get(key) ?? '') < day) before.set(key, day);
+  }
+  if (![...before.values()].some((day) => day !== null)) return undefined;
+  return {
+    joined: (key) => (before.has(key) ? before.get(key) === null : undefined),
+    before: (key) => before.get(key) ?? null,
+  };
+}
+
+/**
+ * Who is new in the current window (version 3). When the look-back asked who joined lately (evidence-v5): people
+ * whose first commit in the organisation came in the NEW_CONTRIBUTOR_JOIN_DAYS ending at the period's end, with no
+ * commit in the NEW_CONTRIBUTOR_LOOKBACK_DAYS before them: an engineer two months in, now committing on several days,
+ * is new. Before (evidence-v4), and in an organisation with no commit by anyone before the join window: people who
+ * first committed in the last two windows (the current or the prior one), with no commit in the look-back before that
+ * nor earlier in the collected days. People absent from the prior window with a commit in the look-back, and not new,
+ * are returning. An author the look-back has no answer for is neither (unknown is not new), and in an organisation
+ * with no commit by anyone before the two windows the people of the prior window are its founders, not new (those
+ * arriving after them are).
  */
 export function peopleEvidence(activity: FilteredActivity, windowEnd: string, authorsPrior: ReadonlySet<string>) {
   const currentStart = addDays(windowEnd, -WINDOW_DAYS);
@@ -163,16 +190,28 @@ export function peopleEvidence(activity: FilteredActivity, windowEnd: string, au
   const out: PeopleEvidence = { newContributors: 0, newRegularContributors: 0, returningContributors: 0, people: [] };
   // An organisation with no commit by anyone before the two windows began in the prior one: its people then founded it.
   const hasHistory = [...lastSeen.values()].some((day) => day !== null);
+  const join = joinedLately(activity);
   for (const [k, row] of current) {
     if (!lastSeen.has(k)) continue;
     const seen = lastSeen.get(k) ?? null;
-    // In the prior window too: new only when it was their first (nothing in the year before it), in a team before them.
-    if (
-      authorsPrior.has(k) &&
-      (!hasHistory || (seen !== null && seen >= addDays(priorStart, -NEW_CONTRIBUTOR_LOOKBACK_DAYS)))
-    )
-      continue;
-    const returning = !authorsPrior.has(k) && seen !== null && seen >= lookbackStart && seen < currentStart;
+    const joined = join?.joined(k);
+    let returning: boolean;
+    let lastSeenBefore = seen;
+    if (joined) returning = false;
+    else if (joined === false) {
+      // Here before the join window: a member, or back after a pause when absent from the prior window.
+      if (authorsPrior.has(k)) continue;
+      returning = true;
+      lastSeenBefore = seen ?? join!.before(k);
+    } else {
+      // In the prior window too: new only when it was their first (nothing in the year before it), in a team before them.
+      if (
+        authorsPrior.has(k) &&
+        (!hasHistory || (seen !== null && seen >= addDays(priorStart, -NEW_CONTRIBUTOR_LOOKBACK_DAYS)))
+      )
+        continue;
+      returning = !authorsPrior.has(k) && seen !== null && seen >= lookbackStart && seen < currentStart;
+    }
     const regular = row.commits >= NEW_REGULAR_MIN_COMMITS && row.days.size >= NEW_REGULAR_MIN_DAYS;
     if (returning) out.returningContributors++;
     else {
@@ -186,7 +225,7 @@ export function peopleEvidence(activity: FilteredActivity, windowEnd: string, au
       firstCommit: [...row.days].sort()[0]!,
       commits: row.commits,
       activeDays: row.days.size,
-      lastSeenBefore: returning ? seen : null,
+      lastSeenBefore: returning ? lastSeenBefore : null,
     });
   }
   out.people.sort(
@@ -214,20 +253,15 @@ function pathFields(activity: FilteredActivity, windowEnd: string): Partial<Evid
   };
 }
 
-export function evidenceMetrics(
-  activity: FilteredActivity,
-  windowEnd: string,
-  authorsCurrent: ReadonlySet<string>,
-  authorsPrior: ReadonlySet<string>,
-): EvidenceMetrics {
+/**
+ * Deploy days: one per repository and UTC day with a release, a tag (not one a release names) or a deployment;
+ * version 0.0.0 is a package's placeholder and a pre-release a version on its way, neither a release (pre-releases
+ * are counted apart). The usual fortnight is the mean of the windows before the current one, as far back as the
+ * repository's events were read (the prior window alone for older activity).
+ */
+function deployEvidence(activity: FilteredActivity, windowEnd: string) {
   const currentStart = addDays(windowEnd, -WINDOW_DAYS);
   const priorStart = addDays(windowEnd, -LOOKBACK_DAYS);
-  const byName = new Map(activity.repos.map((r) => [r.name, r]));
-
-  // Deploy days: one per repository and UTC day with a release, a tag (not one a release names) or a deployment;
-  // version 0.0.0 is a package's placeholder and a pre-release a version on its way, neither a release (pre-releases
-  // are counted apart). The usual fortnight is the mean of the windows before the current one, as far back as the
-  // repository's events were read (the prior window alone for older activity).
   let deployDaysCurrent = 0;
   let deployDaysPrior = 0;
   let baselineDays = 0;
@@ -305,6 +339,46 @@ export function evidenceMetrics(
     baselineDays += before / counted;
     baselineWindows = Math.max(baselineWindows, counted);
   }
+  return {
+    deployDaysCurrent,
+    deployDaysPrior,
+    releasesCurrent,
+    tagsCurrent,
+    deploymentsCurrent,
+    deployIncompleteRepos: deployIncompleteRepos.sort(),
+    baselineDays,
+    baselineWindows,
+    skippedPrior,
+    prereleasesCurrent,
+    deployNewRepos: deployNewRepos.sort((a, b) => a.repo.localeCompare(b.repo)),
+    deployEvents,
+  };
+}
+
+export function evidenceMetrics(
+  activity: FilteredActivity,
+  windowEnd: string,
+  authorsCurrent: ReadonlySet<string>,
+  authorsPrior: ReadonlySet<string>,
+): EvidenceMetrics {
+  const currentStart = addDays(windowEnd, -WINDOW_DAYS);
+  const priorStart = addDays(windowEnd, -LOOKBACK_DAYS);
+  const byName = new Map(activity.repos.map((r) => [r.name, r]));
+
+  const {
+    deployDaysCurrent,
+    deployDaysPrior,
+    releasesCurrent,
+    tagsCurrent,
+    deploymentsCurrent,
+    deployIncompleteRepos,
+    baselineDays,
+    baselineWindows,
+    skippedPrior,
+    prereleasesCurrent,
+    deployNewRepos,
+    deployEvents,
+  } = deployEvidence(activity, windowEnd);
 
   // Contributors: who arrived and who left between the windows (version 3: new means none in the look-back either).
   const people = activity.version === 3 ? peopleEvidence(activity, windowEnd, authorsPrior) : undefined;
@@ -353,14 +427,14 @@ export function evidenceMetrics(
     releasesCurrent,
     tagsCurrent,
     deploymentsCurrent,
-    deployIncompleteRepos: deployIncompleteRepos.sort(),
+    deployIncompleteRepos,
     ...(activity.version === 3
       ? {
           deployDaysBaseline: Math.round(baselineDays * 10) / 10,
           deployBaselineWindows: baselineWindows,
           ...(skippedPrior ? { deployBaselinePaused: true } : {}),
           prereleasesCurrent,
-          deployNewRepos: deployNewRepos.sort((a, b) => a.repo.localeCompare(b.repo)),
+          deployNewRepos,
         }
       : {}),
     newContributors,
@@ -377,6 +451,7 @@ export function evidenceMetrics(
           newRegularContributors: people.newRegularContributors,
           returningContributors: people.returningContributors,
           lookbackDays: NEW_CONTRIBUTOR_LOOKBACK_DAYS,
+          ...(activity.lookback?.seenBeforeJoin ? { joinDays: NEW_CONTRIBUTOR_JOIN_DAYS } : {}),
           automationCommits: activity.automationCommitsCurrent ?? 0,
           mergeCommits: activity.mergeCommitsCurrent ?? 0,
           people: people.people,

@@ -29,6 +29,8 @@ export interface SiteAssets {
   noticeScript: string;
   /** Submits a week picker on change (forms marked data-autosubmit); pages with one load it. */
   pickerScript: string;
+  /** A "Copy" button beside each request to copy (.copy-box); pages with one load it. */
+  copyScript: string;
   icon: string;
   /** The font the stylesheet uses, preloaded by every page. */
   font: string;
@@ -62,6 +64,7 @@ export function readSiteAssets(): SiteAssets {
     ['/assets/busy.js', repoPath('src', 'web', 'assets', 'busy.js')],
     ['/assets/notice.js', repoPath('src', 'web', 'assets', 'notice.js')],
     ['/assets/picker.js', repoPath('src', 'web', 'assets', 'picker.js')],
+    ['/assets/copy.js', repoPath('src', 'web', 'assets', 'copy.js')],
   ];
   const byPath = new Map<string, StaticAsset>();
   for (const [urlPath, file] of files) {
@@ -84,6 +87,7 @@ export function readSiteAssets(): SiteAssets {
     busyScript: url('/assets/busy.js'),
     noticeScript: url('/assets/notice.js'),
     pickerScript: url('/assets/picker.js'),
+    copyScript: url('/assets/copy.js'),
     icon: url('/assets/icon.svg'),
     font: url(FONT_PATH),
   };

@@ -76,6 +76,71 @@ export interface ChartOptions {
 }
 
 /**
+ * The width of a line of text in Inter at `font` units, estimated from its characters (Inter's advance widths rounded
+ * up by class), so a legend can be laid out on the server: never narrower than the browser draws it.
+ */
+export function textWidth(text: string, font: number): number {
+  let em = 0;
+  for (const c of text) {
+    if (/[\s.,:;'|!()[\]ijlt·-]/.test(c)) em += 0.34;
+    else if (/[mwMW@%]/.test(c)) em += 0.92;
+    else if (/[A-Z]/.test(c)) em += 0.72;
+    else if (/[0-9]/.test(c)) em += 0.62;
+    else em += 0.6;
+  }
+  return em * font;
+}
+
+export interface LegendEntry {
+  text: string;
+  /** The series' class: its colour and its dash, as on the chart. */
+  className: string;
+}
+
+/** A legend line: the series' sample (colour and dash), a gap, the text. */
+const SAMPLE = 30;
+/** Between two entries of one row. */
+const GAP = 24;
+
+/**
+ * A chart's legend: each entry its series' sample and its text, side by side in one row above the plot when they fit
+ * the drawing's width (from `left`), else one entry a row above the drawing (`extra` units are added on top for the
+ * rows); a text longer than the drawing is cut with "…", the whole of it kept as the entry's tooltip. So no legend text
+ * is clipped by the drawing's edge or drawn over another, whatever a startup is called.
+ */
+export function chartLegend(
+  entries: readonly LegendEntry[],
+  d: { width: number; font: number; left: number; stacked?: boolean },
+): { markup: SafeHtml; extra: number } {
+  const room = d.width - 4 - SAMPLE - 4;
+  const fitted = entries.map((e) => {
+    if (textWidth(e.text, d.font) <= room) return { ...e, whole: e.text, cut: false };
+    let text = e.text;
+    while (text.length > 1 && textWidth(`${text}…`, d.font) > room) text = text.slice(0, -1);
+    return { ...e, text: `${text.trimEnd()}…`, whole: e.text, cut: true };
+  });
+  const widths = fitted.map((e) => SAMPLE + textWidth(e.text, d.font));
+  const oneRow =
+    !d.stacked && d.left + widths.reduce((sum, w) => sum + w, 0) + GAP * (widths.length - 1) <= d.width - 4;
+  const rowHeight = Math.round(d.font * 1.4);
+  const extra = oneRow ? 0 : Math.round(fitted.length * d.font * 1.4);
+  let at = d.left;
+  const markup = fitted.map((e, i) => {
+    const [tx, ty] = oneRow ? [at, d.font] : [4, Math.round(-extra + d.font * 0.8 + i * rowHeight)];
+    at += widths[i]! + GAP;
+    return html`<g class="legend ${e.className}" transform="translate(${Math.round(tx)},${ty})"
+      >${e.cut ? html`<title>${e.whole}</title>` : ''}<line x1="0" x2="24" y1="0" y2="0" /><text
+        x="${SAMPLE}"
+        y="0"
+        dominant-baseline="middle"
+        >${e.text}</text
+      ></g
+    >`;
+  });
+  return { markup: html`${markup}`, extra };
+}
+
+/**
  * A full chart with axes, ticks, a legend and one marker per point (each with a tooltip). Two series get an axis each
  * (left for the first, right for the second), so commits and contributors stay readable on one chart, unless
  * `sharedAxis` puts both on the left one (the same quantity of two startups).
@@ -157,30 +222,28 @@ export function lineChart(options: ChartOptions): SafeHtml {
         >`
       : '',
   );
-  // The legend: one entry per line when the drawing is narrow, side by side otherwise.
-  const stacked = width < 500 && present.length > 1;
-  const extra = stacked ? Math.round(present.length * font * 1.4) : 0;
-  const legend = options.series.map((s, i) =>
-    s
-      ? html`<g
-          class="legend ${s.className}"
-          transform="translate(${stacked ? 4 : margin.left + i * 220},${stacked ? Math.round(-extra + font * 0.8 + i * font * 1.4) : font})"
-          ><line x1="0" x2="24" y1="0" y2="0" /><text x="30" y="0" dominant-baseline="middle"
-            >${s.name}${shared ? '' : i === 0 ? ' (left axis)' : ' (right axis)'}</text
-          ></g
-        >`
-      : '',
+  // The legend: one entry per line when the drawing is narrow, side by side otherwise, each entry as wide as its text.
+  const legend = chartLegend(
+    options.series.flatMap((s, i) =>
+      s
+        ? [{ text: `${s.name}${shared ? '' : i === 0 ? ' (left axis)' : ' (right axis)'}`, className: s.className }]
+        : [],
+    ),
+    { width, font, left: margin.left, stacked: width < 500 && present.length > 1 },
   );
+  const extra = legend.extra;
   const markLabel = at >= 0 ? options.labels[at] : undefined;
   const markX = at >= 0 ? x(at).toFixed(1) : '';
+  // Beside its line, on the side with room: left of it in the right half of the chart, right of it otherwise.
+  const right = at >= 0 && x(at) > width / 2;
   const mark =
     markLabel === undefined
       ? ''
       : html`<g class="mark" data-marked="${markLabel}"
           ><line x1="${markX}" x2="${markX}" y1="${margin.top}" y2="${height - margin.bottom}" /><text
-            x="${markX}"
+            x="${(x(at) + (right ? -font / 2 : font / 2)).toFixed(1)}"
             y="${margin.top + font}"
-            text-anchor="${at === options.labels.length - 1 ? 'end' : at === 0 ? 'start' : 'middle'}"
+            text-anchor="${right ? 'end' : 'start'}"
             >${markLabel} shown</text
           ></g
         >`;
@@ -194,7 +257,7 @@ export function lineChart(options: ChartOptions): SafeHtml {
     data-names="${names.join('|')}"
   >
     <title id="${id}-title">${options.title}</title>
-    ${legend}${axes}
+    ${legend.markup}${axes}
     <g class="axis x">
       <line
         x1="${margin.left}"
@@ -204,9 +267,8 @@ export function lineChart(options: ChartOptions): SafeHtml {
       />
       ${xTicks}
     </g>
-    ${mark}
     <line class="guide" x1="0" x2="0" y1="${margin.top}" y2="${height - margin.bottom}" visibility="hidden" />
-    ${lines}
+    ${lines}${mark}
   </svg>`;
 }
 

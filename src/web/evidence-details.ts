@@ -90,24 +90,38 @@ export function evidenceDetailsSection(d: EvidenceDetails): SafeHtml {
         </ul>`,
     );
   if (parts.length === 0) return html``;
-  return html`<details open>
+  return html`<details open id="evidence-details">
     <summary>What the counts rest on</summary>
     ${parts}
   </details>`;
 }
 
 /**
- * The repositories carrying the window's work, most commits first, each linked (as text on the demo's reserved host)
- * with its human commits of the window and of the prior one; nothing when the week recorded none.
+ * The repositories carrying the window's work as a table, most commits first: each linked (as text on the demo's
+ * reserved host) with its human commits of the window and of the 14 days before; nothing when the week recorded none.
  */
-export function repositoriesItem(d: EvidenceDetails): SafeHtml {
+export function repositoriesTable(d: EvidenceDetails, weekName: string): SafeHtml {
   if (d.repositories.length === 0) return html``;
-  return html`<li>
-    Repositories carrying the work (human commits in the 14 days, and in the 14 before):
-    ${d.repositories.map(
-      (r, i) =>
-        html`${i > 0 ? ' · ' : ''}${link(r.url, r.name)} (${r.commits.toLocaleString('en-US')},
-        ${r.commitsPrior.toLocaleString('en-US')})`,
-    )}
-  </li>`;
+  return html`<table class="repos">
+    <caption>
+      Repositories carrying the work, ${weekName}
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Repository</th>
+        <th scope="col" class="num">Human commits, last 14 days</th>
+        <th scope="col" class="num">The 14 days before</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${d.repositories.map(
+        (r) =>
+          html`<tr>
+            <th scope="row">${link(r.url, r.name)}</th>
+            <td class="num">${r.commits.toLocaleString('en-US')}</td>
+            <td class="num">${r.commitsPrior.toLocaleString('en-US')}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
 }

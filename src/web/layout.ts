@@ -13,6 +13,8 @@ export interface AssetPaths {
   noticeScript: string;
   /** Submits a week picker as soon as a week is chosen (forms marked data-autosubmit). */
   pickerScript: string;
+  /** Puts a "Copy" button beside each request to copy (.copy-box). */
+  copyScript: string;
   icon: string;
   font: string;
 }
@@ -189,6 +191,7 @@ export function layout(baseUrl: string, assets: AssetPaths, page: PageInput): st
         ${page.charts ? html`<script src="${assets.chartScript}" defer></script>` : ''}
         ${page.busy ? html`<script src="${assets.busyScript}" defer></script>` : ''}
         ${page.body.value.includes('data-autosubmit') ? html`<script src="${assets.pickerScript}" defer></script>` : ''}
+        ${page.body.value.includes('class="copy-box"') ? html`<script src="${assets.copyScript}" defer></script>` : ''}
       </body>
     </html> `.value;
 }

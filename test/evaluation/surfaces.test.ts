@@ -14,6 +14,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 const FILES = [
   repoPath('data', 'eval', 'stranger-questions-blind-4.yaml'),
   repoPath('data', 'eval', 'stranger-questions-blind-5.yaml'),
+  repoPath('data', 'eval', 'stranger-questions-blind-6.yaml'),
 ];
 const sets = FILES.map((file) => ({ name: file.slice(file.indexOf('data/')), cases: loadQuestionCases(file) }));
 const snapshot = evaluationSnapshot(2);
@@ -56,9 +57,11 @@ describe('blind stranger questions on every question surface', () => {
         results: { ranking_type: string; score: number }[];
         nlws?: { items: { url: string }[] };
       };
-      const ldQuestion = (ld['subjectOf'] as { '@type': string; url: string }[] | undefined)?.find(
-        (x) => x['@type'] === 'Question',
-      );
+      // An organisation's record lists the questions it answers; a dataset's subjectOf is one object, not a list.
+      const subjectOf = ld['subjectOf'];
+      const ldQuestion = Array.isArray(subjectOf)
+        ? (subjectOf as { '@type': string; url: string }[]).find((x) => x['@type'] === 'Question')
+        : undefined;
       replies.set(q, [
         { url: answer.status === 200 ? ((await answer.json()) as { url: string }).url : undefined, searchScores: [] },
         { url: ask.hits[0]?.url, searchScores: [] },

@@ -141,6 +141,81 @@ describe('evidence of rule evidence-v3', () => {
   });
 });
 
+/** The join window of week 2026-w10 (evidence-v5): its first day, eight weeks before the period's end (2026-03-09). */
+const JOIN_SINCE = '2026-01-12';
+
+/** activity() with the look-back's question before the join window; the team was there long before. */
+function withJoin(
+  extra: DailyCommits[],
+  lastSeen: Record<string, string | null>,
+  beforeJoin: Record<string, string | null>,
+) {
+  const raw = activity(extra, lastSeen);
+  const seenBeforeJoin: Record<string, string | null> = { ann: '2025-12-15', bo: '2025-11-30' };
+  for (const key of Object.keys(raw.lookback!.lastSeen)) seenBeforeJoin[key] ??= null;
+  raw.lookback = { ...raw.lookback!, joinSince: JOIN_SINCE, seenBeforeJoin: { ...seenBeforeJoin, ...beforeJoin } };
+  return raw;
+}
+
+describe('new contributors of rule evidence-v5: joined in the last eight weeks', () => {
+  test('someone who joined six weeks ago and now commits on three days is a new regular, not a returning one', () => {
+    const e = evidenceOf(withJoin(regular('six'), { six: '2026-01-26' }, { six: null }));
+    assert.deepEqual([e.newContributors, e.newRegularContributors, e.returningContributors], [1, 1, 0]);
+    assert.equal(e.people![0]!.kind, 'new');
+  });
+
+  test('someone who joined five weeks ago and worked in the prior window too is still new', () => {
+    const e = evidenceOf(
+      withJoin([day('2026-02-16', 'five', 2), ...regular('five')], { five: '2026-02-02' }, { five: null }),
+    );
+    assert.deepEqual([e.newContributors, e.newRegularContributors], [1, 1]);
+  });
+
+  test('someone with a commit before the eight weeks, absent from the prior window, is returning', () => {
+    const e = evidenceOf(withJoin(regular('ten'), { ten: '2026-01-05' }, { ten: '2026-01-05' }));
+    assert.deepEqual([e.newContributors, e.returningContributors], [0, 1]);
+    assert.equal(e.people![0]!.lastSeenBefore, '2026-01-05');
+  });
+
+  test('someone with a commit before the eight weeks who worked in the prior window is a member, neither new nor returning', () => {
+    const e = evidenceOf(
+      withJoin([day('2026-02-16', 'known', 2), ...regular('known')], { known: '2026-01-30' }, { known: '2025-10-01' }),
+    );
+    assert.deepEqual([e.newContributors, e.returningContributors, e.people!.length], [0, 0, 0]);
+  });
+
+  test('two people who joined in the eight weeks and commit repeatedly are a strong hiring burst, said in weeks', () => {
+    const c = classified(
+      withJoin([...regular('h1'), ...regular('h2')], { h1: '2026-01-20', h2: null }, { h1: null, h2: null }),
+    );
+    assert.equal(c.signalType, 'Engineering hiring burst');
+    assert.equal(c.evidence.strength, 'strong');
+    assert.equal(c.evidence.rule, 'evidence-v5');
+    assert.match(
+      c.evidence.summary!,
+      /2 new people committing repeatedly \(joined in the last 8 weeks, no commit in the 12 months before\)/,
+    );
+  });
+
+  test('in an organisation nobody committed to before the eight weeks, new means a first commit in the two windows', () => {
+    const raw = withJoin(regular('cy'), { six: '2026-01-26' }, { ann: null, bo: null });
+    raw.commits.push(...regular('six'));
+    raw.lookback!.lastSeen['six'] = '2026-01-26';
+    raw.lookback!.seenBeforeJoin!['six'] = null;
+    const e = evidenceOf(raw);
+    assert.deepEqual(
+      e.people!.filter((p) => p.kind === 'new').map((p) => p.login),
+      ['cy'],
+    );
+  });
+
+  test('activity whose look-back did not ask who joined lately keeps rule evidence-v4 and its two windows', () => {
+    const c = classified(activity(regular('six'), { six: '2026-01-26' }));
+    assert.equal(c.evidence.rule, 'evidence-v4');
+    assert.equal(evidenceOf(activity(regular('six'), { six: '2026-01-26' })).returningContributors, 1);
+  });
+});
+
 describe('deploy evidence of rule evidence-v4', () => {
   /** The team's repository with these tags, its events read from the baseline's start (2025-12-01). */
   function tagged(tags: [date: string, name: string][], repo: Partial<RawOrgActivity['repos'][number]> = {}) {

@@ -136,7 +136,7 @@ describe('pipeline runs over the store', () => {
       );
       const evidence = (rows[0]!.metrics as { signalEvidence: { rule: string; strength: string; summary: string } })
         .signalEvidence;
-      assert.deepEqual([evidence.rule, evidence.strength], ['evidence-v4', 'none']);
+      assert.deepEqual([evidence.rule, evidence.strength], ['evidence-v5', 'none']);
       assert.match(evidence.summary, /^No clear signal this week/);
     } finally {
       await h.close();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { responsiveChart } from '../../src/web/charts.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 /**
@@ -20,6 +21,7 @@ type Json = Record<string, any>;
 // Page-side code runs in the browser; the project compiles without the DOM library.
 declare const document: any;
 declare const window: any;
+declare const getComputedStyle: any;
 
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1366, height: 900 };
@@ -210,6 +212,105 @@ describe('history charts in a browser', { skip: missing }, () => {
       }
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(wide <= PHONE.width, `${path}: page ${wide} px wide`);
+      await page.context().close();
+    }
+  });
+
+  /**
+   * What is wrong with the legends of the charts drawn at this width: an entry's text clipped by the drawing's edge,
+   * two entries (or an entry and the shown week's label) drawn over each other, two series told apart by colour only,
+   * the shown week's label covered by a series.
+   */
+  const legendProblems = (page: Page): Promise<string[]> =>
+    page.evaluate(() => {
+      const problems: string[] = [];
+      for (const svg of document.querySelectorAll('svg.chart')) {
+        if (!svg.getClientRects().length) continue;
+        const edge = svg.getBoundingClientRect();
+        const entries = [...svg.querySelectorAll('.legend')];
+        const boxes = entries.map((g: any) => ({
+          name: g.querySelector('text').textContent,
+          text: g.querySelector('text').getBoundingClientRect(),
+          all: g.getBoundingClientRect(),
+          dash: getComputedStyle(g.querySelector('line')).strokeDasharray,
+        }));
+        for (const b of boxes)
+          if (b.all.left < edge.left - 0.5 || b.all.right > edge.right + 0.5 || b.all.top < edge.top - 0.5)
+            problems.push(`"${b.name}" clipped (${Math.round(b.all.right - edge.right)} px past the edge)`);
+        const mark = svg.querySelector('.mark text');
+        const others = [...boxes.map((b) => ({ name: b.name, box: b.all }))];
+        if (mark) others.push({ name: mark.textContent, box: mark.getBoundingClientRect() });
+        for (let i = 0; i < others.length; i++)
+          for (let j = i + 1; j < others.length; j++) {
+            // No named helper: page-side code must not carry the compiler's function-name wrapper.
+            const [a, b] = [others[i]!.box, others[j]!.box];
+            if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+              problems.push(`"${others[i]!.name}" over "${others[j]!.name}"`);
+          }
+        if (new Set(boxes.map((b) => b.dash)).size < boxes.length) problems.push('two series with the same dash');
+        if (mark) {
+          const r = mark.getBoundingClientRect();
+          for (let k = 1; k < 8; k++) {
+            const hit = document.elementFromPoint(r.left + (r.width * k) / 8, r.top + r.height / 2);
+            if (hit && hit.closest('.series')) problems.push(`"${mark.textContent}" covered by a series at ${k}/8`);
+          }
+        }
+      }
+      return problems;
+    });
+
+  test("on a 360 px phone and at 1366 px every chart's legend is whole, nothing drawn over it, series told apart by dash", async () => {
+    const other = String(((await (await svc.get('/api/signals.json')).json()) as Json).trending[1].githubUrl)
+      .split('/')[3]!
+      .toLowerCase();
+    for (const viewport of [PHONE, DESKTOP]) {
+      const page = await newPage(viewport);
+      for (const path of [
+        `/startups/${login}`,
+        `/startups/${login}?period=${weeks[3]}`,
+        '/sectors/robotics',
+        `/compare/${login}-vs-${other}`,
+      ]) {
+        await page.goto(`${svc.url}${path}`);
+        const chart = page.locator('svg.chart:visible').first();
+        await chart.scrollIntoViewIfNeeded();
+        assert.deepEqual(await legendProblems(page), [], `${viewport.width} px ${path}`);
+      }
+      await page.context().close();
+    }
+  });
+
+  test('a comparison of two long names keeps both legend entries whole or cut with "…", never clipped or overlapping', async () => {
+    const labels = weeks.map((w) => `W${w.slice(-2)}`);
+    const values = (k: number) => weeks.map((_, i) => 40 + ((i * k) % 17) * 90);
+    const first = 'Internationale Kreditversicherungsgesellschaft Holding Europe';
+    const chart = responsiveChart({
+      title: 'Two long names',
+      id: 'long',
+      labels,
+      sharedAxis: true,
+      marked: labels.length - 1,
+      series: [
+        { name: first, values: values(3), className: 'series-a' },
+        { name: 'Northwind Quantum Materials Laboratories', values: values(5), className: 'series-b' },
+      ],
+    }).value;
+    for (const viewport of [PHONE, DESKTOP]) {
+      const page = await newPage(viewport);
+      // Any page of the site: its stylesheet draws the chart.
+      await page.goto(`${svc.url}/faq`);
+      await page.evaluate((markup: string) => {
+        document.querySelector('main').insertAdjacentHTML('afterbegin', markup);
+        window.scrollTo(0, 0);
+      }, chart);
+      assert.deepEqual(await legendProblems(page), [], `${viewport.width} px`);
+      // A name cut to fit keeps its whole text as the entry's tooltip.
+      const entry = page.locator('svg.chart:visible .legend.series-a').first();
+      const shown = (await entry.locator('text').textContent())!;
+      if (shown !== first) {
+        assert.match(shown, /…$/);
+        assert.equal(await entry.locator('title').textContent(), first);
+      }
       await page.context().close();
     }
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { evidenceDetails } from '../../src/domain/evidence-links.js';
-import { evidenceDetailsSection, repositoriesItem } from '../../src/web/evidence-details.js';
+import { evidenceDetailsSection, repositoriesTable } from '../../src/web/evidence-details.js';
 import type { EvidenceDetails } from '../../src/domain/evidence-links.js';
 
 const person = (login: string | null, kind: 'new' | 'returning', regular: boolean) => ({
@@ -91,11 +91,15 @@ describe("the startup page's evidence details", () => {
 });
 
 describe("the startup page's repositories carrying the work", () => {
-  const item = (d: EvidenceDetails) => repositoriesItem(d).toString().replace(/\s+/g, ' ').trim();
+  const item = (d: EvidenceDetails) =>
+    repositoriesTable(d, 'Week 9, 2026').toString().replace(/\s+/g, ' ').replace(/> </g, '><').trim();
 
   test('each repository links into the organisation with its commits of the window and of the one before', () => {
     const out = item(details({ activeRepos: [{ repo: 'api', commits: 1234, commitsPrior: 56 }] }));
-    assert.match(out, /<a href="https:\/\/github.com\/acme\/api"[^>]*>api<\/a> \(1,234, 56\)/);
+    assert.match(
+      out,
+      /<th scope="row"><a href="https:\/\/github.com\/acme\/api"[^>]*>api<\/a><\/th><td class="num">1,234<\/td><td class="num">56<\/td>/,
+    );
   });
 
   test('a repository name is escaped', () => {
@@ -108,7 +112,7 @@ describe("the startup page's repositories carrying the work", () => {
       evidence: { activeRepos: [{ repo: 'api', commits: 3, commitsPrior: 1 }] },
     });
     assert.doesNotMatch(item(d), /<a /);
-    assert.match(item(d), /api \(3, 1\)/);
+    assert.match(item(d), /<th scope="row">api<\/th><td class="num">3<\/td><td class="num">1<\/td>/);
   });
 
   test('a week that recorded no repositories adds nothing', () => {

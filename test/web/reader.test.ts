@@ -641,4 +641,171 @@ describe('pages as a reader meets them', { skip: missing }, () => {
     assert.ok(box.x + box.width <= first.x, 'beside');
     await page.context().close();
   });
+
+  test('/docs and the credits page: a Copy button beside each request copies it and says "Copied"; without script the request stays', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.url });
+    const page = await context.newPage();
+    await page.goto(`${svc.url}/docs`);
+    const requests = page.locator('section.operation pre.curl');
+    const count = await requests.count();
+    assert.ok(count > 20, `${count} requests`);
+    // One button per request, in the request's own box, right above it.
+    assert.equal(await page.locator('section.operation .copy-box:has(pre.curl) button.copy-button').count(), count);
+    const deep = page.locator('section.operation#postDeepSignal .copy-box');
+    const button = deep.getByRole('button', { name: 'Copy the request: POST /api/agent/deep-signal' });
+    assert.equal(await button.count(), 1);
+    const [b, pre] = [(await button.boundingBox())!, (await deep.locator('pre').boundingBox())!];
+    assert.ok(b.y + b.height <= pre.y + 1 && b.y >= pre.y - 48, 'the button sits on the row above its request');
+    assert.ok(b.height >= 24 && b.width >= 24, `${b.width}×${b.height} px`);
+    // Keyboard: the button is in the tab order, and Enter copies the request.
+    const tabIndex = await button.evaluate((el: any) => el.tabIndex);
+    assert.equal(tabIndex, 0);
+    await button.focus();
+    await page.keyboard.press('Enter');
+    // The button says it for a moment, and one status line says it to a screen reader.
+    await page.waitForFunction(() => {
+      const box = document.querySelector('section.operation#postDeepSignal .copy-box');
+      return box.querySelector('button span').textContent === 'Copied';
+    });
+    await page.waitForFunction(() => document.querySelector('.copy-box [role="status"]')?.textContent === 'Copied');
+    assert.equal(await page.locator('[role="status"]').count(), 1, 'one status line');
+    const copied = (await page.evaluate(() => window.navigator.clipboard.readText())) as string;
+    assert.equal(copied, await deep.locator('pre').textContent());
+    assert.match(copied, /^curl -s -X POST '[^']+\/api\/agent\/deep-signal'/);
+    // The button takes no room of its own: the requests are where they are without script.
+    const top = (p: Page) =>
+      p
+        .locator('section.operation pre.curl')
+        .nth(5)
+        .evaluate((el: any) => el.getBoundingClientRect().top + window.scrollY);
+    const withScript = await top(page);
+    await page.goto(`${svc.url}/agents/credits`);
+    assert.equal(await page.locator('main .copy-box pre').count(), 2);
+    assert.equal(await page.getByRole('button', { name: /^Copy the (x402|Solana) requests$/ }).count(), 2);
+    await context.close();
+    const plain = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
+    const noScript = await plain.newPage();
+    await noScript.goto(`${svc.url}/docs`);
+    assert.equal(await noScript.locator('button.copy-button').count(), 0, 'no button that cannot work');
+    assert.equal(await noScript.locator('section.operation pre.curl').count(), count);
+    assert.match((await noScript.locator('section.operation pre.curl').first().textContent())!, /^curl /);
+    assert.equal(await top(noScript), withScript);
+    await plain.close();
+    // Within the page-weight budget: the script is small.
+    const script = await svc.get(readSiteAssets().copyScript);
+    assert.ok((await script.text()).length < 4096);
+  });
+
+  test("a startup's page states its company facts above the chart: organisation, website, sector, the repositories carrying the work, what the label rests on", async () => {
+    const s = (signals.trending as Json[])[0]!;
+    const login = loginOf(s);
+    const page = await newPage(DESKTOP);
+    await page.goto(`${svc.url}/startups/${login}`);
+    const facts = page.locator('h2#company + dl.facts');
+    assert.deepEqual(
+      (await facts.locator('dt').allTextContents()).map((t) => t.trim()),
+      ['GitHub organisation', 'Website', 'LinkedIn', 'Sector', 'What the label rests on'],
+    );
+    const y = (sel: string) => page.locator(sel).evaluate((el: any) => el.getBoundingClientRect().top);
+    assert.ok((await y('h2#company')) < (await y('h2#history')), 'the facts come before the chart');
+    const dd = (i: number) => facts.locator('dd').nth(i).textContent();
+    assert.match((await dd(0))!, new RegExp(`github\\.example/${login} \\(demo address, not a live site\\)`, 'i'));
+    assert.match((await dd(1))!, /\.example.*\(demo address, not a live site\)/);
+    // A demo address is never a link; the sector is.
+    assert.equal(await page.locator('main a[href*=".example"]').count(), 0);
+    assert.equal(await facts.locator('dd a[href^="/sectors/"]').count(), 1);
+    // The repositories carrying the work: a table of this week, most commits first, figures as the tables print them.
+    const repos = page.locator('table.repos');
+    assert.match((await repos.locator('caption').textContent())!, /Repositories carrying the work, Week \d+, \d{4}/);
+    const rows = (await repos
+      .locator('tbody tr')
+      .evaluateAll((all: any[]) =>
+        all.map((tr) => [...tr.children].map((c: any) => c.textContent.trim())),
+      )) as string[][];
+    assert.ok(rows.length >= 1);
+    for (const [, now, before] of rows) assert.match(`${now} ${before}`, /^\d{1,3}(,\d{3})* \d{1,3}(,\d{3})*$/);
+    const commits = rows.map((r) => Number(r[1]!.replace(/,/g, '')));
+    assert.deepEqual(
+      commits,
+      [...commits].sort((a, b) => b - a),
+    );
+    // What the label rests on: people by public login only (never a name or an address), releases, repositories.
+    await facts.getByRole('link', { name: /the people, releases and repositories behind it/ }).click();
+    assert.match(page.url(), /#evidence-details$/);
+    const details = (await page.locator('#evidence-details').textContent())!;
+    assert.match(details, new RegExp(`${login}-dev\\d+: first commit of the window`));
+    assert.match(details, /Releases, tags and deployments in the window/);
+    assert.doesNotMatch(details, /@/);
+    // A past week's facts are that week's.
+    const week = ((await (await svc.get(`/startups/${login}/history.json`)).json()) as Json).weeks.at(-4).period;
+    await page.goto(`${svc.url}/startups/${login}?period=${week}`);
+    const caption = await page.locator('table.repos caption').textContent();
+    const name = (await page.locator('#period option[selected]').textContent())!.trim();
+    if (caption) assert.ok(name.startsWith(caption.trim().replace(/^Repositories carrying the work, /, '')), name);
+    await page.context().close();
+  });
+
+  test("the compare picker completes a tracked startup's name as one types, with the browser's own suggestions", async () => {
+    const names = new Set<string>();
+    for (const sector of signals.sectors as Json[]) for (const x of sector.startups as Json[]) names.add(x.name);
+    const [a, b] = (signals.trending as Json[]).map(loginOf);
+    for (const path of ['/compare', `/compare/${a}-vs-${b}`]) {
+      const page = await newPage(PHONE);
+      await page.goto(`${svc.url}${path}`);
+      for (const id of ['compare-a', 'compare-b']) {
+        const suggestions = (await page
+          .locator(`#${id}`)
+          .evaluate((input: any) => (input.list ? [...input.list.options].map((o: any) => o.value) : []))) as string[];
+        assert.ok(suggestions.length >= names.size, `${path} #${id}: ${suggestions.length} suggestions`);
+        for (const name of names) assert.ok(suggestions.includes(name), `${path} #${id} suggests ${name}`);
+        assert.deepEqual(
+          suggestions,
+          [...suggestions].sort((x, y) => x.localeCompare(y, 'en')),
+          'in name order',
+        );
+      }
+      await page.context().close();
+    }
+  });
+
+  test("on a 360 px phone the startups' filters leave the first ranking row on the first screen; archive and dossier dates stay on one line", async () => {
+    const page = await newPage(PHONE);
+    // After a first visit, which shows the synthetic-data notice in full.
+    await page.goto(`${svc.url}/faq`);
+    await page.goto(`${svc.url}/startups`);
+    const first = (await page.locator('main table tbody tr').first().boundingBox())!;
+    assert.ok(first.y + 40 <= PHONE.height, `first ranking row at y = ${first.y}`);
+    // A date never breaks at its hyphens; an archive row is a line or two, not a column of repeated text.
+    const lines = (sel: string) =>
+      page.locator(sel).evaluateAll((cells: any[]) =>
+        cells.map((td) => {
+          const range = document.createRange();
+          range.selectNodeContents(td);
+          return new Set([...range.getClientRects()].map((r: any) => Math.round(r.top))).size;
+        }),
+      ) as Promise<number[]>;
+    await page.goto(`${svc.url}/periods`);
+    const dates = await lines('main table tbody td:nth-child(2)');
+    assert.ok(dates.length > 10);
+    assert.deepEqual([...new Set(dates)], [1], 'archive dates on one line');
+    const heights = (await page
+      .locator('main table tbody tr')
+      .evaluateAll((rows: any[]) => rows.map((r) => r.getBoundingClientRect().height))) as number[];
+    assert.ok(Math.max(...heights) <= 60, `archive rows up to ${Math.max(...heights)} px`);
+    assert.match((await page.locator('main').textContent())!, /Every week is of the same dataset: /);
+    await page.context().close();
+    const desktop = await newPage(DESKTOP);
+    await desktop.goto(`${svc.url}/diligence/GitHub`);
+    const announced = await desktop.locator('main table tbody td[data-label="Announced"]').evaluateAll((cells: any[]) =>
+      cells.map((td) => {
+        const range = document.createRange();
+        range.selectNodeContents(td);
+        return new Set([...range.getClientRects()].map((r: any) => Math.round(r.top))).size;
+      }),
+    );
+    assert.ok(announced.length >= 2);
+    assert.deepEqual([...new Set(announced)], [1], 'dossier dates on one line');
+    await desktop.context().close();
+  });
 });

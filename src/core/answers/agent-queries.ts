@@ -3,13 +3,15 @@ import { drain, inChunks, type Steps } from '../../snapshot/steps.js';
 import type { Fact, RelatedQuestion } from '../../schemas/answers.js';
 import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import {
-  HIRING_BURST_MIN_GROWTH_PCT,
-  HIRING_BURST_MIN_NEW_CONTRIBUTORS,
+  HIRING_BURST_MIN_NEW_REGULARS,
+  HIRING_BURST_MIN_NEW_SHARE_PCT,
   INFRA_BUILDOUT_MIN_NEW_REPOS,
   DEPLOY_SPIKE_MIN_CHANGE_PCT,
   DEPLOY_SPIKE_MIN_DAYS,
   MIN_COMMITS_FOR_RANKING,
   MIN_CONTRIBUTORS_FOR_RANKING,
+  NEW_CONTRIBUTOR_JOIN_DAYS,
+  NEW_REGULAR_MIN_DAYS,
   NEW_REPO_DAYS,
   WINDOW_DAYS,
 } from '../../domain/rules.js';
@@ -17,6 +19,16 @@ import { percentValue, researchFindings, SYNTHETIC_NOTE, warmResearch } from '..
 import { sectorInfo, sectors } from '../../domain/sectors.js';
 import { siteUrls, type SiteUrls } from '../../domain/urls.js';
 import { slugify, type AnswerEntry } from './entry.js';
+
+/** A count with its noun, singular for one ("1 repository", "2 repositories"). */
+function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Where a startup is based, as answer text says it: the pipeline's "Unknown" is no place. */
+function whereBased(geography: string): string {
+  return geography === 'Unknown' ? 'location unknown' : geography;
+}
 
 /**
  * Agent queries: the questions people and agents ask about the current period, generated from the snapshot every
@@ -28,7 +40,7 @@ const LIST_SIZE = 5;
 const COMPARE_TOP = 3;
 
 const SIGNAL_RULE: Record<(typeof SIGNAL_TYPES)[number], string> = {
-  'Engineering hiring burst': `new people are the strongest evidence: the rule holds with at least ${HIRING_BURST_MIN_NEW_CONTRIBUTORS} new contributors and contributor growth of at least ${HIRING_BURST_MIN_GROWTH_PCT}% versus the prior ${WINDOW_DAYS} days`,
+  'Engineering hiring burst': `new people are the strongest evidence: the rule holds with at least ${HIRING_BURST_MIN_NEW_REGULARS} people who joined in the last ${NEW_CONTRIBUTOR_JOIN_DAYS / 7} weeks committing on ${NEW_REGULAR_MIN_DAYS} or more days of the last ${WINDOW_DAYS}, at least ${HIRING_BURST_MIN_NEW_SHARE_PCT}% of the prior window's people`,
   'Infrastructure buildout': `infrastructure is the strongest evidence: the rule holds with at least ${INFRA_BUILDOUT_MIN_NEW_REPOS} infrastructure repositories created in the last ${NEW_REPO_DAYS} days, or rising commits to infrastructure repositories`,
   'Framework migration': `a shift of commits between languages or dependency ecosystems versus the prior ${WINDOW_DAYS} days is the strongest evidence (it is also the type given when no type has any evidence)`,
   'Deploy frequency spike': `deploys are the strongest evidence: the rule holds with at least ${DEPLOY_SPIKE_MIN_DAYS} deploy days (releases, tags, deployments) and at least ${DEPLOY_SPIKE_MIN_CHANGE_PCT}% more than in the prior ${WINDOW_DAYS} days`,
@@ -45,13 +57,24 @@ const SIGNAL_EVIDENCE_WORDS: Record<(typeof SIGNAL_TYPES)[number], string[]> = {
 const commitChange = (s: SnapshotStartup) => percentValue(s.startup.commitVelocityChange);
 
 /**
+ * Is a startup above the activity floor of the ranking (its commits and contributors in the window)? Ranked across
+ * sectors or not: that rank also asks for evidence behind the signal type, which acceleration does not.
+ */
+function aboveActivityFloor(s: SnapshotStartup): boolean {
+  return (
+    Number(s.metrics['commitsCurrent']) >= MIN_COMMITS_FOR_RANKING &&
+    Number(s.metrics['contributorsCurrent']) >= MIN_CONTRIBUTORS_FOR_RANKING
+  );
+}
+
+/**
  * The `n` fastest accelerating of `list`, fastest first: by commit change, then by commits, then by login; startups
  * above the activity floor only (all when none is), and only those whose commits rose: a list that claims
  * acceleration never names a startup whose commits fell or stayed level (it may be shorter, or empty). Picked in one pass rather than by sorting the list: at 100,000
  * startups the sort, parsing each change again at every comparison, was half a second of the warm-up in one step.
  */
 function fastestAccelerating(list: readonly SnapshotStartup[], n: number): SnapshotStartup[] {
-  const eligible = list.filter((s) => s.eligible);
+  const eligible = list.filter(aboveActivityFloor);
   const best: { startup: SnapshotStartup; change: number }[] = [];
   const first = (a: (typeof best)[number], b: (typeof best)[number]) =>
     b.change - a.change ||
@@ -229,16 +252,14 @@ class StartupAnswer implements AnswerEntry {
     const { b, s } = this;
     const t = s.startup;
     const info = sectorInfo(s.sector);
-    const aboveFloor =
-      Number(s.metrics['commitsCurrent']) >= MIN_COMMITS_FOR_RANKING &&
-      Number(s.metrics['contributorsCurrent']) >= MIN_CONTRIBUTORS_FOR_RANKING;
+    const aboveFloor = aboveActivityFloor(s);
     const overall =
       s.rankOverall !== null
         ? `and ${s.rankOverall} of the ${b.eligible} startups ranked across all sectors`
         : aboveFloor
           ? 'and is not ranked across sectors: no evidence stands behind its signal type this week'
           : `and is below the activity floor (${MIN_COMMITS_FOR_RANKING} commits and ${MIN_CONTRIBUTORS_FOR_RANKING} contributors in ${WINDOW_DAYS} days) for the cross-sector ranking`;
-    return `${t.name} is a ${t.stage} ${info.name} startup (${t.geography}). In the ${WINDOW_DAYS} days to the end of ${b.period} it made ${t.commitVelocity14d} commits (${t.commitVelocityChange} versus the prior ${WINDOW_DAYS} days) by ${t.contributors} contributors (${t.contributorGrowth}) and created ${t.newRepos} repositories in ${NEW_REPO_DAYS} days; its signal is ${t.signalType}. It ranks ${s.rankInSector} of ${this.sectorCount} in ${info.name} ${overall}.${b.dataNote}`;
+    return `${t.name} is a ${t.stage} ${info.name} startup (${whereBased(t.geography)}). In the ${WINDOW_DAYS} days to the end of ${b.period} it made ${counted(t.commitVelocity14d, 'commit')} (${t.commitVelocityChange} versus the prior ${WINDOW_DAYS} days) by ${counted(t.contributors, 'contributor')} (${t.contributorGrowth}) and created ${counted(t.newRepos, 'repository', 'repositories')} in ${NEW_REPO_DAYS} days; its signal is ${t.signalType}. It ranks ${s.rankInSector} of ${this.sectorCount} in ${info.name} ${overall}.${b.dataNote}`;
   }
 
   get facts(): Fact[] {
@@ -248,7 +269,7 @@ class StartupAnswer implements AnswerEntry {
     return [
       b.startupFact(s),
       {
-        claim: `${t.name} has ${t.contributors} contributors (${t.contributorGrowth}) and ${t.newRepos} new repositories.`,
+        claim: `${t.name} has ${counted(t.contributors, 'contributor')} (${t.contributorGrowth}) and ${counted(t.newRepos, 'new repository', 'new repositories')}.`,
         sourceUrl: b.signalApi(s),
       },
       {

@@ -10,7 +10,9 @@ import { synonymous } from './synonyms.js';
  * Terms are content words after stop-word removal and stemming (see core/search/text.ts). A query term that only an
  * FAQ's own answer wording holds counts half (WORDING_WEIGHT): the answer says it, the question does not ask it.
  * A query term is found when
- * the question has the same term, a term it is a prefix of (at least 4 letters, "accel" → "acceler"), or one within
+ * the question has the same term, a term it is a prefix of (at least 4 letters, "accel" → "acceler")  or that is a
+ * prefix of it (at least 4 letters, and of 4 only as the start of a compound: "data" → "dataset", while "europe"
+ * does not ask "euro"), or one within
  * one edit (terms of 5 letters or more, for typos). So 1 means the query asks exactly the question; 0.7 means every
  * word of the query is in the question but the question says more; below MIN_CONFIDENCE the hit is not returned.
  */
@@ -24,7 +26,14 @@ export function termMatches(queryTerm: string, candidate: string): boolean {
   // Words that stand for each other in a question to the service (synonyms.ts): "billed" asks "charged".
   if (synonymous(queryTerm, candidate)) return true;
   if (queryTerm.length >= 4 && candidate.startsWith(queryTerm)) return true;
-  if (candidate.length >= 4 && queryTerm.startsWith(candidate)) return true;
+  // The other way round, a four-letter term begins a compound ("data" of "dataset"), not a word one or two letters
+  // longer ("europe" does not ask "euro").
+  if (
+    candidate.length >= 4 &&
+    queryTerm.startsWith(candidate) &&
+    (candidate.length >= 5 || queryTerm.length - candidate.length >= 3)
+  )
+    return true;
   return queryTerm.length >= 5 && candidate.length >= 5 && distance(queryTerm, candidate) <= 1;
 }
 

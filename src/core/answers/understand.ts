@@ -74,11 +74,16 @@ function outOfScope(cues: string): boolean {
 
 /**
  * Words a stranger uses for the service's own vocabulary, rewritten before the answer index ranks (names are read
- * from the question as asked): "speeding up" is accelerating, "hot" is trending, "where … based" is geography ("based on" is not), an
+ * from the question as asked): "speeding up" or "heating up" is accelerating, "which industry" asks for a sector, "hot" is trending, "where … based" is geography ("based on" is not), an
  * MCP client by its product name is an MCP client, "HR startups" are HR Tech startups.
  */
 const REWRITES: [RegExp, string][] = [
-  [/\bspeed(?:s|ing)?\s+up\b/gi, 'accelerating'],
+  [
+    /\bspeed(?:s|ing)?\s+up\b|\bheat(?:s|ing)?\s+up\b|\bpick(?:s|ing)?\s+up\s+speed\b|\bgain(?:s|ing)?\s+speed\b/gi,
+    'accelerating',
+  ],
+  // "Which industry …": the service's industries are its sectors.
+  [/^(\s*(?:which|what)\s+)industry\b/gi, '$1sector'],
   [/\b(?:hot|buzzing|popular)\b/gi, 'trending'],
   [/\b(?:right\s+now|at\s+the\s+moment|currently)\b/gi, ''],
   [/\b(?:based|located|headquartered)\b(?!\s+(?:on|upon)\b)/gi, 'geography'],
@@ -98,6 +103,8 @@ const REWRITES: [RegExp, string][] = [
   [/\bprice[sd]?\b|\bpricing\b/gi, 'cost'],
   [/\btop\s+(?:20|twenty)\b/gi, 'trending'],
   [/\b(?:newest|most\s+recent|freshest)\b/gi, 'latest'],
+  // "older weeks", "earlier periods": the past periods the history FAQ speaks of.
+  [/\b(?:older|earlier|previous|prior|old)\s+(?:weeks|periods)\b/gi, 'past periods'],
   [/\bsign(?:s|ing|ed)?[-\s]up\b/gi, 'signup'],
   [/\brequests?\s+(?:a|per|an|each)\s+(?:second|minute|hour|day)\b/gi, 'rate limit'],
   [/\b(?:mov(?:e|es|ing)|switch(?:es|ing)?|port(?:s|ing)?)\s+(?:over\s+)?to\b/gi, 'migrating to'],
@@ -258,7 +265,7 @@ const SECTOR_ALIASES: Record<string, string[]> = {
     'people analytics',
   ],
   'space-tech': ['satellite', 'aerospace', 'earth observation', 'rocket', 'spacecraft'],
-  web3: ['blockchain', 'crypto', 'on-chain', 'smart contract', 'smart-contract', 'wallet', 'defi', 'nft'],
+  web3: ['web 3', 'blockchain', 'crypto', 'on-chain', 'smart contract', 'smart-contract', 'wallet', 'defi', 'nft'],
   'ecommerce-infrastructure': [
     'e-commerce',
     'ecommerce',
@@ -339,8 +346,10 @@ function sectorListNamed(entry: AnswerEntry, asked: string): boolean {
 
 /** The list a question about a sector asks for: its fastest accelerating, or its top. */
 function sectorWants(query: string): 'fastest-accelerating-' | 'top-' | undefined {
-  if (/\b(?:accelerat\w*|fastest|growing)\b/i.test(query)) return 'fastest-accelerating-';
-  if (/\b(?:top|best|strongest|leading|leads?|trending|ranked|ranking|rank)\b/i.test(query)) return 'top-';
+  if (/\b(?:accelerat\w*|fastest|growing|speeding\s+up|picking\s+up|heating\s+up|gaining\s+speed)\b/i.test(query))
+    return 'fastest-accelerating-';
+  if (/\b(?:top|best|strongest|leading|leads?|leaders?|leaderboard|trending|ranked|ranking|rank)\b/i.test(query))
+    return 'top-';
   return undefined;
 }
 
@@ -717,7 +726,7 @@ function about(entry: AnswerEntry, subject: Subject): boolean {
 
 /** Words of a question that ask for an engineering signal: what only a tracked startup has. */
 const SIGNAL_INTENT =
-  /\b(?:engineering|activity|active|commit\w*|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding|releases?|framework|migrat\w*|infrastructure|buildout|steam|traction)\b/i;
+  /\b(?:engineering|dev\s+team|activity|active|commit\w*|contributors?|velocity|accelerat\w*|signals?|hiring|deploy\w*|repositor(?:y|ies)|momentum|trending|slowing|speeding|releases?|framework|migrat\w*|infrastructure|buildout|steam|traction)\b/i;
 /** Deal verbs of a purchase of a company (paying for a lookup is none). */
 const PURCHASE_VERBS =
   /^(?:acquire[sd]?|acquiring|acquirer|acquisitions?|bought|buys?|buying|buyer|purchase[sd]?|purchasing|snapped|snapping|takeovers?)$/;
@@ -823,19 +832,20 @@ function foreignWord(word: string, known: ReadonlySet<string>): boolean {
 
 /**
  * Words that qualify a figure or ask for one rather than name anything ("average commit velocity", "daily commits",
- * "define commit velocity", "huge jumps"): statistics, times, sizes and degrees, and the verbs that ask for a figure.
+ * "define commit velocity", "huge jumps"): statistics, times, sizes and degrees, the verbs that ask for a figure, and
+ * the words of a trend's direction ("speeding up or slowing down").
  */
 const METRIC_WORDS =
-  /^(?:average|mean|median|typical|normal|usual|overall|total|aggregate|cumulative|combined|daily|weekly|monthly|yearly|annual|quarterly|hourly|recent|recently|current|latest|past|previous|prior|last|next|historical|high|higher|highest|low|lower|lowest|big|bigger|huge|large|larger|small|smaller|smallest|max|maximum|min|minimum|peak|record|sudden|strong|weak|good|bad|healthy|realistic|expected|real|raw|public|private|open|source|define|explain|show|calculate|compute|measure|compare|rank|track|find|check|see|read|interpret|beginners?|example|examples|sample)$/;
+  /^(?:speeding|slowing|picking|heating|cooling|rising|falling|climbing|dropping|declining|shrinking|stalling|growing|accelerating|decelerating|faster|slower|quicker|average|mean|median|typical|normal|usual|overall|total|aggregate|cumulative|combined|daily|weekly|monthly|yearly|annual|quarterly|hourly|recent|recently|current|latest|past|previous|prior|last|next|historical|high|higher|highest|low|lower|lowest|big|bigger|huge|large|larger|small|smaller|smallest|max|maximum|min|minimum|peak|record|sudden|strong|weak|good|bad|healthy|realistic|expected|real|raw|public|private|open|source|define|explain|show|calculate|compute|measure|compare|rank|track|find|check|see|read|interpret|beginners?|example|examples|sample)$/;
 
 /** Questions that ask for a signal or a deal of one company, by where its name stands; the group is the name. */
 const LOWER_CASE_NAME_QUESTIONS: RegExp[] = [
   /\b(?:signals?|commits?|contributors?|activity|velocity|growth|ranking|rank)\s+(?:for|of|at)\s+(.+?)\s*[?.!]*$/i,
-  /^(?:was|is|has|are)\s+(.+?)\s+(?:acquired|bought|funded|tracked|accelerat\w*|growing|hiring|slowing)\b/i,
+  /^(?:was|is|has|are)\s+(.+?)\s+(?:acquired|bought|funded|tracked|accelerat\w*|growing|hiring|slowing|trending)\b/i,
   /^(?:how\s+is|how's|how\s+are)\s+(.+?)\s+doing\b/i,
   /\babout\s+(.+?)\s*[?.!]*$/i,
   // "tailscale commit velocity", "posthog's github activity": a name, then what is asked of it, and nothing else.
-  /^(.+?)(?:['’]s)?\s+(?:engineering\s+)?(?:signals?|commits?|commit\s+velocity|contributors?|(?:github\s+)?activity|velocity|momentum|acceleration|backers|investors)(?:\s+(?:this\s+week|lately|now|today))?\s*[?.!]*$/i,
+  /^(.+?)(?:['’]s)?\s+(?:engineering\s+)?(?:signals?|commits?|commit\s+velocity|contributors?|(?:github\s+)?activity|velocity|momentum|acceleration|backers|investors|(?:dev|developer|engineering)\s+team(?:\s+growth)?)(?:\s+(?:this\s+week|lately|now|today))?\s*[?.!]*$/i,
 ];
 
 /**
@@ -952,12 +962,14 @@ export function understand(snapshot: Snapshot, baseUrl: string, query: string, l
   const comparesUnknown =
     operand !== undefined || ((related.length > 0 || unknown.length > 0) && cueIndex(toks, found, COMPARE_WORDS) >= 0);
   if (found.length > 0 && !comparesUnknown) {
-    // Two companies and a deal verb: the one after the verb is the target ("When did Salesforce acquire Tableau?").
+    // Two companies and a deal verb: the one after the verb is the target ("When did Salesforce acquire Tableau?"),
+    // unless the verb is a passive with its agent after "by" ("Was HashiCorp bought by IBM?"): then the one before.
     let subjects = found;
     const verb = cueIndex(toks, found, DEAL_VERBS);
     if (found.length > 1 && verb >= 0) {
-      const after = found.filter((m) => m.start > verb);
-      if (after.length) subjects = [after[0]!];
+      const passive = toks[verb + 1]?.lower === 'by';
+      const side = passive ? found.filter((m) => m.end <= verb).reverse() : found.filter((m) => m.start > verb);
+      if (side.length) subjects = [side[0]!];
     }
     const main = subjects[0]!;
     const mainName = subjectName(main.subject).toLowerCase();

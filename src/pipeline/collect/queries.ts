@@ -171,14 +171,18 @@ ${fields.join('\n')}
 
 /**
  * The authors' look-back: for each (repository, author) pair, the newest commit by that author's addresses in the
- * look-back, read from the branch tip at the period's end. One alias per pair; a page of one commit each.
+ * look-back, and the newest in the year before the join window (whether they joined lately), read from the branch tip
+ * at the period's end. One alias per pair; a page of one commit each.
  */
 export function lookbackQuery(count: number): string {
   const fields = Array.from(
     { length: count },
     (_, i) => `  a${i}: repository(owner: $o${i}, name: $n${i}) {
     object(expression: $x${i}) {
-      ... on Commit { history(first: 1, since: $since, until: $until, author: { emails: $e${i} }) { nodes { committedDate } } }
+      ... on Commit {
+        history(first: 1, since: $since, until: $until, author: { emails: $e${i} }) { nodes { committedDate } }
+        beforeJoin: history(first: 1, since: $joinLookSince, until: $joinSince, author: { emails: $e${i} }) { nodes { committedDate } }
+      }
     }
   }`,
   ).join('\n');
@@ -186,7 +190,7 @@ export function lookbackQuery(count: number): string {
     { length: count },
     (_, i) => `$o${i}: String!, $n${i}: String!, $x${i}: String!, $e${i}: [String!]!`,
   );
-  return `query AuthorLookback($since: GitTimestamp!, $until: GitTimestamp!, ${vars.join(', ')}) {
+  return `query AuthorLookback($since: GitTimestamp!, $until: GitTimestamp!, $joinLookSince: GitTimestamp!, $joinSince: GitTimestamp!, ${vars.join(', ')}) {
 ${fields}
 }`;
 }

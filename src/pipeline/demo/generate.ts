@@ -5,6 +5,7 @@ import { type RankedPeriod } from '../../domain/records.js';
 import {
   DEPLOY_BASELINE_WINDOWS,
   LOOKBACK_DAYS,
+  NEW_CONTRIBUTOR_JOIN_DAYS,
   NEW_CONTRIBUTOR_LOOKBACK_DAYS,
   WINDOW_DAYS,
 } from '../../domain/rules.js';
@@ -738,10 +739,19 @@ function collectedFor(org: DemoOrg, timeline: Timeline, firstCommitOf: number[],
   const boundDates = [addDays(end, -LOOKBACK_DAYS), addDays(end, -WINDOW_DAYS), end];
   const commits = raw.commits.slice(firstCommitOf[fromDay], firstCommitOf[endDay]);
   const lastSeen: Record<string, string | null> = {};
+  // Who joined lately: the latest day before the join window; a member from before the timeline was there before it.
+  const joinSince = addDays(end, -NEW_CONTRIBUTOR_JOIN_DAYS);
+  const joinDay = endDay - NEW_CONTRIBUTOR_JOIN_DAYS;
+  const seenBeforeJoin: Record<string, string | null> = {};
+  const dateOf = (day: number) => (day >= 0 ? timeline.dates[day]! : addDays(timeline.dates[0]!, day));
   for (const { author } of commits) {
     if (author in lastSeen) continue;
-    const day = lastBelow(org.authorDays.get(author) ?? [], fromDay) ?? org.preSeen.get(author);
-    lastSeen[author] = day === undefined ? null : day >= 0 ? timeline.dates[day]! : addDays(timeline.dates[0]!, day);
+    const days = org.authorDays.get(author) ?? [];
+    const pre = org.preSeen.get(author);
+    const day = lastBelow(days, fromDay) ?? pre;
+    lastSeen[author] = day === undefined ? null : dateOf(day);
+    const before = lastBelow(days, joinDay) ?? (pre === undefined ? undefined : Math.min(pre, joinDay - 1));
+    seenBeforeJoin[author] = before === undefined ? null : dateOf(before);
   }
   return {
     profile: raw.profile,
@@ -774,6 +784,8 @@ function collectedFor(org: DemoOrg, timeline: Timeline, firstCommitOf: number[],
       since: addDays(from, -(NEW_CONTRIBUTOR_LOOKBACK_DAYS + WINDOW_DAYS)),
       until: addDays(from, -1),
       lastSeen,
+      joinSince,
+      seenBeforeJoin,
     },
   };
 }

@@ -149,8 +149,8 @@ function dealTable(
           (f) =>
             html`<tr>
               <td class="lead"><a href="${dossierPath(other(f))}">${other(f)}</a></td>
-              <td data-label="Announced">${f.announced}</td>
-              <td data-label="Completed">${f.completed ?? 'not recorded'}</td>
+              <td data-label="Announced" class="nowrap">${f.announced}</td>
+              <td data-label="Completed" class="nowrap">${f.completed ?? 'not recorded'}</td>
               <td data-label="Value">${f.value ?? 'undisclosed'}</td>
               <td data-label="Sources">
                 ${sourcesOf(f)}${f.note ? html`<br /><span class="muted">${f.note}</span>` : ''}
@@ -182,7 +182,7 @@ function backersTable(facts: readonly BackingFact[]): SafeHtml {
             html`<tr>
               <td class="lead"><a href="${dossierPath(f.investor)}">${f.investor}</a></td>
               <td data-label="Round">${f.round}</td>
-              <td data-label="Announced">${f.announced}</td>
+              <td data-label="Announced" class="nowrap">${f.announced}</td>
               <td data-label="Sources">${sourcesOf(f)}</td>
             </tr>`,
         )}

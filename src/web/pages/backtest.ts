@@ -1,6 +1,7 @@
 import { scaleLinear, scalePoint } from 'd3-scale';
 import { area, line } from 'd3-shape';
 import type { BacktestFigure, BacktestReport } from '../../schemas/backtest.js';
+import { chartLegend } from '../charts.js';
 import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 
@@ -37,9 +38,15 @@ function liftChart(figures: readonly BacktestFigure[], horizon: number, id: stri
   const values = [...composite, ...random].flatMap((f) => [f.lift, f.liftInterval.low, f.liftInterval.high]);
   const max = Math.max(2, ...values.filter((v): v is number => v !== null));
   const { width, height, font } = d;
-  // The legend takes a line per entry on a narrow drawing.
-  const stacked = width < 500;
-  const margin = { top: stacked ? font * 4 : font * 2.5, right: 16, bottom: font * 3.5, left: font * 4 };
+  const margin = { top: font * 2.5, right: 16, bottom: font * 3.5, left: font * 4 };
+  // The legend takes a line per entry on a narrow drawing (above the plot), and is laid out by its text's width.
+  const legend = chartLegend(
+    [
+      { text: 'Composite score (shaded: 95% interval)', className: 'series-a' },
+      { text: 'Random ranking · dotted: no lift (1)', className: 'series-b' },
+    ],
+    { width, font, left: margin.left, stacked: width < 500 },
+  );
   const x = scalePoint<string>()
     .domain(ks)
     .range([margin.left, width - margin.right])
@@ -70,11 +77,11 @@ function liftChart(figures: readonly BacktestFigure[], horizon: number, id: stri
           >`,
       );
   return html`<svg
-    class="chart"
+    class="chart ${d.className}"
     role="img"
     aria-labelledby="${id}-title"
-    viewBox="0 0 ${width} ${height}"
-    font-size="12"
+    viewBox="0 ${-legend.extra} ${width} ${height + legend.extra}"
+    font-size="${font}"
   >
     <title id="${id}-title">
       Lift of the top k at ${horizon} weeks: composite score with its 95% band, and a random ranking
@@ -121,14 +128,7 @@ function liftChart(figures: readonly BacktestFigure[], horizon: number, id: stri
       <path d="${path(random)}" />
       ${points(random, 'Random ranking')}
     </g>
-    <g class="legend series-a" transform="translate(${stacked ? 8 : margin.left},${font})">
-      <line x1="0" x2="24" y1="0" y2="0" />
-      <text x="30" y="0" dominant-baseline="middle">Composite score (shaded: 95% interval)</text>
-    </g>
-    <g class="legend series-b" transform="translate(${stacked ? 8 : margin.left + 300},${stacked ? font * 2.4 : font})">
-      <line x1="0" x2="24" y1="0" y2="0" />
-      <text x="30" y="0" dominant-baseline="middle">Random ranking · dotted: no lift (1)</text>
-    </g>
+    ${legend.markup}
   </svg>`;
 }
 

@@ -20,7 +20,7 @@ import {
   trending,
   type PeriodStartup,
 } from '../../core/periods/reads.js';
-import type { SnapshotStartup } from '../../snapshot/snapshot.js';
+import type { Snapshot, SnapshotStartup } from '../../snapshot/snapshot.js';
 import type { SeriesTable, StartupSeries } from '../../domain/series.js';
 import { DEFAULT_RANGE, historyChart, sparkline, type ChartRange } from '../charts.js';
 import { weekLabel } from '../week-label.js';
@@ -30,7 +30,7 @@ import { html, type SafeHtml } from '../html.js';
 import type { PageInput } from '../layout.js';
 import { askForm } from './ask.js';
 import { stageBadge } from '../stage.js';
-import { evidenceDetailsSection, repositoriesItem } from '../evidence-details.js';
+import { evidenceDetailsSection, repositoriesTable } from '../evidence-details.js';
 import { isDemoHost } from '../demo-host.js';
 import { evidenceDetails, type EvidenceDetails } from '../../domain/evidence-links.js';
 import { stageSourceOf, type StageSource } from '../../domain/stage-source.js';
@@ -160,13 +160,24 @@ function tiedScores(rows: readonly SnapshotStartup[]): Set<number> {
   return tied;
 }
 
-/** A link to a startup's own site, or, for a demo host, its address as text marked "demo" (it goes nowhere). */
-export function outLink(url: string, label: string): SafeHtml {
+/** A company's address as a link showing it, or, for a demo host, as text marked "demo" (it goes nowhere). */
+function outValue(url: string): SafeHtml {
+  const shown = url.replace(/^https?:\/\//, '').replace(/\/$/, '');
   return isDemoHost(url)
-    ? html`<span
-        >${label}: <span class="muted">${url.replace(/^https?:\/\//, '')} (demo address, not a live site)</span></span
-      >`
-    : html`<a href="${url}" rel="nofollow">${label}</a>`;
+    ? html`<span class="muted">${shown} (demo address, not a live site)</span>`
+    : html`<a href="${url}" rel="nofollow">${shown}</a>`;
+}
+
+/** Whether a week recorded anything its label's counts rest on (people, releases, repositories, files). */
+function hasDetails(d: EvidenceDetails): boolean {
+  return (
+    d.people.length +
+      d.events.length +
+      d.newRepositories.length +
+      d.infrastructurePaths.length +
+      d.frameworksReplaced.length >
+      0 || Boolean(d.languageMove)
+  );
 }
 
 function datasetJsonLd(ctx: PageContext): Record<string, unknown> {
@@ -780,6 +791,36 @@ export async function startupPage(
             floor and ranked across sectors; every startup is ranked within its sector.
           </p>`
     }
+    <h2 id="company">Company facts</h2>
+    <dl class="facts">
+      <div>
+        <dt>GitHub organisation</dt>
+        <dd>${outValue(t.githubUrl)}</dd>
+      </div>
+      <div>
+        <dt>Website</dt>
+        <dd>${outValue(t.websiteUrl)}</dd>
+      </div>
+      <div>
+        <dt>LinkedIn</dt>
+        <dd>${outValue(t.linkedinUrl)}</dd>
+      </div>
+      <div>
+        <dt>Sector</dt>
+        <dd><a href="/sectors/${s.sector}">${info.name}</a></dd>
+      </div>
+      <div>
+        <dt>What the label rests on</dt>
+        <dd>
+          ${
+            hasDetails(week.details)
+              ? html`<a href="#evidence-details">the people, releases and repositories behind it</a>`
+              : html`<span class="muted">nothing recorded ${past ? 'that week' : 'this week'}</span>`
+          }
+        </dd>
+      </div>
+    </dl>
+    ${repositoriesTable(week.details, week.periodName)}
     <h2 id="history">Commit velocity and contributors by week</h2>
     ${
       history && history.periods.length > 0
@@ -822,11 +863,6 @@ export async function startupPage(
     }
     <h2 id="links">Links and data</h2>
     <ul>
-      <li>
-        ${outLink(t.githubUrl, 'GitHub organisation')} · ${outLink(t.websiteUrl, 'Website')} ·
-        ${outLink(t.linkedinUrl, 'LinkedIn')}
-      </li>
-      ${repositoriesItem(week.details)}
       ${
         documentsDeals(ctx, t.name)
           ? html`<li>
@@ -908,7 +944,7 @@ export async function comparePage(
     });
   const body = html`<h1>${a.startup.name} vs ${b.startup.name}</h1>
     <p class="lede">${comparisonSummary(a, b, snapshot.period.name)}</p>
-    ${comparePicker(a.startup.name, b.startup.name)}
+    ${comparePicker(snapshot, a.startup.name, b.startup.name)}
     <div class="table-scroll">
       <table class="compare">
         <caption>
@@ -962,18 +998,41 @@ export async function comparePage(
   };
 }
 
-/** The form that picks two startups to compare (GET /compare?a=&b=: names or logins, resolved by the one rule). */
-export function comparePicker(a = '', b = ''): SafeHtml {
+/**
+ * The form that picks two startups to compare (GET /compare?a=&b=: names or logins, resolved by the one rule). Both
+ * fields suggest the tracked startups' names as one types (a `<datalist>`, the browser's own completion: no script).
+ */
+export function comparePicker(snapshot: Snapshot, a = '', b = ''): SafeHtml {
+  const names = [...new Set(snapshot.startups.map((s) => s.startup.name))].sort((x, y) => x.localeCompare(y, 'en'));
   return html`<form class="filters" method="get" action="/compare">
     <p>
       <label for="compare-a">Startup</label>
-      <input id="compare-a" type="text" name="a" value="${a}" maxlength="80" required autocomplete="off" />
+      <input
+        id="compare-a"
+        type="text"
+        name="a"
+        value="${a}"
+        maxlength="80"
+        required
+        autocomplete="off"
+        list="startup-names"
+      />
     </p>
     <p>
       <label for="compare-b">compared with</label>
-      <input id="compare-b" type="text" name="b" value="${b}" maxlength="80" required autocomplete="off" />
+      <input
+        id="compare-b"
+        type="text"
+        name="b"
+        value="${b}"
+        maxlength="80"
+        required
+        autocomplete="off"
+        list="startup-names"
+      />
     </p>
     <p><button type="submit">Compare</button></p>
+    <datalist id="startup-names">${names.map((n) => html`<option value="${n}"></option>`)}</datalist>
   </form>`;
 }
 
@@ -990,7 +1049,7 @@ export function compareIndexPage(
       every stored week on one chart.
     </p>
     ${input.problems?.length ? html`<div class="notice" role="alert">${input.problems.map((p) => html`<p>${p}</p>`)}</div>` : ''}
-    ${comparePicker(input.a, input.b)}
+    ${comparePicker(snapshot, input.a, input.b)}
     ${
       first && second
         ? html`<p>
@@ -1016,11 +1075,15 @@ export function compareIndexPage(
 export function periodsIndexPage(ctx: PageContext): PageInput {
   const { snapshot } = ctx;
   const { periods } = storedPeriods(snapshot);
+  // The dataset's name is said once when every week has the same one (a column repeating it crowded a phone's rows).
+  const datasets = new Set(periods.map((p) => p.datasetName));
+  const oneDataset = datasets.size === 1 ? [...datasets][0] : undefined;
   const body = html`<h1>Archive of weekly periods</h1>
     <p class="lede">
       Every published week, newest first. Each keeps its trending list; the full data of every week is in
       <a href="/api/dataset.jsonl">the JSON-lines dataset</a>.
     </p>
+    ${oneDataset ? html`<p>Every week is of the same dataset: ${oneDataset}.</p>` : ''}
     <div class="table-scroll">
       <table>
         <caption>
@@ -1031,7 +1094,7 @@ export function periodsIndexPage(ctx: PageContext): PageInput {
             <th scope="col">Week</th>
             <th scope="col">Published</th>
             <th scope="col" class="num">Startups</th>
-            <th scope="col">Dataset</th>
+            ${oneDataset ? '' : html`<th scope="col">Dataset</th>`}
           </tr>
         </thead>
         <tbody>
@@ -1039,9 +1102,9 @@ export function periodsIndexPage(ctx: PageContext): PageInput {
             (p) =>
               html`<tr>
                 <td><a href="/periods/${p.slug}">${p.name}</a></td>
-                <td>${p.publishedAt.toISOString().slice(0, 10)}</td>
+                <td class="nowrap">${p.publishedAt.toISOString().slice(0, 10)}</td>
                 <td class="num">${p.startupsTracked}</td>
-                <td>${p.datasetName}</td>
+                ${oneDataset ? '' : html`<td>${p.datasetName}</td>`}
               </tr>`,
           )}
         </tbody>

@@ -1,11 +1,12 @@
 import { html, raw, type SafeHtml } from '../html.js';
+import { copyBox } from '../copy-box.js';
 import type { PageInput } from '../layout.js';
 
 /**
  * /docs: the API reference, rendered on the server from the service's own OpenAPI document (the one
  * /api/openapi.json serves), in the site's layout: no viewer bundle, no script. Each operation shows its parameters,
- * body and responses, a curl line and the example response (both from the document's examples); a GET without path
- * parameters can be tried with a plain form that opens the response.
+ * body and responses, a curl line to copy and the example response (both from the document's examples); a GET without
+ * path parameters can be tried with a plain form that opens the response. The only script is the copy button's.
  */
 
 interface Parameter {
@@ -199,7 +200,7 @@ function operation(doc: OpenApiDocument, o: Listed): SafeHtml {
     <h3 id="${id}-h"><span class="method">${method.toUpperCase()}</span> <code>${path}</code></h3>
     <p>${op.summary ?? ''}${op.security?.length ? html` <span class="badge">needs a key or a payment</span>` : ''}</p>
     ${o.mirrors.length ? html`<p class="muted">Also at ${o.mirrors.map((m, i) => html`${i ? ', ' : ''}<code>${m}</code>`)} (the same operation).</p>` : ''}
-    <pre class="curl"><code>${preText(curlOf(doc, method, path, op))}</code></pre>
+    ${copyBox(preText(curlOf(doc, method, path, op)), `the request: ${method.toUpperCase()} ${path}`)}
     ${
       !shown && ok && !Object.keys(ok[1].content ?? {}).length
         ? html`<p class="example">Example response: ${ok[0]}, no body.</p>`

@@ -1,4 +1,5 @@
 import { DEEP_SIGNAL_CREDIT_PACK, formatMinor } from '../../core/documents/pricing.js';
+import { copyBox } from '../copy-box.js';
 import { html, type SafeHtml } from '../html.js';
 import { layout, type SiteFrame } from '../layout.js';
 import type { RevealResult } from '../../payments/checkout.js';
@@ -65,7 +66,7 @@ curl -s -X POST ${base}/api/agent/deep-signal/solana \\
                 >reference</a
               >).
             </p>
-            <pre class="copy"><code>${x402}</code></pre>`
+            ${copyBox(x402, 'the x402 requests', 'Requests', 'copy')}`
         : html`<p class="muted">Not configured on this server.</p>`
     }
     <h2 id="solana">A credit pack paid in Solana USDC</h2>
@@ -77,7 +78,7 @@ curl -s -X POST ${base}/api/agent/deep-signal/solana \\
                 >reference</a
               >).
             </p>
-            <pre class="copy"><code>${solana}</code></pre>`
+            ${copyBox(solana, 'the Solana requests', 'Requests', 'copy')}`
         : html`<p class="muted">Not configured on this server.</p>`
     }
     ${

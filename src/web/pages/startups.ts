@@ -79,9 +79,9 @@ export async function startupsPage(ctx: PageContext, f: Required<StartupFilters>
   const body = html`<h1>All tracked startups</h1>
     <p class="lede">
       The ${formatInt(snapshot.startups.length)} startups of ${snapshot.period.name} in ranking order: those above the
-      activity floor by their rank across sectors, then the rest. Filter them by sector, stage, signal type or country.
+      activity floor by their rank across sectors, then the rest.
     </p>
-    <form class="filters" method="get" action="/startups" aria-label="Filters">
+    <form class="filters filter-grid" method="get" action="/startups" aria-label="Filters">
       ${select(
         'sector',
         'Sector',

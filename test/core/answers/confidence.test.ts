@@ -7,6 +7,12 @@ const c = (query: string, question: string, keywords = '') =>
   confidence(contentTerms(query), contentTerms(question), contentTerms(keywords));
 
 describe('answer confidence', () => {
+  test('a four-letter term of the question matches a longer query term only as the start of a compound', () => {
+    assert.equal(termMatches('dataset', 'data'), true);
+    assert.equal(termMatches('europ', 'euro'), false);
+    assert.equal(termMatches('accelerat', 'accel'), true);
+  });
+
   test('the same question scores 1', () => {
     assert.equal(c('How often is the data refreshed?', 'How often is the data refreshed?'), 1);
   });

@@ -6,6 +6,7 @@ import { slugify } from '../../../src/core/answers/entry.js';
 import { MIN_CONFIDENCE } from '../../../src/core/answers/confidence.js';
 import { readFaq } from '../../../src/core/answers/faq.js';
 import { AnswerHit, AnswersCorpus, FaqPage } from '../../../src/schemas/answers.js';
+import { MIN_COMMITS_FOR_RANKING, MIN_CONTRIBUTORS_FOR_RANKING } from '../../../src/domain/rules.js';
 import { BASE, demoSnapshot } from '../fixtures.js';
 
 const snapshot = demoSnapshot();
@@ -13,12 +14,26 @@ const corpus = answerCorpus(snapshot, BASE);
 const agent = corpus.entries.filter((e) => e.source === 'agent-query');
 
 describe('answer corpus', () => {
+  test("a startup's signal counts one commit, contributor or repository in the singular and never states an unknown place as a location", () => {
+    const signals = corpus.entries.filter((e) => e.kind === 'startup');
+    const ones = snapshot.startups.filter((s) => s.startup.newRepos === 1);
+    assert.ok(ones.length > 0);
+    for (const s of ones) {
+      const entry = signals.find((e) => e.subjects[0] === s.login)!;
+      assert.match(entry.answer, /created 1 repository in/, s.login);
+    }
+    for (const e of signals) {
+      assert.doesNotMatch(e.answer, /\b1 (?:commits|contributors|repositories)\b/, e.id);
+      assert.doesNotMatch(e.answer, /\(Unknown\)/, e.id);
+    }
+  });
+
   test('has one agent query per tracked startup', () => {
     for (const s of snapshot.startups) {
       const entry = agent.find((e) => e.kind === 'startup' && e.subjects[0] === s.login);
       assert.ok(entry, s.login);
       assert.equal(entry.question, `What is the engineering signal for ${s.startup.name}?`);
-      assert.ok(entry.answer.includes(`${s.startup.commitVelocity14d} commits`));
+      assert.match(entry.answer, new RegExp(`\\b${s.startup.commitVelocity14d} commits? \\(`));
       assert.ok(entry.answer.includes(s.startup.signalType));
     }
   });
@@ -56,7 +71,7 @@ describe('answer corpus', () => {
     );
   });
 
-  test('each fastest-accelerating list is what a full sort of the rising startups puts first: commit change, then commits, then login', () => {
+  test('each fastest-accelerating list is what a full sort of the rising startups above the activity floor puts first (ranked across sectors or not): commit change, then commits, then login', () => {
     const change = (login: string) => parseInt(snapshot.byLogin.get(login)!.startup.commitVelocityChange, 10);
     const sorted = (logins: string[]) =>
       [...logins].sort((a, b) => {
@@ -68,7 +83,11 @@ describe('answer corpus', () => {
       ...[...snapshot.bySector].map(([slug, list]) => [`fastest-accelerating-${slug}`, list] as const),
     ] as const;
     for (const [id, list] of lists) {
-      const eligible = list.filter((s) => s.eligible);
+      const eligible = list.filter(
+        (s) =>
+          Number(s.metrics['commitsCurrent']) >= MIN_COMMITS_FOR_RANKING &&
+          Number(s.metrics['contributorsCurrent']) >= MIN_CONTRIBUTORS_FOR_RANKING,
+      );
       const rising = (eligible.length ? eligible : list).filter((s) => change(s.login) > 0);
       const expected = sorted(rising.map((s) => s.login)).slice(0, 5);
       assert.deepEqual(agent.find((e) => e.id === id)!.subjects, expected, id);

@@ -263,4 +263,39 @@ describe('understanding a question', () => {
       assert.ok(u.kind === 'no-sector' && u.nearest.includes(near), `${q}: ${JSON.stringify(u)}`);
     }
   });
+
+  test('a deal verb in the passive with its agent after "by" asks who acquired the company before the verb', () => {
+    assert.equal(top('was hashicorp bought by ibm'), 'acquired-hashicorp');
+    assert.equal(top('Was Slack acquired by Salesforce?'), 'acquired-slack');
+  });
+
+  test("the words of a trend's direction are never read as a company's name", () => {
+    assert.equal(top(`${first!.startup.name} speeding up or slowing down?`), `signal-${first!.login}`);
+  });
+
+  test("picking up speed or heating up in a sector asks for that sector's fastest accelerating", () => {
+    assert.equal(top('who is picking up speed the most in legal tech'), 'fastest-accelerating-legal-tech');
+  });
+
+  test("a sector's leaderboard is its top list, and web 3 is Web3", () => {
+    assert.equal(top('crypto / web 3 startups leaderboard this week'), 'top-web3');
+  });
+
+  test('"which industry" asks for a sector', () => {
+    assert.equal(top('which industry is heating up the most right now'), 'research-median-commit-change-by-sector');
+  });
+
+  test('older weeks are the past periods the history answer speaks of', () => {
+    assert.equal(top('can i download older weeks or just the current one'), 'faq-is-history-available');
+  });
+
+  test('a lower-case name the service never uses, asked whether it is trending or of its dev team, is not tracked', () => {
+    assert.equal(top('is clickhouse trending'), 'not-tracked');
+    assert.equal(top('duolingo dev team growth'), 'not-tracked');
+    assert.equal(top(`is ${first!.startup.name.toLowerCase()} trending`), `signal-${first!.login}`);
+  });
+
+  test('a region asked about is not read as a word it begins with ("Europe" is no "euro" price)', () => {
+    assert.notEqual(top('What do you know about Europe?'), 'faq-how-much-does-deep-signal-cost');
+  });
 });

@@ -143,6 +143,7 @@ describe('collect stage against a fake GitHub', () => {
       newRegularContributors: 0,
       returningContributors: 0,
       lookbackDays: 365,
+      joinDays: 56,
       automationCommits: 0,
       mergeCommits: 0,
       people: [

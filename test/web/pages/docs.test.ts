@@ -39,7 +39,11 @@ describe('the /docs API reference', () => {
     for (const { method, path, op } of ops) {
       const section = sections.get(op.operationId);
       assert.ok(section, `${method} ${path}`);
-      assert.match(section, /<pre class="curl"><code>curl -s/, `${method} ${path}: curl`);
+      assert.match(
+        section,
+        /<pre class="curl" data-copy="the request: [A-Z]+ [^"]+"><code>curl -s/,
+        `${method} ${path}: curl`,
+      );
       assert.match(section, /class="example"/, `${method} ${path}: example`);
     }
   });

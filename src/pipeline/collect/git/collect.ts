@@ -1,6 +1,6 @@
 import { isAutomationAuthor } from '../../../domain/automation.js';
 import { addDays, isoDay } from '../../../domain/periods.js';
-import { NEW_CONTRIBUTOR_LOOKBACK_DAYS, WINDOW_DAYS } from '../../../domain/rules.js';
+import { NEW_CONTRIBUTOR_JOIN_DAYS, NEW_CONTRIBUTOR_LOOKBACK_DAYS, WINDOW_DAYS } from '../../../domain/rules.js';
 import type {
   AuthorLookback,
   DailyCommits,
@@ -141,23 +141,42 @@ async function activityFromHistories(
     });
   }
 
-  // The look-back: each person's latest commit in the organisation before the collected days, from the same tips.
-  const lookback: AuthorLookback = { since: lookSince, until: addDays(window.from, -1), lastSeen: {} };
+  // The look-back: each person's latest commit in the organisation before the collected days, and before the join
+  // window (whether they joined lately), from the same tips.
+  const joinSince = addDays(isoDay(window.until), -NEW_CONTRIBUTOR_JOIN_DAYS);
+  const joinSinceMs = Date.parse(`${joinSince}T00:00:00Z`);
+  const joinLookSinceMs = Date.parse(`${addDays(joinSince, -NEW_CONTRIBUTOR_LOOKBACK_DAYS)}T00:00:00Z`);
+  const seenBeforeJoin: Record<string, string | null> = {};
+  const lookback: AuthorLookback = {
+    since: lookSince,
+    until: addDays(window.from, -1),
+    lastSeen: {},
+    joinSince,
+    seenBeforeJoin,
+  };
   const keysByEmail = new Map<string, string[]>();
   for (const [key, set] of emails) {
     if (isAutomationAuthor(key)) continue;
     lookback.lastSeen[key] = null;
+    seenBeforeJoin[key] = null;
     for (const email of set) keysByEmail.set(email, [...(keysByEmail.get(email) ?? []), key]);
   }
   for (const h of histories) {
     const tip = tips.get(h.name);
     if (!tip || keysByEmail.size === 0) continue;
     for (const c of h.ancestors(tip)) {
-      if (c.committedAt < lookSinceMs || c.committedAt > sinceMs) continue;
+      const inLookback = c.committedAt >= lookSinceMs && c.committedAt <= sinceMs;
+      const beforeJoin = c.committedAt >= joinLookSinceMs && c.committedAt <= joinSinceMs;
+      if (!inLookback && !beforeJoin) continue;
       for (const key of keysByEmail.get(c.authorEmail.trim().toLowerCase()) ?? []) {
         const day = dayOf(c.committedAt);
-        const known = lookback.lastSeen[key];
-        if (!known || known < day) lookback.lastSeen[key] = day;
+        for (const [seen, holds] of [
+          [lookback.lastSeen, inLookback],
+          [seenBeforeJoin, beforeJoin],
+        ] as const) {
+          const known = seen[key];
+          if (holds && (!known || known < day)) seen[key] = day;
+        }
       }
     }
   }
