@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { GitHubAuthError, GitHubClient, GitHubNotFoundError, GitHubUnavailableError } from '../../src/github/client.js';
-import { FakeGitHub, SECONDARY_LIMIT_MESSAGE, type FakeOrg } from '../helpers/fake-github.js';
+import {
+  GitHubAuthError,
+  type GitHubClient,
+  GitHubNotFoundError,
+  GitHubUnavailableError,
+} from '../../src/github/client.js';
+import { FakeGitHub, SECONDARY_LIMIT_MESSAGE, type FakeOrg, fakeClient } from '../helpers/fake-github.js';
 import { acmeOrg, commits, quietOrg } from '../pipeline/fixtures.js';
 
 const PROBE = 'GET /orgs/{org}/repos';
@@ -29,14 +34,7 @@ describe('GitHub client', () => {
     fake.resetCounts();
     fake.clearFaults();
     waits.length = 0;
-    client = new GitHubClient({
-      token: fake.token,
-      apiUrl: fake.url,
-      concurrency: 4,
-      queryIntervalMs: 0,
-      retryBaseMs: 5,
-      onWait: (w) => waits.push({ kind: w.kind, seconds: w.seconds }),
-    });
+    client = fakeClient(fake, { onWait: (w) => waits.push({ kind: w.kind, seconds: w.seconds }) });
   });
 
   test('a conditional GET with the current ETag is answered 304 and counted as not modified', async () => {
@@ -127,13 +125,7 @@ describe('GitHub client', () => {
   });
 
   test('a rejected token gives an authentication error and no further request is sent', async () => {
-    const bad = new GitHubClient({
-      token: 'nope',
-      apiUrl: fake.url,
-      concurrency: 2,
-      queryIntervalMs: 0,
-      retryBaseMs: 5,
-    });
+    const bad = fakeClient(fake, { token: 'nope', concurrency: 2 });
     await assert.rejects(bad.getConditional(PROBE, probeParams, undefined), (err: unknown) => {
       assert.ok(err instanceof GitHubAuthError);
       assert.match((err as Error).message, /^GitHub rejected the token \(401 Bad credentials\): check GITHUB_TOKEN/);
@@ -178,11 +170,9 @@ describe('GitHub client: starred repositories (Scout Score)', () => {
     starredAt: `2020-01-0${3 - i}T00:00:00Z`,
   }));
   const anonymous = (maxWaitSeconds?: number) =>
-    new GitHubClient({
+    fakeClient(fake, {
       token: undefined,
-      apiUrl: fake.url,
       concurrency: 2,
-      queryIntervalMs: 0,
       retryBaseMs: 1,
       ...(maxWaitSeconds !== undefined ? { maxWaitSeconds } : {}),
     });

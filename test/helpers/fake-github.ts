@@ -3,13 +3,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import {
   buildSchema,
-  graphql as executeGraphql,
+  execute,
+  GraphQLError,
   Kind,
   parse,
+  validate,
+  type DocumentNode,
   type GraphQLFormattedError,
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
+import { GitHubClient, type GitHubClientOptions } from '../../src/github/client.js';
 
 /**
  * A local fake of the GitHub API on 127.0.0.1, speaking the shapes the collector relies on:
@@ -257,11 +261,26 @@ function commitOid(org: string, repo: string, commit: FakeCommit, index: number)
 
 /**
  * A repository's default branch over time: each commit reached it when it landed (`landedAt`, else its date); each
- * distinct landing instant is one push, whose tip is the newest commit that landed then.
+ * distinct landing instant is one push, whose tip is the newest commit that landed then. Made once per state of the
+ * repository (every query and comparison of a collection reads it): commits are only ever appended, so the same
+ * list of the same length is the same graph.
  */
-function commitGraph(org: FakeOrg, repo: FakeRepo) {
+function commitGraph(org: FakeOrg, repo: FakeRepo): CommitGraph {
+  const known = commitGraphs.get(repo);
+  if (known && known.list === repo.commits && known.length === repo.commits.length && known.login === org.login) {
+    return known.graph;
+  }
+  const graph = buildCommitGraph(org, repo);
+  commitGraphs.set(repo, { list: repo.commits, length: repo.commits.length, login: org.login, graph });
+  return graph;
+}
+
+type CommitGraph = ReturnType<typeof buildCommitGraph>;
+const commitGraphs = new WeakMap<FakeRepo, { list: FakeCommit[]; length: number; login: string; graph: CommitGraph }>();
+
+function buildCommitGraph(org: FakeOrg, repo: FakeRepo) {
   const commits = repo.commits
-    .map((c, i) => ({ c, oid: commitOid(org.login, repo.name, c, i) }))
+    .map((c, i) => ({ c, oid: commitOid(org.login, repo.name, c, i), at: Date.parse(c.committedDate) }))
     .sort((a, b) => (a.c.committedDate < b.c.committedDate ? 1 : a.c.committedDate > b.c.committedDate ? -1 : 0));
   const landed = new Map(commits.map((x) => [x.oid, Date.parse(x.c.landedAt ?? x.c.committedDate)]));
   const pushes = [...new Set(landed.values())].sort((a, b) => b - a);
@@ -282,7 +301,9 @@ function commitGraph(org: FakeOrg, repo: FakeRepo) {
     }
     return lo < pushes.length ? tipOfPush.get(pushes[lo]!) : undefined;
   };
-  return { commits, landed, pushes, tipOf };
+  /** The commits of a history query's range (by its bounds), kept for its further pages. */
+  const ranges = new Map<string, typeof commits>();
+  return { commits, landed, pushes, tipOf, ranges };
 }
 
 function pushedAtOf(repo: FakeRepo): string {
@@ -631,9 +652,11 @@ export class FakeGitHub {
     const cutoff =
       this.activityRetentionDays === undefined ? -Infinity : Date.now() - this.activityRetentionDays * 86_400_000;
     const zero = '0'.repeat(40);
-    let items = pushes
-      .filter((p) => p >= cutoff)
-      .map((p, i) => ({
+    // Pushes are newest first, so those kept are the first `kept`; only the page asked for is built.
+    const kept = pushes.filter((p) => p >= cutoff).length;
+    const item = (i: number) => {
+      const p = pushes[i]!;
+      return {
         id: p,
         node_id: `RA_${p}`,
         before: pushes[i + 1] === undefined ? zero : tipOf(pushes[i + 1]!)!.oid,
@@ -642,13 +665,15 @@ export class FakeGitHub {
         timestamp: new Date(p).toISOString(),
         activity_type: 'push',
         actor: null,
-      }));
-    if (url.searchParams.get('direction') === 'asc') items = items.reverse();
+      };
+    };
+    const ascending = url.searchParams.get('direction') === 'asc';
     const perPage = Math.min(Math.max(Number(url.searchParams.get('per_page') ?? 30), 1), 100);
     const start = decodeCursor(url.searchParams.get('after'));
-    const page = items.slice(start, start + perPage);
+    const page: ReturnType<typeof item>[] = [];
+    for (let j = start; j < Math.min(start + perPage, kept); j++) page.push(item(ascending ? kept - 1 - j : j));
     const headers: Record<string, string> = {};
-    if (start + perPage < items.length) {
+    if (start + perPage < kept) {
       const next = new URL(url.toString());
       next.searchParams.set('after', encodeCursor(start + perPage));
       headers.link = `<${next.toString()}>; rel="next"`;
@@ -816,12 +841,16 @@ export class FakeGitHub {
     } catch {
       // An unparsable query is answered with graphql-js's own errors below.
     }
-    const result = await executeGraphql({
-      schema: SCHEMA,
-      source: request.query ?? '',
-      variableValues: request.variables ?? {},
-      rootValue: this.graphqlRoot(operation),
-    });
+    const checked = checkedQuery(request.query ?? '');
+    const result =
+      'errors' in checked
+        ? { errors: checked.errors, data: undefined }
+        : await execute({
+            schema: SCHEMA,
+            document: checked.document,
+            variableValues: request.variables ?? {},
+            rootValue: this.graphqlRoot(operation),
+          });
     const errors: (GraphQLFormattedError & { type?: string })[] | undefined = result.errors?.map((e) => {
       const type = e.originalError instanceof NotFound ? e.originalError.type : undefined;
       return { ...e.toJSON(), ...(type ? { type } : {}) };
@@ -837,7 +866,7 @@ export class FakeGitHub {
 
   private graphqlRoot(operation: string | undefined) {
     const repository = (org: FakeOrg, repo: FakeRepo) => {
-      const { commits, landed, tipOf } = commitGraph(org, repo);
+      const { commits, landed, tipOf, ranges } = commitGraph(org, repo);
       const toNode = ({ c, oid }: { c: FakeCommit; oid: string }) => ({
         oid,
         committedDate: c.committedDate,
@@ -861,11 +890,18 @@ export class FakeGitHub {
           const since = args.since ? Date.parse(args.since) : -Infinity;
           const until = args.until ? Date.parse(args.until) : Infinity;
           const emails = args.author?.emails?.map((e) => e.toLowerCase());
-          const inRange = commits.filter((x) => {
-            const t = Date.parse(x.c.committedDate);
-            if (landed.get(x.oid)! > upTo || t < since || t > until) return false;
-            return !emails || emails.includes((x.c.email ?? '').toLowerCase());
-          });
+          // Every page of one history reads the same range: it is filtered once per state of the repository.
+          const key = JSON.stringify([upTo, since, until, emails ?? null]);
+          let inRange = ranges.get(key);
+          if (!inRange) {
+            inRange = commits.filter((x) => {
+              const t = x.at;
+              if (landed.get(x.oid)! > upTo || t < since || t > until) return false;
+              return !emails || emails.includes((x.c.email ?? '').toLowerCase());
+            });
+            if (ranges.size >= 200) ranges.clear();
+            ranges.set(key, inRange);
+          }
           const page = paginate(inRange, args.first, args.after);
           return { ...page, nodes: page.nodes.map((x) => ({ __typename: 'Commit', ...toNode(x) })) };
         },
@@ -1020,8 +1056,50 @@ export class FakeGitHub {
  * rounded, and a query costs at least 1 point. Fields left out by `@include(if: false)` / `@skip(if: true)` cost
  * nothing.
  */
+/**
+ * A query's text parsed and validated against the schema, or graphql-js's errors for it (what `graphql()` would
+ * answer), kept per text: a collection sends the same few queries with other variables hundreds of times.
+ */
+const checkedQueries = new Map<string, { document: DocumentNode } | { errors: readonly GraphQLError[] }>();
+
+function checkedQuery(query: string): { document: DocumentNode } | { errors: readonly GraphQLError[] } {
+  let checked = checkedQueries.get(query);
+  if (!checked) {
+    try {
+      const document = parse(query);
+      const errors = validate(SCHEMA, document);
+      checked = errors.length ? { errors } : { document };
+    } catch (err) {
+      if (!(err instanceof GraphQLError)) throw err;
+      checked = { errors: [err] };
+    }
+    if (checkedQueries.size >= 500) checkedQueries.clear();
+    checkedQueries.set(query, checked);
+  }
+  return checked;
+}
+
+/**
+ * The pipeline's GitHub client pointed at a fake: its token and address, four requests at once, no pause between
+ * queries and a 5 ms retry backoff. `options` changes any of these (another token, a wait bound, `onWait`).
+ */
+export function fakeClient(
+  fake: Pick<FakeGitHub, 'token' | 'url'>,
+  options: Partial<GitHubClientOptions> = {},
+): GitHubClient {
+  return new GitHubClient({
+    token: fake.token,
+    apiUrl: fake.url,
+    concurrency: 4,
+    queryIntervalMs: 0,
+    retryBaseMs: 5,
+    ...options,
+  });
+}
+
 export function graphqlCost(query: string, variables: Record<string, unknown>): number {
-  const document = parse(query);
+  const checked = checkedQuery(query);
+  const document = 'document' in checked ? checked.document : parse(query);
   const fragments = new Map<string, SelectionSetNode>();
   for (const def of document.definitions) {
     if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def.selectionSet);

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { FakeGitHub } from '../../helpers/fake-github.js';
+import { createTestStorage } from '../../helpers/database.js';
 import { startTestService, type TestService } from '../../helpers/service.js';
 import { mcpConformance, scoutEnv, startScoutGitHub } from './suite.js';
 
@@ -82,10 +81,11 @@ describe('signal-mcp over stdio (official MCP client)', () => {
   });
 
   test('a client that goes away while the indexes are still being built leaves no error in the log', async () => {
-    // A fresh data directory (the embedded database, the whole demo loaded): the warm-up then takes seconds.
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'signal-mcp-'));
-    after(() => rm(dataDir, { recursive: true, force: true }));
-    const { DATABASE_URL: _shared, ...env } = childEnv(svc, github, { LOG_LEVEL: 'info', DATA_DIR: dataDir });
+    // A data directory of its own on the embedded engine, holding the demo data a first start stores (a prepared
+    // copy, so the child does not store it again): the warm-up then takes seconds.
+    const own = await createTestStorage({ forceEmbedded: true, contents: 'demo' });
+    after(() => own.cleanup());
+    const { DATABASE_URL: _shared, ...env } = childEnv(svc, github, { LOG_LEVEL: 'info', DATA_DIR: own.dataDir });
     const child = spawn(COMMAND[0], COMMAND.slice(1), { env, stdio: ['pipe', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

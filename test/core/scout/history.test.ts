@@ -5,7 +5,7 @@ import { ScoutError, StarHistories, UNREACHABLE_MEMORY_SECONDS } from '../../../
 import { GitHubClient } from '../../../src/github/client.js';
 import { migrateToLatest, openStore, type Store } from '../../../src/store/database.js';
 import { createTestStorage, type TestStorage } from '../../helpers/database.js';
-import { FakeGitHub, type FakeStar } from '../../helpers/fake-github.js';
+import { FakeGitHub, type FakeStar, fakeClient } from '../../helpers/fake-github.js';
 
 const DAY = 86_400_000;
 
@@ -27,14 +27,7 @@ describe('star histories', () => {
   const histories = (maxPages = 2, ttlSeconds = 3600) =>
     new StarHistories(
       store.db,
-      new GitHubClient({
-        token: undefined,
-        apiUrl: fake.url,
-        concurrency: 2,
-        queryIntervalMs: 0,
-        retryBaseMs: 1,
-        maxWaitSeconds: 5,
-      }),
+      fakeClient(fake, { token: undefined, concurrency: 2, retryBaseMs: 1, maxWaitSeconds: 5 }),
       { ttlSeconds, maxPages, now: () => now },
     );
   const starredRequests = (user: string) => fake.countWhere((r) => r.path.startsWith(`/users/${user}/starred`));

@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { collectOrgs } from '../../../src/pipeline/collect/collect.js';
 import { foldChanges } from '../../../src/pipeline/collect/changes.js';
-import { GitHubClient } from '../../../src/github/client.js';
 import type { FileChange } from '../../../src/domain/records.js';
-import { FakeGitHub, type FakeOrg } from '../../helpers/fake-github.js';
+import { FakeGitHub, type FakeOrg, fakeClient } from '../../helpers/fake-github.js';
 import { COLLECT_FROM, commits, NOW } from '../fixtures.js';
 
 const change = (path: string, status: FileChange['status'], lines = 10, previousPath?: string): FileChange => ({
@@ -66,13 +65,7 @@ describe('changed files of a window', () => {
     let truncated: boolean;
     before(async () => {
       fake = await FakeGitHub.start({ orgs: [busy] });
-      const client = new GitHubClient({
-        token: fake.token,
-        apiUrl: fake.url,
-        concurrency: 4,
-        queryIntervalMs: 0,
-        retryBaseMs: 5,
-      });
+      const client = fakeClient(fake);
       const { outcomes } = await collectOrgs(
         [{ login: 'busy-co', displayName: 'Busy Co', sector: 'robotics' }],
         new Map(),

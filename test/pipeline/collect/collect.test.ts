@@ -3,10 +3,10 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { collectOrgs, type CachedOrg, type CollectOptions } from '../../../src/pipeline/collect/collect.js';
 import { addDays } from '../../../src/domain/periods.js';
 import { UNATTRIBUTED_AUTHOR } from '../../../src/pipeline/collect/authors.js';
-import { GitHubAuthError, GitHubClient } from '../../../src/github/client.js';
+import { GitHubAuthError, type GitHubClient } from '../../../src/github/client.js';
 import { computePeriod } from '../../../src/pipeline/stages.js';
 import { activityDigest } from '../../../src/store/pipeline.js';
-import { FakeGitHub, type FakeOrg } from '../../helpers/fake-github.js';
+import { FakeGitHub, type FakeOrg, fakeClient } from '../../helpers/fake-github.js';
 import {
   acmeEntry,
   acmeOrg,
@@ -39,13 +39,7 @@ describe('collect stage against a fake GitHub', () => {
   beforeEach(() => {
     fake.resetCounts();
     fake.clearFaults();
-    client = new GitHubClient({
-      token: fake.token,
-      apiUrl: fake.url,
-      concurrency: 4,
-      queryIntervalMs: 0,
-      retryBaseMs: 5,
-    });
+    client = fakeClient(fake);
   });
 
   test('metrics computed from collected activity equal the hand-computed values of the fixture', async () => {
@@ -548,13 +542,7 @@ describe('collect stage against a fake GitHub', () => {
   });
 
   test('a rejected token stops the batch with an authentication error', async () => {
-    const bad = new GitHubClient({
-      token: 'wrong',
-      apiUrl: fake.url,
-      concurrency: 2,
-      queryIntervalMs: 0,
-      retryBaseMs: 5,
-    });
+    const bad = fakeClient(fake, { token: 'wrong', concurrency: 2 });
     await assert.rejects(
       collectOrgs([acmeEntry, quietEntry()], new Map(), options({ client: bad })),
       (err: unknown) => err instanceof GitHubAuthError && /401 Bad credentials/.test((err as Error).message),

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { discoverCandidates } from '../../../src/pipeline/collect/discover.js';
-import { GitHubClient } from '../../../src/github/client.js';
-import { FakeGitHub, type FakeOrg, type FakeRepo } from '../../helpers/fake-github.js';
+import type { GitHubClient } from '../../../src/github/client.js';
+import { FakeGitHub, type FakeOrg, type FakeRepo, fakeClient } from '../../helpers/fake-github.js';
 
 function repo(name: string, topics: string[], extra: Partial<FakeRepo> = {}): FakeRepo {
   return { name, topics, createdAt: '2025-01-01T00:00:00Z', commits: [], ...extra };
@@ -35,13 +35,7 @@ describe('discovery of candidate organisations from topics', () => {
       },
     ];
     fake = await FakeGitHub.start({ orgs });
-    client = new GitHubClient({
-      token: fake.token,
-      apiUrl: fake.url,
-      concurrency: 2,
-      queryIntervalMs: 0,
-      retryBaseMs: 5,
-    });
+    client = fakeClient(fake, { concurrency: 2 });
   });
   after(() => fake.close());
 

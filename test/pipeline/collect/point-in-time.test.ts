@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { collectOrgs, type CollectOptions } from '../../../src/pipeline/collect/collect.js';
 import { periodEnd } from '../../../src/domain/periods.js';
-import { GitHubClient } from '../../../src/github/client.js';
 import { computePeriod } from '../../../src/pipeline/stages.js';
 import { recordMetrics, type WatchlistEntry } from '../../../src/domain/records.js';
-import { FakeGitHub, type FakeCommit, type FakeOrg } from '../../helpers/fake-github.js';
+import { FakeGitHub, type FakeCommit, type FakeOrg, fakeClient } from '../../helpers/fake-github.js';
 import { COLLECT_FROM, commits, PERIOD } from '../fixtures.js';
 
 /**
@@ -82,13 +81,7 @@ describe('point-in-time collection', () => {
   });
 
   const options = (fake: FakeGitHub, collectedAt: Date): CollectOptions => ({
-    client: new GitHubClient({
-      token: fake.token,
-      apiUrl: fake.url,
-      concurrency: 4,
-      queryIntervalMs: 0,
-      retryBaseMs: 5,
-    }),
+    client: fakeClient(fake),
     window: { from: COLLECT_FROM, until: END, collectedAt },
     fullRefresh: false,
     orgsPerQuery: 5,

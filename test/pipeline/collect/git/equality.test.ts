@@ -4,9 +4,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { collectOrgs } from '../../../../src/pipeline/collect/collect.js';
 import { collectWindowFromGit } from '../../../../src/pipeline/collect/git/collect.js';
-import { GitHubClient } from '../../../../src/github/client.js';
 import type { RawOrgActivity, WatchlistEntry } from '../../../../src/domain/records.js';
-import { FakeGitHub } from '../../../helpers/fake-github.js';
+import { FakeGitHub, fakeClient } from '../../../helpers/fake-github.js';
 import { bareClones, buildRepos, fakeOrgOf, tempDir } from '../../../helpers/git-scenario.js';
 import { FROM, PERIOD_END, ROOT_FILES, STEPS } from './scenario.js';
 
@@ -51,13 +50,7 @@ describe('git source against the API collector', () => {
   });
 
   async function fromApi(): Promise<RawOrgActivity> {
-    const client = new GitHubClient({
-      token: fake.token,
-      apiUrl: fake.url,
-      concurrency: 4,
-      queryIntervalMs: 0,
-      retryBaseMs: 5,
-    });
+    const client = fakeClient(fake);
     const { outcomes } = await collectOrgs([entry], new Map(), {
       client,
       window: { ...window, collectedAt: new Date('2026-04-01T06:00:00Z') },

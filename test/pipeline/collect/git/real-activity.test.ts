@@ -4,7 +4,6 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { collectOrgs } from '../../../../src/pipeline/collect/collect.js';
 import { collectWindowsFromGit } from '../../../../src/pipeline/collect/git/collect.js';
-import { GitHubClient } from '../../../../src/github/client.js';
 import type { RawOrgActivity, WatchlistEntry } from '../../../../src/domain/records.js';
 import {
   branchTip,
@@ -15,7 +14,7 @@ import {
   repoName,
   type OrgFixture,
 } from '../../../../evaluation/real-activity.js';
-import { FakeGitHub } from '../../../helpers/fake-github.js';
+import { FakeGitHub, fakeClient } from '../../../helpers/fake-github.js';
 import { fakeOrgFromFixture } from '../../../helpers/real-activity.js';
 import { importGraph, tempDir } from '../../../helpers/git-scenario.js';
 
@@ -86,13 +85,7 @@ describe('git source on real activity', () => {
       const fromGit = await collectWindowsFromGit([entry], windows, { dir: path.join(tmp, 'clones') });
       assert.ok(fromGit.some(([o]) => o!.activity!.commits.length > 0));
       weeksWithTags += fromGit.filter(([o]) => o!.activity!.repos.some((r) => (r.tags ?? []).length > 0)).length;
-      const client = new GitHubClient({
-        token: fake.token,
-        apiUrl: fake.url,
-        concurrency: 4,
-        queryIntervalMs: 0,
-        retryBaseMs: 5,
-      });
+      const client = fakeClient(fake);
       for (const [i, window] of windows.entries()) {
         const { outcomes } = await collectOrgs([entry], new Map(), {
           client,
