@@ -217,7 +217,10 @@ export const INFRA_PATH_PATTERNS: readonly RegExp[] = [
   /(^|\/)(docker-)?compose[^/]*\.ya?ml$/,
   /\.(tf|tfvars|hcl)$/,
   /(^|\/)(Chart|helmfile|kustomization|skaffold)\.ya?ml$/,
-  /(^|\/)(helm|k8s|kubernetes|terraform|pulumi|ansible|kustomize|infra|infrastructure|deploy|deployment|deployments|devops)\//i,
+  /(^|\/)(helm|k8s|kubernetes|terraform|pulumi|ansible|kustomize|infra|infrastructure|devops)\//i,
+  // A deploy folder holds deployment configuration, or a product's own feature of that name (a CLI's deployments
+  // command, a workflow engine's worker deployments): only its configuration and scripts count, not program source.
+  /(^|\/)(deploy|deployment|deployments)\/(?:[^/]+\/)*[^/]+\.(ya?ml|json|toml|sh|bash|tpl|conf|ini|env|j2|tf|hcl)$/i,
   /(^|\/)charts\/[^/]+\/(templates\/|values[^/]*\.ya?ml$|Chart\.ya?ml$)/,
   /(^|\/)(cdk|serverless|fly|render|app|cloudbuild|Pulumi)\.(json|ya?ml|toml)$/,
   /(^|\/)(netlify\.toml|vercel\.json|Procfile|nixpacks\.toml|railway\.json)$/,
