@@ -253,13 +253,32 @@ function pathFields(activity: FilteredActivity, windowEnd: string): Partial<Evid
   };
 }
 
+/** The deploy fields of the evidence (the baseline's only for version 3 activity). */
+type DeployMetrics = Pick<
+  EvidenceMetrics,
+  | 'deployDaysCurrent'
+  | 'deployDaysPrior'
+  | 'releasesCurrent'
+  | 'tagsCurrent'
+  | 'deploymentsCurrent'
+  | 'deployIncompleteRepos'
+  | 'deployDaysBaseline'
+  | 'deployBaselineWindows'
+  | 'deployBaselinePaused'
+  | 'prereleasesCurrent'
+  | 'deployNewRepos'
+>;
+
 /**
  * Deploy days: one per repository and UTC day with a release, a tag (not one a release names) or a deployment;
  * version 0.0.0 is a package's placeholder and a pre-release a version on its way, neither a release (pre-releases
  * are counted apart). The usual fortnight is the mean of the windows before the current one, as far back as the
  * repository's events were read (the prior window alone for older activity).
  */
-function deployEvidence(activity: FilteredActivity, windowEnd: string) {
+function deployEvidence(
+  activity: FilteredActivity,
+  windowEnd: string,
+): { metrics: DeployMetrics; events: DeployEventEvidence[] } {
   const currentStart = addDays(windowEnd, -WINDOW_DAYS);
   const priorStart = addDays(windowEnd, -LOOKBACK_DAYS);
   let deployDaysCurrent = 0;
@@ -339,20 +358,24 @@ function deployEvidence(activity: FilteredActivity, windowEnd: string) {
     baselineDays += before / counted;
     baselineWindows = Math.max(baselineWindows, counted);
   }
-  return {
+  const metrics: DeployMetrics = {
     deployDaysCurrent,
     deployDaysPrior,
     releasesCurrent,
     tagsCurrent,
     deploymentsCurrent,
     deployIncompleteRepos: deployIncompleteRepos.sort(),
-    baselineDays,
-    baselineWindows,
-    skippedPrior,
-    prereleasesCurrent,
-    deployNewRepos: deployNewRepos.sort((a, b) => a.repo.localeCompare(b.repo)),
-    deployEvents,
+    ...(activity.version === 3
+      ? {
+          deployDaysBaseline: Math.round(baselineDays * 10) / 10,
+          deployBaselineWindows: baselineWindows,
+          ...(skippedPrior ? { deployBaselinePaused: true } : {}),
+          prereleasesCurrent,
+          deployNewRepos: deployNewRepos.sort((a, b) => a.repo.localeCompare(b.repo)),
+        }
+      : {}),
   };
+  return { metrics, events: deployEvents };
 }
 
 export function evidenceMetrics(
@@ -365,20 +388,7 @@ export function evidenceMetrics(
   const priorStart = addDays(windowEnd, -LOOKBACK_DAYS);
   const byName = new Map(activity.repos.map((r) => [r.name, r]));
 
-  const {
-    deployDaysCurrent,
-    deployDaysPrior,
-    releasesCurrent,
-    tagsCurrent,
-    deploymentsCurrent,
-    deployIncompleteRepos,
-    baselineDays,
-    baselineWindows,
-    skippedPrior,
-    prereleasesCurrent,
-    deployNewRepos,
-    deployEvents,
-  } = deployEvidence(activity, windowEnd);
+  const deploy = deployEvidence(activity, windowEnd);
 
   // Contributors: who arrived and who left between the windows (version 3: new means none in the look-back either).
   const people = activity.version === 3 ? peopleEvidence(activity, windowEnd, authorsPrior) : undefined;
@@ -422,21 +432,7 @@ export function evidenceMetrics(
   });
 
   return {
-    deployDaysCurrent,
-    deployDaysPrior,
-    releasesCurrent,
-    tagsCurrent,
-    deploymentsCurrent,
-    deployIncompleteRepos,
-    ...(activity.version === 3
-      ? {
-          deployDaysBaseline: Math.round(baselineDays * 10) / 10,
-          deployBaselineWindows: baselineWindows,
-          ...(skippedPrior ? { deployBaselinePaused: true } : {}),
-          prereleasesCurrent,
-          deployNewRepos,
-        }
-      : {}),
+    ...deploy.metrics,
     newContributors,
     departedContributors,
     newInfraRepos,
@@ -455,7 +451,7 @@ export function evidenceMetrics(
           automationCommits: activity.automationCommitsCurrent ?? 0,
           mergeCommits: activity.mergeCommitsCurrent ?? 0,
           people: people.people,
-          deployEvents: deployEvents
+          deployEvents: deploy.events
             .sort(
               (a, b) =>
                 (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) ||
