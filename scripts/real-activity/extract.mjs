@@ -2,17 +2,21 @@
 // Extracts the real-activity evaluation fixtures (data/eval/real-activity/orgs/<org>.json.gz) from bare git
 // mirrors brought onto this machine by the `fetch` tool (/work/.mirror/<owner>+<name>/repo).
 //
-//   node scripts/real-activity/extract.mjs \
+//   node --import tsx scripts/real-activity/extract.mjs \
 //     --labels data/eval/real-activity/labels.yaml --watchlist data/watchlist.yaml \
 //     --mirrors /work/.mirror --out data/eval/real-activity/orgs [--lookback-days 400] [--org <login>]...
 //
 // For every organisation named in the labels file, the repositories are the watchlist `repository` of that
 // organisation plus every other mirror whose owner is the organisation (case-insensitive). It reads git only:
-// it never runs anything from the mirrors. Natural persons are replaced by per-organisation pseudonyms.
+// it never runs anything from the mirrors. Natural persons are replaced by per-organisation pseudonyms; of their
+// addresses only the kind of domain is kept: GitHub's no-reply domain and the public mail providers the collector
+// knows (src/pipeline/collect/addresses.ts) verbatim, every other domain as domain-<n>.example, numbered per
+// organisation in order of first appearance, so two people on one domain stay on one domain.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { CONSUMER_MAIL_DOMAINS } from '../../src/pipeline/collect/addresses.ts';
 
 const DAY = 86400000;
 const args = process.argv.slice(2);
@@ -146,6 +150,16 @@ class Pseudonyms {
     this.order = []; // identity keys in first-appearance order
     this.seenRaw = new Set();
     this.kept = new Map(); // automation identities kept verbatim: "name <email>" -> count
+    this.domains = new Map(); // other domains -> domain-<n>.example, in order of first appearance
+  }
+  domainOf(email) {
+    const at = email.trim().toLowerCase();
+    const i = at.lastIndexOf('@');
+    const domain = i < 0 ? '' : at.slice(i + 1);
+    if (!domain || domain === 'users.noreply.github.com') return 'users.noreply.github.com';
+    if (CONSUMER_MAIL_DOMAINS.includes(domain)) return domain;
+    if (!this.domains.has(domain)) this.domains.set(domain, `domain-${this.domains.size + 1}.example`);
+    return this.domains.get(domain);
   }
   find(k) {
     while (this.parent.get(k) !== k) {
@@ -174,6 +188,7 @@ class Pseudonyms {
   }
   observe(p) {
     if (isAutomation(p)) return;
+    this.domainOf(p.email);
     const ks = this.keys(p);
     ks.forEach((k) => this.add(k));
     for (let i = 1; i < ks.length; i++) this.union(ks[0], ks[i]);
@@ -195,7 +210,7 @@ class Pseudonyms {
       return { name: p.name, email: p.email, login: noreplyLogin(p.email, true) };
     }
     const label = this.label.get(this.find(this.keys(p)[0]));
-    return { name: label, email: `${label}@users.noreply.github.com`, login: label };
+    return { name: label, email: `${label}@${this.domainOf(p.email)}`, login: label };
   }
 }
 
