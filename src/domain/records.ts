@@ -147,6 +147,12 @@ export interface RawOrgActivity {
   /** Version 3: the authors' earlier commits in the organisation. */
   lookback?: AuthorLookback | undefined;
   /**
+   * Evidence-v6: the kinds of address each person of the collected commits committed from, by author key (lower
+   * case): `noreply` (GitHub's no-reply address), `consumer` (a public mail provider) or `domain:<hash>` (any other
+   * domain, hashed: see pipeline/collect/addresses.ts). No address and no domain is stored. Absent: collected before.
+   */
+  addresses?: Record<string, string[]> | undefined;
+  /**
    * Which collector built the record: `github` (the API; also when absent) or `git` (local clones, see
    * docs/pipeline.md, "The git source").
    */
@@ -165,6 +171,8 @@ export interface FilteredActivity {
   commits: DailyCommits[];
   version?: 2 | 3 | undefined;
   lookback?: AuthorLookback | undefined;
+  /** Evidence-v6: the kinds of address of each person (see RawOrgActivity). */
+  addresses?: Record<string, string[]> | undefined;
   /** The latest day of each person (lower-case key) in the collected days before the windows (version 3). */
   earlierLastSeen?: Record<string, string> | undefined;
   /** Commits of the current window left out as automation or AI agents, and as merges (version 3). */
@@ -189,6 +197,12 @@ export interface ContributorEvidence {
   activeDays: number;
   /** The latest earlier day with a commit in the organisation (returning people), in the look-back. */
   lastSeenBefore: string | null;
+  /**
+   * Evidence-v6, new people: `organisation` when they committed from the organisation's own domain, `outside` when
+   * from elsewhere while its team commits from its own (outside help, not counted as a hire), null when not known.
+   * Absent: the week's activity holds no address kinds, or the organisation has no domain of its own.
+   */
+  address?: 'organisation' | 'outside' | null | undefined;
 }
 
 /** A release, tag or deployment of the current window. */
@@ -232,6 +246,8 @@ export interface EvidenceMetrics {
   /** Version 3: of the new people, those contributing repeatedly; people back after a pause; the look-back's length. */
   newRegularContributors?: number | undefined;
   returningContributors?: number | undefined;
+  /** Evidence-v6: new people committing from outside the organisation's own addresses (outside help, not new regulars). */
+  outsideContributors?: number | undefined;
   lookbackDays?: number | undefined;
   /** Evidence-v5: new people are those who joined in these last days (NEW_CONTRIBUTOR_JOIN_DAYS); absent: evidence-v4's two windows. */
   joinDays?: number | undefined;

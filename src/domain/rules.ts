@@ -34,7 +34,9 @@ export const WEAK_MIN_SCORE = 0.75;
  * of the type's threshold, so 1 means "the rule holds"; a score below 0 means the evidence points the other way. The
  * type with the highest score wins; ties (including no evidence at all) go in SIGNAL_TIE_ORDER.
  */
-export const SIGNAL_RULE = 'evidence-v5';
+export const SIGNAL_RULE = 'evidence-v6';
+/** The rule of weeks collected without the kinds of the authors' addresses (no team domain, nobody set apart as outside help). */
+export const EVIDENCE_V5_RULE = 'evidence-v5';
 /** The rule of weeks whose look-back did not ask who joined in the last NEW_CONTRIBUTOR_JOIN_DAYS (new = first commit in the two windows). */
 export const EVIDENCE_V4_RULE = 'evidence-v4';
 /** The rule of weeks whose stored activity has no look-back of authors (version 2 activity). */
@@ -69,6 +71,14 @@ export const NEW_CONTRIBUTOR_JOIN_DAYS = 56;
  */
 export const NEW_REGULAR_MIN_COMMITS = 3;
 export const NEW_REGULAR_MIN_DAYS = 3;
+/**
+ * Evidence-v6: a domain is the organisation's own when at least this many of its members (people with a commit in the
+ * look-back year) committed from it in the collected days; public mail providers never are. A new person whose
+ * addresses are all elsewhere (a personal address, another company's) while the team commits from its own is outside
+ * help — a community pull request — counted and shown apart, not a hire. Two, because one member's own domain (a
+ * personal one) says nothing about the team's.
+ */
+export const TEAM_DOMAIN_MIN_MEMBERS = 2;
 /**
  * Engineering hiring burst (evidence-v3): at least this many new regulars, and at least this share of the people of
  * the prior window (floored at CONTRIBUTOR_CHANGE_FLOOR), so a large team needs more newcomers than a small one.

@@ -9,6 +9,7 @@ import {
   CONTRIBUTOR_CHANGE_FLOOR,
   EVIDENCE_V2_RULE,
   EVIDENCE_V4_RULE,
+  EVIDENCE_V5_RULE,
   HIRING_BURST_MIN_NEW_REGULARS,
   HIRING_BURST_MIN_NEW_SHARE_PCT,
   FRAMEWORK_MIGRATION_MIN_SHIFT_PCT,
@@ -192,8 +193,10 @@ function hiringReason(metrics: OrgMetrics, acceleration: Acceleration, e: Eviden
   if (e.newRegularContributors === undefined) {
     return `${plural(e.newContributors, 'new contributor')} (${e.departedContributors} left); ${team}`;
   }
-  const driveBy = e.newContributors - e.newRegularContributors;
+  const outside = e.outsideContributors ?? 0;
+  const driveBy = e.newContributors - e.newRegularContributors - outside;
   const apart = [
+    ...(e.outsideContributors === undefined ? [] : [`${outside} from outside the organisation's own addresses`]),
     `${driveBy} with one-off contributions`,
     `${plural(e.returningContributors ?? 0, 'returning contributor')}`,
     ...(e.automationCommits ? [`${plural(e.automationCommits, 'automation commit')}`] : []),
@@ -230,7 +233,9 @@ export function classifyWithEvidence(
       ? EVIDENCE_V2_RULE
       : metrics.evidence.joinDays === undefined
         ? EVIDENCE_V4_RULE
-        : SIGNAL_RULE;
+        : metrics.evidence.outsideContributors === undefined
+          ? EVIDENCE_V5_RULE
+          : SIGNAL_RULE;
   return { signalType: type, evidence: { rule, strength, scores, reasons, summary } };
 }
 

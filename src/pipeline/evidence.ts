@@ -10,6 +10,7 @@ import {
   NEW_CONTRIBUTOR_LOOKBACK_DAYS,
   NEW_REGULAR_MIN_COMMITS,
   NEW_REGULAR_MIN_DAYS,
+  TEAM_DOMAIN_MIN_MEMBERS,
   INFRA_LANGUAGES,
   INFRA_ROOT_FILES,
   INFRA_TOPICS,
@@ -131,7 +132,41 @@ interface PeopleEvidence {
   newContributors: number;
   newRegularContributors: number;
   returningContributors: number;
+  /** Evidence-v6: of the new people, those committing from outside the organisation's own addresses; undefined: not known. */
+  outsideContributors: number | undefined;
   people: ContributorEvidence[];
+}
+
+/**
+ * Evidence-v6: the organisation's own addresses — each domain (never a public mail provider's) that at least
+ * TEAM_DOMAIN_MIN_MEMBERS of its members committed from in the collected days, a member being someone with a commit in
+ * the look-back year before them. Undefined when the activity holds no address kinds (collected before).
+ */
+function teamDomains(
+  activity: FilteredActivity,
+  lastSeen: ReadonlyMap<string, string | null>,
+): Set<string> | undefined {
+  if (!activity.addresses) return undefined;
+  const members = new Map<string, number>();
+  for (const [key, kinds] of Object.entries(activity.addresses)) {
+    if ((lastSeen.get(key.toLowerCase()) ?? null) === null) continue;
+    for (const kind of kinds) if (kind.startsWith('domain:')) members.set(kind, (members.get(kind) ?? 0) + 1);
+  }
+  return new Set([...members].filter(([, n]) => n >= TEAM_DOMAIN_MIN_MEMBERS).map(([kind]) => kind));
+}
+
+/**
+ * Where a new person's addresses place them (evidence-v6): `organisation` when one is the organisation's own domain,
+ * `outside` when the organisation has one and theirs are all elsewhere (a personal address, another company's),
+ * null when nothing is known (no address kinds, no team domain, or only GitHub's no-reply address, which hides it).
+ */
+function addressOf(
+  kinds: readonly string[] | undefined,
+  team: ReadonlySet<string> | undefined,
+): 'organisation' | 'outside' | null {
+  if (!team || team.size === 0 || !kinds) return null;
+  if (kinds.some((k) => team.has(k))) return 'organisation';
+  return kinds.some((k) => k !== 'noreply') ? 'outside' : null;
 }
 
 /**
@@ -187,7 +222,15 @@ export function peopleEvidence(activity: FilteredActivity, windowEnd: string, au
     row.days.add(c.date);
     current.set(k, row);
   }
-  const out: PeopleEvidence = { newContributors: 0, newRegularContributors: 0, returningContributors: 0, people: [] };
+  const team = teamDomains(activity, lastSeen);
+  const addresses = new Map(Object.entries(activity.addresses ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const out: PeopleEvidence = {
+    newContributors: 0,
+    newRegularContributors: 0,
+    returningContributors: 0,
+    outsideContributors: team ? 0 : undefined,
+    people: [],
+  };
   // An organisation with no commit by anyone before the two windows began in the prior one: its people then founded it.
   const hasHistory = [...lastSeen.values()].some((day) => day !== null);
   const join = joinedLately(activity);
@@ -213,10 +256,14 @@ export function peopleEvidence(activity: FilteredActivity, windowEnd: string, au
       returning = !authorsPrior.has(k) && seen !== null && seen >= lookbackStart && seen < currentStart;
     }
     const regular = row.commits >= NEW_REGULAR_MIN_COMMITS && row.days.size >= NEW_REGULAR_MIN_DAYS;
+    const address = returning ? null : addressOf(addresses.get(k), team);
     if (returning) out.returningContributors++;
     else {
       out.newContributors++;
-      if (regular) out.newRegularContributors++;
+      // Someone new committing from outside the organisation's addresses is outside help (a community pull request),
+      // counted and shown apart, not a hire.
+      if (address === 'outside') out.outsideContributors!++;
+      else if (regular) out.newRegularContributors++;
     }
     out.people.push({
       login: publicLogin(row.key),
@@ -226,6 +273,7 @@ export function peopleEvidence(activity: FilteredActivity, windowEnd: string, au
       commits: row.commits,
       activeDays: row.days.size,
       lastSeenBefore: returning ? lastSeenBefore : null,
+      ...(team ? { address } : {}),
     });
   }
   out.people.sort(
@@ -446,6 +494,7 @@ export function evidenceMetrics(
       ? {
           newRegularContributors: people.newRegularContributors,
           returningContributors: people.returningContributors,
+          ...(people.outsideContributors === undefined ? {} : { outsideContributors: people.outsideContributors }),
           lookbackDays: NEW_CONTRIBUTOR_LOOKBACK_DAYS,
           ...(activity.lookback?.seenBeforeJoin ? { joinDays: NEW_CONTRIBUTOR_JOIN_DAYS } : {}),
           automationCommits: activity.automationCommitsCurrent ?? 0,

@@ -49,5 +49,6 @@ export function filterActivity(raw: RawOrgActivity, windowEnd: string): Filtered
     ...(raw.version === 3
       ? { lookback: raw.lookback, earlierLastSeen: earlier, automationCommitsCurrent, mergeCommitsCurrent }
       : {}),
+    ...(raw.version === 3 && raw.addresses ? { addresses: raw.addresses } : {}),
   };
 }

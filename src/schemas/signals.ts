@@ -139,6 +139,13 @@ export const EvidenceDetails = z
         commits: z.int().min(0),
         activeDays: z.int().min(0),
         lastSeenBefore: z.string().nullable(),
+        address: z
+          .enum(['organisation', 'outside'])
+          .nullable()
+          .optional()
+          .describe(
+            "New people: 'organisation' when they committed from the organisation's own e-mail domain, 'outside' when from elsewhere while its team commits from its own (outside help, not counted as a hire), null when not known; absent when the week's activity holds no address kinds or the organisation has no domain of its own. No address or domain is published.",
+          ),
       }),
     ),
     events: z.array(

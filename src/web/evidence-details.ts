@@ -20,9 +20,10 @@ function capped<T>(items: readonly T[], render: (item: T) => SafeHtml): SafeHtml
 function person(p: EvidenceDetails['people'][number]): SafeHtml {
   const who = p.login && p.url ? link(p.url, p.login) : html`an author without a linked GitHub account`;
   const seen = p.kind === 'returning' && p.lastSeenBefore ? `, last seen before on ${p.lastSeenBefore}` : '';
+  const from = p.address === 'organisation' ? ", from the organisation's own e-mail domain" : '';
   return html`<li>
     ${who}: first commit of the window ${p.firstCommit}, ${plural(p.commits, 'commit')} on
-    ${plural(p.activeDays, 'day')}${seen}
+    ${plural(p.activeDays, 'day')}${seen}${from}
   </li>`;
 }
 
@@ -32,8 +33,9 @@ function person(p: EvidenceDetails['people'][number]): SafeHtml {
  * languages and frameworks replaced. Nothing when the week recorded none of these (older weeks, quiet weeks).
  */
 export function evidenceDetailsSection(d: EvidenceDetails): SafeHtml {
-  const newRegulars = d.people.filter((p) => p.kind === 'new' && p.regular);
-  const oneOff = d.people.filter((p) => p.kind === 'new' && !p.regular);
+  const outside = d.people.filter((p) => p.kind === 'new' && p.address === 'outside');
+  const newRegulars = d.people.filter((p) => p.kind === 'new' && p.address !== 'outside' && p.regular);
+  const oneOff = d.people.filter((p) => p.kind === 'new' && p.address !== 'outside' && !p.regular);
   const returning = d.people.filter((p) => p.kind === 'returning');
   const parts: SafeHtml[] = [];
   if (newRegulars.length)
@@ -41,6 +43,13 @@ export function evidenceDetailsSection(d: EvidenceDetails): SafeHtml {
       html`<h3>New people committing repeatedly</h3>
         <ul>
           ${capped(newRegulars, person)}
+        </ul>`,
+    );
+  if (outside.length)
+    parts.push(
+      html`<h3>Outside help: new people committing from outside the organisation's addresses (counted apart)</h3>
+        <ul>
+          ${capped(outside, person)}
         </ul>`,
     );
   if (oneOff.length)

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { addDays } from '../../src/domain/periods.js';
+import { addressKind } from '../../src/pipeline/collect/addresses.js';
 import { authorKey } from '../../src/pipeline/collect/authors.js';
 import { scoreOrg } from '../../src/pipeline/stages.js';
 import type { DailyCommits, RawOrgActivity, WatchlistEntry } from '../../src/domain/records.js';
@@ -213,6 +214,83 @@ describe('new contributors of rule evidence-v5: joined in the last eight weeks',
     const c = classified(activity(regular('six'), { six: '2026-01-26' }));
     assert.equal(c.evidence.rule, 'evidence-v4');
     assert.equal(evidenceOf(activity(regular('six'), { six: '2026-01-26' })).returningContributors, 1);
+  });
+});
+
+/** A domain's kind as the collector records it (collect/addresses.ts: hashed, never the domain itself). */
+const TEAM = addressKind('someone@def-co.example')!;
+const ELSEWHERE = addressKind('someone@other-company.example')!;
+
+/** withJoin() with the kinds of address each person committed from; ann and bo are members of long standing. */
+function withAddresses(
+  extra: DailyCommits[],
+  newcomers: Record<string, string[]>,
+  team: Record<string, string[]> = { ann: [TEAM], bo: [TEAM] },
+) {
+  const joined = Object.fromEntries(Object.keys(newcomers).map((k) => [k, null]));
+  const raw = withJoin(extra, joined, joined);
+  raw.addresses = { ...team, ...newcomers };
+  return raw;
+}
+
+describe("outside help of rule evidence-v6: the organisation's own addresses", () => {
+  test('two new regulars on a personal address, while the team commits from its own domain, are outside help, not a hiring burst', () => {
+    const raw = withAddresses([...regular('c1'), ...regular('c2')], { c1: ['consumer'], c2: [ELSEWHERE] });
+    const c = classified(raw);
+    const e = evidenceOf(raw);
+    assert.deepEqual([e.newContributors, e.newRegularContributors, e.outsideContributors], [2, 0, 2]);
+    assert.equal(c.evidence.strength, 'none');
+    assert.equal(c.evidence.rule, 'evidence-v6');
+    assert.match(c.evidence.reasons!['Engineering hiring burst'], /2 from outside the organisation's own addresses/);
+  });
+
+  test("new regulars on the team's own domain are a hiring burst, marked as the organisation's", () => {
+    const raw = withAddresses([...regular('h1'), ...regular('h2')], { h1: [TEAM], h2: [TEAM, 'consumer'] });
+    assert.equal(classified(raw).evidence.strength, 'strong');
+    assert.deepEqual(
+      evidenceOf(raw).people!.map((p) => p.address),
+      ['organisation', 'organisation'],
+    );
+  });
+
+  test("a new regular on GitHub's no-reply address is counted: it hides where they work", () => {
+    const e = evidenceOf(withAddresses([...regular('h1'), ...regular('n1')], { h1: [TEAM], n1: ['noreply'] }));
+    assert.deepEqual([e.newRegularContributors, e.outsideContributors], [2, 0]);
+    assert.equal(e.people!.find((p) => p.login === 'n1')!.address, null);
+  });
+
+  test('with only one member on a domain the organisation has none of its own, so nobody is set apart', () => {
+    const raw = withAddresses(
+      [...regular('c1'), ...regular('c2')],
+      { c1: ['consumer'], c2: ['consumer'] },
+      {
+        ann: [TEAM],
+        bo: ['consumer'],
+      },
+    );
+    const e = evidenceOf(raw);
+    assert.deepEqual([e.newRegularContributors, e.outsideContributors], [2, 0]);
+    assert.equal(classified(raw).signalType, 'Engineering hiring burst');
+  });
+
+  test("a public mail provider shared by the whole team is not the organisation's own domain", () => {
+    const raw = withAddresses(
+      [...regular('c1'), ...regular('c2')],
+      { c1: ['consumer'], c2: ['consumer'] },
+      {
+        ann: ['consumer'],
+        bo: ['consumer'],
+      },
+    );
+    assert.equal(evidenceOf(raw).outsideContributors, 0);
+  });
+
+  test('activity collected without address kinds keeps rule evidence-v5 and sets nobody apart', () => {
+    const raw = withJoin([...regular('c1'), ...regular('c2')], { c1: null, c2: null }, { c1: null, c2: null });
+    const e = evidenceOf(raw);
+    assert.equal(e.outsideContributors, undefined);
+    assert.equal(e.people![0]!.address, undefined);
+    assert.equal(classified(raw).evidence.rule, 'evidence-v5');
   });
 });
 

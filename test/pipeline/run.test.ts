@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { parsePeriodSlug } from '../../src/domain/periods.js';
+import { SIGNAL_RULE } from '../../src/domain/rules.js';
 import { GitHubAuthError } from '../../src/github/client.js';
 import { seedDemoIfEmpty } from '../../src/pipeline/demo/seed.js';
 import { executeRun } from '../../src/pipeline/queue/index.js';
@@ -136,7 +137,7 @@ describe('pipeline runs over the store', () => {
       );
       const evidence = (rows[0]!.metrics as { signalEvidence: { rule: string; strength: string; summary: string } })
         .signalEvidence;
-      assert.deepEqual([evidence.rule, evidence.strength], ['evidence-v5', 'none']);
+      assert.deepEqual([evidence.rule, evidence.strength], [SIGNAL_RULE, 'none']);
       assert.match(evidence.summary, /^No clear signal this week/);
     } finally {
       await h.close();

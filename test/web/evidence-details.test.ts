@@ -39,6 +39,21 @@ describe("the startup page's evidence details", () => {
     assert.match(section('Returning contributors'), />cy<\/a>.*last seen before on 2025-11-20/s);
   });
 
+  test("new people from outside the organisation's addresses are listed as outside help, not as new regulars", () => {
+    const out = render(
+      details({
+        people: [
+          { ...person('ada', 'new', true), address: 'organisation' },
+          { ...person('eve', 'new', true), address: 'outside' },
+        ],
+      }),
+    );
+    const section = (title: string) => out.slice(out.indexOf(title), out.indexOf('</ul>', out.indexOf(title)));
+    assert.match(section('New people committing repeatedly'), />ada<\/a>.*from the organisation&#39;s own e-mail domain/s);
+    assert.doesNotMatch(section('New people committing repeatedly'), /eve/);
+    assert.match(section('Outside help'), />eve<\/a>/);
+  });
+
   test('an author without a linked account is counted, never named', () => {
     const out = render(details({ people: [person(null, 'new', true)] }));
     assert.match(out, /an author without a linked GitHub account/);

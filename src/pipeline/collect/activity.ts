@@ -4,6 +4,7 @@ import type { GitHubClient } from '../../github/client.js';
 import type { OrgAccumulator } from './accumulator.js';
 import { dayOf } from './answers.js';
 import { authorKey, UNATTRIBUTED_AUTHOR } from './authors.js';
+import { peopleAddresses } from './addresses.js';
 import { repoEvidence } from './evidence.js';
 import { COMMITS_PER_PAGE } from './queries.js';
 import type { CollectWindow } from './window.js';
@@ -57,7 +58,7 @@ export function buildActivity(acc: OrgAccumulator, window: CollectWindow, statsD
     repos,
     commits,
     version: 3,
-    ...(acc.lookback ? { lookback: acc.lookback } : {}),
+    ...(acc.lookback ? { lookback: acc.lookback, addresses: peopleAddresses(acc.emails) } : {}),
   } satisfies RawOrgActivity;
 }
 

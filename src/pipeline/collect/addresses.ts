@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isAutomationAuthor } from '../../domain/automation.js';
 
 /**
  * Mail providers anyone can sign up with: an address there says nothing about where its owner works, so two members
@@ -66,10 +67,14 @@ export function addressKind(email: string): string | null {
   return `domain:${createHash('sha256').update(domain).digest('hex').slice(0, 12)}`;
 }
 
-/** The kinds of each author's addresses (see addressKind), sorted, for the collected commits' authors. */
-export function addressKindsOf(emails: ReadonlyMap<string, ReadonlySet<string>>): Record<string, string[]> {
+/**
+ * The kinds of each person's addresses (see addressKind), sorted, by author key (lower case): what the collected
+ * commits' authors committed from, automation and AI agents left out.
+ */
+export function peopleAddresses(emails: ReadonlyMap<string, ReadonlySet<string>>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const key of [...emails.keys()].sort()) {
+    if (isAutomationAuthor(key)) continue;
     const kinds = new Set<string>();
     for (const e of emails.get(key)!) {
       const kind = addressKind(e);

@@ -9,7 +9,8 @@ import {
   NEW_CONTRIBUTOR_LOOKBACK_DAYS,
   WINDOW_DAYS,
 } from '../../domain/rules.js';
-import { AUTOMATION_IDENTITIES, AUTOMATION_KEY_PREFIX } from '../../domain/automation.js';
+import { AUTOMATION_IDENTITIES, AUTOMATION_KEY_PREFIX, isAutomationAuthor } from '../../domain/automation.js';
+import { addressKind } from '../collect/addresses.js';
 import { scoreOrg } from '../stages.js';
 import type {
   DailyCommits,
@@ -248,6 +249,8 @@ interface DemoOrg {
   authorDays: Map<string, number[]>;
   /** For people who were in the organisation before the timeline starts: their last day there (a negative index). */
   preSeen: Map<string, number>;
+  /** The drive-by contributors' logins (people from outside the team). */
+  guests: Set<string>;
   /** The files each repository changed in a window, by `repo index:from day` (a window is read by two periods). */
   windows: Map<string, FileChange[]>;
   key: string;
@@ -610,7 +613,16 @@ function generateActivity(plan: OrgPlan, seed: string, timeline: Timeline): Demo
     commits,
     version: 3,
   };
-  return { raw, repos, authorDays, preSeen, windows: new Map(), key: `${seed}:files:${plan.entry.login}` };
+  const guestLogins = new Set([...guests.values()].flat().map((g) => g.login));
+  return {
+    raw,
+    repos,
+    authorDays,
+    preSeen,
+    guests: guestLogins,
+    windows: new Map(),
+    key: `${seed}:files:${plan.entry.login}`,
+  };
 }
 
 /**
@@ -787,7 +799,27 @@ function collectedFor(org: DemoOrg, timeline: Timeline, firstCommitOf: number[],
       joinSince,
       seenBeforeJoin,
     },
+    addresses: demoAddresses(org, Object.keys(lastSeen)),
   };
+}
+
+/**
+ * The kinds of address the demo's people commit from, as the collector records them (collect/addresses.ts), chosen
+ * from each login's hash so the invented activity stays as it is: most of a team on the organisation's own domain
+ * (a reserved .example one), the rest on GitHub's no-reply address; drive-by contributors on a public mail provider
+ * or the no-reply address, as outside help is.
+ */
+function demoAddresses(org: DemoOrg, authors: readonly string[]): Record<string, string[]> {
+  const own = addressKind(`team@${org.raw.profile.login.toLowerCase()}.example`)!;
+  const out: Record<string, string[]> = {};
+  for (const author of [...authors].sort()) {
+    if (isAutomationAuthor(author)) continue;
+    const pick = hashSeed(`address:${author}`) % 10;
+    out[author.toLowerCase()] = [
+      org.guests.has(author) ? (pick < 6 ? 'consumer' : 'noreply') : pick < 7 ? own : 'noreply',
+    ];
+  }
+  return out;
 }
 
 /**

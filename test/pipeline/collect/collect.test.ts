@@ -142,6 +142,7 @@ describe('collect stage against a fake GitHub', () => {
       risingEcosystem: null,
       newRegularContributors: 0,
       returningContributors: 0,
+      outsideContributors: 0,
       lookbackDays: 365,
       joinDays: 56,
       automationCommits: 0,
@@ -155,6 +156,7 @@ describe('collect stage against a fake GitHub', () => {
           commits: 4,
           activeDays: 1,
           lastSeenBefore: null,
+          address: null,
         },
       ],
       deployEvents: [

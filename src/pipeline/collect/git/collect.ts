@@ -16,6 +16,7 @@ import type { BatchResult } from '../collect.js';
 import { eventsStartDay, type CollectWindow } from '../window.js';
 import { orgClones, type CloneOptions } from './clones.js';
 import { RepoHistory, isoInstant } from './history.js';
+import { peopleAddresses } from '../addresses.js';
 
 /**
  * The git source of the collect stage: the same raw activity records (version 3) as the GitHub collector, read from
@@ -190,6 +191,7 @@ async function activityFromHistories(
     commits,
     version: 3,
     lookback,
+    addresses: peopleAddresses(emails),
     source: 'git',
     unseen: [...GIT_UNSEEN],
   };

@@ -12,6 +12,7 @@ import { computePeriod } from '../../../../src/pipeline/stages.js';
 import type { RawOrgActivity, WatchlistEntry } from '../../../../src/domain/records.js';
 import { bareClones, buildRepos, runGit, tempDir } from '../../../helpers/git-scenario.js';
 import { authorKey } from '../../../../src/pipeline/collect/authors.js';
+import { addressKind } from '../../../../src/pipeline/collect/addresses.js';
 import { FROM, PERIOD_END, STEPS, STEPS_THEN, ivy, jon, kim, lee, mo } from './scenario.js';
 
 const key = (p: { name: string; email: string }) => authorKey(p).toLowerCase();
@@ -93,6 +94,19 @@ describe('git source', () => {
       alice: null,
     });
     assert.deepEqual([a.lookback!.since, a.lookback!.until], ['2025-01-19', '2026-02-01']);
+  });
+
+  test("each person's kinds of address are kept, hashed, never the address or its domain", async () => {
+    const a = await activity(now);
+    const team = addressKind(ivy.email)!;
+    assert.deepEqual(a.addresses, {
+      [key(ivy)]: [team],
+      [key(jon)]: [team],
+      [key(kim)]: [team],
+      [key(lee)]: [team],
+      alice: ['noreply'],
+    });
+    assert.ok(!JSON.stringify(a.addresses).includes('gitco'));
   });
 
   test('tags dated inside the window are kept (tagger date, or the commit date of a lightweight tag), later ones not', async () => {

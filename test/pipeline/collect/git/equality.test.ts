@@ -11,7 +11,7 @@ import { FROM, PERIOD_END, ROOT_FILES, STEPS } from './scenario.js';
 
 /**
  * The same activity served by the tests' fake GitHub and held in git clones: the two collectors must give the same
- * record for everything both can see (commits, merges, the look-back, tags, the files each window changed, the files
+ * record for everything both can see (commits, merges, the look-back, the kinds of the authors' addresses, tags, the files each window changed, the files
  * at the root, the default branch, the repositories and their first dates). Authors are unlinked on the API side,
  * as git knows them: by e-mail, or by a GitHub no-reply address.
  */
@@ -23,6 +23,7 @@ function shared(a: RawOrgActivity) {
   return {
     commits: a.commits,
     lookback: a.lookback,
+    addresses: a.addresses,
     version: a.version,
     repos: a.repos.map((r) => ({
       name: r.name,
