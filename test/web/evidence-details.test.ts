@@ -49,7 +49,10 @@ describe("the startup page's evidence details", () => {
       }),
     );
     const section = (title: string) => out.slice(out.indexOf(title), out.indexOf('</ul>', out.indexOf(title)));
-    assert.match(section('New people committing repeatedly'), />ada<\/a>.*from the organisation&#39;s own e-mail domain/s);
+    assert.match(
+      section('New people committing repeatedly'),
+      />ada<\/a>.*from the organisation&#39;s own e-mail domain/s,
+    );
     assert.doesNotMatch(section('New people committing repeatedly'), /eve/);
     assert.match(section('Outside help'), />eve<\/a>/);
   });
