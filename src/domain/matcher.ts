@@ -23,7 +23,10 @@ import { LRUCache } from 'lru-cache';
  * Step 3 is for the tracked startups of a period on the free lookup only. Real-world names are dense — a one-letter
  * difference is usually another company (Linde is not Linode) — so wherever a real company's facts or money are at
  * stake (diligence, answers, Deep Signal), a lookup is STRICT (`{ typos: false }`): only step 2 matches, and a
- * near name is a "did you mean" candidate, never the answer.
+ * near name is a "did you mean" candidate, never the answer. The one typo a strict look-up reads is a misspelt
+ * generic word: the whole name, its distinctive words exact, its generic words within step 3's allowance, and no
+ * other name as close ("Beletzen Frieght"), since a misspelt sector word is not another company. Where a hit is
+ * charged (Deep Signal) not even that (`{ typos: false, misspeltGenerics: false }`).
  *
  * Anything else is NONE, with candidates ("did you mean") when something is close: a name one edit beyond the
  * allowance, a name that shares a distinctive word, or a related name (a product, a parent, a separate firm) that the
