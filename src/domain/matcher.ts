@@ -23,7 +23,10 @@ import { LRUCache } from 'lru-cache';
  * Step 3 is for the tracked startups of a period on the free lookup only. Real-world names are dense — a one-letter
  * difference is usually another company (Linde is not Linode) — so wherever a real company's facts or money are at
  * stake (diligence, answers, Deep Signal), a lookup is STRICT (`{ typos: false }`): only step 2 matches, and a
- * near name is a "did you mean" candidate, never the answer.
+ * near name is a "did you mean" candidate, never the answer. The one typo a strict look-up reads is a misspelt
+ * generic word: the whole name, its distinctive words exact, its generic words within step 3's allowance, and no
+ * other name as close ("Beletzen Frieght"), since a misspelt sector word is not another company. Where a hit is
+ * charged (Deep Signal) not even that (`{ typos: false, misspeltGenerics: false }`).
  *
  * Anything else is NONE, with candidates ("did you mean") when something is close: a name one edit beyond the
  * allowance, a name that shares a distinctive word, or a related name (a product, a parent, a separate firm) that the
@@ -86,6 +89,11 @@ export const STRICT_NEAR = 'close, but only an exact name, slug or alias resolve
 export interface ResolveOptions {
   /** Accept confident typos and names that leave out generic words (step 3). Default true; false: strict. */
   typos?: boolean;
+  /**
+   * Strict only: accept a whole name whose distinctive words are exact and whose generic words are misspelt within
+   * the typo allowance ("Beletzen Frieght" for "Beletzen Freight"). Default true; false where a hit is charged.
+   */
+  misspeltGenerics?: boolean;
 }
 
 const LEGAL_SUFFIXES = new Set(
@@ -255,11 +263,20 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** Aligns the query words to a form's words in order; unaligned form words must be generic. Least edits, or null. */
-function align(query: readonly string[], form: Form, slack = 0): { edits: number; omitted: string[] } | null {
+/**
+ * Aligns the query words to a form's words in order; unaligned form words must be generic. Least edits, or null.
+ * `exactDistinctive`: the form's distinctive words take no edit (a misspelling is allowed in its generic words only).
+ */
+function align(
+  query: readonly string[],
+  form: Form,
+  slack = 0,
+  exactDistinctive = false,
+): { edits: number; omitted: string[] } | null {
   const q = query.length;
   const f = form.words.length;
   if (q > f) return null;
+  const limit = (j: number) => (exactDistinctive && !form.generic[j] ? 0 : allowedEdits(form.words[j]!.length) + slack);
   // best[i][j]: least edits aligning query[i..] to form[j..]; omitted words tracked along the best path.
   const best: number[][] = Array.from({ length: q + 1 }, () => new Array<number>(f + 1).fill(Infinity));
   best[q]![f] = 0;
@@ -267,7 +284,7 @@ function align(query: readonly string[], form: Form, slack = 0): { edits: number
   for (let i = q - 1; i >= 0; i--) {
     for (let j = f - 1; j >= 0; j--) {
       const word = form.words[j]!;
-      const edits = wordEdits(query[i]!, word, allowedEdits(word.length) + slack);
+      const edits = wordEdits(query[i]!, word, limit(j));
       let value = edits + best[i + 1]![j + 1]!;
       if (form.generic[j]) value = Math.min(value, best[i]![j + 1]!);
       best[i]![j] = value;
@@ -281,7 +298,7 @@ function align(query: readonly string[], form: Form, slack = 0): { edits: number
   while (j < f) {
     if (i < q) {
       const word = form.words[j]!;
-      const edits = wordEdits(query[i]!, word, allowedEdits(word.length) + slack);
+      const edits = wordEdits(query[i]!, word, limit(j));
       if (edits + best[i + 1]![j + 1]! === best[i]![j]) {
         i++;
         j++;
@@ -453,11 +470,12 @@ export class NameMatcher<T> {
   /** The full answer: a match and how it was made, or ambiguous / none with "did you mean" candidates. */
   resolve(query: string, options: ResolveOptions = {}): Resolution<T> {
     const typos = options.typos ?? true;
+    const generics = !typos && (options.misspeltGenerics ?? true);
     const words = foldName(query);
-    const key = `${typos ? '~' : '='}${words.join(' ')}`;
+    const key = `${typos ? '~' : generics ? '-' : '='}${words.join(' ')}`;
     let found = this.cache.get(key);
     if (found === undefined) {
-      found = this.search(words, typos);
+      found = this.search(words, typos, generics);
       this.cache.set(key, found);
     }
     if (found.status === 'match') return { ...found, omitted: [...found.omitted], item: this.items[found.item]! };
@@ -467,7 +485,7 @@ export class NameMatcher<T> {
     };
   }
 
-  private search(words: string[], typos: boolean): Resolution<number> {
+  private search(words: string[], typos: boolean, generics = false): Resolution<number> {
     if (words.length === 0) return { status: 'none', candidates: [] };
     const compact = words.join('');
 
@@ -521,6 +539,28 @@ export class NameMatcher<T> {
             why: describeNear(edits, omitted, PART_OF_NAME),
           })),
       };
+    }
+    if (generics && whole.length > 0) {
+      // Strict, a misspelt generic word: the closest whole name, alone at its distance, every distinctive word of it
+      // typed exactly ("Beletzen Frieght"). A typo in a distinctive word is another name ("Linde" is not Linode).
+      const least = Math.min(...whole.map((n) => n.edits));
+      const closest = whole.filter((n) => n.edits === least);
+      const only =
+        uniqueNear(closest).length === 1
+          ? closest.find((n) => align(words, n.form, 0, true)?.edits === least)
+          : undefined;
+      if (only) {
+        return {
+          status: 'match',
+          item: only.form.item,
+          score: Math.round((1 - 0.1 * only.edits) * 1000) / 1000,
+          how: 'typo',
+          matched: only.form.text,
+          edits: only.edits,
+          omitted: [],
+          ...(only.form.kind === 'former' ? { formerName: true } : {}),
+        };
+      }
     }
     if (near.length > 0 && !typos) {
       // Strict: a near name is someone the query may mean, never the answer.

@@ -33,7 +33,7 @@ export const AlertWatch = z
       .max(200)
       .optional()
       .describe(
-        'Tracked startups, each by its GitHub organisation login or its name (case-insensitive), resolved by the strict name rule: exact name, organisation or alias, never a typo. Stored as organisation logins. An entry that is not a tracked startup is refused (422), naming it.',
+        'Tracked startups, each by its GitHub organisation login or its name (case-insensitive), resolved by the strict name rule: exact name, organisation or alias, or a misspelt generic word beside the exact distinctive ones (never a misspelt distinctive word). Stored as organisation logins. An entry that is not a tracked startup is refused (422), naming it.',
       ),
     sectors: z.array(SectorSlug).max(15).optional().describe('Every startup of these sectors.'),
     signalTypes: z

@@ -234,6 +234,64 @@ describe('name matcher: no substitution', () => {
   });
 });
 
+describe('name matcher: strict look-ups', () => {
+  const strict = (q: string, options = {}) => matcher.resolve(q, { typos: false, ...options });
+
+  test('a misspelt generic word after the exact distinctive words is the name, with how "typo"', () => {
+    for (const [q, name] of [
+      ['acme helth', 'Acme Health'],
+      ['Zenith Dta', 'Zenith Data'],
+      ['Orbital Dynamics Lbs', 'Orbital Dynamics Labs'],
+    ] as const) {
+      const r = strict(q);
+      assert.equal(r.status === 'match' && r.item.name, name, q);
+      assert.equal(r.status === 'match' && r.how, 'typo', q);
+      assert.equal(r.status === 'match' && r.edits, 1, q);
+    }
+  });
+
+  test('a misspelt distinctive word is a candidate, never the match', () => {
+    for (const [q, name] of [
+      ['Microsfot', 'Microsoft'],
+      ['Galetra Base', 'Galettra Base'],
+      ['Acne Health', 'Acme Health'],
+      ['Zenth Dta', 'Zenith Data'],
+    ] as const) {
+      const r = strict(q);
+      assert.equal(r.status, 'none', q);
+      assert.ok(r.status === 'none' && r.candidates.some((c) => c.item.name === name), q);
+    }
+  });
+
+  test('without misspelt generic words (where a hit is charged) a misspelt generic word is a candidate only', () => {
+    const r = strict('acme helth', { misspeltGenerics: false });
+    assert.equal(r.status, 'none');
+    assert.ok(r.status === 'none' && r.candidates.some((c) => c.item.name === 'Acme Health'));
+  });
+
+  test('the first words of a name are a candidate, never the match', () => {
+    const r = strict('Galettra');
+    assert.equal(r.status, 'none');
+    assert.deepEqual(r.status === 'none' && r.candidates.map((c) => c.item.name), ['Galettra Base']);
+  });
+
+  test('a misspelt generic word as close to two names is no match, both offered', () => {
+    const two = new NameMatcher([{ name: 'Nimbora Cargo' }, { name: 'Nimbora Cart' }], (c) => c);
+    const r = two.resolve('nimbora carg', { typos: false });
+    assert.notEqual(r.status, 'match');
+    assert.deepEqual(r.status !== 'match' && r.candidates.map((c) => c.item.name).sort(), [
+      'Nimbora Cargo',
+      'Nimbora Cart',
+    ]);
+  });
+
+  test('a second word that a longer word only begins with, or that begins a longer one, is another name', () => {
+    const held = new NameMatcher([{ name: 'Tavenzen Cloud' }, { name: 'Orvella Cloudflare' }], (c) => c);
+    for (const q of ['Tavenzen Cloudflare', 'Orvella Cloud'])
+      for (const typos of [true, false]) assert.notEqual(held.resolve(q, { typos }).status, 'match', `${q} ${typos}`);
+  });
+});
+
 describe('NameMatcher.build (in steps)', () => {
   test('yields between chunks of names and resolves every query as the matcher built at once does', () => {
     const at = new NameMatcher(companies, (c) => c);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { isGenericWord } from '../../src/domain/matcher.js';
 import { issueKey } from '../../src/payments/keys.js';
 import type { PaymentRequirements, PaymentRequirementsV2 } from '../../src/payments/x402/requirements.js';
 import { X402PaymentRequired, X402PaymentRequiredV2 } from '../../src/schemas/payments.js';
@@ -55,8 +56,10 @@ interface Case {
 
 /** Names taken from the period served. */
 interface World {
-  /** A tracked startup typed with one letter too many, and the startup. */
+  /** A tracked startup typed with one letter too many in its distinctive first word, and the startup. */
   typo: { name: string; of: string };
+  /** A tracked startup typed with one letter too many in its generic last word ("Harvestx"), and the startup. */
+  genericTypo: { name: string; of: string };
   /** The first word shared by exactly two tracked startups, and the two. */
   prefix: { name: string; of: string[] };
   /** A tracked startup by its exact name. */
@@ -396,7 +399,7 @@ describe('names across surfaces', () => {
     },
     {
       behaviour:
-        'a typo of a tracked startup is read only by the free lookup and its tools; everywhere else a miss offering it, never charged',
+        'a typo in the distinctive word of a tracked startup is read only by the free lookup and its tools; everywhere else a miss offering it, never charged',
       name: (w) => w.typo.name,
       answers: (w) => ({
         'GET /api/signal': w.typo.of,
@@ -405,6 +408,21 @@ describe('names across surfaces', () => {
         'A2A startup-signal': w.typo.of,
       }),
       offers: (w) => ({ startups: [w.typo.of], entities: [w.typo.of] }),
+    },
+    {
+      behaviour:
+        'a misspelt generic word after the exact distinctive word is the startup on every surface but the paid ones, which offer it uncharged (the search page offers it too)',
+      name: (w) => w.genericTypo.name,
+      answers: (w) => {
+        const paid = Object.entries(surfaces).filter(([, s]) => s.payment !== 'free');
+        return {
+          ...everywhere(w.genericTypo.of),
+          '/api/answer (deal)': DEMO_DEALS_FAQ,
+          'page /search?q=': 'none',
+          ...Object.fromEntries(paid.map(([surface]) => [surface, 'none'])),
+        };
+      },
+      offers: (w) => ({ startups: [w.genericTypo.of], entities: [w.genericTypo.of] }),
     },
     {
       behaviour: 'a first name shared by two startups is answered by none of them on any surface, offering both',
@@ -430,6 +448,12 @@ describe('names across surfaces', () => {
       offers: (w) => ({ startups: [w.firstWord.of], entities: [w.firstWord.of] }),
     },
     {
+      behaviour:
+        'the first word of one tracked startup typed in lower case is a candidate on every surface, never the answer',
+      name: (w) => w.firstWord.name.toLowerCase(),
+      offers: (w) => ({ startups: [w.firstWord.of], entities: [w.firstWord.of] }),
+    },
+    {
       behaviour: 'an exact name is the same startup on every surface, charged once where it is paid',
       name: (w) => w.exact,
       answers: (w) => ({ ...everywhere(w.exact), '/api/answer (deal)': DEMO_DEALS_FAQ }),
@@ -451,6 +475,9 @@ describe('names across surfaces', () => {
     );
     const signals = await json(await svc.get('/api/signals.json'));
     const typoOf = signals.trending[3].name as string;
+    const [typoFirst, ...typoRest] = typoOf.split(' ');
+    const last = typoRest.at(-1)?.toLowerCase() ?? '';
+    assert.ok(isGenericWord(last) && last.length >= 4 && typoFirst!.length >= 4, `${typoOf}: two typo-able words`);
     const byFirst = new Map<string, string[]>();
     for (const { name } of signals.sectors.flatMap((s: Json) => s.startups)) {
       const first = String(name).split(' ')[0]!;
@@ -459,7 +486,8 @@ describe('names across surfaces', () => {
     const [prefix, of] = [...byFirst].find(([, all]) => all.length === 2)!;
     const [firstWord, [firstOf]] = [...byFirst].find(([, all]) => all.length === 1)!;
     world = {
-      typo: { name: `${typoOf}x`, of: typoOf },
+      typo: { name: [`${typoFirst}x`, ...typoRest].join(' '), of: typoOf },
+      genericTypo: { name: `${typoOf}x`, of: typoOf },
       prefix: { name: prefix, of },
       exact: signals.trending[2].name,
       firstWord: { name: firstWord, of: firstOf! },

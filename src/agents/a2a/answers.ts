@@ -93,7 +93,7 @@ function list(startups: readonly Startup[], labels: readonly { signalStrength?: 
     .join('; ');
 }
 
-/** A startup resolved by the strict rule (exact name, slug or alias; never a typo), or the miss to answer. */
+/** A startup resolved by the strict rule (exact name, slug or alias, or a misspelt generic word), or the miss to answer. */
 function strictStartup(snapshot: Snapshot, name: string) {
   const { how, item, candidates } = resolveStrict(snapshot, name);
   if (item) return { found: true as const, item, nameMatch: how };
@@ -176,7 +176,7 @@ export function skillRunner(ctx: AppContext): SkillRunner {
     };
   }
 
-  /** One startup in a stored week: matched strictly here (never a typo), then the week as the tool answers it. */
+  /** One startup in a stored week: matched strictly here (no typo but a misspelt generic word), then the week as the tool answers it. */
   async function inPeriod(name: string, period: PeriodInfo, call: SkillCall): Promise<SkillAnswer> {
     const snapshot = ctx.holder.published();
     const match = strictStartup(snapshot, name);

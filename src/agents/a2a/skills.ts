@@ -104,7 +104,7 @@ export const A2A_SKILLS: readonly A2aSkill[] = [
     'startup-signal',
     'get_startup_signal',
     StartupArgs,
-    'Arguments: name (required); and at most one of period, history: true (every stored week), compare: [names] (up to 4), deep: true (paid Deep Signal: one credit per match with Authorization: Bearer <key>; a miss is free). All but the plain lookup match names exactly (name, slug or alias, never a typo).',
+    'Arguments: name (required); and at most one of period, history: true (every stored week), compare: [names] (up to 4), deep: true (paid Deep Signal: one credit per match with Authorization: Bearer <key>; a miss is free). All but the plain lookup match names exactly (name, slug or alias; period, history and compare also a misspelt generic word beside the exact distinctive ones, deep never a typo).',
     ['startup', 'lookup', 'signal', 'history', 'compare', 'deep signal'],
     [
       'What is the signal for Acme?',

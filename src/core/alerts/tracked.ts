@@ -4,8 +4,8 @@ import type { Snapshot } from '../../snapshot/snapshot.js';
 
 /**
  * The startups a subscription may watch: only those this service tracks, each named by its organisation login or
- * its name and resolved by the strict name rule (exact name, organisation or alias; a typo is only offered as "did
- * you mean"). A subscription for an organisation nobody tracks would never fire, so it is refused, naming the entry.
+ * its name and resolved by the strict name rule (exact name, organisation or alias, or a misspelt generic word beside
+ * the exact distinctive ones; a misspelt distinctive word is only offered as "did you mean"). A subscription for an organisation nobody tracks would never fire, so it is refused, naming the entry.
  */
 export interface WatchedStartup {
   org: string;

@@ -417,9 +417,10 @@ function properRun(toks: Token[], start: number, end: number): { start: number; 
 }
 
 /**
- * Companies the question names: the longest spans the matcher resolves strictly (exact name, slug or alias), left to
- * right. A span inside a longer proper name is not the company asked about: it is `unknown`, asked about by its full
- * name (answered "not tracked", with the near names as candidates).
+ * Companies the question names: the longest spans the matcher resolves strictly (exact name, slug or alias, or a
+ * misspelt generic word beside the exact distinctive ones), left to right. A span inside a longer proper name is not
+ * the company asked about: it is `unknown`, asked about by its full name (answered "not tracked", with the near names
+ * as candidates).
  */
 function mentions(
   snapshot: Snapshot,

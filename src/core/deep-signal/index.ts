@@ -132,7 +132,7 @@ function deepFreeze<T>(value: T): T {
  * is frozen and shared between calls: copy it before changing it.
  */
 export async function deepSignal(snapshot: Snapshot, name: string): Promise<DeepSignalResult> {
-  const resolution = snapshot.matcher.resolve(name, { typos: false });
+  const resolution = snapshot.matcher.resolve(name, { typos: false, misspeltGenerics: false });
   if (resolution.status !== 'match') {
     const candidates = startupCandidates(resolution);
     return { found: false, body: candidates.length ? { ...DEEP_SIGNAL_MISS, candidates } : DEEP_SIGNAL_MISS };

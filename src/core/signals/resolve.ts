@@ -44,7 +44,8 @@ export interface StrictLookup {
 }
 
 /**
- * The strict rule for a tracked startup (exact name, slug or alias; never a typo): what the surfaces use wherever a
+ * The strict rule for a tracked startup (exact name, slug or alias, or a misspelt generic word beside the exact
+ * distinctive ones; never a misspelt distinctive word): what the surfaces use wherever a
  * near name may be another company (history, comparisons, a past week, the site's compare picker).
  */
 export function resolveStrict(snapshot: Snapshot, query: string): StrictLookup {

@@ -477,8 +477,9 @@ describe('function calling: /api/agent/tools and /api/agent/call', () => {
     assert.equal(body.history.at(-1).commitVelocity14d, signals.trending[0].commitVelocity14d);
   });
 
-  test('get_startup_history is strict: a typo is a miss with candidates, never another company', async () => {
-    const typo = `${mcpName()}x`;
+  test('get_startup_history is strict: a typo in a distinctive word is a miss with candidates, never another company', async () => {
+    const [first, ...rest] = mcpName().split(' ');
+    const typo = [`${first}x`, ...rest].join(' ');
     const body = (await (await call({ name: 'get_startup_history', arguments: { name: typo } })).json()) as Json;
     assert.equal(body.found, false);
     assert.notEqual(body.nameMatch, 'typo');

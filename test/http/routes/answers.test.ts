@@ -109,7 +109,7 @@ describe('answer routes', () => {
     assert.ok(hit.confidence >= 0.7);
   });
 
-  test('a question naming a startup with a typo is 404 not-tracked, offering that startup, never answered as it', async () => {
+  test('a question naming a startup with a typo in its distinctive word is 404 not-tracked, offering that startup, never answered as it', async () => {
     const signals = (await (await svc.get('/api/signals.json')).json()) as { trending: { name: string }[] };
     const name = signals.trending[3]!.name;
     const [first, ...rest] = name.split(' ');

@@ -44,7 +44,7 @@ describe('NLWeb route', () => {
     assert.match(String(body.description), /GitLab is not tracked/);
   });
 
-  test('a question naming a startup with a typo is not answered as that Organization (only /api/signal reads typos)', async () => {
+  test('a question naming a startup with a typo in its distinctive word is not answered as that Organization (only /api/signal reads such a typo)', async () => {
     const signals = (await (await svc.get('/api/signals.json')).json()) as { trending: { name: string }[] };
     const name = signals.trending.map((t) => t.name).find((n) => n.split(' ')[0]!.length >= 6)!;
     const [first, ...rest] = name.split(' ');
