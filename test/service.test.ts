@@ -54,7 +54,8 @@ describe('a running service picks up newly published periods', () => {
 
 describe('graceful shutdown', () => {
   test('SIGTERM lets an in-flight response finish, then the process exits 0', async () => {
-    const storage = await createTestStorage();
+    // The demo data a first start stores, prepared: this start serves it at once instead of storing it.
+    const storage = await createTestStorage({ contents: 'demo' });
     const { child, base } = await serveChild({ DATA_DIR: storage.dataDir, DATABASE_URL: storage.databaseUrl ?? '' });
     try {
       // Uncompressed: the long answer (6 MB) is the point; fetch's gzip decoding also reports a body complete to its

@@ -70,13 +70,48 @@ const KNOWN_STRONG_ON_QUIET: Record<(typeof SETS)[number]['name'], string[]> = {
   'set 6': ['workos 2026-w07'],
 };
 
-/** Each fixture read once (a week is collected twice and its visible share read too); nothing here changes one. */
+/**
+ * Each fixture read once (a week is collected twice and its visible share read too); nothing here changes one. A
+ * set's fixtures are let go once its tests are done.
+ */
 const fixtures = new Map<string, OrgFixture>();
 function fixtureOf(week: RealWeek): OrgFixture {
   const key = `${week.dir}\0${week.org}`;
   let fixture = fixtures.get(key);
   if (!fixture) fixtures.set(key, (fixture = loadFixture(week.org, week.dir)));
   return fixture;
+}
+
+/**
+ * Weeks replayed at once, each on its own fake GitHub and client (a fake serves one state of an organisation at a
+ * time, and one week's requests follow one another): a week is collected exactly as it would be alone, while the
+ * others use the time it spends waiting on its client's queues and the network.
+ */
+const LANES = 4;
+
+interface Lane {
+  fake: FakeGitHub;
+  client: GitHubClient;
+}
+
+/** `work` for every item, on the lanes at once (one item per lane at a time); the results in the items' order. */
+async function onLanes<T, R>(lanes: Lane[], items: readonly T[], work: (lane: Lane, item: T) => Promise<R>) {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    lanes.map(async (lane) => {
+      while (next < items.length) {
+        const i = next++;
+        try {
+          results[i] = await work(lane, items[i]!);
+        } catch (err) {
+          next = items.length; // the other lanes stop after their current item
+          throw err;
+        }
+      }
+    }),
+  );
+  return results;
 }
 
 interface Replayed {
@@ -89,12 +124,11 @@ interface Replayed {
 
 for (const set of SETS) {
   describe(`real-activity evaluation ${set.name}`, () => {
-    let fake: FakeGitHub;
-    let client: GitHubClient;
+    const lanes: Lane[] = [];
     const replayed: Replayed[] = [];
     const weeks = realWeeks(set.dir);
 
-    async function collect(week: RealWeek, asOf?: Date) {
+    async function collect({ fake, client }: Lane, week: RealWeek, asOf?: Date) {
       const fixture = fixtureOf(week);
       fake.setOrg(fakeOrgFromFixture(fixture, asOf));
       const period = periodOf(week);
@@ -113,10 +147,13 @@ for (const set of SETS) {
     }
 
     before(async () => {
-      fake = await FakeGitHub.start({});
-      client = fakeClient(fake);
-      for (const week of weeks) {
-        const s = await collect(week);
+      for (let i = 0; i < LANES; i++) {
+        const fake = await FakeGitHub.start({});
+        lanes.push({ fake, client: fakeClient(fake) });
+      }
+      const records = await onLanes(lanes, weeks, (lane, week) => collect(lane, week));
+      weeks.forEach((week, i) => {
+        const s = records[i]!;
         const label = signalLabel(s.startup.signalType, recordMetrics(s));
         replayed.push({
           week,
@@ -124,9 +161,12 @@ for (const set of SETS) {
           got: label.signalStrength === 'none' ? 'none' : s.startup.signalType,
           strength: label.signalStrength,
         });
-      }
+      });
     });
-    after(() => fake.close());
+    after(async () => {
+      await Promise.all(lanes.map((lane) => lane.fake.close()));
+      for (const week of weeks) fixtures.delete(`${week.dir}\0${week.org}`);
+    });
 
     const agreement = (split: 'dev' | 'test') => {
       const clear = replayed.filter((r) => r.week.clarity === 'clear' && r.week.split === split);
@@ -180,12 +220,14 @@ for (const set of SETS) {
     });
 
     test('every labelled week collected as it closed and collected today gives the same record', async () => {
-      for (const { week, record: now } of replayed) {
-        const end = collectWindowOf(periodOf(week)).until;
-        const then = await collect(week, end);
+      const atEnd = await onLanes(lanes, replayed, (lane, { week }) =>
+        collect(lane, week, collectWindowOf(periodOf(week)).until),
+      );
+      replayed.forEach(({ week, record: now }, i) => {
+        const then = atEnd[i]!;
         assert.deepEqual(now.startup, then.startup, `${week.org} ${week.period}`);
         assert.deepEqual(recordMetrics(now), recordMetrics(then), `${week.org} ${week.period}`);
-      }
+      });
     });
   });
 }

@@ -366,7 +366,9 @@ export class FakeGitHub {
         });
       });
     });
-    this.server.keepAliveTimeout = 1000;
+    // Node's fetch keeps a connection only when the server's keep-alive hint is more than two seconds: under that,
+    // every request would open a new connection, as no client of GitHub's does.
+    this.server.keepAliveTimeout = 5000;
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }

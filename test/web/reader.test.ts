@@ -30,7 +30,7 @@ declare const getComputedStyle: any;
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1366, height: 900 };
 
-describe('pages as a reader meets them', { skip: missing }, () => {
+describe('pages as a reader meets them', { skip: missing, concurrency: 3 }, () => {
   let svc: TestService;
   let browser: Browser;
   let signals: Json;
