@@ -43,8 +43,8 @@ const SETS = [
   // then read for pre-releases: its figure is a tuned one too.
   { name: 'set 4', dir: REAL_ACTIVITY_4_DIR, floors: { testClear: 15 / 19, visibleClear: 15 / 19 } },
   // Labelled on evidence-v4 as committed and first replayed on it, unchanged (12 of 22); then read for the hiring
-  // rule of evidence-v5 (13 of 22) and for product code under deploy folders (14 of 22).
-  { name: 'set 5', dir: REAL_ACTIVITY_5_DIR, floors: { testClear: 14 / 22, visibleClear: 14 / 22 } },
+  // rule of evidence-v5 (13 of 22), for product code under deploy folders (14 of 22) and for outside help (15 of 22).
+  { name: 'set 5', dir: REAL_ACTIVITY_5_DIR, floors: { testClear: 15 / 22, visibleClear: 15 / 22 } },
   // Labelled while evidence-v5 was written, first replayed on v4 and v5 alike (12 of 16, the same weeks); then read
   // for product code under deploy folders (13 of 16).
   { name: 'set 6', dir: REAL_ACTIVITY_6_DIR, floors: { testClear: 13 / 16, visibleClear: 13 / 16 } },
@@ -57,8 +57,8 @@ const SETS = [
  * reader counts one release and its patches. Set 4, MystenLabs 2025-w06 (clear): a repository begun five weeks before,
  * whose builders committed in the organisation's other repositories, which the fixture (one repository) does not hold.
  * Set 2, hatchet-dev 2026-w25 (unclear): two first-time contributors, joined in the eight weeks, making small docs and
- * dashboard fixes on five days each (the reader reads their content as outside help). Set 5, meilisearch 2025-w13
- * (clear): community pull requests of 3 to 10 commits each. Set 6, workos 2026-w07 (unclear): six tags in a fortnight
+ * dashboard fixes on five days each, from personal addresses in a team with no e-mail domain of its own (the reader
+ * reads their content as outside help). Set 6, workos 2026-w07 (unclear): six tags in a fortnight
  * after a pause, the reader's usual rhythm.
  */
 const KNOWN_STRONG_ON_QUIET: Record<(typeof SETS)[number]['name'], string[]> = {
@@ -66,7 +66,7 @@ const KNOWN_STRONG_ON_QUIET: Record<(typeof SETS)[number]['name'], string[]> = {
   'set 2': ['hatchet-dev 2026-w25', 'clockworklabs 2025-w32'],
   'set 3': [],
   'set 4': ['MystenLabs 2025-w06'],
-  'set 5': ['meilisearch 2025-w13'],
+  'set 5': [],
   'set 6': ['workos 2026-w07'],
 };
 

@@ -219,7 +219,7 @@ const SCHEMA = buildSchema(`
   }
   type Tree implements GitObject { oid: GitObjectID! entries: [TreeEntry!] }
   type GitActor { name: String email: String date: GitTimestamp user: User }
-  type User { login: String! }
+  type User { login: String! id: ID! }
   type CommitHistoryConnection { totalCount: Int! pageInfo: PageInfo! nodes: [Commit] }
 `);
 
@@ -872,7 +872,11 @@ export class FakeGitHub {
       const toNode = ({ c, oid }: { c: FakeCommit; oid: string }) => ({
         oid,
         committedDate: c.committedDate,
-        author: { name: c.name ?? null, email: c.email ?? null, user: c.login ? { login: c.login } : null },
+        author: {
+          name: c.name ?? null,
+          email: c.email ?? null,
+          user: c.login ? { login: c.login, id: fakeUserId(c.login) } : null,
+        },
         parents: { totalCount: c.parents ?? 1 },
       });
       const newestFirst = <T>(items: T[], key: (t: T) => string, direction = 'DESC') =>
@@ -887,18 +891,21 @@ export class FakeGitHub {
           after?: string;
           since?: string;
           until?: string;
-          author?: { emails?: string[] };
+          author?: { emails?: string[]; id?: string };
         }) => {
           const since = args.since ? Date.parse(args.since) : -Infinity;
           const until = args.until ? Date.parse(args.until) : Infinity;
           const emails = args.author?.emails?.map((e) => e.toLowerCase());
+          // GitHub's author filter by account: every commit linked to that user, whatever its address.
+          const user = args.author?.id;
           // Every page of one history reads the same range: it is filtered once per state of the repository.
-          const key = JSON.stringify([upTo, since, until, emails ?? null]);
+          const key = JSON.stringify([upTo, since, until, emails ?? null, user ?? null]);
           let inRange = ranges.get(key);
           if (!inRange) {
             inRange = commits.filter((x) => {
               const t = x.at;
               if (landed.get(x.oid)! > upTo || t < since || t > until) return false;
+              if (user) return x.c.login !== undefined && x.c.login !== null && fakeUserId(x.c.login) === user;
               return !emails || emails.includes((x.c.email ?? '').toLowerCase());
             });
             if (ranges.size >= 200) ranges.clear();
@@ -1149,4 +1156,9 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** The node id the fake gives a GitHub account: stable per login, as GitHub's are. */
+export function fakeUserId(login: string): string {
+  return `U_${Buffer.from(login.toLowerCase()).toString('base64url')}`;
 }

@@ -36,6 +36,8 @@ export class OrgAccumulator {
   readonly historyFrom = new Map<string, string>();
   /** Addresses of each author key, for the look-back (kept in memory only, never stored). */
   readonly emails = new Map<string, Set<string>>();
+  /** The GitHub account (node id) of each author key whose commits are linked to one: the look-back asks by it. */
+  readonly userIds = new Map<string, string>();
   /** Last push of each repository, to know which ones the look-back must read. */
   readonly pushedAt = new Map<string, string>();
   pushedAfterWindow = false;
@@ -123,6 +125,7 @@ export class OrgAccumulator {
       const email = n.author?.email?.trim();
       if (!email) continue;
       const key = authorKey(n.author).toLowerCase();
+      if (n.author?.user?.id) this.userIds.set(key, n.author.user.id);
       const set = this.emails.get(key) ?? new Set<string>();
       set.add(email);
       this.emails.set(key, set);

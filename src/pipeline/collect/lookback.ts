@@ -12,7 +12,9 @@ import type { CollectWindow } from './window.js';
 const LOOKBACK_PAIRS_PER_QUERY = 50;
 
 /**
- * The look-back: for every author of the collected commits (people only, by the addresses seen on their commits),
+ * The look-back: for every author of the collected commits (people only; by their GitHub account when their commits
+ * are linked to one, which finds their commits under any of their addresses, a veteran's older address included; else
+ * by the addresses seen on their commits),
  * the newest commit in the NEW_CONTRIBUTOR_LOOKBACK_DAYS before the collected days, and the newest in the
  * NEW_CONTRIBUTOR_LOOKBACK_DAYS before the NEW_CONTRIBUTOR_JOIN_DAYS ending at the period's end (none: they joined
  * lately), in each repository pushed since the earlier of the two began, read from the tip at the window's end.
@@ -31,7 +33,7 @@ export async function readLookback(client: GitHubClient, acc: OrgAccumulator, wi
     authors.map(([key, emails]) => ({
       repo: r.name,
       key,
-      emails: [...emails].sort(),
+      author: acc.userIds.has(key) ? { id: acc.userIds.get(key)! } : { emails: [...emails].sort() },
       from: acc.tips.get(r.name)?.oid ?? acc.branches.get(r.name) ?? 'HEAD',
     })),
   );
@@ -46,7 +48,7 @@ export async function readLookback(client: GitHubClient, acc: OrgAccumulator, wi
       variables[`o${i}`] = acc.profile.login;
       variables[`n${i}`] = p.repo;
       variables[`x${i}`] = p.from;
-      variables[`e${i}`] = p.emails;
+      variables[`e${i}`] = p.author;
     });
     type History = { nodes: ({ committedDate: string } | null)[] };
     const { data, errors } = await client.graphql<

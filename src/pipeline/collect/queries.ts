@@ -29,7 +29,7 @@ const TOPICS_PER_REPO = 20;
 const FRAGMENTS = `
 fragment History on CommitHistoryConnection {
   pageInfo { hasNextPage endCursor }
-  nodes { oid committedDate parents { totalCount } author { name email user { login } } }
+  nodes { oid committedDate parents { totalCount } author { name email user { login id } } }
 }
 fragment Evidence on Repository {
   releases(first: ${EVENTS_PER_PAGE}, orderBy: { field: CREATED_AT, direction: DESC }) {
@@ -114,7 +114,7 @@ ${FRAGMENTS}`;
 
 const HISTORY_FRAGMENT = `fragment History on CommitHistoryConnection {
   pageInfo { hasNextPage endCursor }
-  nodes { oid committedDate parents { totalCount } author { name email user { login } } }
+  nodes { oid committedDate parents { totalCount } author { name email user { login id } } }
 }`;
 
 /**
@@ -170,7 +170,8 @@ ${fields.join('\n')}
 }
 
 /**
- * The authors' look-back: for each (repository, author) pair, the newest commit by that author's addresses in the
+ * The authors' look-back: for each (repository, author) pair, the newest commit by that author (their GitHub account
+ * when their commits are linked to one, so every address of theirs counts; else their addresses) in the
  * look-back, and the newest in the year before the join window (whether they joined lately), read from the branch tip
  * at the period's end. One alias per pair; a page of one commit each.
  */
@@ -180,15 +181,15 @@ export function lookbackQuery(count: number): string {
     (_, i) => `  a${i}: repository(owner: $o${i}, name: $n${i}) {
     object(expression: $x${i}) {
       ... on Commit {
-        history(first: 1, since: $since, until: $until, author: { emails: $e${i} }) { nodes { committedDate } }
-        beforeJoin: history(first: 1, since: $joinLookSince, until: $joinSince, author: { emails: $e${i} }) { nodes { committedDate } }
+        history(first: 1, since: $since, until: $until, author: $e${i}) { nodes { committedDate } }
+        beforeJoin: history(first: 1, since: $joinLookSince, until: $joinSince, author: $e${i}) { nodes { committedDate } }
       }
     }
   }`,
   ).join('\n');
   const vars = Array.from(
     { length: count },
-    (_, i) => `$o${i}: String!, $n${i}: String!, $x${i}: String!, $e${i}: [String!]!`,
+    (_, i) => `$o${i}: String!, $n${i}: String!, $x${i}: String!, $e${i}: CommitAuthor!`,
   );
   return `query AuthorLookback($since: GitTimestamp!, $until: GitTimestamp!, $joinLookSince: GitTimestamp!, $joinSince: GitTimestamp!, ${vars.join(', ')}) {
 ${fields}
@@ -220,7 +221,7 @@ export interface CommitNode {
   committedDate: string;
   /** Absent in answers read before merge commits were recorded. */
   parents?: { totalCount: number } | null;
-  author: { name: string | null; email: string | null; user: { login: string } | null } | null;
+  author: { name: string | null; email: string | null; user: { login: string; id?: string } | null } | null;
 }
 
 export interface HistoryConnection {
