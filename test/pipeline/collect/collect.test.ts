@@ -259,6 +259,32 @@ describe('collect stage against a fake GitHub', () => {
     assert.ok(!JSON.stringify(outcomes[0]!.activity).includes('carol@acme.example'));
   });
 
+  test("the look-back finds a linked account's earlier commits under another address of theirs", async () => {
+    const vet = { login: 'vet', name: 'Vet' };
+    const org: FakeOrg = {
+      login: 'vet-co',
+      repos: [
+        {
+          name: 'core',
+          createdAt: '2024-01-01T00:00:00Z',
+          language: 'Go',
+          commits: [
+            ...commits(2, '2025-10-01', { ...vet, email: 'vet@old-company.example' }),
+            ...commits(3, '2026-03-02', { ...vet, email: 'vet@vet-co.example' }),
+          ],
+        },
+      ],
+    };
+    const own = await FakeGitHub.start({ orgs: [org] });
+    try {
+      const entry = { login: 'vet-co', displayName: 'Vet Co', sector: 'robotics' as const };
+      const { outcomes } = await collectOrgs([entry], new Map(), { ...options(), client: fakeClient(own) });
+      assert.equal(outcomes[0]!.activity!.lookback!.lastSeen['vet'], '2025-10-01');
+    } finally {
+      await own.close();
+    }
+  });
+
   test('an organisation answering 304 to its stored ETag reuses the stored activity without a GraphQL query', async () => {
     const first = await collectOrgs([acmeEntry], new Map(), options());
     const o = first.outcomes[0]!;
