@@ -124,7 +124,7 @@ describe('signal-service pipeline (command line)', () => {
     fake.resetCounts();
     fake.delayMs = 150;
     const first = start(['pipeline', 'run', '--period', '2026-w08', '--watchlist', big], slowEnv);
-    for (let i = 0; i < 300 && fake.orgReads.size < 4; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 1500 && fake.orgReads.size < 4; i++) await new Promise((r) => setTimeout(r, 20));
     first.child.kill('SIGKILL');
     const killed = await first.done;
     assert.equal(killed.code, null);
