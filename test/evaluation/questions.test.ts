@@ -222,6 +222,6 @@ blindSet(
 );
 blindSet(
   repoPath('data', 'eval', 'stranger-questions-blind-7.yaml'),
-  0.66,
-  '40 of 60 on its first run, before any rule changed on it (its writer had read set 6 in full: blind to the rules, not to set 6)',
+  0.8,
+  '40 of 60 on its first run, before any rule changed on it (its writer had read set 6 in full: blind to the rules, not to set 6); the rules were then improved on its misses by class (48 of 60), so this floor guards, not measures',
 );

@@ -41,11 +41,15 @@ const meaningful = (terms: readonly string[]) => terms.filter((t) => !FILLER.has
 
 /** "isn't", "don't", "can't": the negation is a stop word, not a word "isn" ("won't" is "will not"). */
 export function normaliseQuery(query: string): string {
-  return query
-    .replace(/\bcan['’]t\b/gi, 'can not')
-    .replace(/\bwon['’]t\b/gi, 'will not')
-    .replace(/n['’]t\b/gi, ' not')
-    .replace(/['’](?:re|ve|ll|d|m)\b/gi, '');
+  return (
+    query
+      .replace(/\bcan['’]t\b/gi, 'can not')
+      .replace(/\bwon['’]t\b/gi, 'will not')
+      .replace(/n['’]t\b/gi, ' not')
+      // Typed without the apostrophe: "isnt", "doesnt", "dont" ("cant" and "wont" are words of their own).
+      .replace(/\b(is|are|was|were|do|does|did|has|have|had|should|would|could)nt\b/gi, '$1 not')
+      .replace(/['’](?:re|ve|ll|d|m)\b/gi, '')
+  );
 }
 
 /** "commitVelocity14d" is also the words "commit velocity 14d": an API field name asked about in plain words. */

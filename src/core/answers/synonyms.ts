@@ -22,6 +22,14 @@ const GROUPS: readonly (readonly string[])[] = [
   ['funding', 'fundraising', 'fundraise'],
   // Quoting the data is citing it.
   ['cite', 'quote', 'quoting'],
+  // A page's script runs in the browser: a frontend calls the API from it.
+  ['browser', 'frontend', 'webpage', 'webapp'],
+  ['javascript', 'js'],
+  // The service's sectors are what an investor calls verticals or industries.
+  ['sector', 'sectors', 'vertical', 'verticals', 'industry', 'industries'],
+  // A sector's typical startup is its median one.
+  ['median', 'typical'],
+  ['expire', 'lapse', 'expiry'],
 ];
 
 /** Each term's group (index terms: stemmed, as the index and confidence compare them). */

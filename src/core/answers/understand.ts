@@ -197,13 +197,13 @@ const HEAD_NOUN = /^(startups?|companies|company)$/;
  */
 /** Words that ask for a list of startups, not for an industry ("best tech startups", "fastest growing …"). */
 const LIST_WORDS =
-  /^(?:top|best|strongest|leading|fastest|faster|growing|accelerating|trending|hottest|hot|biggest|largest|most|new|newest|emerging|promising|rising|good|great)$/;
+  /^(?:top|best|strongest|leading|fastest|faster|growing|accelerating|trending|hottest|hot|biggest|largest|most|new|newest|emerging|promising|rising|good|great|busiest|busy|liveliest|quietest|slowest|highest|lowest|active)$/;
 
 const QUALIFIERS = new Set(
   (
     'these those this that such other others another actual real genuine existing individual particular specific ' +
     'certain similar different various several many few both either neither same whole entire big favourite favorite ' +
-    'own'
+    'own typical average median usual ordinary normal'
   ).split(' '),
 );
 
@@ -445,7 +445,7 @@ function mentions(
       const capitalised = span.some((t) => /^\p{Lu}/u.test(t.text) || /\p{N}/u.test(t.text));
       const r = matcher.resolve(span.map((t) => t.text).join(' '), { typos: false });
       if (r.status === 'match') {
-        if (len === 1 && !capitalised && COMMON_WORDS.has(first.lower)) continue;
+        if (len === 1 && !capitalised && COMMON_WORDS.has(first.lower) && !inDealContext(toks, i)) continue;
         const next = toks[i + len];
         const before = toks[i - 1];
         if (
@@ -495,6 +495,24 @@ function mentions(
     i += taken || 1;
   }
   return { found, related, unknown };
+}
+
+/** A deal verb whose object is a company ("bought", "invested in", "led"). */
+const DEAL_BEFORE = /^(?:acquired|acquire[sd]?|bought|buys?|owns|purchased|backed|backs|funded|funds|invested|led)$/;
+/** A deal noun a company's name stands before ("Loom's acquirer", "temporal investors"). */
+const DEAL_AFTER =
+  /^(?:backers?|investors?|acquirers?|acquisitions?|owners?|buyers?|funding|rounds?|funders?|shareholders?)$/;
+
+/**
+ * Whether the word at `i` is the company of a deal ("who bought loom", "investors in temporal", "temporal's
+ * investors"): a name that is also an everyday word, written in lower case, names the company there.
+ */
+function inDealContext(toks: Token[], i: number): boolean {
+  const before = toks[i - 1]?.lower;
+  const viaPreposition = before && /^(?:in|of|into)$/.test(before) ? toks[i - 2]?.lower : before;
+  if (viaPreposition && (DEAL_BEFORE.test(viaPreposition) || DEAL_AFTER.test(viaPreposition))) return true;
+  const next = toks[i + 1]?.lower;
+  return next !== undefined && DEAL_AFTER.test(next);
 }
 
 /** Patterns of a question about one named company; the group is the name. */

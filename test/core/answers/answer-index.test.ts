@@ -32,6 +32,13 @@ describe('answer index', () => {
     );
   });
 
+  test('a negation typed without its apostrophe is a negation too, while "cant" and "wont" stay words', () => {
+    assert.equal(
+      normaliseQuery('why doesnt it show, isnt it there, dont you list it, i cant tell'),
+      'why does not it show, is not it there, do not you list it, i cant tell',
+    );
+  });
+
   test('an API field name is also its words', () => {
     assert.equal(
       splitIdentifiers('What does commitVelocity14d measure?'),

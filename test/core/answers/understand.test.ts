@@ -298,4 +298,43 @@ describe('understanding a question', () => {
   test('a region asked about is not read as a word it begins with ("Europe" is no "euro" price)', () => {
     assert.notEqual(top('What do you know about Europe?'), 'faq-how-much-does-deep-signal-cost');
   });
+
+  test('a company named by an everyday word, in lower case, is that company where a deal is asked of it', () => {
+    assert.equal(top('who acquired slack'), 'acquired-slack');
+    assert.equal(top('slack acquirer'), 'acquired-slack');
+    assert.equal(top('investors in temporal'), 'backers-temporal');
+    assert.equal(top('list the backers of temporal'), 'backers-temporal');
+  });
+
+  test('an everyday word that names a company is still a word outside a deal question', () => {
+    assert.ok(!top('how does the index work').endsWith('-index'));
+    assert.ok(!top('is there a slack channel').endsWith('-slack'));
+  });
+
+  test('a superlative or "typical" before "startups" qualifies them and names no industry', () => {
+    assert.notEqual(top('where are the busiest startups'), 'no-sector');
+    assert.notEqual(top('what does a typical startup commit per week'), 'no-sector');
+  });
+
+  test('a vertical or an industry is a sector, and its typical startup is its median one', () => {
+    assert.equal(
+      top('in which industry does the typical startup have the highest commit velocity'),
+      'research-median-commit-velocity-by-sector',
+    );
+    assert.equal(
+      top('which vertical has the highest typical commit velocity'),
+      'research-median-commit-velocity-by-sector',
+    );
+  });
+
+  test('FAQ keywords answer a question in words far from the FAQ question', () => {
+    assert.equal(top('does my web app get blocked calling the api from javascript'), 'faq-is-cors-enabled');
+    assert.equal(top('is there a swagger spec to generate an sdk'), 'faq-is-there-an-openapi-spec');
+    assert.equal(top('will my purchased credits lapse after a year'), 'faq-do-credits-expire');
+    assert.equal(top('does a failed lookup that finds nothing cost me a credit'), 'faq-are-misses-charged');
+    assert.equal(
+      top('why doesnt a startup with a big percentage spike appear in trending'),
+      'faq-what-is-the-activity-floor',
+    );
+  });
 });
