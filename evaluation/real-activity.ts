@@ -25,6 +25,8 @@ export const REAL_ACTIVITY_4_DIR = join(EVAL_DIR, 'real-activity-4');
 export const REAL_ACTIVITY_5_DIR = join(EVAL_DIR, 'real-activity-5');
 /** The sixth set, of other organisations again, labelled point in time while evidence-v5 was written, unseen by it. */
 export const REAL_ACTIVITY_6_DIR = join(EVAL_DIR, 'real-activity-6');
+/** The seventh set, of other organisations again, labelled point in time while evidence-v6 was written, unseen by it. */
+export const REAL_ACTIVITY_7_DIR = join(EVAL_DIR, 'real-activity-7');
 
 export type RealLabel = SignalType | 'none';
 

@@ -120,8 +120,9 @@ export function scoreSignals(metrics: OrgMetrics, acceleration: Acceleration, e:
     e.infraFilesCurrent === undefined
       ? 0
       : flooredPercentChange(e.infraFilesCurrent, e.infraFilesPrior ?? 0, INFRA_PATHS_FILES_FLOOR);
+  // Files changed in a fortnight in which no person committed are automation's (dependency bumps of workflow files).
   const infraInside =
-    e.infraFilesCurrent === undefined
+    e.infraFilesCurrent === undefined || metrics.commitsCurrent === 0
       ? 0
       : Math.min(
           e.infraFilesCurrent / INFRA_PATHS_MIN_FILES,

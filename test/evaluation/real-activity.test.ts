@@ -14,6 +14,7 @@ import {
   REAL_ACTIVITY_4_DIR,
   REAL_ACTIVITY_5_DIR,
   REAL_ACTIVITY_6_DIR,
+  REAL_ACTIVITY_7_DIR,
   REAL_ACTIVITY_DIR,
   realWeeks,
   type OrgFixture,
@@ -48,6 +49,9 @@ const SETS = [
   // Labelled while evidence-v5 was written, first replayed on v4 and v5 alike (12 of 16, the same weeks); then read
   // for product code under deploy folders (13 of 16).
   { name: 'set 6', dir: REAL_ACTIVITY_6_DIR, floors: { testClear: 13 / 16, visibleClear: 13 / 16 } },
+  // Labelled while evidence-v6 was written and first replayed on it (11 of 17: two clear hiring weeks, fifteen clear
+  // quiet ones); then read for infrastructure files changed by automation alone (12 of 17).
+  { name: 'set 7', dir: REAL_ACTIVITY_7_DIR, floors: { testClear: 12 / 17, visibleClear: 12 / 17 } },
 ] as const;
 
 /**
@@ -59,7 +63,9 @@ const SETS = [
  * Set 2, hatchet-dev 2026-w25 (unclear): two first-time contributors, joined in the eight weeks, making small docs and
  * dashboard fixes on five days each, from personal addresses in a team with no e-mail domain of its own (the reader
  * reads their content as outside help). Set 6, workos 2026-w07 (unclear): six tags in a fortnight
- * after a pause, the reader's usual rhythm.
+ * after a pause, the reader's usual rhythm. Set 7 (its clean replay): makeplane 2025-w46 (clear), a Next.js
+ * configuration replaced by a React Router one that the reader reads as product work with a build-tool bump;
+ * commercetools 2025-w03 (clear), per-package changeset tags resuming after the holiday; DopplerHQ 2026-w12 (unclear).
  */
 const KNOWN_STRONG_ON_QUIET: Record<(typeof SETS)[number]['name'], string[]> = {
   'set 1': [],
@@ -68,6 +74,7 @@ const KNOWN_STRONG_ON_QUIET: Record<(typeof SETS)[number]['name'], string[]> = {
   'set 4': ['MystenLabs 2025-w06'],
   'set 5': [],
   'set 6': ['workos 2026-w07'],
+  'set 7': ['makeplane 2025-w46', 'commercetools 2025-w03', 'DopplerHQ 2026-w12'],
 };
 
 /**

@@ -177,6 +177,22 @@ describe('classify stage (rule evidence-v2)', () => {
   });
 });
 
+describe('infrastructure files inside repositories', () => {
+  const surge = { infraFilesCurrent: 20, infraFilesPrior: 2, infraChurnCurrent: 800, churnCurrent: 2000 };
+
+  test('twenty infrastructure files and 800 of 2,000 lines changed against two files is a strong infrastructure buildout', () => {
+    const c = classified(metrics({}, surge));
+    assert.equal(c.signalType, 'Infrastructure buildout');
+    assert.equal(c.evidence.strength, 'strong');
+  });
+
+  test("the same files changed in a fortnight in which no person committed are automation's, and count for nothing", () => {
+    const c = classified(metrics({ commitsCurrent: 0, contributorsCurrent: 0 }, surge));
+    assert.equal(c.evidence.scores!['Infrastructure buildout'], 0);
+    assert.equal(c.evidence.strength, 'none');
+  });
+});
+
 describe('classify stage (legacy rule activity-v1, for activity stored without evidence)', () => {
   const legacy = (over: Partial<OrgMetrics>) => {
     const m = metrics({ evidence: undefined, ...over });
