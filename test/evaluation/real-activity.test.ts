@@ -78,6 +78,14 @@ const KNOWN_STRONG_ON_QUIET: Record<(typeof SETS)[number]['name'], string[]> = {
 };
 
 /**
+ * Weeks whose busiest repository tagged so much after them that, collected today, its tags cannot be paged back to
+ * the week (the collector reads at most ten pages of a hundred a list): the record leaves that repository out of the
+ * deploy evidence and says so (deployIncompleteRepos), where the record collected as the week closed counts its tags.
+ * Set 7, cloudquery 2025-w03: 2,245 tags after the week in a monorepo tagging each plugin's releases.
+ */
+const TAGS_BEYOND_REACH_TODAY: string[] = ['cloudquery 2025-w03'];
+
+/**
  * Each fixture read once (a week is collected twice and its visible share read too); nothing here changes one. A
  * set's fixtures are let go once its tests are done.
  */
@@ -233,6 +241,12 @@ for (const set of SETS) {
       replayed.forEach(({ week, record: now }, i) => {
         const then = atEnd[i]!;
         assert.deepEqual(now.startup, then.startup, `${week.org} ${week.period}`);
+        if (TAGS_BEYOND_REACH_TODAY.includes(`${week.org} ${week.period}`)) {
+          // The same record; today the repository's tags are out of reach, its deploy evidence left out, and it says so.
+          assert.ok(now.metrics.evidence!.deployIncompleteRepos.length > 0, `${week.org} ${week.period}`);
+          assert.deepEqual(then.metrics.evidence!.deployIncompleteRepos, [], `${week.org} ${week.period}`);
+          return;
+        }
         assert.deepEqual(recordMetrics(now), recordMetrics(then), `${week.org} ${week.period}`);
       });
     });
